@@ -1,0 +1,418 @@
+//! CRC names: the CRC RevEng catalogue (through the `crc` crate's constants),
+//! everyday aliases, and this project's default primitive polynomial per width.
+//!
+//! [`resolve`] turns anything a user types after `--crc` into a [`CrcAlgorithm`]:
+//! a catalogue name (`CRC-32/ISCSI`, case-insensitive), an alias (`crc32`,
+//! `ethernet`, `crc32c`, `iscsi`, `crc16-ccitt`, ...), a bare width (`16`: the
+//! default maximal-length polynomial of that width from
+//! `data/primitive-polynomials.txt`), or a polynomial in any notation of
+//! [`crate::poly`].
+//!
+//! ```
+//! use aliasing_core::catalogue::resolve;
+//! assert_eq!(resolve("ethernet").unwrap().name, "CRC-32/ISO-HDLC");
+//! assert_eq!(resolve("crc-32/iscsi").unwrap().generator.koopman_string(), "0x8F6E37A0");
+//! assert_eq!(resolve("16").unwrap().width(), 16);
+//! assert!(resolve("crc33").is_err());
+//! ```
+
+use crate::crc::CrcAlgorithm;
+use crate::error::{Error, Result};
+use crate::poly::Generator;
+
+/// A catalogue entry in plain integers.
+#[derive(Debug, Clone, Copy)]
+pub struct Entry {
+    /// RevEng name, e.g. `CRC-32/ISO-HDLC`.
+    pub name: &'static str,
+    /// Width in bits.
+    pub width: u32,
+    /// Generator in normal form.
+    pub poly: u64,
+    /// Initial register.
+    pub init: u64,
+    /// Input reflected.
+    pub refin: bool,
+    /// Output reflected.
+    pub refout: bool,
+    /// Final XOR.
+    pub xorout: u64,
+    /// CRC of ASCII `123456789`.
+    pub check: u64,
+}
+
+macro_rules! entries {
+    ($($c:ident => $name:literal),* $(,)?) => {
+        &[$(Entry {
+            name: $name,
+            width: crc::$c.width as u32,
+            poly: crc::$c.poly as u64,
+            init: crc::$c.init as u64,
+            refin: crc::$c.refin,
+            refout: crc::$c.refout,
+            xorout: crc::$c.xorout as u64,
+            check: crc::$c.check as u64,
+        }),*]
+    };
+}
+
+/// Every entry of the RevEng catalogue with width up to 64, from the `crc` crate.
+pub static ENTRIES: &[Entry] = entries![
+    CRC_3_GSM => "CRC-3/GSM", CRC_3_ROHC => "CRC-3/ROHC",
+    CRC_4_G_704 => "CRC-4/G-704", CRC_4_INTERLAKEN => "CRC-4/INTERLAKEN",
+    CRC_5_EPC_C1G2 => "CRC-5/EPC-C1G2", CRC_5_G_704 => "CRC-5/G-704", CRC_5_USB => "CRC-5/USB",
+    CRC_6_CDMA2000_A => "CRC-6/CDMA2000-A", CRC_6_CDMA2000_B => "CRC-6/CDMA2000-B",
+    CRC_6_DARC => "CRC-6/DARC", CRC_6_G_704 => "CRC-6/G-704", CRC_6_GSM => "CRC-6/GSM",
+    CRC_7_MMC => "CRC-7/MMC", CRC_7_ROHC => "CRC-7/ROHC", CRC_7_UMTS => "CRC-7/UMTS",
+    CRC_8_AUTOSAR => "CRC-8/AUTOSAR", CRC_8_BLUETOOTH => "CRC-8/BLUETOOTH",
+    CRC_8_CDMA2000 => "CRC-8/CDMA2000", CRC_8_DARC => "CRC-8/DARC", CRC_8_DVB_S2 => "CRC-8/DVB-S2",
+    CRC_8_GSM_A => "CRC-8/GSM-A", CRC_8_GSM_B => "CRC-8/GSM-B", CRC_8_HITAG => "CRC-8/HITAG",
+    CRC_8_I_432_1 => "CRC-8/I-432-1", CRC_8_I_CODE => "CRC-8/I-CODE", CRC_8_LTE => "CRC-8/LTE",
+    CRC_8_MAXIM_DOW => "CRC-8/MAXIM-DOW", CRC_8_MIFARE_MAD => "CRC-8/MIFARE-MAD",
+    CRC_8_NRSC_5 => "CRC-8/NRSC-5", CRC_8_OPENSAFETY => "CRC-8/OPENSAFETY", CRC_8_ROHC => "CRC-8/ROHC",
+    CRC_8_SAE_J1850 => "CRC-8/SAE-J1850", CRC_8_SMBUS => "CRC-8/SMBUS", CRC_8_TECH_3250 => "CRC-8/TECH-3250",
+    CRC_8_WCDMA => "CRC-8/WCDMA",
+    CRC_10_ATM => "CRC-10/ATM", CRC_10_CDMA2000 => "CRC-10/CDMA2000", CRC_10_GSM => "CRC-10/GSM",
+    CRC_11_FLEXRAY => "CRC-11/FLEXRAY", CRC_11_UMTS => "CRC-11/UMTS",
+    CRC_12_CDMA2000 => "CRC-12/CDMA2000", CRC_12_DECT => "CRC-12/DECT", CRC_12_GSM => "CRC-12/GSM",
+    CRC_12_UMTS => "CRC-12/UMTS", CRC_13_BBC => "CRC-13/BBC", CRC_14_DARC => "CRC-14/DARC",
+    CRC_14_GSM => "CRC-14/GSM", CRC_15_CAN => "CRC-15/CAN", CRC_15_MPT1327 => "CRC-15/MPT1327",
+    CRC_16_ARC => "CRC-16/ARC", CRC_16_CDMA2000 => "CRC-16/CDMA2000", CRC_16_CMS => "CRC-16/CMS",
+    CRC_16_DDS_110 => "CRC-16/DDS-110", CRC_16_DECT_R => "CRC-16/DECT-R", CRC_16_DECT_X => "CRC-16/DECT-X",
+    CRC_16_DNP => "CRC-16/DNP", CRC_16_EN_13757 => "CRC-16/EN-13757", CRC_16_GENIBUS => "CRC-16/GENIBUS",
+    CRC_16_GSM => "CRC-16/GSM", CRC_16_IBM_3740 => "CRC-16/IBM-3740", CRC_16_IBM_SDLC => "CRC-16/IBM-SDLC",
+    CRC_16_ISO_IEC_14443_3_A => "CRC-16/ISO-IEC-14443-3-A", CRC_16_KERMIT => "CRC-16/KERMIT",
+    CRC_16_LJ1200 => "CRC-16/LJ1200", CRC_16_M17 => "CRC-16/M17", CRC_16_MAXIM_DOW => "CRC-16/MAXIM-DOW",
+    CRC_16_MCRF4XX => "CRC-16/MCRF4XX", CRC_16_MODBUS => "CRC-16/MODBUS", CRC_16_NRSC_5 => "CRC-16/NRSC-5",
+    CRC_16_OPENSAFETY_A => "CRC-16/OPENSAFETY-A", CRC_16_OPENSAFETY_B => "CRC-16/OPENSAFETY-B",
+    CRC_16_PROFIBUS => "CRC-16/PROFIBUS", CRC_16_RIELLO => "CRC-16/RIELLO",
+    CRC_16_SPI_FUJITSU => "CRC-16/SPI-FUJITSU", CRC_16_T10_DIF => "CRC-16/T10-DIF",
+    CRC_16_TELEDISK => "CRC-16/TELEDISK", CRC_16_TMS37157 => "CRC-16/TMS37157", CRC_16_UMTS => "CRC-16/UMTS",
+    CRC_16_USB => "CRC-16/USB", CRC_16_XMODEM => "CRC-16/XMODEM",
+    CRC_17_CAN_FD => "CRC-17/CAN-FD", CRC_21_CAN_FD => "CRC-21/CAN-FD",
+    CRC_24_BLE => "CRC-24/BLE", CRC_24_FLEXRAY_A => "CRC-24/FLEXRAY-A", CRC_24_FLEXRAY_B => "CRC-24/FLEXRAY-B",
+    CRC_24_INTERLAKEN => "CRC-24/INTERLAKEN", CRC_24_LTE_A => "CRC-24/LTE-A", CRC_24_LTE_B => "CRC-24/LTE-B",
+    CRC_24_OPENPGP => "CRC-24/OPENPGP", CRC_24_OS_9 => "CRC-24/OS-9",
+    CRC_30_CDMA => "CRC-30/CDMA", CRC_31_PHILIPS => "CRC-31/PHILIPS",
+    CRC_32_AIXM => "CRC-32/AIXM", CRC_32_AUTOSAR => "CRC-32/AUTOSAR", CRC_32_BASE91_D => "CRC-32/BASE91-D",
+    CRC_32_BZIP2 => "CRC-32/BZIP2", CRC_32_CD_ROM_EDC => "CRC-32/CD-ROM-EDC", CRC_32_CKSUM => "CRC-32/CKSUM",
+    CRC_32_ISCSI => "CRC-32/ISCSI", CRC_32_ISO_HDLC => "CRC-32/ISO-HDLC", CRC_32_JAMCRC => "CRC-32/JAMCRC",
+    CRC_32_MEF => "CRC-32/MEF", CRC_32_MPEG_2 => "CRC-32/MPEG-2", CRC_32_XFER => "CRC-32/XFER",
+    CRC_40_GSM => "CRC-40/GSM",
+    CRC_64_ECMA_182 => "CRC-64/ECMA-182", CRC_64_GO_ISO => "CRC-64/GO-ISO", CRC_64_MS => "CRC-64/MS",
+    CRC_64_NVME => "CRC-64/NVME", CRC_64_REDIS => "CRC-64/REDIS", CRC_64_WE => "CRC-64/WE", CRC_64_XZ => "CRC-64/XZ",
+];
+
+/// Everyday names and what they stand for. A target starting with `CRC-` is a
+/// catalogue name; one starting with `k:` is a bare generator in Koopman form.
+pub static ALIASES: &[(&str, &str)] = &[
+    ("crc32", "CRC-32/ISO-HDLC"),
+    ("ethernet", "CRC-32/ISO-HDLC"),
+    ("crc-32", "CRC-32/ISO-HDLC"),
+    ("ieee", "CRC-32/ISO-HDLC"),
+    ("zip", "CRC-32/ISO-HDLC"),
+    ("crc32c", "CRC-32/ISCSI"),
+    ("crc-32c", "CRC-32/ISCSI"),
+    ("iscsi", "CRC-32/ISCSI"),
+    ("castagnoli", "CRC-32/ISCSI"),
+    ("sctp", "CRC-32/ISCSI"),
+    ("crc32q", "CRC-32/AIXM"),
+    ("crc32d", "CRC-32/BASE91-D"),
+    ("bzip2", "CRC-32/BZIP2"),
+    ("posix", "CRC-32/CKSUM"),
+    ("cksum", "CRC-32/CKSUM"),
+    ("mpeg2", "CRC-32/MPEG-2"),
+    ("crc32k", "k:0xEB31D82E"),
+    ("koopman32", "k:0xEB31D82E"),
+    ("crc16", "CRC-16/ARC"),
+    ("crc16-ibm", "CRC-16/ARC"),
+    ("crc16-arc", "CRC-16/ARC"),
+    ("crc16-ccitt", "CRC-16/IBM-3740"),
+    ("ccitt", "CRC-16/IBM-3740"),
+    ("crc16-ccitt-false", "CRC-16/IBM-3740"),
+    ("kermit", "CRC-16/KERMIT"),
+    ("x25", "CRC-16/IBM-SDLC"),
+    ("hdlc16", "CRC-16/IBM-SDLC"),
+    ("xmodem", "CRC-16/XMODEM"),
+    ("modbus", "CRC-16/MODBUS"),
+    ("usb16", "CRC-16/USB"),
+    ("t10-dif", "CRC-16/T10-DIF"),
+    ("crc8", "CRC-8/SMBUS"),
+    ("crc8-smbus", "CRC-8/SMBUS"),
+    ("crc8-autosar", "CRC-8/AUTOSAR"),
+    ("crc8-maxim", "CRC-8/MAXIM-DOW"),
+    ("dallas", "CRC-8/MAXIM-DOW"),
+    ("crc15-can", "CRC-15/CAN"),
+    ("can", "CRC-15/CAN"),
+    ("crc24", "CRC-24/OPENPGP"),
+    ("openpgp", "CRC-24/OPENPGP"),
+    ("crc64", "CRC-64/XZ"),
+    ("crc64-xz", "CRC-64/XZ"),
+    ("crc64-ecma", "CRC-64/ECMA-182"),
+    ("crc64-iso", "CRC-64/GO-ISO"),
+    ("crc64-nvme", "CRC-64/NVME"),
+];
+
+/// Named generators outside the RevEng catalogue (no register parameters).
+pub static EXTRA_GENERATORS: &[(&str, &str)] = &[("CRC-32K", "k:0xEB31D82E")];
+
+/// The default maximal-length polynomials: `data/primitive-polynomials.txt`.
+pub static PRIMITIVE_TABLE: &str = include_str!("../../../data/primitive-polynomials.txt");
+
+/// The project's default primitive polynomial of `width` (3..=64).
+///
+/// ```
+/// let g = aliasing_core::catalogue::default_primitive(16).unwrap();
+/// assert!(aliasing_core::gf2::is_primitive(&g));
+/// ```
+pub fn default_primitive(width: u32) -> Result<Generator> {
+    for line in PRIMITIVE_TABLE.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut parts = line.split_whitespace();
+        let w: u32 = parts.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+        if w == width {
+            let spec = parts.next().unwrap_or("");
+            return spec.parse::<Generator>();
+        }
+    }
+    Err(Error::BadPolynomial {
+        spec: width.to_string(),
+        reason: format!(
+            "no default primitive polynomial for width {width} (widths 3..=64 have one; \
+             give a polynomial such as {width}:0x...)"
+        ),
+    })
+}
+
+fn normalize(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+fn entry_to_algorithm(e: &Entry) -> CrcAlgorithm {
+    let g = Generator::new(e.width, e.poly).expect("catalogue polynomials are valid");
+    CrcAlgorithm::new(
+        e.name,
+        g,
+        e.init,
+        e.refin,
+        e.refout,
+        e.xorout,
+        Some(e.check),
+    )
+}
+
+/// Looks up a catalogue entry by RevEng name (case- and punctuation-insensitive).
+pub fn entry(name: &str) -> Option<&'static Entry> {
+    let n = normalize(name);
+    ENTRIES.iter().find(|e| normalize(e.name) == n)
+}
+
+/// Every name [`resolve`] accepts (catalogue names, extras and aliases).
+pub fn all_names() -> Vec<&'static str> {
+    let mut v: Vec<&str> = ENTRIES.iter().map(|e| e.name).collect();
+    v.extend(EXTRA_GENERATORS.iter().map(|(n, _)| *n));
+    v.extend(ALIASES.iter().map(|(n, _)| *n));
+    v
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut cur = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// Close matches for a misspelt name, best first.
+pub fn suggestions(name: &str) -> Vec<String> {
+    let n = normalize(name);
+    let mut scored: Vec<(usize, &str)> = all_names()
+        .into_iter()
+        .map(|c| {
+            let cn = normalize(c);
+            let mut d = levenshtein(&n, &cn);
+            if !n.is_empty() && (cn.contains(&n) || n.contains(&cn)) {
+                d = d.min(1);
+            }
+            (d, c)
+        })
+        .filter(|(d, _)| *d <= 3.max(n.len() / 3))
+        .collect();
+    scored.sort();
+    scored.dedup_by(|a, b| a.1 == b.1);
+    scored
+        .into_iter()
+        .take(5)
+        .map(|(_, c)| c.to_string())
+        .collect()
+}
+
+/// Resolves a CRC specification: catalogue name, alias, bare width or polynomial.
+pub fn resolve(spec: &str) -> Result<CrcAlgorithm> {
+    let s = spec.trim();
+    if s.is_empty() {
+        return Err(Error::BadPolynomial {
+            spec: spec.into(),
+            reason: "empty".into(),
+        });
+    }
+    if s.chars().all(|c| c.is_ascii_digit()) {
+        let w: u32 = s.parse().map_err(|_| Error::BadPolynomial {
+            spec: spec.into(),
+            reason: "width too large".into(),
+        })?;
+        if w == 0 || w > 64 {
+            return Err(Error::BadPolynomial {
+                spec: spec.into(),
+                reason: format!("width {w} is outside 1..=64"),
+            });
+        }
+        let g = default_primitive(w)?;
+        return Ok(CrcAlgorithm::new(
+            format!("primitive-{w}"),
+            g,
+            0,
+            false,
+            false,
+            0,
+            None,
+        ));
+    }
+    let lower = s.to_ascii_lowercase();
+    if lower.starts_with("0x") || lower.contains(':') {
+        return Ok(CrcAlgorithm::plain(s.parse()?));
+    }
+    if let Some(e) = entry(s) {
+        return Ok(entry_to_algorithm(e));
+    }
+    let n = normalize(s);
+    for (name, spec) in EXTRA_GENERATORS {
+        if normalize(name) == n {
+            let g: Generator = spec.parse()?;
+            return Ok(CrcAlgorithm::new(*name, g, 0, false, false, 0, None));
+        }
+    }
+    for (alias, target) in ALIASES {
+        if normalize(alias) == n {
+            return resolve_target(target);
+        }
+    }
+    Err(Error::UnknownName {
+        name: s.into(),
+        suggestions: suggestions(s),
+    })
+}
+
+fn resolve_target(target: &str) -> Result<CrcAlgorithm> {
+    if let Some(e) = entry(target) {
+        return Ok(entry_to_algorithm(e));
+    }
+    for (name, spec) in EXTRA_GENERATORS {
+        if *spec == target {
+            let g: Generator = spec.parse()?;
+            return Ok(CrcAlgorithm::new(*name, g, 0, false, false, 0, None));
+        }
+    }
+    Ok(CrcAlgorithm::plain(target.parse()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gf2;
+
+    #[test]
+    fn every_catalogue_check_value() {
+        assert!(ENTRIES.len() >= 100);
+        for e in ENTRIES {
+            let a = entry_to_algorithm(e);
+            assert_eq!(a.checksum(b"123456789"), e.check, "{}", e.name);
+        }
+    }
+
+    #[test]
+    fn crc32fast_agrees_on_random_buffers() {
+        let a = resolve("crc32").unwrap();
+        let mut x = 12345u64;
+        for len in [0usize, 1, 7, 64, 1518] {
+            let buf: Vec<u8> = (0..len)
+                .map(|_| {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (x >> 56) as u8
+                })
+                .collect();
+            let mut h = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
+            let _ = &mut h;
+            assert_eq!(a.checksum(&buf), h.checksum(&buf) as u64);
+        }
+    }
+
+    #[test]
+    fn aliases_resolve() {
+        for (alias, _) in ALIASES {
+            assert!(resolve(alias).is_ok(), "{alias}");
+            assert!(resolve(&alias.to_uppercase()).is_ok(), "{alias}");
+        }
+        assert_eq!(resolve("CRC-32/iso-hdlc").unwrap().name, "CRC-32/ISO-HDLC");
+        assert_eq!(resolve("crc32k").unwrap().name, "CRC-32K");
+    }
+
+    #[test]
+    fn unknown_names_suggest() {
+        match resolve("crc-32/isohdl") {
+            Err(Error::UnknownName { suggestions, .. }) => {
+                assert!(
+                    suggestions.iter().any(|s| s == "CRC-32/ISO-HDLC"),
+                    "{suggestions:?}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(resolve("0").is_err());
+        assert!(resolve("65").is_err());
+        assert!(resolve("2").is_err());
+    }
+
+    /// Rule of the table: for each width, the primitive polynomial with the
+    /// fewest terms, and among those the smallest normal form.
+    #[test]
+    fn primitive_table_is_proved_and_follows_its_rule() {
+        for w in 3..=64u32 {
+            let g = default_primitive(w).unwrap();
+            assert_eq!(g.width(), w);
+            assert!(gf2::is_primitive(&g), "width {w}");
+            // no primitive trinomial with fewer terms or a smaller value
+            if g.term_count() > 3 {
+                for k in 1..w {
+                    let t = Generator::new(w, (1u64 << k) | 1).unwrap();
+                    assert!(
+                        !gf2::is_primitive(&t),
+                        "width {w}: trinomial x^{k} is primitive"
+                    );
+                }
+            } else {
+                for k in 1..w {
+                    let t = Generator::new(w, (1u64 << k) | 1).unwrap();
+                    if t.normal() < g.normal() {
+                        assert!(!gf2::is_primitive(&t), "width {w}: smaller trinomial");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,30 @@
+//! # aliasing-core
+//!
+//! Exact probabilities that a corrupted frame slips past its CRC or checksum
+//! (an *undetected error*, *escape* or *aliasing*), for any generator
+//! polynomial, codeword length, bit error rate and stack of checks.
+//!
+//! - [`poly`]: generator polynomials and their four notations.
+//! - [`gf2`]: arithmetic over GF(2): `x^k mod g`, period, primitivity.
+//! - [`catalogue`]: RevEng names, aliases, default primitive polynomials.
+//! - [`crc`]: real CRC computation with full parameters.
+//! - [`check`]: the [`check::Check`] trait shared by CRCs and checksums.
+//! - [`bsc`]: the binary symmetric channel, computed without cancellation.
+//!
+//! ```
+//! use aliasing_core::{bsc, catalogue};
+//! let crc = catalogue::resolve("crc32").unwrap();
+//! assert_eq!(crc.generator.full_string(), "0x104C11DB7");
+//! assert!(bsc::p_error(12144, 1e-5) > 0.1);
+//! ```
+#![warn(missing_docs)]
+
+pub mod bsc;
+pub mod catalogue;
+pub mod check;
+pub mod crc;
+pub mod error;
+pub mod gf2;
+pub mod poly;
+
+pub use error::{Error, Result};
