@@ -9,6 +9,7 @@
 //! - [`catalogue`]: RevEng names, aliases, default primitive polynomials.
 //! - [`crc`]: real CRC computation with full parameters.
 //! - [`check`]: the [`check::Check`] trait shared by CRCs and checksums.
+//! - [`checksum`]: Internet (RFC 1071), Fletcher-16/32 and Adler-32.
 //! - [`bsc`]: the binary symmetric channel, computed without cancellation.
 //!
 //! ```
@@ -22,6 +23,7 @@
 pub mod bsc;
 pub mod catalogue;
 pub mod check;
+pub mod checksum;
 pub mod crc;
 pub mod error;
 pub mod gf2;
