@@ -149,7 +149,7 @@ impl Check for Fletcher32 {
                 break;
             }
         }
-        ((b << 16) | a) as u64
+        (b << 16) | a
     }
 }
 
@@ -175,7 +175,7 @@ impl Check for Adler32 {
             a %= MOD;
             b %= MOD;
         }
-        ((b << 16) | a) as u64
+        (b << 16) | a
     }
 }
 
