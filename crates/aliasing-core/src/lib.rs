@@ -27,6 +27,7 @@ pub mod checksum;
 pub mod crc;
 pub mod error;
 pub mod gf2;
+pub mod internet;
 pub mod poly;
 
 pub use error::{Error, Result};
