@@ -180,8 +180,10 @@ pub fn p_undetected(bytes: u64, p: f64) -> Result<f64> {
 /// use aliasing_core::internet::p_undetected_payload;
 /// // All-zero data: every flip adds, so at least 16 flips are needed.
 /// let zero = p_undetected_payload(&[0u8; 64], 1e-3).unwrap();
-/// let text = p_undetected_payload(&[b'a'; 64], 1e-3).unwrap();
-/// assert!(zero < 1e-40 && text > 1e-6);
+/// let text = p_undetected_payload(&b"The quick brown fox jumps over the lazy dog. ".repeat(2)[..64], 1e-3).unwrap();
+/// let random = aliasing_core::internet::p_undetected(64, 1e-3).unwrap();
+/// assert!(zero < 1e-20 && zero > 0.0);
+/// assert!(text > random / 10.0 && text < random * 10.0);
 /// ```
 pub fn p_undetected_payload(payload: &[u8], p: f64) -> Result<f64> {
     bsc::check_ber(p)?;
