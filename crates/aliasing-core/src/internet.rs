@@ -206,8 +206,9 @@ pub fn p_undetected_payload(payload: &[u8], p: f64) -> Result<f64> {
     )))
 }
 
-/// An aliasing curve for random data: one point per (length in bytes, BER),
-/// lengths outer, BERs inner. `bits = 8 * bytes`, `data_bits = bits - 16`.
+/// An aliasing curve for random data: one point per (BER, length in bytes),
+/// BER-major (every length for the first BER, then the next), as in
+/// `curve::exact`. `bits = 8 * bytes`, `data_bits = bits - 16`.
 pub fn curve(bytes: &[u64], bers: &[f64]) -> Result<Vec<CurvePoint>> {
     for &p in bers {
         bsc::check_ber(p)?;
@@ -215,9 +216,9 @@ pub fn curve(bytes: &[u64], bers: &[f64]) -> Result<Vec<CurvePoint>> {
     if let Some(&b) = bytes.iter().find(|&&b| b == 0) {
         return Err(Error::BadLength(format!("a codeword of {b} bytes")));
     }
-    let jobs: Vec<(u64, f64)> = bytes
+    let jobs: Vec<(u64, f64)> = bers
         .iter()
-        .flat_map(|&b| bers.iter().map(move |&p| (b, p)))
+        .flat_map(|&p| bytes.iter().map(move |&b| (b, p)))
         .collect();
     jobs.par_iter()
         .map(|&(b, p)| Ok(CurvePoint::new(p, 8 * b, CHECK_BITS, p_undetected(b, p)?)))
@@ -226,7 +227,7 @@ pub fn curve(bytes: &[u64], bers: &[f64]) -> Result<Vec<CurvePoint>> {
 
 /// An aliasing curve for a given payload: for each length `l` the codeword is
 /// the first `l` bytes of `payload` (the whole payload when `lengths` is
-/// empty). Lengths outer, BERs inner.
+/// empty). BER-major, like [`curve`].
 pub fn curve_payload(payload: &[u8], lengths: &[u64], bers: &[f64]) -> Result<Vec<CurvePoint>> {
     for &p in bers {
         bsc::check_ber(p)?;
@@ -245,9 +246,9 @@ pub fn curve_payload(payload: &[u8], lengths: &[u64], bers: &[f64]) -> Result<Ve
             )));
         }
     }
-    let jobs: Vec<(u64, f64)> = lengths
+    let jobs: Vec<(u64, f64)> = bers
         .iter()
-        .flat_map(|&b| bers.iter().map(move |&p| (b, p)))
+        .flat_map(|&p| lengths.iter().map(move |&b| (b, p)))
         .collect();
     jobs.par_iter()
         .map(|&(l, p)| {
