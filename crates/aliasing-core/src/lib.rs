@@ -10,6 +10,8 @@
 //! - [`crc`]: real CRC computation with full parameters.
 //! - [`check`]: the [`check::Check`] trait shared by CRCs and checksums.
 //! - [`bsc`]: the binary symmetric channel, computed without cancellation.
+//! - [`markov`]: the exact Markov-chain solver over register states.
+//! - [`curve`]: exact aliasing curves, choosing the method.
 //!
 //! ```
 //! use aliasing_core::{bsc, catalogue};
@@ -23,8 +25,10 @@ pub mod bsc;
 pub mod catalogue;
 pub mod check;
 pub mod crc;
+pub mod curve;
 pub mod error;
 pub mod gf2;
+pub mod markov;
 pub mod poly;
 
 pub use error::{Error, Result};
