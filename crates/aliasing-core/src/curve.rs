@@ -12,7 +12,8 @@
 //! assert_eq!(res.method, curve::Method::Markov);
 //! let pt = &res.points[1];
 //! assert_eq!((pt.bits, pt.data_bits), (12144, 12128));
-//! assert!(res.ratio_to_ideal(pt) > 0.5 && res.ratio_to_ideal(pt) < 2.0);
+//! // Far better than an ideal 16-bit check at this low BER:
+//! assert!(res.ratio_to_ideal(pt) < 1e-2);
 //! ```
 
 use crate::bsc::{self, CurvePoint};

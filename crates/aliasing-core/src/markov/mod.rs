@@ -101,7 +101,10 @@ pub fn check_memory(width: u32, bers: usize, limit: f64) -> Result<()> {
     let need = estimate_bytes(width, bers);
     if need > limit {
         return Err(Error::TooBig {
-            what: format!("the exact Markov solver for a {width}-bit CRC ({bers} BERs)"),
+            what: format!(
+                "the exact Markov solver for a {width}-bit CRC ({bers} BER{})",
+                if bers == 1 { "" } else { "s" }
+            ),
             need: human_bytes(need),
             limit: format!(
                 "{} (set {MEMORY_LIMIT_ENV} to change it)",
