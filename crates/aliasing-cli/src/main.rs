@@ -2,9 +2,7 @@
 //! CRCs and checksums. Thin glue: parse arguments, call the library, print.
 
 mod cmd;
-#[allow(dead_code)] // used by the subcommands as they land
 mod lengths;
-#[allow(dead_code)]
 mod output;
 
 use clap::{Parser, Subcommand};

@@ -186,13 +186,11 @@ pub fn curve(
     }
 }
 
-/// Exact CRC curve over byte lengths, BER-major.
+/// Exact CRC curve over byte lengths, BER-major, by [`crate::curve::exact`]
+/// (which picks the method and refuses runs that would not fit in memory).
 fn crc_curve(crc: &CrcAlgorithm, bytes: &[u64], bers: &[f64]) -> Result<Vec<CurvePoint>> {
-    let _ = (bytes, bers);
-    Err(Error::Unsupported(format!(
-        "exact curve for {} needs the CRC solvers (Markov chain, dual code), not in this build",
-        crc.name
-    )))
+    let bits: Vec<u64> = bytes.iter().map(|&b| 8 * b).collect();
+    Ok(crate::curve::exact(crc, &bits, bers, crate::curve::Method::Auto)?.points)
 }
 
 #[cfg(test)]
@@ -238,6 +236,14 @@ mod tests {
         assert!(curve(&c, &[10], &[0.1], Some(&[1, 2, 3])).is_err());
         let pl = curve(&c, &[], &[0.01], Some(&[1, 2, 3, 4])).unwrap();
         assert_eq!(pl[0].bits, 32);
+        // a CRC through the curve driver, lengths in bytes
+        let crc: CheckKind = "crc16-ccitt".parse().unwrap();
+        let pts = curve(&crc, &[64, 1518], &[1e-5], None).unwrap();
+        let CheckKind::Crc(alg) = &crc else { panic!() };
+        let direct = crate::curve::exact(alg, &[512, 12144], &[1e-5], crate::curve::Method::Auto)
+            .unwrap()
+            .points;
+        assert_eq!(pts, direct);
         for k in [CheckKind::Fletcher32, CheckKind::Adler32] {
             assert!(matches!(
                 curve(&k, &[100], &[1e-5], None),

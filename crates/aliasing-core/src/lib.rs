@@ -11,6 +11,11 @@
 //! - [`check`]: the [`check::Check`] trait shared by CRCs and checksums.
 //! - [`checksum`]: Internet (RFC 1071), Fletcher-16/32 and Adler-32.
 //! - [`bsc`]: the binary symmetric channel, computed without cancellation.
+//! - [`markov`]: the exact Markov-chain solver over register states.
+//! - [`curve`]: exact aliasing curves, choosing the method.
+//! - [`internet`]: exact Internet-checksum escapes (random data, given payload).
+//! - [`fletcher`]: exact Fletcher-16 escapes; why not Fletcher-32/Adler-32.
+//! - [`compare`]: check kinds by name and their exact curves over byte lengths.
 //!
 //! ```
 //! use aliasing_core::{bsc, catalogue};
@@ -26,10 +31,12 @@ pub mod check;
 pub mod checksum;
 pub mod compare;
 pub mod crc;
+pub mod curve;
 pub mod error;
 pub mod fletcher;
 pub mod gf2;
 pub mod internet;
+pub mod markov;
 pub mod poly;
 
 pub use error::{Error, Result};
