@@ -282,6 +282,7 @@ mod tests {
     /// forward recursion: the general engine with a clean mass spread over
     /// several states and several accepting states.
     #[test]
+    #[allow(clippy::needless_range_loop)]
     fn gilbert_elliott_product_chain_against_brute_force() {
         let g: Generator = "0x13".parse().unwrap(); // x^4 + x + 1
         let r = g.width();
