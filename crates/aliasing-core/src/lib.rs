@@ -10,6 +10,9 @@
 //! - [`crc`]: real CRC computation with full parameters.
 //! - [`check`]: the [`check::Check`] trait shared by CRCs and checksums.
 //! - [`bsc`]: the binary symmetric channel, computed without cancellation.
+//! - [`dual`], [`weights`], [`highprec`]: exact `P_ud` from the dual code's
+//!   weights (MacWilliams), up to 32-bit CRCs.
+//! - [`lowweight`]: low-weight codewords by meet-in-the-middle, HD profiles.
 //!
 //! ```
 //! use aliasing_core::{bsc, catalogue};
@@ -23,8 +26,12 @@ pub mod bsc;
 pub mod catalogue;
 pub mod check;
 pub mod crc;
+pub mod dual;
 pub mod error;
 pub mod gf2;
+pub mod highprec;
+pub mod lowweight;
 pub mod poly;
+pub mod weights;
 
 pub use error::{Error, Result};
