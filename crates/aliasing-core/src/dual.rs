@@ -466,7 +466,10 @@ mod tests {
         let syn: Vec<u64> = (0..n).map(|i| gf2::x_pow_mod(i as u128, g)).collect();
         let mut b = vec![0u64; n as usize + 1];
         for u in 0..(1u64 << r) {
-            let w = syn.iter().filter(|&&s| (s & u).count_ones() & 1 == 1).count();
+            let w = syn
+                .iter()
+                .filter(|&&s| (s & u).count_ones() & 1 == 1)
+                .count();
             b[w] += 1;
         }
         b
@@ -608,7 +611,9 @@ mod tests {
     }
 
     fn bers() -> Vec<f64> {
-        let mut v: Vec<f64> = (0..=29).map(|i| 10f64.powf(-15.0 + i as f64 * 0.5)).collect();
+        let mut v: Vec<f64> = (0..=29)
+            .map(|i| 10f64.powf(-15.0 + i as f64 * 0.5))
+            .collect();
         v.extend([0.3, 0.4999, 0.5, 1.2345e-3]);
         v.retain(|&p| p <= 0.5);
         v
@@ -636,7 +641,10 @@ mod tests {
                     let want = exact_pud(&a, n, p);
                     assert!(want > 0.0);
                     let rel = (got / want - 1.0).abs();
-                    assert!(rel < 1e-12, "{spec} n={n} p={p}: {got} vs {want} (rel {rel:e})");
+                    assert!(
+                        rel < 1e-12,
+                        "{spec} n={n} p={p}: {got} vs {want} (rel {rel:e})"
+                    );
                 }
             }
         }

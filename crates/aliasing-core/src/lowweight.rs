@@ -292,7 +292,14 @@ fn positions(c: u128) -> Vec<u64> {
 
 /// Enumerates subsets of `1..limit` of size `1..=k` (with their syndrome XOR
 /// and positions packed `bits` bits each) and calls `f`.
-fn subsets(syn: &[u64], lo: usize, limit: usize, k: usize, f: &mut impl FnMut(u64, u64, usize)) {
+fn subsets(
+    syn: &[u64],
+    lo: usize,
+    limit: usize,
+    k: usize,
+    bits: u32,
+    f: &mut impl FnMut(u64, u64, usize),
+) {
     fn rec(
         syn: &[u64],
         start: usize,
@@ -316,18 +323,17 @@ fn subsets(syn: &[u64], lo: usize, limit: usize, k: usize, f: &mut impl FnMut(u6
     if k == 0 {
         return;
     }
-    let bits = pack_bits(limit);
     rec(syn, lo, limit, k, 0, 0, 0, bits, f);
-}
-
-fn pack_bits(limit: usize) -> u32 {
-    (usize::BITS - limit.leading_zeros()).max(1)
 }
 
 fn unpack(packed: u64, bits: u32) -> Vec<u64> {
     let mut v = Vec::new();
     let mut p = packed;
-    let mask = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+    let mask = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
     while p != 0 {
         v.push(p & mask);
         p = if bits >= 64 { 0 } else { p >> bits };
@@ -358,7 +364,9 @@ fn min_span(g: &Generator, w: u32, from: u64, until: u64) -> Result<Option<(u64,
     let mut syn = syndromes(g, from as usize + 1);
     let mut table = Table::with_capacity(1024);
     table.insert(0, 0); // empty subset
-    subsets(&syn, 1, from as usize, h1, &mut |x, p, _| table.insert(x, p));
+    subsets(&syn, 1, from as usize, h1, bits, &mut |x, p, _| {
+        table.insert(x, p)
+    });
     for l in from..until {
         if syn.len() <= l as usize {
             let more = syndromes_from(g, *syn.last().expect("non-empty"), syn.len());
@@ -369,13 +377,16 @@ fn min_span(g: &Generator, w: u32, from: u64, until: u64) -> Result<Option<(u64,
         }
         work += (0..=h2).map(|i| choose(l as f64, i)).sum::<f64>();
         if work > WORK_LIMIT || table.len > TABLE_LIMIT {
-            return Err(refuse(format!("over {work:.1e} probes or {} table entries by {l} bits", table.len)));
+            return Err(refuse(format!(
+                "over {work:.1e} probes or {} table entries by {l} bits",
+                table.len
+            )));
         }
         let t = 1 ^ syn[l as usize];
         let mut hit: Option<(u64, u64)> = table.get(t).map(|p1| (p1, 0));
         if hit.is_none() {
             let mut found = None;
-            subsets(&syn, 1, l as usize, h2, &mut |x, p2, _| {
+            subsets(&syn, 1, l as usize, h2, bits, &mut |x, p2, _| {
                 if found.is_none()
                     && let Some(p1) = table.get(t ^ x)
                 {
@@ -400,7 +411,7 @@ fn min_span(g: &Generator, w: u32, from: u64, until: u64) -> Result<Option<(u64,
         let shift = bits;
         table.insert(sl, l);
         if h1 > 1 {
-            subsets(&syn, 1, l as usize, h1 - 1, &mut |x, p, _| {
+            subsets(&syn, 1, l as usize, h1 - 1, bits, &mut |x, p, _| {
                 table.insert(x ^ sl, (p << shift) | l)
             });
         }
@@ -445,7 +456,8 @@ pub fn hd_profile(g: &Generator, max_hd: Option<u32>) -> Result<HdProfile> {
             let kk = (1..=k as usize).find(|&kk| dmin[kk] < hd).expect("exists");
             (kk as u64 + r, positions(arg[kk]))
         } else if w == 2 {
-            let p = u64::try_from(period).map_err(|_| Error::Unsupported("period too long".into()))?;
+            let p =
+                u64::try_from(period).map_err(|_| Error::Unsupported("period too long".into()))?;
             (p + 1, vec![0, p])
         } else {
             let (cap, cap_ex) = prev.clone().expect("hd 3 handled first");
@@ -506,12 +518,22 @@ mod tests {
 
     #[test]
     fn counts_match_brute_force() {
-        for (spec, nmax) in [("0x107", 26u64), ("0x11021", 34), ("0x18005", 34), ("0x1F", 24), ("0x11", 20)] {
+        for (spec, nmax) in [
+            ("0x107", 26u64),
+            ("0x11021", 34),
+            ("0x18005", 34),
+            ("0x1F", 24),
+            ("0x11", 20),
+        ] {
             let g: Generator = spec.parse().unwrap();
             for w in 2..=4u32 {
                 let a = weight_counts(&g, w, nmax + 1).unwrap();
                 for n in g.width() as u64 + 1..=nmax {
-                    assert_eq!(a[n as usize], brute(&g, n)[w as usize], "{spec} w={w} n={n}");
+                    assert_eq!(
+                        a[n as usize],
+                        brute(&g, n)[w as usize],
+                        "{spec} w={w} n={n}"
+                    );
                 }
             }
         }
@@ -540,7 +562,10 @@ mod tests {
             let got: Vec<u64> = got.iter().map(|&v| v.min(maxk)).collect();
             assert_eq!(got, want, "{}", g.full_string());
             for e in &p.entries {
-                let syn: u64 = e.example.iter().fold(0, |a, &i| a ^ gf2::x_pow_mod(i as u128, &g));
+                let syn: u64 = e
+                    .example
+                    .iter()
+                    .fold(0, |a, &i| a ^ gf2::x_pow_mod(i as u128, &g));
                 assert!(e.example.len() < e.hd as usize);
                 assert_eq!(syn, 0);
                 assert_eq!(*e.example.last().unwrap(), e.max_data_bits + 8);
@@ -559,6 +584,96 @@ mod tests {
                 let want = (0..18).find(|&d| best[d].0 <= w).map(|d| d as u64 + r);
                 let got = min_span(&g, w, 1, r + 18).unwrap().map(|x| x.0);
                 assert_eq!(got, want, "{spec} w={w}");
+            }
+        }
+    }
+
+    fn published() -> Vec<(u64, Vec<u64>, String)> {
+        include_str!("../../../data/koopman-hd-profiles.txt")
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                let k = u64::from_str_radix(f[0].trim_start_matches("0x"), 16).unwrap();
+                let prof = f[1]
+                    .trim_matches(|c| c == '{' || c == '}')
+                    .split(',')
+                    .map(|v| v.parse().unwrap())
+                    .collect();
+                (k, prof, f[2].to_string())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn profiles_match_koopmans_published_tables() {
+        let list = published();
+        assert!(list.len() >= 40);
+        for (k, want, src) in list {
+            let g = Generator::from_koopman(k).unwrap();
+            let p = hd_profile(&g, None).unwrap();
+            let got: Vec<u64> = p.entries.iter().map(|e| e.max_data_bits).collect();
+            assert_eq!(got, want, "0x{k:x} ({src})");
+            let r = g.width() as u64;
+            for e in &p.entries {
+                // each example: a codeword of weight < hd, exactly one bit too long
+                let syn = e
+                    .example
+                    .iter()
+                    .fold(0, |a, &i| a ^ gf2::x_pow_mod(i as u128, &g));
+                assert_eq!(syn, 0, "0x{k:x} hd {}", e.hd);
+                assert!(e.example.len() < e.hd as usize);
+                assert_eq!(e.example[0], 0);
+                assert_eq!(*e.example.last().unwrap(), e.max_data_bits + r);
+            }
+        }
+    }
+
+    #[test]
+    fn crc32_hd5_example_is_koopmans() {
+        // [hdlen]: "Len=2975 {0,2215,2866} (0x80000000) (Bits=4)": a 2975-bit
+        // data word with bits 0, 2215, 2866 set and a one-bit FCS. Ours is the
+        // same codeword: those three positions and the FCS bit at 2975 + 31.
+        let g = Generator::from_koopman(0x82608edb).unwrap();
+        let p = hd_profile(&g, Some(5)).unwrap();
+        let e = &p.entries[2];
+        assert_eq!(e.max_data_bits, 2974);
+        assert_eq!(e.example, vec![0, 2215, 2866, 2975 + 31]);
+    }
+
+    #[test]
+    fn crc32_weight4_boundary() {
+        // no weight-4 codeword at 2974 data bits, exactly one at 2975
+        let g: Generator = "0x104C11DB7".parse().unwrap();
+        let a = weight_counts(&g, 4, 3008).unwrap();
+        assert_eq!(a[2974 + 32], 0);
+        assert_eq!(a[2975 + 32], 1);
+        let a3 = weight_counts(&g, 3, 3008).unwrap();
+        assert_eq!(a3[3007], 0);
+    }
+
+    #[test]
+    fn reciprocal_polynomials_have_the_same_profile() {
+        for spec in [
+            "0x104C11DB7",
+            "0x11EDC6F41",
+            "0x11021",
+            "0x1D5",
+            "0x15D6DCB",
+        ] {
+            let g: Generator = spec.parse().unwrap();
+            let a = hd_profile(&g, Some(8)).unwrap();
+            let b = hd_profile(&g.reciprocal(), Some(8)).unwrap();
+            let pa: Vec<u64> = a.entries.iter().map(|e| e.max_data_bits).collect();
+            let pb: Vec<u64> = b.entries.iter().map(|e| e.max_data_bits).collect();
+            assert_eq!(pa, pb, "{spec}");
+            let n = 600u64.min(pa[1] + g.width() as u64 + 50);
+            for w in 2..=4 {
+                assert_eq!(
+                    weight_counts(&g, w, n).unwrap(),
+                    weight_counts(&g.reciprocal(), w, n).unwrap(),
+                    "{spec} w={w}"
+                );
             }
         }
     }

@@ -43,7 +43,13 @@ impl DualWeights {
 
     /// Smallest and largest weight with a non-zero count other than `w = 0`.
     pub fn support(&self) -> Option<(usize, usize)> {
-        let lo = self.counts.iter().enumerate().skip(1).find(|(_, c)| **c > 0)?.0;
+        let lo = self
+            .counts
+            .iter()
+            .enumerate()
+            .skip(1)
+            .find(|(_, c)| **c > 0)?
+            .0;
         let hi = self.counts.iter().rposition(|&c| c > 0)?;
         Some((lo, hi))
     }
@@ -112,7 +118,10 @@ pub fn macwilliams(dual: &DualWeights, max_w: usize) -> Result<Vec<UBig>> {
             continue;
         }
         let bj = IBig::from(b);
-        for (w, k) in krawtchouk_column(n, j as u64, max_w).into_iter().enumerate() {
+        for (w, k) in krawtchouk_column(n, j as u64, max_w)
+            .into_iter()
+            .enumerate()
+        {
             sums[w] += &bj * k;
         }
     }
