@@ -252,6 +252,31 @@ pub fn work_estimate(g: &Generator, lengths: &[u64]) -> f64 {
     states * lengths.len() as f64 + walk
 }
 
+/// `true` when the dual-code method should answer a curve over `lengths`
+/// rather than the Markov chain (for `--method auto`): the width is at most
+/// 32 and its work (`2^r` per distinct length, plus a cycle walk if needed)
+/// is below the chain's `n_max 2^r` state updates. Every length of a curve
+/// comes from one chain run, so long lists of lengths favour the chain.
+///
+/// ```
+/// use aliasing_core::{dual, poly::Generator};
+/// let crc32: Generator = "0x104C11DB7".parse().unwrap();
+/// assert!(dual::recommended(&crc32, &[12144]));
+/// let crc8: Generator = "0x107".parse().unwrap();
+/// assert!(!dual::recommended(&crc8, &(9..=200).collect::<Vec<_>>()));
+/// ```
+pub fn recommended(g: &Generator, lengths: &[u64]) -> bool {
+    if g.width() > MAX_WIDTH || lengths.is_empty() {
+        return false;
+    }
+    let mut uniq = lengths.to_vec();
+    uniq.sort_unstable();
+    uniq.dedup();
+    let n_max = *uniq.last().expect("non-empty") as f64;
+    // one dual window step costs about as much as one chain state update
+    work_estimate(g, &uniq) < n_max * (g.width() as f64).exp2()
+}
+
 /// Peak memory of [`dual_weights`] in bytes (bitmap of the walk, if any,
 /// and the per-thread histograms).
 pub fn memory_estimate(g: &Generator, lengths: &[u64]) -> f64 {

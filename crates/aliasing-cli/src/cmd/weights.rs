@@ -7,6 +7,17 @@ use anyhow::{Result, bail};
 use dashu::integer::UBig;
 use std::path::PathBuf;
 
+/// Counting method of `alias weights`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Method {
+    /// `dual` when the width is at most 32, else `syndromes`.
+    Auto,
+    /// Dual-code weights and the MacWilliams identity.
+    Dual,
+    /// Meet-in-the-middle on the syndromes x^i mod g (weights up to 4).
+    Syndromes,
+}
+
 /// Arguments of `alias weights`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -19,6 +30,11 @@ pub struct Args {
     /// Highest weight to report (default 8, capped at the length).
     #[arg(long, default_value_t = 8)]
     pub max_weight: u64,
+    /// How to count: `dual` (2^r dual words + MacWilliams, widths up to 32,
+    /// every weight), `syndromes` (meet-in-the-middle, weights up to 4), or
+    /// `auto` (dual when the width allows).
+    #[arg(long, value_enum, default_value_t = Method::Auto)]
+    pub method: Method,
     /// Also print the dual code's weights B_w (non-zero ones).
     #[arg(long)]
     pub dual: bool,
@@ -45,18 +61,20 @@ pub fn run(args: Args) -> Result<()> {
         bail!("invalid length: --bits must be at least 1");
     }
     let max_w = args.max_weight.min(args.bits) as usize;
-    let (a, b): (Vec<UBig>, Option<weights::DualWeights>) = if g.width() <= dual::MAX_WIDTH {
+    let use_dual = match args.method {
+        Method::Dual => true,
+        Method::Syndromes => false,
+        Method::Auto => g.width() <= dual::MAX_WIDTH,
+    };
+    let (a, b): (Vec<UBig>, Option<weights::DualWeights>) = if use_dual {
         let d = dual::dual_weights(&g, &[args.bits])?.remove(0);
         (weights::macwilliams(&d, max_w)?, Some(d))
     } else {
         if args.dual {
-            bail!("--dual needs a CRC of width up to {}", dual::MAX_WIDTH);
+            bail!("--dual needs the dual method (CRC width up to {})", dual::MAX_WIDTH);
         }
         if max_w > 4 {
-            bail!(
-                "for widths over {} only weights up to 4 are available; use --max-weight 4",
-                dual::MAX_WIDTH
-            );
+            bail!("the syndromes method counts weights up to 4; use --max-weight 4");
         }
         let mut a = vec![UBig::ONE, UBig::ZERO];
         for w in 2..=max_w as u32 {
