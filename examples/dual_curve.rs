@@ -27,13 +27,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let t0 = Instant::now();
     let duals = dual::dual_weights(&g, &lengths)?;
     let t1 = Instant::now();
-    println!("# {} {}: cycle method {:?}", crc.name, g.full_string(), dual::cycle_method(&g));
+    println!(
+        "# {} {}: cycle method {:?}",
+        crc.name,
+        g.full_string(),
+        dual::cycle_method(&g)
+    );
     println!("bits,ber,p_undetected,p_alias_given_error");
     for d in &duals {
         for &p in &bers {
             let pud = highprec::p_undetected(d, p)?;
             let pt = aliasing_core::bsc::CurvePoint::new(p, d.bits, g.width() as u64, pud);
-            println!("{},{:e},{:.15e},{:.15e}", d.bits, p, pud, pt.p_alias_given_error);
+            println!(
+                "{},{:e},{:.15e},{:.15e}",
+                d.bits, p, pud, pt.p_alias_given_error
+            );
         }
     }
     let t2 = Instant::now();

@@ -263,7 +263,8 @@ pub fn work_estimate(g: &Generator, lengths: &[u64]) -> f64 {
 /// let crc32: Generator = "0x104C11DB7".parse().unwrap();
 /// assert!(dual::recommended(&crc32, &[12144]));
 /// let crc8: Generator = "0x107".parse().unwrap();
-/// assert!(!dual::recommended(&crc8, &(9..=200).collect::<Vec<_>>()));
+/// // a curve at every length up to 100: one chain run beats 100 dual passes
+/// assert!(!dual::recommended(&crc8, &(1..=100).collect::<Vec<_>>()));
 /// ```
 pub fn recommended(g: &Generator, lengths: &[u64]) -> bool {
     if g.width() > MAX_WIDTH || lengths.is_empty() {
@@ -704,12 +705,13 @@ mod tests {
             }
             q[0]
         }
-        for (spec, lens) in [("0x107", vec![40u64, 300]), ("0x1021", vec![16u64 + 200])] {
-            let g: Generator = if spec == "0x1021" {
-                Generator::new(12, 0x80F).unwrap()
-            } else {
-                spec.parse().unwrap()
-            };
+        for (spec, lens) in [
+            ("0x107", vec![40u64, 300]),
+            ("12:0x80F", vec![216u64]),
+            ("0x11021", vec![17u64, 1000]),
+            ("20:0x9", vec![21u64, 64]),
+        ] {
+            let g: Generator = spec.parse().unwrap();
             let bers = [1e-12, 1e-6, 1e-3, 0.05, 0.5];
             let pts = curve(&g, &lens, &bers).unwrap();
             for (i, &n) in lens.iter().enumerate() {
@@ -731,5 +733,55 @@ mod tests {
         assert!(pts.iter().all(|p| p.p_undetected == 0.0));
         let pts = curve(&g, &[17], &[0.0]).unwrap();
         assert_eq!(pts[0].p_undetected, 0.0);
+    }
+
+    #[test]
+    fn macwilliams_matches_codeword_enumeration_and_sums_to_2_pow_k() {
+        use crate::weights::macwilliams;
+        use dashu::integer::UBig;
+        for (spec, lens) in [
+            ("0x11021", vec![17u64, 25, 34]),
+            ("0x18005", vec![20u64, 33]),
+            ("0x1F", vec![5u64, 12, 20]),
+        ] {
+            let g: Generator = spec.parse().unwrap();
+            let d = dual_weights(&g, &lens).unwrap();
+            for (k, &n) in lens.iter().enumerate() {
+                let a = macwilliams(&d[k], n as usize).unwrap();
+                let want = codeword_weights(&g, n);
+                let want: Vec<UBig> = want.into_iter().map(UBig::from).collect();
+                assert_eq!(a, want, "{spec} n={n}");
+                let total: UBig = a.iter().sum();
+                assert_eq!(total, UBig::ONE << (n as usize - g.width() as usize));
+            }
+        }
+    }
+
+    #[test]
+    fn macwilliams_matches_syndrome_counts_at_long_lengths() {
+        use crate::lowweight::weight_counts;
+        use crate::weights::macwilliams;
+        use dashu::integer::UBig;
+        // 20-bit primitive (x^20 + x^3 + 1) and two 16-bit CRCs, to 5000 bits
+        let g20 = Generator::new(20, (1 << 3) | 1).unwrap();
+        for g in [g20, "0x11021".parse().unwrap(), "0x18BB7".parse().unwrap()] {
+            let lens = [60u64, 700, 5000];
+            let d = dual_weights(&g, &lens).unwrap();
+            let counts: Vec<Vec<u128>> = (2..=4)
+                .map(|w| weight_counts(&g, w, 5001).unwrap())
+                .collect();
+            for (k, &n) in lens.iter().enumerate() {
+                let a = macwilliams(&d[k], 4).unwrap();
+                assert_eq!(a[1], UBig::ZERO);
+                for w in 2..=4usize {
+                    assert_eq!(
+                        a[w],
+                        UBig::from(counts[w - 2][n as usize]),
+                        "{} n={n} w={w}",
+                        g.full_string()
+                    );
+                }
+            }
+        }
     }
 }

@@ -12,7 +12,7 @@
 //! ```
 //! use aliasing_core::{lowweight, poly::Generator};
 //! let g: Generator = "0x104C11DB7".parse().unwrap(); // CRC-32
-//! let a4 = lowweight::weight_counts(&g, 4, 2974 + 32 + 1).unwrap();
+//! let a4 = lowweight::weight_counts(&g, 4, 2975 + 32 + 1).unwrap(); // n < 3008
 //! assert_eq!(a4[2974 + 32], 0); // HD 5 up to 2974 data bits
 //! assert_eq!(a4[2975 + 32], 1); // one weight-4 codeword at 2975
 //! ```

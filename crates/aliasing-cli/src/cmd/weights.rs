@@ -71,7 +71,10 @@ pub fn run(args: Args) -> Result<()> {
         (weights::macwilliams(&d, max_w)?, Some(d))
     } else {
         if args.dual {
-            bail!("--dual needs the dual method (CRC width up to {})", dual::MAX_WIDTH);
+            bail!(
+                "--dual needs the dual method (CRC width up to {})",
+                dual::MAX_WIDTH
+            );
         }
         if max_w > 4 {
             bail!("the syndromes method counts weights up to 4; use --max-weight 4");
