@@ -16,6 +16,9 @@
 //!   weights (MacWilliams), up to 32-bit CRCs.
 //! - [`lowweight`]: low-weight codewords by meet-in-the-middle, HD profiles.
 //! - [`curve`]: exact aliasing curves, choosing the method.
+//! - [`internet`]: exact Internet-checksum escapes (random data, given payload).
+//! - [`fletcher`]: exact Fletcher-16 escapes; why not Fletcher-32/Adler-32.
+//! - [`compare`]: check kinds by name and their exact curves over byte lengths.
 //!
 //! ```
 //! use aliasing_core::{bsc, catalogue};
@@ -29,12 +32,15 @@ pub mod bsc;
 pub mod catalogue;
 pub mod check;
 pub mod checksum;
+pub mod compare;
 pub mod crc;
 pub mod curve;
 pub mod dual;
 pub mod error;
+pub mod fletcher;
 pub mod gf2;
 pub mod highprec;
+pub mod internet;
 pub mod lowweight;
 pub mod markov;
 pub mod poly;
