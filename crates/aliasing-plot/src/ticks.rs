@@ -63,7 +63,8 @@ mod tests {
         assert_eq!(tick_label(3e-40), "3e-40");
         assert_eq!(tick_label(1.0000000001e4), "10000");
         assert_eq!(tick_label(2.0 * 0.99999999999e-7), "2e-7");
-        assert_eq!(asymptote_label(16), "2^-16 = 1.5e-5");
+        assert_eq!(asymptote_label(16), "2^-16 = 1.53e-5");
+        assert_eq!(tick_label(1.23456e-7), "1.23e-7");
     }
 
     #[test]
