@@ -15,7 +15,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::error::{PlotError, Result, render_err};
 use crate::font::FAMILY;
-use crate::ticks::{log_range, tick_label};
+use crate::ticks::{log_range, log_ticks, tick_label};
 
 /// Colours of successive series: dark, well separated, readable on white.
 pub const PALETTE: [RGBColor; 8] = [
@@ -124,6 +124,38 @@ impl Ranged for CategoryAxis {
 
     fn range(&self) -> std::ops::Range<f64> {
         self.range.0..self.range.1
+    }
+}
+
+/// A logarithmic axis with our own ticks ([`log_ticks`]), valid down to the
+/// smallest probabilities (plotters' log axis loses ticks below 2.2e-16).
+#[derive(Debug, Clone)]
+struct LogAxis {
+    lo: f64,
+    hi: f64,
+}
+
+impl Ranged for LogAxis {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, v: &f64, limit: (i32, i32)) -> i32 {
+        let t = (v.ln() - self.lo.ln()) / (self.hi.ln() - self.lo.ln());
+        let px = f64::from(limit.0) + t * f64::from(limit.1 - limit.0);
+        px.round().clamp(-1e6, 1e6) as i32
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        log_ticks(
+            self.lo,
+            self.hi,
+            hint.bold_points(),
+            hint.weight().allow_light_points(),
+        )
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.lo..self.hi
     }
 }
 
@@ -255,9 +287,13 @@ impl Figure {
                     xs.iter().copied().fold(0.0, f64::max),
                 );
                 let (x0, x1) = log_range(xmin, xmax, false);
-                self.draw_chart(&plot_area, (x0..x1).log_scale(), (x0, x1), (y0, y1), &|v| {
-                    tick_label(*v)
-                })?;
+                self.draw_chart(
+                    &plot_area,
+                    LogAxis { lo: x0, hi: x1 },
+                    (x0, x1),
+                    (y0, y1),
+                    &|v| tick_label(*v),
+                )?;
             }
             XAxis::Categories(names) => {
                 let k = names.len().max(1) as f64;
@@ -305,7 +341,7 @@ impl Figure {
             .margin_right(4)
             .x_label_area_size(58)
             .y_label_area_size(78)
-            .build_cartesian_2d(x_spec, (y0..y1).log_scale())
+            .build_cartesian_2d(x_spec, LogAxis { lo: y0, hi: y1 })
             .map_err(render_err)?;
         let categorical = matches!(self.x_axis, XAxis::Categories(_));
         let y_fmt = |v: &f64| tick_label(*v);

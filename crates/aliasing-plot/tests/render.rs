@@ -46,6 +46,34 @@ fn legend_left(svg: &str) -> f64 {
     xs.iter().map(|t| t.0).fold(f64::INFINITY, f64::min) - 60.0
 }
 
+/// Checks that the line of each BER passes through the pixel of each of its points.
+fn check_lines(svg: &str, doc: &serde_json::Value, xs: (&str, &str), ys: (&str, &str)) {
+    let yt = labels_with(svg, "text-anchor=\"end\"", "y");
+    let xt = labels_with(svg, "text-anchor=\"middle\"", "x");
+    let points = doc["points"].as_array().unwrap();
+    for (i, ber) in [1e-6, 1e-5, 1e-4, 1e-3].into_iter().enumerate() {
+        let want: Vec<(f64, f64)> = points
+            .iter()
+            .filter(|p| p["ber"].as_f64() == Some(ber))
+            .map(|p| {
+                (
+                    log_pixel(&xt, xs.0, xs.1, p["bits"].as_f64().unwrap()),
+                    log_pixel(&yt, ys.0, ys.1, p["p_alias_given_error"].as_f64().unwrap()),
+                )
+            })
+            .collect();
+        let lines = polylines(svg, &hex(PALETTE[i]));
+        let line = lines.iter().max_by_key(|l| l.len()).unwrap();
+        assert_eq!(line.len(), want.len(), "points of BER {ber}");
+        for (got, w) in line.iter().zip(&want) {
+            assert!(
+                (got.0 - w.0).abs() <= 1.5 && (got.1 - w.1).abs() <= 1.5,
+                "{got:?} vs {w:?}"
+            );
+        }
+    }
+}
+
 fn check_png(path: &std::path::Path, colours: &[plotters::style::RGBColor]) {
     let img = png(path);
     assert_eq!(img.dimensions(), SIZE);
@@ -95,42 +123,15 @@ fn curve_renders_to_svg_and_png() {
     }
 
     // Every point of every BER line sits where its value maps on the log-log axes.
+    check_lines(&svg, &doc, ("100", "10000"), ("1e-14", "1e-4"));
     let yt = labels_with(&svg, "text-anchor=\"end\"", "y");
-    let xt = labels_with(&svg, "text-anchor=\"middle\"", "x");
-    let points = doc["points"].as_array().unwrap();
-    for (i, ber) in [1e-6, 1e-5, 1e-4, 1e-3].into_iter().enumerate() {
-        let want: Vec<(f64, f64)> = points
-            .iter()
-            .filter(|p| p["ber"].as_f64() == Some(ber))
-            .map(|p| {
-                (
-                    log_pixel(&xt, "100", "1000", p["bits"].as_f64().unwrap()),
-                    log_pixel(
-                        &yt,
-                        "1e-10",
-                        "1e-5",
-                        p["p_alias_given_error"].as_f64().unwrap(),
-                    ),
-                )
-            })
-            .collect();
-        let lines = polylines(&svg, &hex(PALETTE[i]));
-        let line = lines.iter().max_by_key(|l| l.len()).unwrap();
-        assert_eq!(line.len(), want.len(), "points of BER {ber}");
-        for (got, w) in line.iter().zip(&want) {
-            assert!(
-                (got.0 - w.0).abs() <= 1.5 && (got.1 - w.1).abs() <= 1.5,
-                "{got:?} vs {w:?}"
-            );
-        }
-    }
 
     // The asymptote is dashed (many short segments) at 2^-16, across the plot.
     let dashes = polylines(&svg, &hex(ASYMPTOTE));
     let right = legend_left(&svg);
     let on_plot: Vec<_> = dashes.iter().filter(|d| d[0].0 < right).collect();
     assert!(on_plot.len() >= 20, "only {} dashes", on_plot.len());
-    let y16 = log_pixel(&yt, "1e-10", "1e-5", 2f64.powi(-16));
+    let y16 = log_pixel(&yt, "1e-14", "1e-4", 2f64.powi(-16));
     for d in &on_plot {
         assert_eq!(d.len(), 2);
         assert!((d[0].1 - y16).abs() <= 1.5 && d[0].1 == d[1].1);
@@ -149,6 +150,33 @@ fn curve_renders_to_svg_and_png() {
         ["curve.png", "curve.svg"],
         "no temporary files left"
     );
+}
+
+#[test]
+fn tiny_probabilities_keep_their_ticks_and_places() {
+    // A 64-bit check down to 1e-40: every decade mark must still be drawn
+    // and every point placed (plotters' own log axis drops ticks below 2.2e-16).
+    let dir = TempDir::new("tiny");
+    let mut doc = fixture("curve.json");
+    doc["crc"] = serde_json::json!({"name": "CRC-64/XZ", "width": 64,
+        "full": "0x142F0E1EBA9EA3693", "koopman": "0xA17870F5D4F51B49"});
+    for p in doc["points"].as_array_mut().unwrap() {
+        let v = p["p_alias_given_error"].as_f64().unwrap();
+        p["p_alias_given_error"] = (v * 1e-26).into();
+    }
+    let p = dir.join("tiny.svg");
+    render(&doc, &p).unwrap();
+    let svg = std::fs::read_to_string(&p).unwrap();
+    let texts = svg_texts(&svg);
+    for e in (-40..=-20).step_by(2) {
+        let t = format!("1e{e}");
+        assert!(texts.contains(&t), "tick {t} missing");
+    }
+    assert!(texts.contains(&"2^-64 = 5.42e-20".to_string()));
+    check_lines(&svg, &doc, ("100", "10000"), ("1e-40", "1e-20"));
+    let p = dir.join("tiny.png");
+    render(&doc, &p).unwrap();
+    check_png(&p, &PALETTE[..4]);
 }
 
 #[test]
