@@ -6,7 +6,7 @@
 //!
 //! | check | exact method | where |
 //! |---|---|---|
-//! | any CRC | Markov chain / dual code (`crate::curve`) | data-independent |
+//! | any CRC | Markov chain (`crate::curve`), else dual code (`crate::dual`, up to 32 bits) | data-independent |
 //! | `internet` | [`crate::internet`] (random data or a given payload) | every length and BER |
 //! | `fletcher16` | [`crate::fletcher`] (2-D characteristic function over `Z_255^2`) | random data |
 //! | `fletcher32`, `adler32` | none: see below | use `alias simulate` |
@@ -186,11 +186,27 @@ pub fn curve(
     }
 }
 
-/// Exact CRC curve over byte lengths, BER-major, by [`crate::curve::exact`]
-/// (which picks the method and refuses runs that would not fit in memory).
+/// Exact CRC curve over byte lengths, BER-major: [`crate::curve::exact`]
+/// (the Markov chain, which refuses runs that would not fit in memory), and
+/// for CRCs up to 32 bits that it refuses, the dual-code method
+/// ([`crate::dual::curve`], BERs up to 0.5).
 fn crc_curve(crc: &CrcAlgorithm, bytes: &[u64], bers: &[f64]) -> Result<Vec<CurvePoint>> {
     let bits: Vec<u64> = bytes.iter().map(|&b| 8 * b).collect();
-    Ok(crate::curve::exact(crc, &bits, bers, crate::curve::Method::Auto)?.points)
+    match crate::curve::exact(crc, &bits, bers, crate::curve::Method::Auto) {
+        Ok(r) => Ok(r.points),
+        Err(Error::TooBig { .. }) if crc.width() <= crate::dual::MAX_WIDTH => {
+            // dual::curve is length-major; reorder to BER-major
+            let pts = crate::dual::curve(&crc.generator, &bits, bers)?;
+            let mut out = Vec::with_capacity(pts.len());
+            for bi in 0..bers.len() {
+                for li in 0..bits.len() {
+                    out.push(pts[li * bers.len() + bi]);
+                }
+            }
+            Ok(out)
+        }
+        Err(e) => Err(e),
+    }
 }
 
 #[cfg(test)]
