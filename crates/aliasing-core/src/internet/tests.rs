@@ -358,3 +358,42 @@ fn bad_input() {
     assert!(curve_payload(&[1, 2, 3], &[4], &[0.1]).is_err());
     assert_eq!(p_undetected(100, 0.0).unwrap(), 0.0);
 }
+
+#[test]
+fn real_field_model_against_brute_force() {
+    // 4-bit analogue: data words with random bits, plus a check word uniform
+    // on 0..=14 (15 values, as a real field is on 0..=0xFFFE). Brute force
+    // over the check word's value against P_A + (P_A - P_f) / 15.
+    let counts = [3u64, 3, 3, 3]; // 2 data words + the check word per column
+    let data_bits: Vec<(usize, Option<bool>)> = random_bits(&[2, 2, 2, 2]);
+    for p in [1e-9, 1e-3, 0.1, 0.5] {
+        let mut avg = 0.0;
+        for c in 0u32..15 {
+            let mut bits = data_bits.clone();
+            bits.extend((0..4).map(|k| (k, Some(c >> k & 1 == 1))));
+            avg += from_counts(&brute_force(&bits, 4), p);
+        }
+        avg /= 15.0;
+        let pa = carry_random(&counts, p).unwrap();
+        let pf = carry_mixed(&[2, 2, 2, 2], &[0; 4], &[1; 4], p).unwrap();
+        let formula = pa + (pa - pf) / 15.0;
+        assert!(rel(formula, avg) < 1e-12, "p={p}: {formula} vs {avg}");
+    }
+    // 16 bits: the field's 65535 values change the answer only through
+    // patterns of weight 3 or more (a pair through the field's word escapes
+    // with probability 1/2 either way), so by far less than 1/(65535 W)
+    // relative at low BER; and the mixed chain agrees with the mixed spectrum.
+    for bytes in [64u64, 1500] {
+        let a = p_undetected(bytes, 1e-6).unwrap();
+        let b = p_undetected_real_field(bytes, 1e-6).unwrap();
+        let w = (bytes / 2) as f64;
+        let d = (b - a) / a;
+        assert!(d.abs() < 1.0 / (65535.0 * w) && d != 0.0, "{bytes}: {d:e}");
+    }
+    let mut random = column_counts(576);
+    random.iter_mut().for_each(|r| *r -= 1);
+    let p = 0.01;
+    let c = carry_mixed(&random, &[0; 16], &[1; 16], p).unwrap();
+    let f = Spectrum::new(16, p).mixed(&random, &[0; 16], &[1; 16]);
+    assert!(rel(c, f) < 1e-11, "{c} vs {f}");
+}
