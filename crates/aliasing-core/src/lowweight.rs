@@ -290,8 +290,8 @@ fn positions(c: u128) -> Vec<u64> {
     (0..128).filter(|&i| (c >> i) & 1 == 1).collect()
 }
 
-/// Enumerates subsets of `1..limit` of size `1..=k` (with their syndrome XOR
-/// and positions packed `bits` bits each) and calls `f`.
+/// Enumerates subsets of `lo..limit` of size `1..=k` (with their syndrome
+/// XOR and positions packed `bits` bits each) and calls `f`.
 fn subsets(
     syn: &[u64],
     lo: usize,
@@ -300,30 +300,34 @@ fn subsets(
     bits: u32,
     f: &mut impl FnMut(u64, u64, usize),
 ) {
-    fn rec(
-        syn: &[u64],
-        start: usize,
+    struct Walk<'a, F> {
+        syn: &'a [u64],
         limit: usize,
-        left: usize,
-        x: u64,
-        packed: u64,
-        depth: usize,
         bits: u32,
-        f: &mut impl FnMut(u64, u64, usize),
-    ) {
-        for i in start..limit {
-            let nx = x ^ syn[i];
-            let np = packed | ((i as u64) << (depth as u32 * bits));
-            f(nx, np, depth + 1);
-            if left > 1 {
-                rec(syn, i + 1, limit, left - 1, nx, np, depth + 1, bits, f);
+        f: &'a mut F,
+    }
+    impl<F: FnMut(u64, u64, usize)> Walk<'_, F> {
+        fn rec(&mut self, start: usize, left: usize, x: u64, packed: u64, depth: usize) {
+            for i in start..self.limit {
+                let nx = x ^ self.syn[i];
+                let np = packed | ((i as u64) << (depth as u32 * self.bits));
+                (self.f)(nx, np, depth + 1);
+                if left > 1 {
+                    self.rec(i + 1, left - 1, nx, np, depth + 1);
+                }
             }
         }
     }
     if k == 0 {
         return;
     }
-    rec(syn, lo, limit, k, 0, 0, 0, bits, f);
+    let mut w = Walk {
+        syn,
+        limit,
+        bits,
+        f,
+    };
+    w.rec(lo, k, 0, 0, 0);
 }
 
 fn unpack(packed: u64, bits: u32) -> Vec<u64> {

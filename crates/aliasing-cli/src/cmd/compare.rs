@@ -2,6 +2,7 @@
 //! (bytes, check field included) and BERs. Thin glue over
 //! `aliasing_core::compare`.
 
+use crate::args::{parse_bers, plot, read_payload};
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
 use aliasing_core::Error as CoreError;
@@ -41,39 +42,9 @@ pub struct Args {
     /// Write to this file (atomically) instead of standard output.
     #[arg(long, short)]
     output: Option<PathBuf>,
-}
-
-/// Parses a comma-separated list of bit error rates.
-fn parse_bers(s: &str) -> Result<Vec<f64>> {
-    let mut v = Vec::new();
-    for item in s.split(',').map(str::trim) {
-        let p: f64 = item
-            .parse()
-            .map_err(|_| anyhow::anyhow!("bit error rate `{item}` is not a number"))?;
-        bsc::check_ber(p)?;
-        v.push(p);
-    }
-    Ok(v)
-}
-
-/// Parses hex digits, ignoring whitespace.
-fn parse_hex(s: &str) -> Result<Vec<u8>> {
-    let digits: Vec<char> = s.chars().filter(|c| !c.is_whitespace()).collect();
-    let digits: &[char] = match digits.as_slice() {
-        ['0', 'x' | 'X', rest @ ..] => rest,
-        d => d,
-    };
-    if digits.is_empty() || digits.len() % 2 != 0 {
-        bail!("--payload-hex needs a non-empty, even number of hex digits");
-    }
-    digits
-        .chunks(2)
-        .map(|c| {
-            let t: String = c.iter().collect();
-            u8::from_str_radix(&t, 16)
-                .map_err(|_| anyhow::anyhow!("`{t}` in --payload-hex is not hex"))
-        })
-        .collect()
+    /// Also draw the comparison to FILE.svg or FILE.png.
+    #[arg(long)]
+    plot: Option<PathBuf>,
 }
 
 /// One check's column: its points, or why there are none.
@@ -85,17 +56,7 @@ struct Column {
 /// Runs `alias compare`.
 pub fn run(args: Args) -> Result<()> {
     let bers = parse_bers(&args.ber)?;
-    let payload = match (&args.payload, &args.payload_hex) {
-        (Some(f), _) => {
-            let d = std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?;
-            if d.is_empty() {
-                bail!("payload file {} is empty", f.display());
-            }
-            Some(d)
-        }
-        (None, Some(h)) => Some(parse_hex(h)?),
-        (None, None) => None,
-    };
+    let payload = read_payload(args.payload.as_deref(), args.payload_hex.as_deref())?;
     let bytes = match (&args.bytes, &payload) {
         (Some(s), _) => parse_lengths(s)?,
         (None, Some(p)) => vec![p.len() as u64],
@@ -118,8 +79,10 @@ pub fn run(args: Args) -> Result<()> {
         };
         cols.push(Column { check, result });
     }
+    let doc = json(&cols, &bytes, payload.is_some());
+    plot(args.plot.as_deref(), &doc)?;
     let text = match args.format {
-        Format::Json => json(&cols, &bytes, &bers, payload.is_some())?,
+        Format::Json => serde_json::to_string_pretty(&doc)? + "\n",
         Format::Table | Format::Csv => {
             let full = args.format == Format::Csv;
             let fmt = |x: f64| {
@@ -180,7 +143,7 @@ pub fn run(args: Args) -> Result<()> {
     output::emit(args.output.as_deref(), &text)
 }
 
-fn json(cols: &[Column], bytes: &[u64], bers: &[f64], payload: bool) -> Result<String> {
+fn json(cols: &[Column], bytes: &[u64], payload: bool) -> serde_json::Value {
     use serde_json::{Value, json};
     let checks: Vec<Value> = cols
         .iter()
@@ -212,11 +175,9 @@ fn json(cols: &[Column], bytes: &[u64], bers: &[f64], payload: bool) -> Result<S
             }
         }
     }
-    let _ = bers;
-    let doc = json!({
+    json!({
         "data": if payload { "payload" } else { "random" },
         "checks": checks,
         "points": points,
-    });
-    Ok(serde_json::to_string_pretty(&doc)? + "\n")
+    })
 }

@@ -10,7 +10,8 @@ use std::path::PathBuf;
 /// Counting method of `alias weights`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Method {
-    /// `dual` when the width is at most 32, else `syndromes`.
+    /// `syndromes` for weights up to 4 when cheaper, else `dual` if the
+    /// width is at most 32.
     Auto,
     /// Dual-code weights and the MacWilliams identity.
     Dual,
@@ -32,7 +33,8 @@ pub struct Args {
     pub max_weight: u64,
     /// How to count: `dual` (2^r dual words + MacWilliams, widths up to 32,
     /// every weight), `syndromes` (meet-in-the-middle, weights up to 4), or
-    /// `auto` (dual when the width allows).
+    /// `auto` (syndromes when only weights up to 4 are asked for and that is
+    /// less work, else dual when the width allows).
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     pub method: Method,
     /// Also print the dual code's weights B_w (non-zero ones).
@@ -64,7 +66,14 @@ pub fn run(args: Args) -> Result<()> {
     let use_dual = match args.method {
         Method::Dual => true,
         Method::Syndromes => false,
-        Method::Auto => g.width() <= dual::MAX_WIDTH,
+        // low weights only: meet-in-the-middle (bits^2/2 probes) when that
+        // is less work than the 2^r dual words
+        Method::Auto => {
+            g.width() <= dual::MAX_WIDTH
+                && (args.dual
+                    || max_w > 4
+                    || (args.bits as f64).powi(2) / 2.0 > (g.width() as f64).exp2())
+        }
     };
     let (a, b): (Vec<UBig>, Option<weights::DualWeights>) = if use_dual {
         let d = dual::dual_weights(&g, &[args.bits])?.remove(0);
