@@ -159,8 +159,9 @@ fn bad_input_is_one_line_and_exit_2() {
 
 #[test]
 fn crc_falls_back_to_the_dual_code_when_markov_is_refused() {
-    // With a tiny memory limit the Markov solver refuses CRC-16; the dual-code
-    // method must then give the same points, in the same (BER-major) order.
+    // With a tiny memory limit the Markov chain is refused for CRC-16 and the
+    // dual code is used; the points must agree, in the same (BER-major) order,
+    // with those of an unlimited run.
     let args = [
         "compare",
         "--bytes",

@@ -6,7 +6,7 @@
 //!
 //! | check | exact method | where |
 //! |---|---|---|
-//! | any CRC | Markov chain (`crate::curve`), else dual code (`crate::dual`, up to 32 bits) | data-independent |
+//! | any CRC | Markov chain or dual code, as `crate::curve::exact` picks | data-independent |
 //! | `internet` | [`crate::internet`] (random data or a given payload) | every length and BER |
 //! | `fletcher16` | [`crate::fletcher`] (2-D characteristic function over `Z_255^2`) | random data |
 //! | `fletcher32`, `adler32` | none: see below | use `alias simulate` |
@@ -186,27 +186,31 @@ pub fn curve(
     }
 }
 
-/// Exact CRC curve over byte lengths, BER-major: [`crate::curve::exact`]
-/// (the Markov chain, which refuses runs that would not fit in memory), and
-/// for CRCs up to 32 bits that it refuses, the dual-code method
-/// ([`crate::dual::curve`], BERs up to 0.5).
+/// Exact CRC curve over byte lengths, BER-major, by [`crate::curve::exact`]
+/// (which picks the Markov chain or the dual code). The points are put in
+/// BER-major order by their (BER, length) here, whatever order the method
+/// returns them in.
 fn crc_curve(crc: &CrcAlgorithm, bytes: &[u64], bers: &[f64]) -> Result<Vec<CurvePoint>> {
     let bits: Vec<u64> = bytes.iter().map(|&b| 8 * b).collect();
-    match crate::curve::exact(crc, &bits, bers, crate::curve::Method::Auto) {
-        Ok(r) => Ok(r.points),
-        Err(Error::TooBig { .. }) if crc.width() <= crate::dual::MAX_WIDTH => {
-            // dual::curve is length-major; reorder to BER-major
-            let pts = crate::dual::curve(&crc.generator, &bits, bers)?;
-            let mut out = Vec::with_capacity(pts.len());
-            for bi in 0..bers.len() {
-                for li in 0..bits.len() {
-                    out.push(pts[li * bers.len() + bi]);
-                }
-            }
-            Ok(out)
+    let pts = crate::curve::exact(crc, &bits, bers, crate::curve::Method::Auto)?.points;
+    ber_major(&pts, &bits, bers)
+}
+
+/// Orders `pts` as every length of `bers[0]`, then of `bers[1]`, ...
+fn ber_major(pts: &[CurvePoint], bits: &[u64], bers: &[f64]) -> Result<Vec<CurvePoint>> {
+    let mut out = Vec::with_capacity(bits.len() * bers.len());
+    for &p in bers {
+        for &n in bits {
+            let pt = pts
+                .iter()
+                .find(|pt| pt.bits == n && pt.ber.to_bits() == p.to_bits())
+                .ok_or_else(|| {
+                    Error::Invalid(format!("internal error: no point for {n} bits at BER {p}"))
+                })?;
+            out.push(*pt);
         }
-        Err(e) => Err(e),
     }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -252,14 +256,29 @@ mod tests {
         assert!(curve(&c, &[10], &[0.1], Some(&[1, 2, 3])).is_err());
         let pl = curve(&c, &[], &[0.01], Some(&[1, 2, 3, 4])).unwrap();
         assert_eq!(pl[0].bits, 32);
-        // a CRC through the curve driver, lengths in bytes
+        // a CRC through the curve driver, lengths in bytes, BER-major whichever
+        // method the driver picks; both methods agree
         let crc: CheckKind = "crc16-ccitt".parse().unwrap();
-        let pts = curve(&crc, &[64, 1518], &[1e-5], None).unwrap();
+        let pts = curve(&crc, &[64, 1518], &[1e-3, 1e-5], None).unwrap();
         let CheckKind::Crc(alg) = &crc else { panic!() };
-        let direct = crate::curve::exact(alg, &[512, 12144], &[1e-5], crate::curve::Method::Auto)
-            .unwrap()
-            .points;
-        assert_eq!(pts, direct);
+        for m in [crate::curve::Method::Markov, crate::curve::Method::Dual] {
+            let direct = crate::curve::exact(alg, &[512, 12144], &[1e-3, 1e-5], m)
+                .unwrap()
+                .points;
+            assert_eq!(direct.len(), 4);
+            for (i, pt) in pts.iter().enumerate() {
+                assert_eq!(
+                    (pt.ber, pt.bits),
+                    ([1e-3, 1e-5][i / 2], [512, 12144][i % 2])
+                );
+                let d = direct
+                    .iter()
+                    .find(|q| q.ber == pt.ber && q.bits == pt.bits)
+                    .unwrap();
+                let rel = (d.p_undetected - pt.p_undetected).abs() / pt.p_undetected;
+                assert!(rel < 1e-10, "{m:?} {pt:?} {d:?}");
+            }
+        }
         for k in [CheckKind::Fletcher32, CheckKind::Adler32] {
             assert!(matches!(
                 curve(&k, &[100], &[1e-5], None),
