@@ -397,3 +397,19 @@ fn real_field_model_against_brute_force() {
     let f = Spectrum::new(16, p).mixed(&random, &[0; 16], &[1; 16]);
     assert!(rel(c, f) < 1e-11, "{c} vs {f}");
 }
+
+#[test]
+fn half_ber_closed_form() {
+    // At p = 1/2 the received words are uniform and independent of the sent
+    // ones; a uniform 16-bit word has characteristic function 1/65536 at every
+    // non-zero frequency of Z_65535 (0x0000 and 0xFFFF both count as 0), so
+    // P(change = 0) = (1 + (M-1) 65536^-2W) / M, less the 2^-n of no flip.
+    for bytes in [4u64, 6, 64, 1500, 9000] {
+        let w = (bytes / 2) as i32;
+        let m = MODULUS as f64;
+        let exact = (1.0 + (m - 1.0) * 65536f64.powi(-2 * w)) / m - 0.5f64.powi(8 * bytes as i32);
+        let v = p_undetected(bytes, 0.5).unwrap();
+        assert!(rel(v, exact) < 1e-13, "{bytes}: {v} vs {exact}");
+        assert!(rel(fourier_random(&column_counts(bytes), 0.5), exact) < 1e-13);
+    }
+}
