@@ -145,6 +145,9 @@ pub fn curve(
     if bytes.is_empty() {
         return Err(Error::BadLength("the length list is empty".into()));
     }
+    if let Some(&b) = bytes.iter().find(|&&b| b > u64::MAX / 8) {
+        return Err(Error::BadLength(format!("{b} bytes is too long")));
+    }
     if let Some(&b) = bytes.iter().find(|&&b| b < check.min_bytes()) {
         return Err(Error::BadLength(format!(
             "{b} bytes is too short for {} (at least {} bytes)",
@@ -254,6 +257,13 @@ mod tests {
         assert!(curve(&c, &[10], &[], None).is_err());
         assert!(curve(&c, &[10], &[2.0], None).is_err());
         assert!(curve(&c, &[10], &[0.1], Some(&[1, 2, 3])).is_err());
+        assert!(curve(&c, &[u64::MAX / 4], &[0.1], None).is_err());
+        // very long frames still come out (the plain characteristic function)
+        let long = curve(&c, &[1u64 << 40], &[1e-9], None).unwrap()[0];
+        assert!(
+            (long.p_alias_given_error * 65535.0 - 1.0).abs() < 1e-3,
+            "{long:?}"
+        );
         let pl = curve(&c, &[], &[0.01], Some(&[1, 2, 3, 4])).unwrap();
         assert_eq!(pl[0].bits, 32);
         // a CRC through the curve driver, lengths in bytes, BER-major whichever
