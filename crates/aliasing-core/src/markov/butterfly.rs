@@ -27,8 +27,8 @@ use rayon::prelude::*;
 /// Values of `m` per chunk (a power of two).
 pub const CHUNK: usize = 1 << 10;
 
-/// Widths from this one up split each step across rayon threads; smaller
-/// widths run one BER per thread instead.
+/// Widths from this one up are memory-bound: [`p_undetected`] uses the
+/// in-place kernel there, and [`step`] is split across threads when asked.
 pub const PARALLEL_WIDTH: u32 = 19;
 
 /// One step of the register chain (without the injection): `out = M v`.
@@ -224,15 +224,18 @@ pub fn p_undetected_one(g: &Generator, lengths: &[u64], p: f64, parallel: bool) 
     out
 }
 
-/// `P_undetected` for every BER (outer index) and length (inner index).
+/// `P_undetected` for every BER (outer index) and length (inner index), one
+/// BER per rayon thread.
 ///
-/// Small widths run one BER per rayon thread; from [`PARALLEL_WIDTH`] up the
-/// BERs run one after the other with each step split across threads, so at
-/// most two vectors of `2^r` f64 are alive per BER in flight.
+/// Below [`PARALLEL_WIDTH`] each BER runs this module's kernel (two vectors
+/// of `2^r` f64, cache-resident); from [`PARALLEL_WIDTH`] up, where the
+/// step is memory-bound, each runs the in-place kernel of
+/// [`super::inplace`] (one vector, about twice as fast as this kernel split
+/// across threads there). The results are the same bits either way.
 pub fn p_undetected(g: &Generator, lengths: &[u64], bers: &[f64]) -> Vec<Vec<f64>> {
     if g.width() >= PARALLEL_WIDTH {
-        bers.iter()
-            .map(|&p| p_undetected_one(g, lengths, p, true))
+        bers.par_iter()
+            .map(|&p| super::inplace::p_undetected_one(g, lengths, p))
             .collect()
     } else {
         bers.par_iter()
