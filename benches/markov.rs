@@ -8,7 +8,7 @@
 //!   a plain memory copy of the same byte volume (`copy/*`, parallel from
 //!   the same width as the kernel) timed in the same run.
 //! - `markov_growth/inplace/*`: the in-place kernel the solver uses from
-//!   width 19 up (one thread per BER), same byte count.
+//!   width 22 up (one thread per BER), same byte count.
 //! - `markov_growth/solver/w20_256_steps`: the whole one-BER solver,
 //!   allocation included.
 //!
@@ -57,7 +57,7 @@ fn growth(c: &mut Criterion) {
                 }
             })
         });
-        // The in-place kernel the solver uses from PARALLEL_WIDTH up.
+        // The in-place kernel the solver uses from INPLACE_WIDTH up.
         if parallel {
             let mut x = v.clone();
             group.bench_function(format!("inplace/w{width}_{steps}_steps"), |b| {

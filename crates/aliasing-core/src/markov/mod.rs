@@ -20,7 +20,7 @@
 //!
 //! One pass yields every length up to the largest requested. Cost
 //! `O(n_max * 2^r)` per BER; memory two vectors of `2^r` f64 per BER in
-//! flight below width 19, one from there up. [`check_memory`] refuses a run that would not fit before anything
+//! flight below width 22, one from there up. [`check_memory`] refuses a run that would not fit before anything
 //! is allocated.
 //!
 //! ```
@@ -48,17 +48,21 @@ pub const MEMORY_LIMIT_ENV: &str = "ALIAS_MEMORY_LIMIT";
 pub const MEMORY_FRACTION: f64 = 0.8;
 
 /// Estimated peak memory in bytes of the solver for a `width`-bit CRC and
-/// `bers` BERs: one BER per rayon thread in flight, each with two vectors of
-/// `2^width` f64 below [`butterfly::PARALLEL_WIDTH`] and one (the in-place
-/// kernel) from there up.
+/// `bers` BERs (see [`butterfly::p_undetected`]): two vectors of `2^width`
+/// f64 per BER in flight, with one BER per rayon thread below
+/// [`butterfly::PARALLEL_WIDTH`] and one BER at a time up to
+/// [`butterfly::INPLACE_WIDTH`]; from there one vector per BER, one BER per
+/// thread.
 pub fn estimate_bytes(width: u32, bers: usize) -> f64 {
-    let in_flight = bers.min(rayon::current_num_threads()).max(1);
-    let vectors = if width >= butterfly::PARALLEL_WIDTH {
-        1.0
-    } else {
+    let per_thread = bers.min(rayon::current_num_threads()).max(1) as f64;
+    let vectors = if width >= butterfly::INPLACE_WIDTH {
+        per_thread
+    } else if width >= butterfly::PARALLEL_WIDTH {
         2.0
+    } else {
+        2.0 * per_thread
     };
-    vectors * 8.0 * 2f64.powi(width as i32) * in_flight as f64 + (1 << 20) as f64
+    vectors * 8.0 * 2f64.powi(width as i32) + (1 << 20) as f64
 }
 
 /// The memory limit in bytes: [`MEMORY_LIMIT_ENV`] if set, else

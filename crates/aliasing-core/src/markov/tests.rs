@@ -275,8 +275,8 @@ fn parallel_and_serial_are_identical() {
     let b = butterfly::p_undetected_one(&g, &[64, 30], 1e-4, false);
     assert_eq!(a[0].to_bits(), b[1].to_bits());
     assert_eq!(a[1].to_bits(), b[0].to_bits());
-    // From width 19 up the solver runs the in-place kernel: same bits.
-    let c = butterfly::p_undetected(&g, &[30, 64], &[1e-4, 0.3]);
+    // The in-place kernel (widths from INPLACE_WIDTH up): same bits.
+    let c = [1e-4, 0.3].map(|p| inplace::p_undetected_one(&g, &[30, 64], p));
     assert_eq!(c[0][0].to_bits(), a[0].to_bits());
     assert_eq!(c[0][1].to_bits(), a[1].to_bits());
     let d = butterfly::p_undetected_one(&g, &[30, 64], 0.3, true);
