@@ -225,7 +225,7 @@ fn bad_input_is_one_line_and_exit_2() {
         (&["curve", "--crc", "16", "--bytes", "2"], "too short"),
         (
             &["curve", "--crc", "40", "--ber", "1e-5"],
-            "needs about 16.0 TiB",
+            "needs about 8.0 TiB",
         ),
     ];
     for (args, want) in cases {

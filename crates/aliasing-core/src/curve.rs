@@ -236,7 +236,7 @@ mod tests {
 
     #[test]
     fn too_big_is_refused() {
-        // CRC-32 needs 64 GiB: refused wherever the limit is below that
+        // CRC-32 needs 32 GiB: refused wherever the limit is below that
         // (only then is it safe to ask: above, the run would go ahead).
         let crc = catalogue::resolve("crc32").unwrap();
         if markov::memory_limit().unwrap() < markov::estimate_bytes(32, 1) {
