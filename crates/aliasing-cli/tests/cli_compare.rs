@@ -200,3 +200,34 @@ fn crc_falls_back_to_the_dual_code_when_markov_is_refused() {
         assert!((x - y).abs() <= 1e-10 * x, "{a} vs {b}");
     }
 }
+
+#[test]
+fn points_a_check_cannot_give_are_n_a_one_by_one() {
+    // Fletcher-16 is exact at 64 bytes but not certifiable at 2 bytes and BER
+    // 1e-12; a CRC-16 needs 3 bytes. Those points are n/a, the rest present.
+    let (rc, out, err) = alias(&[
+        "compare",
+        "--bytes",
+        "2,64",
+        "--ber",
+        "1e-12",
+        "--checks",
+        "fletcher16,crc16-ccitt",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(rc, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for c in v["checks"].as_array().unwrap() {
+        assert_eq!(c["exact"], false, "{c}");
+        assert!(c["note"].as_str().is_some(), "{c}");
+    }
+    let pts = v["points"].as_array().unwrap();
+    assert_eq!(pts.len(), 2);
+    for pt in pts {
+        assert_eq!(pt["bytes"], 64);
+    }
+    let f16 = pts.iter().find(|p| p["check"] == "Fletcher-16").unwrap();
+    let lib = aliasing_core::fletcher::p_undetected16(64, 1e-12).unwrap();
+    assert_eq!(f16["p_undetected"].as_f64().unwrap(), lib);
+}

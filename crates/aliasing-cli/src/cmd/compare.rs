@@ -47,10 +47,18 @@ pub struct Args {
     plot: Option<PathBuf>,
 }
 
-/// One check's column: its points, or why there are none.
+/// One check's column: its points (BER-major, `None` where no exact value
+/// could be given) and why some or all are missing.
 struct Column {
     check: CheckKind,
-    result: std::result::Result<Vec<CurvePoint>, String>,
+    points: Vec<Option<CurvePoint>>,
+    note: Option<String>,
+}
+
+impl Column {
+    fn complete(&self) -> bool {
+        self.points.iter().all(Option::is_some)
+    }
 }
 
 /// Runs `alias compare`.
@@ -71,13 +79,73 @@ pub fn run(args: Args) -> Result<()> {
         bail!("--checks is empty");
     }
     let mut cols = Vec::new();
+    let total = bytes.len() * bers.len();
     for check in checks {
-        let result = match compare::curve(&check, &bytes, &bers, payload.as_deref()) {
-            Ok(v) => Ok(v),
-            Err(e @ (CoreError::Unsupported(_) | CoreError::TooBig { .. })) => Err(e.to_string()),
+        // lengths too short for this check are n/a in its column only
+        let fit: Vec<u64> = bytes
+            .iter()
+            .copied()
+            .filter(|&b| b >= check.min_bytes())
+            .collect();
+        let short_note = (fit.len() < bytes.len()).then(|| {
+            format!(
+                "{} needs frames of at least {} bytes",
+                check.name(),
+                check.min_bytes()
+            )
+        });
+        let col = match compare::curve(&check, &fit, &bers, payload.as_deref()) {
+            _ if fit.is_empty() => Column {
+                check,
+                points: vec![None; total],
+                note: short_note,
+            },
+            Ok(v) => {
+                let mut points = vec![None; total];
+                for (bi, _) in bers.iter().enumerate() {
+                    for (fi, &b) in fit.iter().enumerate() {
+                        let li = bytes.iter().position(|&x| x == b).expect("present");
+                        points[bi * bytes.len() + li] = Some(v[bi * fit.len() + fi]);
+                    }
+                }
+                Column {
+                    check,
+                    points,
+                    note: short_note,
+                }
+            }
+            Err(e @ (CoreError::Unsupported(_) | CoreError::TooBig { .. })) => {
+                let mut note = Some(e.to_string());
+                let mut points = vec![None; total];
+                let short = short_note;
+                // A checksum may be exact at some points and not others (Fletcher-16
+                // certifies each point): retry point by point. A CRC's refusal is
+                // global, and its points are costly, so it is not retried.
+                if matches!(check, CheckKind::Internet | CheckKind::Fletcher16) {
+                    note = short;
+                    for (bi, &p) in bers.iter().enumerate() {
+                        for (li, &b) in bytes.iter().enumerate() {
+                            if b < check.min_bytes() {
+                                continue;
+                            }
+                            match compare::curve(&check, &[b], &[p], payload.as_deref()) {
+                                Ok(v) => points[bi * bytes.len() + li] = Some(v[0]),
+                                Err(e) => {
+                                    note.get_or_insert_with(|| e.to_string());
+                                }
+                            }
+                        }
+                    }
+                }
+                Column {
+                    check,
+                    points,
+                    note,
+                }
+            }
             Err(e) => return Err(e).with_context(|| check.name()),
         };
-        cols.push(Column { check, result });
+        cols.push(col);
     }
     let doc = json(&cols, &bytes, payload.is_some());
     plot(args.plot.as_deref(), &doc)?;
@@ -109,9 +177,9 @@ pub fn run(args: Args) -> Result<()> {
                         fmt(bsc::p_error(8 * b, p)),
                     ];
                     for c in &cols {
-                        r.push(match &c.result {
-                            Ok(v) => fmt(v[bi * bytes.len() + li].p_alias_given_error),
-                            Err(_) => "n/a".into(),
+                        r.push(match &c.points[bi * bytes.len() + li] {
+                            Some(pt) => fmt(pt.p_alias_given_error),
+                            None => "n/a".into(),
                         });
                     }
                     rows.push(r);
@@ -132,7 +200,7 @@ pub fn run(args: Args) -> Result<()> {
                 }
                 s.push_str(&output::table(&rows));
                 for c in &cols {
-                    if let Err(why) = &c.result {
+                    if let Some(why) = &c.note {
                         s.push_str(&format!("# n/a {}: {why}\n", c.check.name()));
                     }
                 }
@@ -151,9 +219,9 @@ fn json(cols: &[Column], bytes: &[u64], payload: bool) -> serde_json::Value {
             let mut v = json!({
                 "name": c.check.name(),
                 "check_bits": c.check.check_bits(),
-                "exact": c.result.is_ok(),
+                "exact": c.complete(),
             });
-            if let Err(why) = &c.result {
+            if let Some(why) = &c.note {
                 v["note"] = json!(why);
             }
             v
@@ -161,8 +229,8 @@ fn json(cols: &[Column], bytes: &[u64], payload: bool) -> serde_json::Value {
         .collect();
     let mut points = Vec::new();
     for c in cols {
-        if let Ok(v) = &c.result {
-            for (i, pt) in v.iter().enumerate() {
+        for (i, pt) in c.points.iter().enumerate() {
+            if let Some(pt) = pt {
                 points.push(json!({
                     "check": c.check.name(),
                     "ber": pt.ber,
