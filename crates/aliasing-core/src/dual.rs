@@ -179,6 +179,114 @@ fn primitive_cofactor(g: &Generator) -> Option<Generator> {
     gf2::is_primitive(&p).then_some(p)
 }
 
+/// Widths above this find cycles with distinguished points (cache-friendly)
+/// before falling back to the full bitmap.
+const DP_MIN_WIDTH: u32 = 24;
+
+/// Every non-zero cycle by walking with a visited bitmap of `2^r` bits.
+fn walk_bitmap(lf: &Lfsr, r: u32) -> Vec<Cycle> {
+    let states = 1u64 << r;
+    let mut out = Vec::new();
+    let mut seen = vec![0u64; (states as usize).div_ceil(64)];
+    seen[0] |= 1;
+    for s in 1..states {
+        if seen[(s >> 6) as usize] >> (s & 63) & 1 == 1 {
+            continue;
+        }
+        let mut t = s;
+        let mut len = 0u64;
+        loop {
+            seen[(t >> 6) as usize] |= 1 << (t & 63);
+            len += 1;
+            t = lf.step(t);
+            if t == s {
+                break;
+            }
+        }
+        out.push(Cycle { rep: s, len });
+    }
+    out
+}
+
+/// Every non-zero cycle without a `2^r`-bit bitmap (whose random accesses
+/// dominate at `r = 32`):
+///
+/// - cycles of length at most `SHORT` lie in the subspaces
+///   `V_L = {a : x^L a = a} = (g / gcd(g, x^L + 1))` for the divisors `L` of
+///   the period; their elements are listed directly (if there are few);
+/// - every longer cycle is found from its *distinguished* states (low
+///   `r - 24` bits zero) with a bitmap of `2^24` bits.
+///
+/// A long cycle without any distinguished state would be missed, so the
+/// lengths are checked to cover all `2^r` states; `None` (use the bitmap
+/// walk) if they do not or the short-cycle subspaces are too large.
+fn walk_distinguished(g: &Generator, lf: &Lfsr) -> Option<Vec<Cycle>> {
+    const SHORT: u64 = 1 << 12;
+    let r = g.width();
+    let period = u64::try_from(gf2::period(g)).ok()?;
+    let full = g.full();
+    // short cycles: all states with x^L a = a for some L | period, L <= SHORT
+    let mut short = std::collections::HashSet::new();
+    for l in (1..=SHORT.min(period)).filter(|l| period % l == 0) {
+        let xl1 = gf2::x_pow_mod(l as u128, g) as u128 ^ 1;
+        let d = gf2::gcd(full, xl1);
+        let k = gf2::deg(d) as u32;
+        if k > 20 {
+            return None;
+        }
+        let h = gf2::divmod(full, d).0;
+        for b in 0..(1u128 << k) {
+            short.insert(gf2::clmul(h, b) as u64);
+        }
+        if short.len() > 1 << 22 {
+            return None;
+        }
+    }
+    let mut out = Vec::new();
+    let mut done = std::collections::HashSet::new();
+    let mut reps: Vec<u64> = short.iter().copied().filter(|&a| a != 0).collect();
+    reps.sort_unstable();
+    for a in reps {
+        if done.contains(&a) {
+            continue;
+        }
+        let (mut t, mut len) = (a, 0u64);
+        loop {
+            done.insert(t);
+            len += 1;
+            t = lf.step(t);
+            if t == a {
+                break;
+            }
+        }
+        out.push(Cycle { rep: a, len });
+    }
+    let k = r - 24;
+    let low = (1u64 << k) - 1;
+    let mut seen = vec![0u64; 1 << 18]; // 2^24 bits
+    for hi in 1u64..(1 << 24) {
+        let s = hi << k;
+        if seen[(hi >> 6) as usize] >> (hi & 63) & 1 == 1 || short.contains(&s) {
+            continue;
+        }
+        let (mut t, mut len) = (s, 0u64);
+        loop {
+            if t & low == 0 {
+                let i = t >> k;
+                seen[(i >> 6) as usize] |= 1 << (i & 63);
+            }
+            len += 1;
+            t = lf.step(t);
+            if t == s {
+                break;
+            }
+        }
+        out.push(Cycle { rep: s, len });
+    }
+    let total: u128 = out.iter().map(|c| c.len as u128).sum::<u128>() + 1;
+    (total == 1u128 << r).then_some(out)
+}
+
 /// Every cycle of the state graph of `a -> x a mod g`; lengths add up to `2^r`.
 pub fn cycles(g: &Generator) -> Result<Vec<Cycle>> {
     let r = g.width();
@@ -207,24 +315,14 @@ pub fn cycles(g: &Generator) -> Result<Vec<Cycle>> {
         }
         CycleMethod::Walk => {
             let lf = Lfsr::new(g)?;
-            let states = 1u64 << r;
-            let mut seen = vec![0u64; (states as usize).div_ceil(64)];
-            seen[0] |= 1;
-            for s in 1..states {
-                if seen[(s >> 6) as usize] >> (s & 63) & 1 == 1 {
-                    continue;
-                }
-                let mut t = s;
-                let mut len = 0u64;
-                loop {
-                    seen[(t >> 6) as usize] |= 1 << (t & 63);
-                    len += 1;
-                    t = lf.step(t);
-                    if t == s {
-                        break;
-                    }
-                }
-                out.push(Cycle { rep: s, len });
+            let fast = if r > DP_MIN_WIDTH {
+                walk_distinguished(g, &lf)
+            } else {
+                None
+            };
+            match fast {
+                Some(c) => out.extend(c),
+                None => out.extend(walk_bitmap(&lf, r)),
             }
         }
     }
@@ -475,15 +573,16 @@ pub fn curve(g: &Generator, lengths: &[u64], bers: &[f64]) -> Result<Vec<CurvePo
     uniq.dedup();
     let duals = dual_weights(g, &uniq)?;
     let r = g.width() as u64;
-    let mut out = Vec::with_capacity(lengths.len() * bers.len());
-    for &n in lengths {
-        let d = &duals[uniq.binary_search(&n).expect("present")];
-        for &p in bers {
-            let pud = highprec::p_undetected(d, p)?;
-            out.push(CurvePoint::new(p, n, r, pud));
-        }
-    }
-    Ok(out)
+    let jobs: Vec<(u64, f64)> = lengths
+        .iter()
+        .flat_map(|&n| bers.iter().map(move |&p| (n, p)))
+        .collect();
+    jobs.par_iter()
+        .map(|&(n, p)| {
+            let d = &duals[uniq.binary_search(&n).expect("present")];
+            Ok(CurvePoint::new(p, n, r, highprec::p_undetected(d, p)?))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -788,5 +887,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn distinguished_point_walk_finds_the_same_cycles_as_the_bitmap() {
+        // (x^3+x+1)(x^23+x^5+1): width 26, neither primitive nor (x+1) p
+        let f = gf2::clmul(0b1011, (1 << 23) | (1 << 5) | 1);
+        let g = Generator::from_full(f).unwrap();
+        assert_eq!(cycle_method(&g), CycleMethod::Walk);
+        let lf = Lfsr::new(&g).unwrap();
+        let mut a: Vec<u64> = walk_distinguished(&g, &lf)
+            .expect("covers all states")
+            .iter()
+            .map(|c| c.len)
+            .collect();
+        let mut b: Vec<u64> = walk_bitmap(&lf, 26).iter().map(|c| c.len).collect();
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b);
     }
 }
