@@ -11,8 +11,12 @@
 //! - For a primitive `g` every non-zero state lies on one cycle of length
 //!   `2^r - 1`: the windows are those of one m-sequence, plus the zero word.
 //! - For `g = (x+1) p` with `p` primitive the cycles are known in closed form.
-//! - Otherwise every cycle of the state graph is walked once with a visited
-//!   bitmap (`2^r` bits: 512 MiB at `r = 32`).
+//! - Otherwise every cycle of the state graph is walked once. Up to 24 bits
+//!   a visited bitmap of `2^r` bits marks the states; above that, short
+//!   cycles come from the subspaces `{a : x^L a = a}` and long ones from
+//!   their distinguished states (a `2^24`-bit bitmap), with the full bitmap
+//!   (512 MiB at `r = 32`, slow: random access) only as a fallback when
+//!   the lengths found do not cover all `2^r` states.
 //!
 //! Sequence bits come 64 at a time from byte tables (output block and the
 //! jump `x^64`); each cycle is cut into segments that start at `a x^j mod g`
@@ -338,7 +342,7 @@ pub fn cycles(g: &Generator) -> Result<Vec<Cycle>> {
 }
 
 /// Rough work of [`dual_weights`] in sequence-bit steps: `2^r` per length,
-/// plus `2^r` per cycle walk when `g` needs one. Compare with the Markov
+/// plus about `4 2^r` for the cycle walk when `g` needs one. Compare with the Markov
 /// chain's `n 2^r`.
 pub fn work_estimate(g: &Generator, lengths: &[u64]) -> f64 {
     let states = (g.width() as f64).exp2();
@@ -377,7 +381,8 @@ pub fn recommended(g: &Generator, lengths: &[u64]) -> bool {
 }
 
 /// Peak memory of [`dual_weights`] in bytes (bitmap of the walk, if any,
-/// and the per-thread histograms).
+/// and the per-thread histograms). The walk above 24 bits is counted with
+/// its fallback bitmap, an upper bound.
 pub fn memory_estimate(g: &Generator, lengths: &[u64]) -> f64 {
     let walk = if cycle_method(g) == CycleMethod::Walk {
         (g.width() as f64).exp2() / 8.0
@@ -485,8 +490,8 @@ fn run_task(lf: &Lfsr, t: &Task, lengths: &[u64], hists: &mut Hists) {
 /// register's state graph. Each result sums to `2^r`.
 ///
 /// Cost `O(2^r)` per length (about 2^32 steps for a 32-bit CRC), memory
-/// `O(n)` per thread, plus a 2^r-bit bitmap for generators that are neither
-/// primitive nor `(x+1)` times a primitive.
+/// `O(n)` per thread, plus the cycle walk (see the module documentation) for
+/// generators that are neither primitive nor `(x+1)` times a primitive.
 pub fn dual_weights(g: &Generator, lengths: &[u64]) -> Result<Vec<DualWeights>> {
     if let Some(&n) = lengths.iter().find(|&&n| n == 0) {
         return Err(Error::BadLength(format!("{n} bits")));
