@@ -46,6 +46,10 @@ use rayon::prelude::*;
 /// Widest generator this module accepts.
 pub const MAX_WIDTH: u32 = 32;
 
+/// Largest memory [`dual_weights`] may plan to use, in bytes (see
+/// [`memory_estimate`]).
+pub const MEMORY_LIMIT: f64 = 2.0 * 1024.0 * 1024.0 * 1024.0;
+
 /// The LFSR in Galois form with byte tables for 64 output bits and the
 /// 64-step jump at once.
 #[derive(Debug, Clone)]
@@ -390,7 +394,7 @@ pub fn memory_estimate(g: &Generator, lengths: &[u64]) -> f64 {
         0.0
     };
     let hist: f64 = lengths.iter().map(|&n| (n as f64 + 1.0) * 32.0).sum();
-    walk + hist * (rayon::current_num_threads() as f64 + 1.0)
+    walk + hist * (2.0 * rayon::current_num_threads() as f64 + 2.0)
 }
 
 struct Task {
@@ -497,6 +501,17 @@ pub fn dual_weights(g: &Generator, lengths: &[u64]) -> Result<Vec<DualWeights>> 
         return Err(Error::BadLength(format!("{n} bits")));
     }
     let lf = Lfsr::new(g)?;
+    let need = memory_estimate(g, lengths);
+    if need > MEMORY_LIMIT {
+        return Err(Error::TooBig {
+            what: format!(
+                "the dual-code weights of {} at these lengths",
+                g.full_string()
+            ),
+            need: crate::error::human_bytes(need),
+            limit: crate::error::human_bytes(MEMORY_LIMIT),
+        });
+    }
     let cyc = cycles(g)?;
     let threads = rayon::current_num_threads().max(1) as u64;
     let mut tasks = Vec::new();
@@ -518,15 +533,18 @@ pub fn dual_weights(g: &Generator, lengths: &[u64]) -> Result<Vec<DualWeights>> 
             s += count;
         }
     }
+    // At most 2 accumulators per thread, so memory stays bounded (see
+    // [`memory_estimate`]) while threads can still balance.
+    let chunk = tasks.len().div_ceil(2 * threads as usize).max(1);
     let hists = tasks
-        .par_iter()
-        .fold(
-            || Hists::new(lengths),
-            |mut h, t| {
+        .par_chunks(chunk)
+        .map(|ts| {
+            let mut h = Hists::new(lengths);
+            for t in ts {
                 run_task(&lf, t, lengths, &mut h);
-                h
-            },
-        )
+            }
+            h
+        })
         .reduce(|| Hists::new(lengths), Hists::add);
     let out: Vec<DualWeights> = lengths
         .iter()
