@@ -741,6 +741,11 @@ mod tests {
 
     /// Exact P_ud = sum A_w p^w (1-p)^(n-w) as a dyadic rational, rounded to f64.
     fn exact_pud(a: &[u64], n: u64, p: f64) -> f64 {
+        let a: Vec<dashu::integer::UBig> = a.iter().map(|&x| x.into()).collect();
+        exact_pud_big(&a, n, p)
+    }
+
+    fn exact_pud_big(a: &[dashu::integer::UBig], n: u64, p: f64) -> f64 {
         use dashu::integer::UBig;
         // p = m 2^-q exactly
         let (m, q) = {
@@ -755,9 +760,9 @@ mod tests {
         let mm = UBig::from(m);
         let cm = (UBig::ONE << q) - &mm;
         let mut num = UBig::ZERO;
-        for (w, &aw) in a.iter().enumerate().skip(1) {
-            if aw > 0 {
-                num += UBig::from(aw) * mm.pow(w) * cm.pow(n as usize - w);
+        for (w, aw) in a.iter().enumerate().skip(1) {
+            if *aw > UBig::ZERO {
+                num += aw * mm.pow(w) * cm.pow(n as usize - w);
             }
         }
         highprec::fixed_to_f64(&num, q * n as usize)
@@ -928,5 +933,29 @@ mod tests {
         a.sort_unstable();
         b.sort_unstable();
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn curve_matches_exact_rationals_at_longer_lengths() {
+        // A_w for every weight by MacWilliams (itself checked against
+        // enumeration and syndrome counts above), then P_ud summed exactly
+        // in rationals: checks the fixed-point evaluation where n p spans
+        // 1e-13 .. 150 and the cancellation is deepest.
+        use crate::weights::macwilliams;
+        for (spec, n) in [("0x180F", 300u64), ("0x11021", 200), ("0x107", 500)] {
+            let g: Generator = spec.parse().unwrap();
+            let d = dual_weights(&g, &[n]).unwrap().remove(0);
+            let a = macwilliams(&d, n as usize).unwrap();
+            assert!(
+                a.iter().any(|x| u64::try_from(x).is_err()),
+                "big counts exercised"
+            );
+            for p in [1e-15, 3e-11, 1e-7, 1e-4, 0.01, 0.3, 0.5] {
+                let got = curve(&g, &[n], &[p]).unwrap()[0].p_undetected;
+                let want = exact_pud_big(&a, n, p);
+                let rel = (got / want - 1.0).abs();
+                assert!(rel < 1e-12, "{spec} n={n} p={p}: {got} vs {want} ({rel:e})");
+            }
+        }
     }
 }
