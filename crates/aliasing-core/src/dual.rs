@@ -478,7 +478,8 @@ fn run_task(lf: &Lfsr, t: &Task, lengths: &[u64], hists: &mut Hists) {
                 let t = d.trailing_zeros();
                 h[w * LANES + lane] += (t + 1 - pos) as u64;
                 lane = (lane + 1) & (LANES - 1);
-                w = if (new >> t) & 1 == 1 { w + 1 } else { w - 1 };
+                // branch-free: +1 if the entering bit is 1, else -1
+                w = (w + 2 * ((new >> t) & 1) as usize).wrapping_sub(1);
                 pos = t + 1;
                 d &= d - 1;
             }
