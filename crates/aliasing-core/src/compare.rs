@@ -195,25 +195,8 @@ pub fn curve(
 /// returns them in.
 fn crc_curve(crc: &CrcAlgorithm, bytes: &[u64], bers: &[f64]) -> Result<Vec<CurvePoint>> {
     let bits: Vec<u64> = bytes.iter().map(|&b| 8 * b).collect();
-    let pts = crate::curve::exact(crc, &bits, bers, crate::curve::Method::Auto)?.points;
-    ber_major(&pts, &bits, bers)
-}
-
-/// Orders `pts` as every length of `bers[0]`, then of `bers[1]`, ...
-fn ber_major(pts: &[CurvePoint], bits: &[u64], bers: &[f64]) -> Result<Vec<CurvePoint>> {
-    let mut out = Vec::with_capacity(bits.len() * bers.len());
-    for &p in bers {
-        for &n in bits {
-            let pt = pts
-                .iter()
-                .find(|pt| pt.bits == n && pt.ber.to_bits() == p.to_bits())
-                .ok_or_else(|| {
-                    Error::Invalid(format!("internal error: no point for {n} bits at BER {p}"))
-                })?;
-            out.push(*pt);
-        }
-    }
-    Ok(out)
+    // curve::exact returns its points BER-major, whatever method it picked.
+    Ok(crate::curve::exact(crc, &bits, bers, crate::curve::Method::Auto)?.points)
 }
 
 #[cfg(test)]
