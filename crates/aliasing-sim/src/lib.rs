@@ -2,3 +2,22 @@
 //!
 //! Monte Carlo and rare-event estimation of undetected-error rates through
 //! stacks of checks.
+//!
+//! - [`stack`]: frame layouts (Ethernet, Ethernet+IPv4+TCP, bare TCP, any CRC or checksum).
+//! - [`channel`]: BSC, Gilbert-Elliott bursts, exactly `k` errors.
+//! - [`stream`]: per-chunk random streams and the counter-based payload hash.
+//! - [`sparse`]: verdicts from error positions alone (cost per error).
+//! - [`dense`]: real bytes and real checks (the reference).
+//! - [`run`]: the parallel, chunked, resumable driver.
+//! - [`interval`]: exact Clopper-Pearson intervals.
+//! - [`rare`]: stratified, conditional sampling for rare CRC escapes.
+//! - [`shard`]: result and checkpoint files, merging shards.
+#![warn(missing_docs)]
+
+pub mod channel;
+pub mod dense;
+pub mod interval;
+pub mod run;
+pub mod sparse;
+pub mod stack;
+pub mod stream;
