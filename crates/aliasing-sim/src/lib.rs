@@ -16,8 +16,11 @@
 
 pub mod channel;
 pub mod dense;
+pub mod exact;
 pub mod interval;
+pub mod report;
 pub mod run;
+pub mod shard;
 pub mod sparse;
 pub mod stack;
 pub mod stream;

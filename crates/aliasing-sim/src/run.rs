@@ -218,6 +218,9 @@ pub struct Progress {
     pub counts: Counts,
 }
 
+/// A checkpoint callback: saves the progress; an error stops the run.
+pub type CheckpointFn<'a> = &'a (dyn Fn(&Progress) -> Result<()> + Sync);
+
 /// How to run a plan.
 pub struct RunOptions<'a> {
     /// Engine.
@@ -229,7 +232,7 @@ pub struct RunOptions<'a> {
     /// Called with the progress after every batch (frames done in this shard).
     pub on_progress: Option<&'a (dyn Fn(u64, u64) + Sync)>,
     /// Called with the state at most every `checkpoint_every`; an error stops the run.
-    pub on_checkpoint: Option<&'a (dyn Fn(&Progress) -> Result<()> + Sync)>,
+    pub on_checkpoint: Option<CheckpointFn<'a>>,
     /// Interval between checkpoints.
     pub checkpoint_every: Duration,
 }

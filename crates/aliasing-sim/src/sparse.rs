@@ -157,6 +157,7 @@ impl<'a> Sparse<'a> {
             let random = f.payload == Payload::Random;
             for c in &self.internets {
                 let mut delta: i64 = 0;
+                let mut touched = false;
                 for &t in flips {
                     let (b, m) = f.bit_at(t);
                     let base = c.base[b];
@@ -172,6 +173,7 @@ impl<'a> Sparse<'a> {
                     } else {
                         f.template[b]
                     };
+                    touched = true;
                     let k = base as u32 + m.trailing_zeros();
                     if byte & m == 0 {
                         delta += 1 << k;
@@ -180,7 +182,9 @@ impl<'a> Sparse<'a> {
                     }
                 }
                 if delta.rem_euclid(65535) == 0 {
-                    if c.zero_possible {
+                    // untouched ranges keep their sum; otherwise an all-zero
+                    // received range (sum 0, not 0xFFFF) needs the real bytes
+                    if c.zero_possible && touched {
                         return self.fallback(index, flips, buf);
                     }
                     pass |= 1 << c.check;

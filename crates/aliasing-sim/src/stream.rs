@@ -33,7 +33,7 @@ pub const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 /// The xoshiro256++ stream of chunk `chunk` in stream family `family`
 /// (0 = error positions of the frame simulation; rare-event strata use others).
 pub fn chunk_rng(seed: u64, chunk: u64, family: u64) -> Xoshiro256PlusPlus {
-    let key = mix64(mix64(seed ^ 0x5EED_0F_A11A5) ^ mix64(chunk.wrapping_add(GOLDEN)))
+    let key = mix64(mix64(seed ^ 0x05EE_D0FA_11A5) ^ mix64(chunk.wrapping_add(GOLDEN)))
         ^ mix64(family.wrapping_mul(GOLDEN) ^ 0xFA_u64);
     Xoshiro256PlusPlus::seed_from_u64(key)
 }
