@@ -18,6 +18,7 @@ pub mod channel;
 pub mod dense;
 pub mod exact;
 pub mod interval;
+pub mod rare;
 pub mod report;
 pub mod run;
 pub mod shard;
