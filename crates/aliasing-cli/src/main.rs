@@ -2,7 +2,6 @@
 //! CRCs and checksums. Thin glue: parse arguments, call the library, print.
 
 mod cmd;
-#[allow(dead_code)] // used by the subcommands as they land
 mod lengths;
 mod output;
 

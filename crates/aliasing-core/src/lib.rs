@@ -11,6 +11,8 @@
 //! - [`check`]: the [`check::Check`] trait shared by CRCs and checksums.
 //! - [`checksum`]: Internet (RFC 1071), Fletcher-16/32 and Adler-32.
 //! - [`bsc`]: the binary symmetric channel, computed without cancellation.
+//! - [`markov`]: the exact Markov-chain solver over register states.
+//! - [`curve`]: exact aliasing curves, choosing the method.
 //!
 //! ```
 //! use aliasing_core::{bsc, catalogue};
@@ -25,8 +27,10 @@ pub mod catalogue;
 pub mod check;
 pub mod checksum;
 pub mod crc;
+pub mod curve;
 pub mod error;
 pub mod gf2;
+pub mod markov;
 pub mod poly;
 
 pub use error::{Error, Result};

@@ -1,0 +1,251 @@
+//! End-to-end tests of `alias curve`: notations, formats, bad input.
+
+use std::process::{Command, Output};
+
+fn alias(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_alias"))
+        .args(args)
+        .output()
+        .expect("run alias")
+}
+
+fn alias_env(args: &[&str], key: &str, val: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_alias"))
+        .args(args)
+        .env(key, val)
+        .output()
+        .expect("run alias")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let mut a = args.to_vec();
+    a.extend(["--format", "json"]);
+    let o = alias(&a);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).expect("one JSON document")
+}
+
+#[test]
+fn default_table() {
+    let o = alias(&["curve", "--crc", "16", "--ber", "1e-5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = stdout(&o);
+    for want in [
+        "primitive-16",
+        "full 0x1002D",
+        "Koopman 0x8016",
+        "default set: 512 bits",
+        "P(undetected)",
+        "P(alias|error)/2^-16",
+    ] {
+        assert!(s.contains(want), "missing {want:?} in\n{s}");
+    }
+    // One row per default length, with bits and data bits.
+    let rows: Vec<&str> = s.lines().filter(|l| l.starts_with("1e-5")).collect();
+    assert_eq!(rows.len(), 12, "{s}");
+    assert!(
+        rows.iter()
+            .any(|r| r.split_whitespace().take(3).eq(["1e-5", "12144", "12128"]))
+    );
+}
+
+#[test]
+fn every_notation_gives_the_same_curve() {
+    // The CRC-16/ARC polynomial x^16 + x^15 + x^2 + 1 in each notation.
+    let specs = [
+        "CRC-16/ARC",
+        "crc-16/arc",
+        "0x18005",
+        "16:0x8005",
+        "k:0xC002",
+        "r16:0xA001",
+    ];
+    let base = json(&[
+        "curve", "--crc", specs[0], "--ber", "1e-3", "--bits", "40,100",
+    ]);
+    assert_eq!(base["crc"]["full"], "0x18005");
+    assert_eq!(base["crc"]["koopman"], "0xC002");
+    assert_eq!(base["crc"]["width"], 16);
+    for spec in &specs[1..] {
+        let v = json(&["curve", "--crc", spec, "--ber", "1e-3", "--bits", "40,100"]);
+        assert_eq!(v["crc"]["full"], base["crc"]["full"], "{spec}");
+        assert_eq!(v["points"], base["points"], "{spec}");
+    }
+}
+
+#[test]
+fn json_document() {
+    let v = json(&[
+        "curve",
+        "--crc",
+        "crc16-ccitt",
+        "--ber",
+        "0.5,1e-6",
+        "--bits",
+        "20,17",
+    ]);
+    assert_eq!(v["method"], "markov");
+    assert!(v["crc"]["name"].as_str().unwrap().contains("CRC-16"));
+    let pts = v["points"].as_array().unwrap();
+    assert_eq!(pts.len(), 4);
+    let keys = [
+        "ber",
+        "bits",
+        "data_bits",
+        "p_error",
+        "p_undetected",
+        "p_alias_given_error",
+    ];
+    for pt in pts {
+        let obj = pt.as_object().unwrap();
+        assert_eq!(obj.len(), keys.len());
+        for k in keys {
+            assert!(obj.contains_key(k), "{k}");
+        }
+    }
+    // BER-major, lengths ascending; full f64 precision:
+    // P_ud(p = 1/2) = 2^-16 - 2^-n exactly.
+    assert_eq!(pts[0]["ber"], 0.5);
+    assert_eq!(pts[0]["bits"], 17);
+    assert_eq!(pts[1]["bits"], 20);
+    assert_eq!(pts[1]["data_bits"], 4);
+    assert_eq!(
+        pts[1]["p_undetected"].as_f64().unwrap(),
+        2f64.powi(-16) - 2f64.powi(-20)
+    );
+    assert_eq!(pts[2]["ber"], 1e-6);
+}
+
+#[test]
+fn csv_and_bytes() {
+    let o = alias(&[
+        "curve",
+        "--crc",
+        "CRC-8/SMBUS",
+        "--ber",
+        "1e-5,1e-4",
+        "--bytes",
+        "64,2:4:1",
+        "--format",
+        "csv",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = stdout(&o);
+    let lines: Vec<&str> = s.lines().collect();
+    assert_eq!(
+        lines[0],
+        "ber,bits,data_bits,P(error),P(undetected),P(alias|error),P(alias|error)/2^-8"
+    );
+    assert_eq!(lines.len(), 1 + 2 * 4);
+    let first: Vec<&str> = lines[1].split(',').collect();
+    assert_eq!(&first[..3], &["1e-5", "16", "8"]);
+    let last: Vec<&str> = lines[8].split(',').collect();
+    assert_eq!(&last[..3], &["1e-4", "512", "504"]);
+}
+
+#[test]
+fn output_file_is_written_atomically() {
+    let dir = std::env::temp_dir().join(format!("alias-cli-curve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("curve.json");
+    let f = file.to_str().unwrap();
+    let o = alias(&[
+        "curve", "--crc", "crc8", "--bits", "100", "--ber", "1e-3", "--format", "json", "-o", f,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(v["points"][0]["bits"], 100);
+    // A failing run leaves no file behind.
+    let bad = dir.join("bad.json");
+    let o = alias(&[
+        "curve",
+        "--crc",
+        "crc8",
+        "--ber",
+        "2",
+        "-o",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!bad.exists());
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left.len(), 1, "{left:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn assert_bad(args: &[&str], want: &str) {
+    let o = alias(args);
+    check_bad(&o, args, want);
+}
+
+fn check_bad(o: &Output, args: &[&str], want: &str) {
+    let e = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+    assert!(o.stdout.is_empty(), "{args:?}");
+    assert!(!e.contains("panicked"), "{args:?}: {e}");
+    assert!(e.starts_with("error: "), "{args:?}: {e}");
+    assert_eq!(e.trim_end().lines().count(), 1, "{args:?}: {e}");
+    assert!(e.contains(want), "{args:?}: expected {want:?} in {e}");
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["curve", "--crc", "crc-99/nothing"], "unknown CRC"),
+        (&["curve", "--crc", "0xZZ"], "invalid polynomial"),
+        (&["curve", "--crc", "0"], "width 0 is outside 1..=64"),
+        (&["curve", "--crc", "65"], "outside 1..=64"),
+        (&["curve", "--crc", "0x100000000000000001"], "over 64"),
+        (&["curve", "--crc", "16", "--ber", "1.5"], "outside [0, 1]"),
+        (&["curve", "--crc", "16", "--ber", "-0.1"], "outside [0, 1]"),
+        (&["curve", "--crc", "16", "--ber", "abc"], "not a number"),
+        (&["curve", "--crc", "16", "--ber", "1e-5,"], "empty item"),
+        (&["curve", "--crc", "16", "--bits", ""], "invalid length"),
+        (&["curve", "--crc", "16", "--bits", "-5"], "negative"),
+        (&["curve", "--crc", "16", "--bits", "0"], "zero"),
+        (
+            &["curve", "--crc", "16", "--bits", "16"],
+            "too short for a 16-bit check",
+        ),
+        (&["curve", "--crc", "16", "--bytes", "2"], "too short"),
+        (
+            &["curve", "--crc", "40", "--ber", "1e-5"],
+            "needs about 16.0 TiB",
+        ),
+    ];
+    for (args, want) in cases {
+        assert_bad(args, want);
+    }
+    let args = ["curve", "--crc", "16", "--ber", "1e-5"];
+    let o = alias_env(&args, "ALIAS_MEMORY_LIMIT", "1M");
+    check_bad(&o, &args, "over the limit of 1.0 MiB");
+    let o = alias_env(&args, "ALIAS_MEMORY_LIMIT", "lots");
+    check_bad(&o, &args, "ALIAS_MEMORY_LIMIT");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["curve"][..],
+        &["curve", "--crc", "16", "--bits", "100", "--bytes", "100"],
+        &["curve", "--crc", "16", "--method", "magic"],
+        &["curve", "--crc", "16", "--format", "xml"],
+    ] {
+        let o = alias(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(!stderr(&o).contains("panicked"));
+    }
+}
