@@ -171,6 +171,20 @@ impl ErrorStream {
         }
     }
 
+    /// Skips the error-free frames before the next frame with an error, up
+    /// to `max` frames; returns how many were skipped. Equivalent to calling
+    /// [`ErrorStream::next_frame`] that many times (clean frames draw nothing).
+    #[inline]
+    pub fn skip_clean(&mut self, max: u64) -> u64 {
+        let next = match &self.kind {
+            Kind::Bsc { next, .. } | Kind::Burst { next, .. } => *next,
+            Kind::Exactly { .. } => return 0,
+        };
+        let skip = ((next - self.frame_start) / self.n_bits).min(max);
+        self.frame_start += skip * self.n_bits;
+        skip
+    }
+
     /// Appends to `out` (after clearing it) the flipped bits of the next frame,
     /// as ascending bit indices in transmission order.
     #[inline]

@@ -64,7 +64,12 @@ pub fn exact_values(plan: &Plan) -> ExactValues {
                 // (they refuse what does not fit in memory).
                 let whole = c.data == (0, c.field) && c.field + c.field_len == f.bytes;
                 if whole && 8 * c.field_len as u32 == w {
-                    let curve = aliasing_core::curve::exact(alg, &[n], &[ber], aliasing_core::curve::Method::Auto);
+                    let curve = aliasing_core::curve::exact(
+                        alg,
+                        &[n],
+                        &[ber],
+                        aliasing_core::curve::Method::Auto,
+                    );
                     if let Ok(r) = curve {
                         out.checks[i] = r.points.first().map(|pt| pt.p_undetected);
                     }
@@ -93,11 +98,15 @@ mod tests {
         for (stack, bytes) in [("crc16", 64usize), ("CRC-16/IBM-3740", 200), ("crc8", 1518)] {
             let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
             let c = &frame.checks[0];
-            let CheckKind::Crc { alg, little_endian } = &c.kind else { panic!() };
+            let CheckKind::Crc { alg, little_endian } = &c.kind else {
+                panic!()
+            };
             let table = crc_bit_table(alg, bytes, c.data, c.field, c.field_len, *little_endian);
             for p in [1e-7, 1e-4, 1e-2, 0.3] {
                 let dp = crc_escape_bsc(&table, alg.width(), p);
-                let mk = aliasing_core::markov::p_undetected(&alg.generator, &[8 * bytes as u64], &[p]).unwrap()[0][0];
+                let mk =
+                    aliasing_core::markov::p_undetected(&alg.generator, &[8 * bytes as u64], &[p])
+                        .unwrap()[0][0];
                 assert!((dp / mk - 1.0).abs() < 1e-12, "{stack} {p}: {dp} {mk}");
             }
         }

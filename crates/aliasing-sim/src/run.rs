@@ -169,20 +169,29 @@ impl<'a> Prepared<'a> {
         counts.frames = last.saturating_sub(first);
         let mut flips = Vec::with_capacity(64);
         let mut buf = vec![0u8; plan.frame.bytes];
-        for index in first..last {
-            errors.next_frame(&mut flips);
+        let mut index = first;
+        while index < last {
             let pass = match self.engine {
                 Engine::Sparse => {
+                    // jump over error-free frames: cost per error, not per frame
+                    index += errors.skip_clean(last - index);
+                    if index >= last {
+                        break;
+                    }
+                    errors.next_frame(&mut flips);
+                    index += 1;
                     if flips.is_empty() {
                         continue;
                     }
                     self.sparse
                         .as_ref()
                         .unwrap()
-                        .verdict(index, &flips, &mut buf)
+                        .verdict(index - 1, &flips, &mut buf)
                 }
                 Engine::Dense => {
+                    errors.next_frame(&mut flips);
                     self.dense.build(index, &mut buf);
+                    index += 1;
                     if flips.is_empty() {
                         continue;
                     }
@@ -198,7 +207,7 @@ impl<'a> Prepared<'a> {
                 p &= p - 1;
             }
             counts.stack_escapes += (pass == all) as u64;
-            visit(index, &flips, pass);
+            visit(index - 1, &flips, pass);
         }
         counts
     }
