@@ -2,10 +2,13 @@
 //!
 //! - `markov/w16_all_lengths_5_bers`: width 16, every length 1..=12144 bits,
 //!   5 BERs in one pass (target: 0.5 s or less on 2 cores).
-//! - `markov_growth/*`: one BER, shorter runs at widths 16, 20 and 24, with
-//!   throughput in bytes moved (one read and one write of the `2^r` f64
-//!   state vector per step), beside a plain memory copy of the same byte
-//!   volume (`copy/*`) timed in the same run.
+//! - `markov_growth/butterfly/*`: the kernel, one BER, shorter runs at widths
+//!   16, 20 and 24 on preallocated vectors, with throughput in bytes moved
+//!   (one read and one write of the `2^r` f64 state vector per step), beside
+//!   a plain memory copy of the same byte volume (`copy/*`, parallel from
+//!   the same width as the kernel) timed in the same run.
+//! - `markov_growth/solver/w20_256_steps`: the whole one-BER solver,
+//!   allocation included.
 //!
 //! Run: `cargo bench -p aliasing-benches --bench markov`
 
@@ -32,32 +35,45 @@ fn growth(c: &mut Criterion) {
     let mut group = c.benchmark_group("markov_growth");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(5));
-    for (width, steps) in [(16u32, 2048u64), (20, 256), (24, 16)] {
+    for (width, steps) in [(16u32, 2048u64), (20, 128), (24, 8)] {
         let g = catalogue::default_primitive(width).unwrap();
         let n = 1usize << width;
         let bytes = steps * n as u64 * 16;
         group.throughput(Throughput::Bytes(bytes));
         let parallel = width >= butterfly::PARALLEL_WIDTH;
+        // The kernel alone on preallocated vectors, as the solver runs it.
+        let mut v: Vec<f64> = (0..n).map(|i| (i % 7) as f64).collect();
+        let mut w = vec![0.0f64; n];
         group.bench_function(format!("butterfly/w{width}_{steps}_steps"), |b| {
-            b.iter(|| butterfly::p_undetected_one(black_box(&g), &[steps], 1e-6, parallel))
+            b.iter(|| {
+                for _ in 0..steps {
+                    butterfly::step(&g, 1e-6, black_box(&v), &mut w, parallel);
+                    std::mem::swap(&mut v, &mut w);
+                }
+            })
         });
-        let src = vec![1.0f64; n];
-        let mut dst = vec![0.0f64; n];
+        // The same byte volume as a plain copy (one read, one write).
         group.bench_function(format!("copy/w{width}_{steps}_steps"), |b| {
             b.iter(|| {
                 for _ in 0..steps {
                     if parallel {
-                        dst.par_chunks_mut(1 << 14)
-                            .zip(src.par_chunks(1 << 14))
+                        w.par_chunks_mut(1 << 14)
+                            .zip(v.par_chunks(1 << 14))
                             .for_each(|(d, s)| d.copy_from_slice(s));
                     } else {
-                        dst.copy_from_slice(black_box(&src));
+                        w.copy_from_slice(black_box(&v));
                     }
-                    black_box(&mut dst);
+                    std::mem::swap(&mut v, &mut w);
                 }
             })
         });
     }
+    // The whole solver (allocation included) at width 20, one BER.
+    let g = catalogue::default_primitive(20).unwrap();
+    group.throughput(Throughput::Bytes(256 * (1u64 << 20) * 16));
+    group.bench_function("solver/w20_256_steps", |b| {
+        b.iter(|| butterfly::p_undetected_one(black_box(&g), &[256], 1e-6, true))
+    });
     group.finish();
 }
 

@@ -1,6 +1,7 @@
 //! `alias`: exact and simulated aliasing (undetected-error) probabilities of
 //! CRCs and checksums. Thin glue: parse arguments, call the library, print.
 
+mod args;
 mod cmd;
 mod lengths;
 mod output;

@@ -225,6 +225,17 @@ mod tests {
         // Adler-32 of "Wikipedia" (RFC 1950 algorithm; widely quoted value).
         assert_eq!(Adler32.compute(b"Wikipedia"), 0x11E6_0398);
         assert_eq!(Adler32.compute(b""), 1);
+        // Further Adler-32 vectors as commonly published with RFC 1950
+        // implementations, each cross-checked against zlib's adler32 (Python's
+        // zlib module), an independent implementation.
+        assert_eq!(Adler32.compute(b"a"), 0x0062_0062);
+        assert_eq!(Adler32.compute(b"abc"), 0x024D_0127);
+        assert_eq!(Adler32.compute(b"message digest"), 0x2975_0586);
+        assert_eq!(Adler32.compute(b"abcdefghijklmnopqrstuvwxyz"), 0x9086_0B20);
+        assert_eq!(Adler32.compute(b"123456789"), 0x091E_01DE);
+        // 5120 bytes 0..=255 repeated: crosses no 5552-byte block but sums past 2^16 often
+        let long: Vec<u8> = (0..5120u32).map(|i| i as u8).collect();
+        assert_eq!(Adler32.compute(&long), 0x23C4_F688);
     }
 
     #[test]

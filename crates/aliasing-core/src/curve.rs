@@ -19,8 +19,8 @@
 use crate::bsc::{self, CurvePoint};
 use crate::crc::CrcAlgorithm;
 use crate::error::{Error, Result};
-use crate::markov;
 use crate::poly::Generator;
+use crate::{dual, markov};
 use std::fmt;
 use std::str::FromStr;
 
@@ -30,22 +30,28 @@ use std::str::FromStr;
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum Method {
-    /// Choose: today always [`Method::Markov`] when it fits in memory.
+    /// Choose: [`Method::Dual`] where [`dual::recommended`] says it is
+    /// cheaper (few lengths, wide CRCs) or the chain would not fit in memory,
+    /// else [`Method::Markov`].
     Auto,
     /// The Markov chain over register states ([`crate::markov`]):
     /// `O(n 2^r)` time, `O(2^r)` memory per BER in flight.
     Markov,
+    /// The dual code's weight distribution and MacWilliams ([`crate::dual`]):
+    /// `O(2^r)` per length, widths up to 32.
+    Dual,
 }
 
 impl Method {
     /// Every method, in the order `--help` lists them.
-    pub const ALL: &'static [Method] = &[Method::Auto, Method::Markov];
+    pub const ALL: &'static [Method] = &[Method::Auto, Method::Markov, Method::Dual];
 
     /// The lowercase name used on the command line and in JSON.
     pub fn name(self) -> &'static str {
         match self {
             Method::Auto => "auto",
             Method::Markov => "markov",
+            Method::Dual => "dual",
         }
     }
 }
@@ -129,10 +135,12 @@ pub fn exact(
     let g = crc.generator;
     validate(g.width(), lengths, bers)?;
     let method = match method {
-        Method::Auto | Method::Markov => Method::Markov,
+        Method::Auto => choose(&g, lengths, bers.len()),
+        m => m,
     };
     let points = match method {
         Method::Markov => markov::curve(&g, lengths, bers)?,
+        Method::Dual => dual::curve(&g, lengths, bers)?,
         Method::Auto => unreachable!("resolved above"),
     };
     Ok(CurveResult {
@@ -141,6 +149,20 @@ pub fn exact(
         method,
         points,
     })
+}
+
+/// The method [`Method::Auto`] picks for `g` at `lengths` with `bers` BERs:
+/// the dual code when it is cheaper or the chain would not fit in memory
+/// (widths up to 32), else the Markov chain.
+pub fn choose(g: &Generator, lengths: &[u64], bers: usize) -> Method {
+    let chain_fits = markov::memory_limit()
+        .map(|limit| markov::estimate_bytes(g.width(), bers) <= limit)
+        .unwrap_or(false);
+    if g.width() <= dual::MAX_WIDTH && (dual::recommended(g, lengths) || !chain_fits) {
+        Method::Dual
+    } else {
+        Method::Markov
+    }
 }
 
 #[cfg(test)]
@@ -175,12 +197,34 @@ mod tests {
     }
 
     #[test]
+    fn auto_and_dual_agree_with_markov() {
+        // Independent methods on the same request: the chain and the dual code.
+        let crc = catalogue::resolve("crc16-ccitt").unwrap();
+        let lengths = [40, 512, 1000];
+        let bers = [0.5, 1e-3, 1e-9];
+        let m = exact(&crc, &lengths, &bers, Method::Markov).unwrap();
+        let d = exact(&crc, &lengths, &bers, Method::Dual).unwrap();
+        assert_eq!(d.method, Method::Dual);
+        for (a, b) in m.points.iter().zip(&d.points) {
+            let rel = (a.p_undetected - b.p_undetected).abs() / a.p_undetected;
+            assert!(rel < 1e-12, "{a:?} vs {b:?}");
+        }
+        // A 32-bit CRC at one length goes to the dual code.
+        let crc32 = catalogue::resolve("crc32").unwrap();
+        assert_eq!(choose(&crc32.generator, &[12144], 1), Method::Dual);
+        // Many lengths of a narrow CRC go to the chain (one pass for all).
+        let all: Vec<u64> = (9..=200).collect();
+        let crc8 = catalogue::resolve("crc8").unwrap();
+        assert_eq!(choose(&crc8.generator, &all, 1), Method::Markov);
+    }
+
+    #[test]
     fn too_big_is_refused() {
         // CRC-32 needs 64 GiB: refused wherever the limit is below that
         // (only then is it safe to ask: above, the run would go ahead).
         let crc = catalogue::resolve("crc32").unwrap();
         if markov::memory_limit().unwrap() < markov::estimate_bytes(32, 1) {
-            let e = exact(&crc, &[12144], &[1e-5], Method::Auto);
+            let e = exact(&crc, &[12144], &[1e-5], Method::Markov);
             assert!(matches!(e, Err(Error::TooBig { .. })));
         }
         let crc = catalogue::resolve("crc64-xz").unwrap();

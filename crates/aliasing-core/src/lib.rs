@@ -12,7 +12,13 @@
 //! - [`checksum`]: Internet (RFC 1071), Fletcher-16/32 and Adler-32.
 //! - [`bsc`]: the binary symmetric channel, computed without cancellation.
 //! - [`markov`]: the exact Markov-chain solver over register states.
+//! - [`dual`], [`weights`], [`highprec`]: exact `P_ud` from the dual code's
+//!   weights (MacWilliams), up to 32-bit CRCs.
+//! - [`lowweight`]: low-weight codewords by meet-in-the-middle, HD profiles.
 //! - [`curve`]: exact aliasing curves, choosing the method.
+//! - [`internet`]: exact Internet-checksum escapes (random data, given payload).
+//! - [`fletcher`]: exact Fletcher-16 escapes; why not Fletcher-32/Adler-32.
+//! - [`compare`]: check kinds by name and their exact curves over byte lengths.
 //!
 //! ```
 //! use aliasing_core::{bsc, catalogue};
@@ -26,11 +32,18 @@ pub mod bsc;
 pub mod catalogue;
 pub mod check;
 pub mod checksum;
+pub mod compare;
 pub mod crc;
 pub mod curve;
+pub mod dual;
 pub mod error;
+pub mod fletcher;
 pub mod gf2;
+pub mod highprec;
+pub mod internet;
+pub mod lowweight;
 pub mod markov;
 pub mod poly;
+pub mod weights;
 
 pub use error::{Error, Result};

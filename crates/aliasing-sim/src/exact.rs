@@ -80,10 +80,43 @@ pub fn exact_values(plan: &Plan) -> ExactValues {
             out.checks[i] = Some(crc_escape_bsc(&table, bits, ber));
         }
     }
+    for (i, c) in f.checks.iter().enumerate() {
+        if let CheckKind::Internet { ranges, .. } = &c.kind {
+            out.checks[i] = internet_exact(plan, ranges, ber);
+        }
+    }
     if f.checks.len() == 1 {
         out.stack = out.checks[0];
     }
     out
+}
+
+/// The Internet checksum over `ranges`: exact (from `aliasing_core::internet`)
+/// when the covered bytes are all fixed, or are random data with the field at
+/// the end of a single range (the real-field model). The check also "escapes"
+/// when errors fall only outside its bytes:
+/// `P = P_ud(covered) + (1-p)^covered * P_err(rest)`.
+fn internet_exact(plan: &Plan, ranges: &[(usize, usize)], ber: f64) -> Option<f64> {
+    use aliasing_core::{bsc, internet};
+    let f = &plan.frame;
+    let covered: Vec<usize> = ranges.iter().flat_map(|&(a, b)| a..b).collect();
+    let n_cov = 8 * covered.len() as u64;
+    let rest = f.n_bits() - n_cov;
+    if ranges.iter().any(|&(a, b)| (b - a) % 2 == 1) && ranges.len() > 1 {
+        return None;
+    }
+    let p_cov = if covered.iter().all(|&b| !f.varies[b]) {
+        let bytes: Vec<u8> = covered.iter().map(|&b| f.template[b]).collect();
+        internet::p_undetected_payload(&bytes, ber).ok()?
+    } else if ranges.len() == 1
+        && f.payload == crate::stack::Payload::Random
+        && covered.iter().all(|&b| f.varies[b])
+    {
+        internet::p_undetected_real_field(covered.len() as u64, ber).ok()?
+    } else {
+        return None;
+    };
+    Some(p_cov + bsc::p_clean(n_cov, ber) * bsc::p_error(rest, ber))
 }
 
 #[cfg(test)]

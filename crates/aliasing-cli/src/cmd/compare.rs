@@ -1,12 +1,183 @@
-//! `alias compare`.
+//! `alias compare`: several checks side by side at the same frame lengths
+//! (bytes, check field included) and BERs. Thin glue over
+//! `aliasing_core::compare`.
 
-use anyhow::{Result, bail};
+use crate::args::{parse_bers, plot, read_payload};
+use crate::lengths::parse_lengths;
+use crate::output::{self, Format};
+use aliasing_core::Error as CoreError;
+use aliasing_core::bsc::{self, CurvePoint};
+use aliasing_core::compare::{self, CheckKind};
+use anyhow::{Context, Result, bail};
+use std::path::PathBuf;
 
 /// Arguments of `alias compare`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Frame lengths in bytes, everything the checks cover including the check
+    /// field: `64,576,1500`, `64:1500:64` or `log:64:9000:20`. With a payload,
+    /// prefixes of it (default: the whole payload).
+    #[arg(long)]
+    bytes: Option<String>,
+    /// Bit error rates, comma separated: `1.5e-5` or `1e-4,1e-6`.
+    #[arg(long, required = true)]
+    ber: String,
+    /// Checks to compare, comma separated: `internet`, `fletcher16`,
+    /// `fletcher32`, `adler32`, or any CRC name, alias or polynomial.
+    #[arg(
+        long,
+        default_value = "crc32,crc32c,crc16-ccitt,internet,fletcher32,adler32"
+    )]
+    checks: String,
+    /// Use this file's bytes as the frame (given-data computation for the
+    /// Internet checksum; CRCs do not depend on the data).
+    #[arg(long, conflicts_with = "payload_hex")]
+    payload: Option<PathBuf>,
+    /// The frame as hex digits (spaces allowed), instead of `--payload`.
+    #[arg(long)]
+    payload_hex: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+    /// Write to this file (atomically) instead of standard output.
+    #[arg(long, short)]
+    output: Option<PathBuf>,
+    /// Also draw the comparison to FILE.svg or FILE.png.
+    #[arg(long)]
+    plot: Option<PathBuf>,
+}
+
+/// One check's column: its points, or why there are none.
+struct Column {
+    check: CheckKind,
+    result: std::result::Result<Vec<CurvePoint>, String>,
+}
 
 /// Runs `alias compare`.
-pub fn run(_args: Args) -> Result<()> {
-    bail!("`alias compare` is not implemented yet")
+pub fn run(args: Args) -> Result<()> {
+    let bers = parse_bers(&args.ber)?;
+    let payload = read_payload(args.payload.as_deref(), args.payload_hex.as_deref())?;
+    let bytes = match (&args.bytes, &payload) {
+        (Some(s), _) => parse_lengths(s)?,
+        (None, Some(p)) => vec![p.len() as u64],
+        (None, None) => bail!("give --bytes (or a frame with --payload)"),
+    };
+    let checks: Vec<CheckKind> = args
+        .checks
+        .split(',')
+        .map(|s| s.parse::<CheckKind>())
+        .collect::<std::result::Result<_, _>>()?;
+    if checks.is_empty() {
+        bail!("--checks is empty");
+    }
+    let mut cols = Vec::new();
+    for check in checks {
+        let result = match compare::curve(&check, &bytes, &bers, payload.as_deref()) {
+            Ok(v) => Ok(v),
+            Err(e @ (CoreError::Unsupported(_) | CoreError::TooBig { .. })) => Err(e.to_string()),
+            Err(e) => return Err(e).with_context(|| check.name()),
+        };
+        cols.push(Column { check, result });
+    }
+    let doc = json(&cols, &bytes, payload.is_some());
+    plot(args.plot.as_deref(), &doc)?;
+    let text = match args.format {
+        Format::Json => serde_json::to_string_pretty(&doc)? + "\n",
+        Format::Table | Format::Csv => {
+            let full = args.format == Format::Csv;
+            let fmt = |x: f64| {
+                if full {
+                    format!("{x:e}")
+                } else {
+                    output::prob(x)
+                }
+            };
+            let mut rows = vec![{
+                let mut h: Vec<String> = ["bytes", "bits", "ber", "p_error"]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
+                h.extend(cols.iter().map(|c| c.check.name()));
+                h
+            }];
+            for (bi, &p) in bers.iter().enumerate() {
+                for (li, &b) in bytes.iter().enumerate() {
+                    let mut r = vec![
+                        b.to_string(),
+                        (8 * b).to_string(),
+                        fmt(p),
+                        fmt(bsc::p_error(8 * b, p)),
+                    ];
+                    for c in &cols {
+                        r.push(match &c.result {
+                            Ok(v) => fmt(v[bi * bytes.len() + li].p_alias_given_error),
+                            Err(_) => "n/a".into(),
+                        });
+                    }
+                    rows.push(r);
+                }
+            }
+            if full {
+                output::csv(&rows)
+            } else {
+                let mut s = String::from(
+                    "# P(alias | error): probability that a frame with at least one bit error passes the check\n",
+                );
+                if payload.is_some() {
+                    s.push_str("# given payload: Internet checksum over its actual bits\n");
+                } else {
+                    s.push_str(
+                        "# random data; lengths are whole frames in bytes, check field included\n",
+                    );
+                }
+                s.push_str(&output::table(&rows));
+                for c in &cols {
+                    if let Err(why) = &c.result {
+                        s.push_str(&format!("# n/a {}: {why}\n", c.check.name()));
+                    }
+                }
+                s
+            }
+        }
+    };
+    output::emit(args.output.as_deref(), &text)
+}
+
+fn json(cols: &[Column], bytes: &[u64], payload: bool) -> serde_json::Value {
+    use serde_json::{Value, json};
+    let checks: Vec<Value> = cols
+        .iter()
+        .map(|c| {
+            let mut v = json!({
+                "name": c.check.name(),
+                "check_bits": c.check.check_bits(),
+                "exact": c.result.is_ok(),
+            });
+            if let Err(why) = &c.result {
+                v["note"] = json!(why);
+            }
+            v
+        })
+        .collect();
+    let mut points = Vec::new();
+    for c in cols {
+        if let Ok(v) = &c.result {
+            for (i, pt) in v.iter().enumerate() {
+                points.push(json!({
+                    "check": c.check.name(),
+                    "ber": pt.ber,
+                    "bytes": bytes[i % bytes.len()],
+                    "bits": pt.bits,
+                    "p_error": pt.p_error,
+                    "p_undetected": pt.p_undetected,
+                    "p_alias_given_error": pt.p_alias_given_error,
+                }));
+            }
+        }
+    }
+    json!({
+        "data": if payload { "payload" } else { "random" },
+        "checks": checks,
+        "points": points,
+    })
 }

@@ -1,8 +1,11 @@
 //! `alias curve`: exact P(undetected) and P(alias | error) against frame
-//! length for one CRC, at one or more bit error rates.
+//! length for one check (a CRC or a checksum), at one or more bit error rates.
 
+use crate::args::{parse_bers, plot, read_payload};
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
+use aliasing_core::bsc::CurvePoint;
+use aliasing_core::compare::{self, CheckKind};
 use aliasing_core::{catalogue, curve};
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
@@ -24,10 +27,13 @@ const DEFAULT_LENGTHS_NOTE: &str = "default set: 512 bits (64-byte minimum Ether
 /// Exact methods on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum MethodArg {
-    /// The best exact method that applies (today: markov).
+    /// The best exact method that applies (dual for wide CRCs and few
+    /// lengths, markov otherwise; the output says which).
     Auto,
     /// Markov chain over register states: time O(n 2^r), memory O(2^r).
     Markov,
+    /// Dual-code weights and MacWilliams: O(2^r) per length, widths <= 32.
+    Dual,
 }
 
 impl From<MethodArg> for curve::Method {
@@ -35,6 +41,7 @@ impl From<MethodArg> for curve::Method {
         match m {
             MethodArg::Auto => curve::Method::Auto,
             MethodArg::Markov => curve::Method::Markov,
+            MethodArg::Dual => curve::Method::Dual,
         }
     }
 }
@@ -46,8 +53,19 @@ pub struct Args {
     /// width (16 = default primitive polynomial), or polynomial in full
     /// (0x18005), normal (16:0x8005), Koopman (k:0xC002) or reversed
     /// (r16:0xA001) notation.
+    #[arg(long, required_unless_present = "check", conflicts_with = "check")]
+    pub crc: Option<String>,
+    /// Check other than a CRC: internet (RFC 1071), fletcher16, fletcher32,
+    /// adler32; any CRC spec is accepted too. Lengths must be whole bytes.
     #[arg(long)]
-    pub crc: String,
+    pub check: Option<String>,
+    /// Given-data computation: the frame's bytes from FILE (Internet
+    /// checksum; lengths are prefixes of it, default the whole file).
+    #[arg(long, conflicts_with = "payload_hex")]
+    pub payload: Option<PathBuf>,
+    /// The frame as hex digits instead of --payload.
+    #[arg(long)]
+    pub payload_hex: Option<String>,
     /// Bit error rates, comma-separated, each in [0, 1].
     #[arg(long, default_value = DEFAULT_BERS, allow_hyphen_values = true)]
     pub ber: String,
@@ -68,20 +86,9 @@ pub struct Args {
     /// Write to FILE (atomically) instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
-}
-
-fn parse_bers(spec: &str) -> Result<Vec<f64>> {
-    let mut out = Vec::new();
-    for item in spec.split(',').map(str::trim) {
-        if item.is_empty() {
-            bail!("invalid bit error rate list `{spec}`: empty item");
-        }
-        let p: f64 = item
-            .parse()
-            .with_context(|| format!("bit error rate `{item}` is not a number"))?;
-        out.push(aliasing_core::bsc::check_ber(p)?);
-    }
-    Ok(out)
+    /// Also draw the curve to FILE.svg or FILE.png (log-log, one line per BER).
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
 }
 
 fn lengths(args: &Args) -> Result<(Vec<u64>, String)> {
@@ -101,29 +108,101 @@ fn lengths(args: &Args) -> Result<(Vec<u64>, String)> {
     Ok((DEFAULT_BITS.to_vec(), DEFAULT_LENGTHS_NOTE.to_string()))
 }
 
+/// What was computed: the check, its identity in JSON, the method and points.
+struct Computed {
+    name: String,
+    width: u32,
+    /// Full and Koopman forms, for CRCs.
+    forms: Option<(String, String)>,
+    method: String,
+    points: Vec<CurvePoint>,
+}
+
+fn compute(args: &Args, bers: &[f64], bits: &[u64]) -> Result<Computed> {
+    let payload = read_payload(args.payload.as_deref(), args.payload_hex.as_deref())?;
+    let kind = match (&args.crc, &args.check) {
+        (Some(c), _) => CheckKind::Crc(Box::new(catalogue::resolve(c)?)),
+        (None, Some(c)) => c.parse::<CheckKind>()?,
+        (None, None) => bail!("give --crc or --check"),
+    };
+    if let CheckKind::Crc(crc) = &kind {
+        // A CRC's escapes do not depend on the data: a payload only sets the length.
+        let bits = match (&payload, args.bits.is_none() && args.bytes.is_none()) {
+            (Some(p), true) => vec![8 * p.len() as u64],
+            _ => bits.to_vec(),
+        };
+        let res = curve::exact(crc, &bits, bers, args.method.into())?;
+        let g = res.generator;
+        return Ok(Computed {
+            name: res.name,
+            width: g.width(),
+            forms: Some((g.full_string(), g.koopman_string())),
+            method: res.method.name().into(),
+            points: res.points,
+        });
+    }
+    if args.method != MethodArg::Auto {
+        bail!(
+            "--method applies to CRCs; {} has its own exact method",
+            kind.name()
+        );
+    }
+    let bytes: Vec<u64> = if payload.is_some() && args.bits.is_none() && args.bytes.is_none() {
+        Vec::new() // the whole payload
+    } else {
+        bits.iter()
+            .map(|&b| {
+                if b % 8 == 0 {
+                    Ok(b / 8)
+                } else {
+                    bail!(
+                        "invalid length: {b} bits is not a whole number of bytes for {}",
+                        kind.name()
+                    )
+                }
+            })
+            .collect::<Result<_>>()?
+    };
+    let points = compare::curve(&kind, &bytes, bers, payload.as_deref())?;
+    Ok(Computed {
+        name: kind.name(),
+        width: kind.check_bits(),
+        forms: None,
+        method: if payload.is_some() {
+            "exact, given payload"
+        } else {
+            "exact, random data"
+        }
+        .into(),
+        points,
+    })
+}
+
 /// Runs `alias curve`.
 pub fn run(args: Args) -> Result<()> {
-    let crc = catalogue::resolve(&args.crc)?;
     let bers = parse_bers(&args.ber)?;
     let (bits, lengths_note) = lengths(&args)?;
-    let res = curve::exact(&crc, &bits, &bers, args.method.into())?;
-    let g = &res.generator;
+    let res = compute(&args, &bers, &bits)?;
+    let ratio = |pt: &CurvePoint| pt.p_alias_given_error * 2f64.powi(res.width as i32);
+    let (full, koopman) = match &res.forms {
+        Some((f, k)) => (serde_json::json!(f), serde_json::json!(k)),
+        None => (serde_json::Value::Null, serde_json::Value::Null),
+    };
+    let doc = serde_json::json!({
+        "crc": {
+            "name": res.name,
+            "width": res.width,
+            "full": full,
+            "koopman": koopman,
+        },
+        "method": res.method,
+        "points": res.points,
+    });
+    plot(args.plot.as_deref(), &doc)?;
     let text = match args.format {
-        Format::Json => {
-            let doc = serde_json::json!({
-                "crc": {
-                    "name": res.name,
-                    "width": g.width(),
-                    "full": g.full_string(),
-                    "koopman": g.koopman_string(),
-                },
-                "method": res.method.name(),
-                "points": res.points,
-            });
-            serde_json::to_string_pretty(&doc)? + "\n"
-        }
+        Format::Json => serde_json::to_string_pretty(&doc)? + "\n",
         Format::Csv | Format::Table => {
-            let ratio_head = format!("P(alias|error)/2^-{}", g.width());
+            let ratio_head = format!("P(alias|error)/2^-{}", res.width);
             let mut rows = vec![vec![
                 "ber".to_string(),
                 "bits".into(),
@@ -148,26 +227,29 @@ pub fn run(args: Args) -> Result<()> {
                     num(pt.p_error),
                     num(pt.p_undetected),
                     num(pt.p_alias_given_error),
-                    num(res.ratio_to_ideal(pt)),
+                    num(ratio(pt)),
                 ]);
             }
             if args.format == Format::Csv {
                 output::csv(&rows)
             } else {
+                let head = match &res.forms {
+                    Some((f, k)) => format!(
+                        "CRC: {} (width {}, full {f}, Koopman {k})",
+                        res.name, res.width
+                    ),
+                    None => format!("check: {} ({} check bits)", res.name, res.width),
+                };
                 format!(
-                    "CRC: {} (width {}, full {}, Koopman {})\n\
+                    "{head}\n\
                      method: {} (exact)\n\
                      lengths: codeword bits, check bits included; {}\n\
                      P(alias|error) = P(undetected) / P(error); \
                      2^-{} is an ideal {}-bit check on random data\n\n{}",
-                    res.name,
-                    g.width(),
-                    g.full_string(),
-                    g.koopman_string(),
-                    res.method.name(),
+                    res.method,
                     lengths_note,
-                    g.width(),
-                    g.width(),
+                    res.width,
+                    res.width,
                     output::table(&rows)
                 )
             }

@@ -1,12 +1,106 @@
-//! `alias hd`.
+//! `alias hd`: the Hamming-distance profile of a CRC in Koopman's notation.
 
+use crate::output::{self, Format};
+use aliasing_core::{catalogue, crc::CrcAlgorithm, lowweight};
 use anyhow::{Result, bail};
+use std::path::PathBuf;
 
 /// Arguments of `alias hd`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// CRC: catalogue name (crc32, CRC-32/ISCSI, ...), bare width, or polynomial.
+    #[arg(long)]
+    pub crc: String,
+    /// Highest Hamming distance to report (default: the weight of the
+    /// generator, the HD at one data bit).
+    #[arg(long)]
+    pub max_hd: Option<u32>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Write to this file (atomically) instead of stdout.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+}
+
+/// The `crc` object of JSON outputs: name, width, full and Koopman hex.
+pub fn crc_json(c: &CrcAlgorithm) -> serde_json::Value {
+    serde_json::json!({
+        "name": c.name,
+        "width": c.generator.width(),
+        "full": c.generator.full_string(),
+        "koopman": c.generator.koopman_string(),
+    })
+}
+
+fn positions(v: &[u64]) -> String {
+    v.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
+}
 
 /// Runs `alias hd`.
-pub fn run(_args: Args) -> Result<()> {
-    bail!("`alias hd` is not implemented yet")
+pub fn run(args: Args) -> Result<()> {
+    let crc = catalogue::resolve(&args.crc)?;
+    if let Some(h) = args.max_hd
+        && h < 3
+    {
+        bail!("--max-hd must be at least 3, not {h}");
+    }
+    let g = crc.generator;
+    let prof = lowweight::hd_profile(&g, args.max_hd)?;
+    let r = g.width() as u64;
+    let text = match args.format {
+        Format::Json => {
+            let examples: Vec<serde_json::Value> = prof
+                .entries
+                .iter()
+                .map(|e| {
+                    serde_json::json!({
+                        "hd": e.hd,
+                        "max_data_bits": e.max_data_bits,
+                        "pattern_bits": e.max_data_bits + 1 + r,
+                        "pattern_weight": e.example.len(),
+                        "positions": e.example,
+                    })
+                })
+                .collect();
+            let profile: Vec<u64> = prof.entries.iter().map(|e| e.max_data_bits).collect();
+            let v = serde_json::json!({
+                "crc": crc_json(&crc),
+                "profile": profile,
+                "examples": examples,
+            });
+            serde_json::to_string_pretty(&v)? + "\n"
+        }
+        Format::Table | Format::Csv => {
+            let mut rows = vec![vec![
+                "hd".to_string(),
+                "max_data_bits".into(),
+                "pattern_bits".into(),
+                "pattern_weight".into(),
+                "pattern_positions".into(),
+            ]];
+            for e in &prof.entries {
+                rows.push(vec![
+                    e.hd.to_string(),
+                    e.max_data_bits.to_string(),
+                    (e.max_data_bits + 1 + r).to_string(),
+                    e.example.len().to_string(),
+                    positions(&e.example),
+                ]);
+            }
+            if args.format == Format::Csv {
+                output::csv(&rows)
+            } else {
+                format!(
+                    "# {} {} (Koopman {})\n# HD profile, data bits: {}\n# pattern: an undetectable error at the first length where the HD drops (bit positions x^i)\n{}",
+                    crc.name,
+                    g.full_string(),
+                    g.koopman_string(),
+                    prof.koopman_notation(),
+                    output::table(&rows)
+                )
+            }
+        }
+    };
+    output::emit(args.output.as_deref(), &text)
 }

@@ -1,12 +1,152 @@
-//! `alias weights`.
+//! `alias weights`: the weight distribution A_w of a CRC code, and of its dual.
 
+use crate::cmd::hd::crc_json;
+use crate::output::{self, Format};
+use aliasing_core::{catalogue, dual, lowweight, weights};
 use anyhow::{Result, bail};
+use dashu::integer::UBig;
+use std::path::PathBuf;
+
+/// Counting method of `alias weights`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Method {
+    /// `syndromes` for weights up to 4 when cheaper, else `dual` if the
+    /// width is at most 32.
+    Auto,
+    /// Dual-code weights and the MacWilliams identity.
+    Dual,
+    /// Meet-in-the-middle on the syndromes x^i mod g (weights up to 4).
+    Syndromes,
+}
 
 /// Arguments of `alias weights`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// CRC: catalogue name (crc32, CRC-32/ISCSI, ...), bare width, or polynomial.
+    #[arg(long)]
+    pub crc: String,
+    /// Codeword length in bits, check bits included.
+    #[arg(long)]
+    pub bits: u64,
+    /// Highest weight to report (default 8, capped at the length).
+    #[arg(long, default_value_t = 8)]
+    pub max_weight: u64,
+    /// How to count: `dual` (2^r dual words + MacWilliams, widths up to 32,
+    /// every weight), `syndromes` (meet-in-the-middle, weights up to 4), or
+    /// `auto` (syndromes when only weights up to 4 are asked for and that is
+    /// less work, else dual when the width allows).
+    #[arg(long, value_enum, default_value_t = Method::Auto)]
+    pub method: Method,
+    /// Also print the dual code's weights B_w (non-zero ones).
+    #[arg(long)]
+    pub dual: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Write to this file (atomically) instead of stdout.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+}
+
+fn count_value(c: &UBig) -> serde_json::Value {
+    match u64::try_from(c) {
+        Ok(v) if v <= 1u64 << 53 => serde_json::json!(v),
+        _ => serde_json::json!(c.to_string()),
+    }
+}
 
 /// Runs `alias weights`.
-pub fn run(_args: Args) -> Result<()> {
-    bail!("`alias weights` is not implemented yet")
+pub fn run(args: Args) -> Result<()> {
+    let crc = catalogue::resolve(&args.crc)?;
+    let g = crc.generator;
+    if args.bits == 0 {
+        bail!("invalid length: --bits must be at least 1");
+    }
+    let max_w = args.max_weight.min(args.bits) as usize;
+    let use_dual = match args.method {
+        Method::Dual => true,
+        Method::Syndromes => false,
+        // low weights only: meet-in-the-middle (bits^2/2 probes) when that
+        // is less work than the 2^r dual words
+        Method::Auto => {
+            g.width() <= dual::MAX_WIDTH
+                && (args.dual
+                    || max_w > 4
+                    || (args.bits as f64).powi(2) / 2.0 > (g.width() as f64).exp2())
+        }
+    };
+    let (a, b): (Vec<UBig>, Option<weights::DualWeights>) = if use_dual {
+        let d = dual::dual_weights(&g, &[args.bits])?.remove(0);
+        (weights::macwilliams(&d, max_w)?, Some(d))
+    } else {
+        if args.dual {
+            bail!(
+                "--dual needs the dual method (CRC width up to {})",
+                dual::MAX_WIDTH
+            );
+        }
+        if max_w > 4 {
+            bail!("the syndromes method counts weights up to 4; use --max-weight 4");
+        }
+        let mut a = vec![UBig::ONE, UBig::ZERO];
+        for w in 2..=max_w as u32 {
+            let c = lowweight::weight_counts(&g, w, args.bits + 1)?;
+            a.push(UBig::from(c[args.bits as usize]));
+        }
+        a.truncate(max_w + 1);
+        (a, None)
+    };
+    let dual_list: Vec<(usize, u64)> = match (&b, args.dual) {
+        (Some(d), true) => d
+            .counts
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c > 0)
+            .map(|(w, c)| (w, *c))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let text = match args.format {
+        Format::Json => {
+            let ws: Vec<serde_json::Value> = a
+                .iter()
+                .enumerate()
+                .map(|(w, c)| serde_json::json!({"w": w, "count": count_value(c)}))
+                .collect();
+            let ds: Vec<serde_json::Value> = dual_list
+                .iter()
+                .map(|(w, c)| serde_json::json!({"w": w, "count": c}))
+                .collect();
+            let v = serde_json::json!({
+                "crc": crc_json(&crc),
+                "bits": args.bits,
+                "data_bits": args.bits.saturating_sub(g.width() as u64),
+                "weights": ws,
+                "dual": ds,
+            });
+            serde_json::to_string_pretty(&v)? + "\n"
+        }
+        Format::Table | Format::Csv => {
+            let mut rows = vec![vec!["code".to_string(), "w".into(), "count".into()]];
+            for (w, c) in a.iter().enumerate() {
+                rows.push(vec!["A".into(), w.to_string(), c.to_string()]);
+            }
+            for (w, c) in &dual_list {
+                rows.push(vec!["B".into(), w.to_string(), c.to_string()]);
+            }
+            if args.format == Format::Csv {
+                output::csv(&rows)
+            } else {
+                format!(
+                    "# {} {} at {} bits ({} data bits); A = code, B = dual code\n{}",
+                    crc.name,
+                    g.full_string(),
+                    args.bits,
+                    args.bits.saturating_sub(g.width() as u64),
+                    output::table(&rows)
+                )
+            }
+        }
+    };
+    output::emit(args.output.as_deref(), &text)
 }

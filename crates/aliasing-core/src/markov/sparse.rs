@@ -276,4 +276,71 @@ mod tests {
         let v = chain.p_undetected(&[3, 0, 1, 2]);
         assert_eq!(v, vec![9.0 / 64.0, 0.0, 0.0, 1.0 / 16.0]);
     }
+
+    /// A Gilbert-Elliott product chain (register x channel state) against
+    /// brute force over every error pattern, each weighted by the channel's
+    /// forward recursion: the general engine with a clean mass spread over
+    /// several states and several accepting states.
+    #[test]
+    #[allow(clippy::needless_range_loop)]
+    fn gilbert_elliott_product_chain_against_brute_force() {
+        let g: Generator = "0x13".parse().unwrap(); // x^4 + x + 1
+        let r = g.width();
+        let pe = [1e-3, 0.3]; // error probability in the good and bad state
+        // t[c][c2]: channel moves from c to c2 after each bit.
+        let t = [[0.95, 0.05], [0.4, 0.6]];
+        let pi = [0.4 / 0.45, 0.05 / 0.45]; // stationary distribution
+        let ns = 2usize << r;
+        let mut clean = TriMat::new((ns, ns));
+        let mut error = TriMat::new((ns, ns));
+        for s in 0..(1u64 << r) {
+            let top = (s >> (r - 1)) & 1;
+            let s0 = ((s << 1) & g.mask()) ^ if top == 1 { g.normal() } else { 0 };
+            let s1 = s0 ^ g.normal();
+            for c in 0..2 {
+                for c2 in 0..2 {
+                    let from = 2 * s as usize + c;
+                    clean.add_triplet(2 * s0 as usize + c2, from, (1.0 - pe[c]) * t[c][c2]);
+                    error.add_triplet(2 * s1 as usize + c2, from, pe[c] * t[c][c2]);
+                }
+            }
+        }
+        let mut start = vec![0.0; ns];
+        start[0] = pi[0];
+        start[1] = pi[1];
+        let chain = ErrorChain::new(clean.to_csr(), error.to_csr(), start, vec![0, 1]).unwrap();
+        let nmax = 12usize;
+        let lengths: Vec<u64> = (0..=nmax as u64).collect();
+        let got = chain.p_undetected(&lengths);
+        for n in 0..=nmax {
+            let mut want = 0.0;
+            for e in 1u64..(1 << n) {
+                // Bit i (time i) is the coefficient of x^(n-1-i).
+                let syn = (0..n).filter(|i| (e >> i) & 1 == 1).fold(0, |acc, i| {
+                    acc ^ crate::gf2::x_pow_mod((n - 1 - i) as u128, &g)
+                });
+                if syn != 0 {
+                    continue;
+                }
+                let mut alpha = pi;
+                for i in 0..n {
+                    let bit = (e >> i) & 1 == 1;
+                    let mut next = [0.0; 2];
+                    for c in 0..2 {
+                        let emit = if bit { pe[c] } else { 1.0 - pe[c] };
+                        for c2 in 0..2 {
+                            next[c2] += alpha[c] * emit * t[c][c2];
+                        }
+                    }
+                    alpha = next;
+                }
+                want += alpha[0] + alpha[1];
+            }
+            let tol = 1e-13 * want.abs().max(got[n].abs());
+            assert!((got[n] - want).abs() <= tol, "n={n}: {} vs {want}", got[n]);
+            if n > r as usize {
+                assert!(want > 0.0);
+            }
+        }
+    }
 }

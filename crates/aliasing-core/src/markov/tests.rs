@@ -50,10 +50,11 @@ const BERS: [f64; 8] = [0.5, 0.3, 0.1, 1e-3, 1e-9, 1e-15, 0.0, 1.0];
 #[test]
 fn brute_force_small_widths_both_paths() {
     // Primitive, irreducible non-primitive, reducible, with and without (x+1),
-    // widths 1..=8.
+    // widths 1..=8, 10 and 12, all lengths up to 18 bits.
     let specs = [
         "0x3", "0x7", "0xB", "0xF", "0x13", "0x19", "0x25", "0x3D", "0x43", "0x89", "0x107",
-        "0x11D", "0x131", "0x1D5", "0x101", "0x1FF", "0x12F",
+        "0x11D", "0x131", "0x1D5", "0x101", "0x1FF", "0x12F", // Widths 10 and 12.
+        "0x409", "0x40F", "0x1053", "0x180F",
     ];
     let nmax = 18;
     let lengths: Vec<u64> = (0..=nmax as u64).collect();

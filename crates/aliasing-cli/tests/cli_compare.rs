@@ -1,0 +1,158 @@
+//! `alias compare` end to end: formats, the JSON schema, given payloads, and
+//! one-line errors with exit code 2.
+
+use std::process::Command;
+
+fn alias(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_alias"))
+        .args(args)
+        .output()
+        .expect("run alias");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn table_has_one_column_per_check() {
+    let (rc, out, err) = alias(&[
+        "compare",
+        "--bytes",
+        "64,1500",
+        "--ber",
+        "1.5e-5",
+        "--checks",
+        "internet,fletcher16,adler32",
+    ]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(out.contains("P(alias | error)"));
+    let header = out.lines().find(|l| !l.starts_with('#')).unwrap();
+    for name in ["Internet", "Fletcher-16", "Adler-32"] {
+        assert!(header.contains(name), "{header}");
+    }
+    let row = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("1500"))
+        .unwrap();
+    assert!(row.contains("n/a"), "{row}");
+    assert!(out.contains("# n/a Adler-32"));
+}
+
+#[test]
+fn json_schema_and_values_match_the_library() {
+    let (rc, out, err) = alias(&[
+        "compare",
+        "--bytes",
+        "576,1500",
+        "--ber",
+        "1e-6,1.5e-5",
+        "--checks",
+        "internet,fletcher32",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(rc, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let checks = v["checks"].as_array().unwrap();
+    assert_eq!(checks.len(), 2);
+    assert_eq!(checks[0]["name"], "Internet");
+    assert_eq!(checks[0]["check_bits"], 16);
+    assert_eq!(checks[1]["exact"], false);
+    let pts = v["points"].as_array().unwrap();
+    assert_eq!(pts.len(), 4);
+    for pt in pts {
+        assert_eq!(pt["check"], "Internet");
+        let bytes = pt["bytes"].as_u64().unwrap();
+        assert_eq!(pt["bits"].as_u64().unwrap(), 8 * bytes);
+        let ber = pt["ber"].as_f64().unwrap();
+        let lib = aliasing_core::internet::p_undetected(bytes, ber).unwrap();
+        assert_eq!(pt["p_undetected"].as_f64().unwrap(), lib);
+        let ratio = pt["p_alias_given_error"].as_f64().unwrap();
+        assert!((ratio - lib / aliasing_core::bsc::p_error(8 * bytes, ber)).abs() <= 1e-15 * ratio);
+    }
+}
+
+#[test]
+fn csv_and_output_file() {
+    let dir = std::env::temp_dir().join(format!("alias-compare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("c.csv");
+    let (rc, _, err) = alias(&[
+        "compare",
+        "--bytes",
+        "100",
+        "--ber",
+        "1e-4",
+        "--checks",
+        "internet",
+        "--format",
+        "csv",
+        "--output",
+        f.to_str().unwrap(),
+    ]);
+    assert_eq!(rc, 0, "{err}");
+    let text = std::fs::read_to_string(&f).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next().unwrap(), "bytes,bits,ber,p_error,Internet");
+    let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(row[0], "100");
+    let v: f64 = row[4].parse().unwrap();
+    let lib = aliasing_core::internet::p_undetected(100, 1e-4).unwrap()
+        / aliasing_core::bsc::p_error(800, 1e-4);
+    assert_eq!(v, lib);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn given_payload_differs_from_random_data() {
+    let (rc, out, err) = alias(&[
+        "compare",
+        "--payload-hex",
+        &"00".repeat(64),
+        "--ber",
+        "1e-3",
+        "--checks",
+        "internet",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(rc, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["data"], "payload");
+    let zero = v["points"][0]["p_undetected"].as_f64().unwrap();
+    let random = aliasing_core::internet::p_undetected(64, 1e-3).unwrap();
+    // all-zero data needs 16 flips to escape
+    assert!(zero > 0.0 && zero < random * 1e-10, "{zero} vs {random}");
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    for args in [
+        vec!["compare", "--bytes", "64", "--ber", "2"],
+        vec!["compare", "--bytes", "64", "--ber", "x"],
+        vec!["compare", "--bytes", "0", "--ber", "1e-5"],
+        vec![
+            "compare", "--bytes", "64", "--ber", "1e-5", "--checks", "nosuch",
+        ],
+        vec!["compare", "--ber", "1e-5"],
+        vec!["compare", "--ber", "1e-5", "--payload-hex", "abc"],
+        vec!["compare", "--ber", "1e-5", "--payload", "/nonexistent/file"],
+        vec![
+            "compare",
+            "--bytes",
+            "100",
+            "--ber",
+            "1e-5",
+            "--payload-hex",
+            "0001",
+        ],
+    ] {
+        let (rc, out, err) = alias(&args);
+        assert_eq!(rc, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{err}");
+    }
+}

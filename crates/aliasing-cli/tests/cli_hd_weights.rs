@@ -1,0 +1,200 @@
+//! End-to-end tests of `alias hd` and `alias weights`.
+
+use std::process::Command;
+
+fn alias(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_alias"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let (code, out, err) = alias(args);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).expect("valid JSON")
+}
+
+#[test]
+fn hd_profile_of_crc32_is_koopmans() {
+    // Published: Koopman, hdlen.cpp 1.1.0 and CRC Zoo (data/koopman-hd-profiles.txt)
+    let v = json(&["hd", "--crc", "crc32", "--format", "json"]);
+    let want = [
+        4294967263u64,
+        91607,
+        2974,
+        268,
+        171,
+        91,
+        57,
+        34,
+        21,
+        12,
+        10,
+        10,
+        10,
+    ];
+    let got: Vec<u64> = v["profile"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(v["crc"]["name"], "CRC-32/ISO-HDLC");
+    assert_eq!(v["crc"]["width"], 32);
+    assert_eq!(v["crc"]["full"], "0x104C11DB7");
+    assert_eq!(v["crc"]["koopman"], "0x82608EDB");
+    let ex = v["examples"].as_array().unwrap();
+    assert_eq!(ex.len(), want.len());
+    assert_eq!(ex[2]["hd"], 5);
+    assert_eq!(ex[2]["pattern_bits"], 3007);
+    assert_eq!(ex[2]["positions"], serde_json::json!([0, 2215, 2866, 3006]));
+}
+
+#[test]
+fn hd_table_and_max_hd() {
+    let (code, out, _) = alias(&["hd", "--crc", "CRC-32/ISO-HDLC", "--max-hd", "5"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("{4294967263,91607,2974}"), "{out}");
+    let (code, out, _) = alias(&[
+        "hd",
+        "--crc",
+        "k:0x82608EDB",
+        "--max-hd",
+        "5",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("hd,max_data_bits,"), "{out}");
+    assert_eq!(out.lines().count(), 4);
+}
+
+#[test]
+fn weights_by_both_methods_agree_and_hit_the_hd5_boundary() {
+    for method in ["dual", "syndromes"] {
+        for (bits, a4) in [(2974 + 32, 0u64), (2975 + 32, 1)] {
+            let v = json(&[
+                "weights",
+                "--crc",
+                "crc16",
+                "--bits",
+                "100",
+                "--max-weight",
+                "4",
+                "--format",
+                "json",
+                "--method",
+                method,
+            ]);
+            assert_eq!(v["weights"][0]["count"], 1);
+            if method == "syndromes" {
+                // the 32-bit boundary by meet-in-the-middle is cheap
+                let b = bits.to_string();
+                let v = json(&[
+                    "weights",
+                    "--crc",
+                    "crc32",
+                    "--bits",
+                    &b,
+                    "--max-weight",
+                    "4",
+                    "--format",
+                    "json",
+                    "--method",
+                    method,
+                ]);
+                assert_eq!(v["weights"][4]["count"], a4);
+                assert_eq!(v["bits"], bits);
+            }
+        }
+    }
+    // the two methods agree on a 16-bit CRC
+    let a = json(&[
+        "weights",
+        "--crc",
+        "0x11021",
+        "--bits",
+        "3000",
+        "--max-weight",
+        "4",
+        "--format",
+        "json",
+        "--method",
+        "dual",
+    ]);
+    let b = json(&[
+        "weights",
+        "--crc",
+        "0x11021",
+        "--bits",
+        "3000",
+        "--max-weight",
+        "4",
+        "--format",
+        "json",
+        "--method",
+        "syndromes",
+    ]);
+    assert_eq!(a["weights"], b["weights"]);
+}
+
+#[test]
+fn weights_json_counts_and_dual() {
+    let v = json(&[
+        "weights",
+        "--crc",
+        "0x11021",
+        "--bits",
+        "4000",
+        "--max-weight",
+        "8",
+        "--dual",
+        "--format",
+        "json",
+    ]);
+    let w = v["weights"].as_array().unwrap();
+    assert_eq!(w.len(), 9);
+    // A_8 exceeds 2^53: written as an exact decimal string
+    assert!(w[8]["count"].is_string(), "{}", w[8]);
+    let d: u64 = v["dual"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(d, 1 << 16);
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    for args in [
+        &["hd", "--crc", "nonsense-crc"][..],
+        &["hd", "--crc", "crc32", "--max-hd", "2"],
+        &["weights", "--crc", "crc32", "--bits", "0"],
+        &[
+            "weights",
+            "--crc",
+            "crc32",
+            "--bits",
+            "100",
+            "--max-weight",
+            "5",
+            "--method",
+            "syndromes",
+        ],
+        &["weights", "--crc", "64", "--bits", "100", "--dual"],
+    ] {
+        let (code, out, err) = alias(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty());
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: "), "{err}");
+    }
+}

@@ -1,0 +1,183 @@
+//! `alias plot`: re-plots saved JSON results; bad input exits 2 with one line
+//! on stderr and leaves no file behind.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn alias(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_alias"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        let mut i = child.stdin.take().unwrap();
+        if let Some(b) = stdin {
+            i.write_all(b).unwrap();
+        }
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../aliasing-plot/tests/data")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+struct Dir(PathBuf);
+impl Dir {
+    fn new(tag: &str) -> Self {
+        let p = std::env::temp_dir().join(format!("alias-cli-plot-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        Dir(p)
+    }
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).to_string_lossy().into_owned()
+    }
+    fn is_empty(&self) -> bool {
+        std::fs::read_dir(&self.0).unwrap().next().is_none()
+    }
+}
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn assert_exit_2(out: &Output, mentions: &str) {
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8(out.stderr.clone()).unwrap();
+    assert!(err.starts_with("error: "), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(
+        err.contains(mentions),
+        "{err:?} should mention {mentions:?}"
+    );
+    assert!(!err.contains("panicked"));
+}
+
+#[test]
+fn plots_every_kind_to_svg_and_png() {
+    let d = Dir::new("ok");
+    for kind in ["curve", "compare", "simulate", "simulate-sweep"] {
+        for ext in ["svg", "png"] {
+            let out_path = d.path(&format!("{kind}.{ext}"));
+            let out = alias(
+                &["plot", &fixture(&format!("{kind}.json")), "-o", &out_path],
+                None,
+            );
+            assert!(
+                out.status.success(),
+                "{kind}.{ext}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let bytes = std::fs::read(&out_path).unwrap();
+            assert!(bytes.len() > 5_000, "{kind}.{ext}: {} bytes", bytes.len());
+            if ext == "svg" {
+                assert!(bytes.starts_with(b"<svg"));
+            } else {
+                assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
+            }
+        }
+    }
+}
+
+#[test]
+fn reads_stdin_and_takes_options() {
+    let d = Dir::new("stdin");
+    let json = std::fs::read(fixture("curve.json")).unwrap();
+    let p = d.path("c.svg");
+    let out = alias(
+        &[
+            "plot",
+            "-",
+            "-o",
+            &p,
+            "--y",
+            "undetected",
+            "--x",
+            "bytes",
+            "--size",
+            "800x500",
+        ],
+        Some(&json),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = std::fs::read_to_string(&p).unwrap();
+    assert!(svg.starts_with("<svg width=\"800\" height=\"500\""));
+    assert!(svg.contains("P(undetected error)"));
+    assert!(svg.contains("[bytes"));
+}
+
+#[test]
+fn bad_extension_exits_2() {
+    let d = Dir::new("ext");
+    let out = alias(
+        &["plot", &fixture("curve.json"), "-o", &d.path("c.pdf")],
+        None,
+    );
+    assert_exit_2(&out, ".svg or .png");
+    assert!(d.is_empty());
+}
+
+#[test]
+fn malformed_json_exits_2() {
+    let d = Dir::new("json");
+    let bad = d.path("bad.json");
+    std::fs::write(&bad, "{\"crc\": {\"name\": \"x\", ").unwrap();
+    let out = alias(&["plot", &bad, "-o", &d.path("p.png")], None);
+    assert_exit_2(&out, "not valid JSON");
+    let out = alias(&["plot", "-", "-o", &d.path("p.svg")], Some(b"[1, 2"));
+    assert_exit_2(&out, "not valid JSON");
+    std::fs::remove_file(&bad).unwrap();
+    assert!(d.is_empty());
+}
+
+#[test]
+fn unknown_or_wrong_documents_exit_2() {
+    let d = Dir::new("doc");
+    let out = alias(
+        &["plot", "-", "-o", &d.path("p.svg")],
+        Some(br#"{"profile": [1, 2]}"#),
+    );
+    assert_exit_2(&out, "unrecognised result document");
+    let out = alias(
+        &["plot", "-", "-o", &d.path("p.svg")],
+        Some(br#"{"crc": {"name": "c", "width": 8}, "points": [{"bits": 8}]}"#),
+    );
+    assert_exit_2(&out, "malformed curve result");
+    let out = alias(
+        &["plot", &d.path("missing.json"), "-o", &d.path("p.svg")],
+        None,
+    );
+    assert_exit_2(&out, "cannot read");
+    let out = alias(
+        &[
+            "plot",
+            &fixture("curve.json"),
+            "-o",
+            &d.path("p.svg"),
+            "--size",
+            "10x10",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(d.is_empty());
+}

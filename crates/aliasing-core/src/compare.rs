@@ -1,0 +1,254 @@
+//! Check kinds side by side: parse a check name (a checksum or any CRC spec)
+//! and compute its exact aliasing curve over frame lengths in **bytes**.
+//!
+//! Lengths are whole codewords in bytes, everything the check covers and that
+//! is transmitted, check field included; `bits = 8 * bytes`.
+//!
+//! | check | exact method | where |
+//! |---|---|---|
+//! | any CRC | Markov chain / dual code (`crate::curve`) | data-independent |
+//! | `internet` | [`crate::internet`] (random data or a given payload) | every length and BER |
+//! | `fletcher16` | [`crate::fletcher`] (2-D characteristic function over `Z_255^2`) | random data |
+//! | `fletcher32`, `adler32` | none: see below | use `alias simulate` |
+//!
+//! Fletcher-32 and Adler-32 keep two sums modulo 65535 (65521), a joint state
+//! space of about 4.3e9 residues: a characteristic-function sum over it costs
+//! `4.3e9 x` (columns) per point, and a transition-matrix method is out of
+//! reach; [`curve`] returns [`Error::Unsupported`] for them, and
+//! `alias compare` shows `n/a` with that note.
+//!
+//! ```
+//! use aliasing_core::compare::{CheckKind, curve};
+//! let inet: CheckKind = "internet".parse().unwrap();
+//! assert_eq!(inet.name(), "Internet");
+//! let pts = curve(&inet, &[1500], &[1.5e-5], None).unwrap();
+//! assert_eq!(pts[0].bits, 12000);
+//! assert!("crc32".parse::<CheckKind>().is_ok());
+//! assert!("no-such-check".parse::<CheckKind>().is_err());
+//! ```
+
+use crate::bsc::{self, CurvePoint};
+use crate::catalogue;
+use crate::crc::CrcAlgorithm;
+use crate::error::{Error, Result};
+use crate::{fletcher, internet};
+use std::str::FromStr;
+
+/// A check whose aliasing can be computed or compared.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CheckKind {
+    /// The Internet checksum (RFC 1071; TCP, UDP, IP).
+    Internet,
+    /// Fletcher-16: two sums of bytes modulo 255.
+    Fletcher16,
+    /// Fletcher-32: two sums of 16-bit words modulo 65535.
+    Fletcher32,
+    /// Adler-32 (RFC 1950): two sums of bytes modulo 65521.
+    Adler32,
+    /// A CRC, as resolved by [`catalogue::resolve`].
+    Crc(Box<CrcAlgorithm>),
+}
+
+/// The default set of `alias compare`: CRC-32, CRC-32C, CRC-16-CCITT,
+/// Internet, Fletcher-32, Adler-32.
+pub const DEFAULT_CHECKS: &[&str] = &[
+    "crc32",
+    "crc32c",
+    "crc16-ccitt",
+    "internet",
+    "fletcher32",
+    "adler32",
+];
+
+impl FromStr for CheckKind {
+    type Err = Error;
+    /// `internet` (also `inet`, `ip`, `tcp`, `udp`, `rfc1071`), `fletcher16`,
+    /// `fletcher32`, `adler32` (dashes and case ignored), or any CRC spec
+    /// accepted by [`catalogue::resolve`].
+    fn from_str(spec: &str) -> Result<Self> {
+        let key: String = spec
+            .trim()
+            .chars()
+            .filter(|c| !matches!(c, '-' | '_' | ' '))
+            .collect::<String>()
+            .to_ascii_lowercase();
+        Ok(match key.as_str() {
+            "internet" | "inet" | "ip" | "tcp" | "udp" | "rfc1071" => CheckKind::Internet,
+            "fletcher16" => CheckKind::Fletcher16,
+            "fletcher32" => CheckKind::Fletcher32,
+            "adler32" | "adler" => CheckKind::Adler32,
+            "" => return Err(Error::Invalid("empty check name".into())),
+            _ => CheckKind::Crc(Box::new(catalogue::resolve(spec)?)),
+        })
+    }
+}
+
+impl CheckKind {
+    /// Display name: `Internet`, `Fletcher-16`, ..., or the CRC's catalogue name.
+    pub fn name(&self) -> String {
+        match self {
+            CheckKind::Internet => "Internet".into(),
+            CheckKind::Fletcher16 => "Fletcher-16".into(),
+            CheckKind::Fletcher32 => "Fletcher-32".into(),
+            CheckKind::Adler32 => "Adler-32".into(),
+            CheckKind::Crc(c) => c.name.clone(),
+        }
+    }
+
+    /// Number of check bits.
+    pub fn check_bits(&self) -> u32 {
+        match self {
+            CheckKind::Internet | CheckKind::Fletcher16 => 16,
+            CheckKind::Fletcher32 | CheckKind::Adler32 => 32,
+            CheckKind::Crc(c) => c.width(),
+        }
+    }
+
+    /// Shortest codeword in bytes the check accepts.
+    pub fn min_bytes(&self) -> u64 {
+        match self {
+            CheckKind::Internet => 1,
+            CheckKind::Fletcher16 => 2,
+            CheckKind::Fletcher32 | CheckKind::Adler32 => 4,
+            // at least one data bit beyond the check bits
+            CheckKind::Crc(c) => (c.width() as u64 + 1).div_ceil(8),
+        }
+    }
+}
+
+/// The exact aliasing curve of `check` at every length in `bytes` (whole
+/// codewords) and BER, BER-major (every length for the first BER, then the
+/// next). With `payload`, the given-data computation: the Internet checksum
+/// uses the payload's bits ([`internet::curve_payload`]; each length is a
+/// prefix of the payload, the whole payload when `bytes` is empty); a CRC does
+/// not depend on the data, so only the lengths matter.
+///
+/// Returns [`Error::Unsupported`] (one line, saying why) where no exact method
+/// applies: Fletcher-32 and Adler-32, and Fletcher-16 with a payload.
+pub fn curve(
+    check: &CheckKind,
+    bytes: &[u64],
+    bers: &[f64],
+    payload: Option<&[u8]>,
+) -> Result<Vec<CurvePoint>> {
+    if bers.is_empty() {
+        return Err(Error::BadBer("list is empty".into()));
+    }
+    for &p in bers {
+        bsc::check_ber(p)?;
+    }
+    let whole = payload.map(|p| [p.len() as u64]);
+    let bytes: &[u64] = match (&whole, bytes.is_empty()) {
+        (Some(w), true) => &w[..],
+        _ => bytes,
+    };
+    if bytes.is_empty() {
+        return Err(Error::BadLength("the length list is empty".into()));
+    }
+    if let Some(&b) = bytes.iter().find(|&&b| b < check.min_bytes()) {
+        return Err(Error::BadLength(format!(
+            "{b} bytes is too short for {} (at least {} bytes)",
+            check.name(),
+            check.min_bytes()
+        )));
+    }
+    if let Some(p) = payload {
+        if let Some(&b) = bytes.iter().find(|&&b| b > p.len() as u64) {
+            return Err(Error::BadLength(format!(
+                "{b} bytes is longer than the {}-byte payload",
+                p.len()
+            )));
+        }
+    }
+    match check {
+        CheckKind::Internet => match payload {
+            None => internet::curve(bytes, bers),
+            Some(p) => internet::curve_payload(p, bytes, bers),
+        },
+        CheckKind::Fletcher16 => match payload {
+            None => fletcher::curve16(bytes, bers),
+            Some(_) => Err(Error::Unsupported(
+                "Fletcher-16 for a given payload is not computed exactly (only for random data)"
+                    .into(),
+            )),
+        },
+        CheckKind::Fletcher32 | CheckKind::Adler32 => Err(Error::Unsupported(format!(
+            "no exact method for {}: two sums modulo {} give about 4.3e9 joint states; \
+             use `alias simulate`",
+            check.name(),
+            if *check == CheckKind::Adler32 {
+                65521
+            } else {
+                65535
+            }
+        ))),
+        CheckKind::Crc(crc) => crc_curve(crc, bytes, bers),
+    }
+}
+
+/// Exact CRC curve over byte lengths, BER-major, by [`crate::curve::exact`]
+/// (which picks the method and refuses runs that would not fit in memory).
+fn crc_curve(crc: &CrcAlgorithm, bytes: &[u64], bers: &[f64]) -> Result<Vec<CurvePoint>> {
+    let bits: Vec<u64> = bytes.iter().map(|&b| 8 * b).collect();
+    Ok(crate::curve::exact(crc, &bits, bers, crate::curve::Method::Auto)?.points)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        for (s, n) in [
+            ("internet", "Internet"),
+            ("TCP", "Internet"),
+            ("Fletcher-16", "Fletcher-16"),
+            ("fletcher32", "Fletcher-32"),
+            ("ADLER32", "Adler-32"),
+            ("crc32", "CRC-32/ISO-HDLC"),
+            ("crc32c", "CRC-32/ISCSI"),
+        ] {
+            assert_eq!(s.parse::<CheckKind>().unwrap().name(), n, "{s}");
+        }
+        for s in DEFAULT_CHECKS {
+            assert!(s.parse::<CheckKind>().is_ok(), "{s}");
+        }
+        assert!("".parse::<CheckKind>().is_err());
+        assert!("fletcher64".parse::<CheckKind>().is_err());
+    }
+
+    #[test]
+    fn internet_curve_and_errors() {
+        let c = CheckKind::Internet;
+        let pts = curve(&c, &[64, 1500], &[1e-6, 1e-5], None).unwrap();
+        assert_eq!(pts.len(), 4);
+        // BER-major
+        assert_eq!((pts[0].ber, pts[0].bits, pts[1].bits), (1e-6, 512, 12000));
+        assert_eq!(pts[2].ber, 1e-5);
+        for pt in &pts {
+            let v = internet::p_undetected(pt.bits / 8, pt.ber).unwrap();
+            assert_eq!(pt.p_undetected, v);
+            assert_eq!(pt.data_bits, pt.bits - 16);
+        }
+        assert!(curve(&c, &[], &[1e-5], None).is_err());
+        assert!(curve(&c, &[10], &[], None).is_err());
+        assert!(curve(&c, &[10], &[2.0], None).is_err());
+        assert!(curve(&c, &[10], &[0.1], Some(&[1, 2, 3])).is_err());
+        let pl = curve(&c, &[], &[0.01], Some(&[1, 2, 3, 4])).unwrap();
+        assert_eq!(pl[0].bits, 32);
+        // a CRC through the curve driver, lengths in bytes
+        let crc: CheckKind = "crc16-ccitt".parse().unwrap();
+        let pts = curve(&crc, &[64, 1518], &[1e-5], None).unwrap();
+        let CheckKind::Crc(alg) = &crc else { panic!() };
+        let direct = crate::curve::exact(alg, &[512, 12144], &[1e-5], crate::curve::Method::Auto)
+            .unwrap()
+            .points;
+        assert_eq!(pts, direct);
+        for k in [CheckKind::Fletcher32, CheckKind::Adler32] {
+            assert!(matches!(
+                curve(&k, &[100], &[1e-5], None),
+                Err(Error::Unsupported(_))
+            ));
+        }
+    }
+}

@@ -1,0 +1,399 @@
+//! Tests of the exact Internet-checksum escape probability: brute force on a
+//! small-word analogue (4-bit words mod 15), exhaustive 2-bit errors against
+//! the real checksum, the two exact methods against each other over the whole
+//! BER range, and against an exact rational evaluation.
+
+use super::*;
+use crate::check::Check;
+use crate::checksum::{Internet, ones_complement_sum};
+use dashu::rational::RBig;
+
+fn rel(a: f64, b: f64) -> f64 {
+    if a == b {
+        0.0
+    } else {
+        (a - b).abs() / a.abs().max(b.abs())
+    }
+}
+
+const PS: [f64; 9] = [1e-12, 1e-9, 1e-6, 1e-4, 1e-3, 1e-2, 0.1, 0.3, 0.5];
+
+/// Escape counts by error weight for a `w`-bit-word analogue: the bits are
+/// (column, value) pairs; `None` values mean random data (each direction 1/2).
+/// Returns `A[weight]` as a probability-weighted count (random data: the
+/// fraction of data values, summed over patterns).
+fn brute_force(bits: &[(usize, Option<bool>)], w: usize) -> Vec<f64> {
+    let m = (1i64 << w) - 1;
+    let n = bits.len();
+    let mut a = vec![0.0; n + 1];
+    for e in 1u32..(1 << n) {
+        let flipped: Vec<usize> = (0..n).filter(|&i| e >> i & 1 == 1).collect();
+        let free: Vec<usize> = flipped
+            .iter()
+            .copied()
+            .filter(|&i| bits[i].1.is_none())
+            .collect();
+        let mut hits = 0u64;
+        // enumerate values of the random bits that were flipped (other bits do not matter)
+        for v in 0u32..(1 << free.len()) {
+            let mut delta = 0i64;
+            for &i in &flipped {
+                let one = match bits[i].1 {
+                    Some(b) => b,
+                    None => v >> free.iter().position(|&x| x == i).unwrap() & 1 == 1,
+                };
+                let s = 1i64 << bits[i].0;
+                delta += if one { -s } else { s };
+            }
+            if delta.rem_euclid(m) == 0 {
+                hits += 1;
+            }
+        }
+        a[flipped.len()] += hits as f64 / (1u64 << free.len()) as f64;
+    }
+    a
+}
+
+fn from_counts(a: &[f64], p: f64) -> f64 {
+    let n = (a.len() - 1) as u64;
+    (1..=n)
+        .map(|w| a[w as usize] * bsc::pattern_probability(n, w, p))
+        .sum()
+}
+
+fn random_bits(counts: &[u64]) -> Vec<(usize, Option<bool>)> {
+    counts
+        .iter()
+        .enumerate()
+        .flat_map(|(k, &c)| std::iter::repeat_n((k, None), c as usize))
+        .collect()
+}
+
+#[test]
+fn small_word_analogue_matches_brute_force() {
+    // 4-bit words mod 15: equal columns (3 words), unequal columns (like an
+    // odd length), and 2-bit words mod 3.
+    for counts in [
+        vec![3u64, 3, 3, 3],
+        vec![2, 2, 3, 3],
+        vec![1, 4, 2, 3],
+        vec![5, 5],
+    ] {
+        let w = counts.len();
+        let a = brute_force(&random_bits(&counts), w);
+        for p in PS {
+            let exact = from_counts(&a, p);
+            let c = carry_random(&counts, p).unwrap();
+            let f = fourier_random(&counts, p);
+            assert!(
+                rel(c, exact) < 1e-12,
+                "{counts:?} p={p}: carry {c} brute {exact}"
+            );
+            assert!(
+                rel(f, exact) < 1e-11,
+                "{counts:?} p={p}: fourier {f} brute {exact}"
+            );
+        }
+    }
+}
+
+#[test]
+fn small_word_payloads_match_brute_force_and_average_to_random() {
+    let counts = [2u64, 3, 3, 2];
+    let bits = random_bits(&counts);
+    let n = bits.len();
+    let p = 0.01;
+    let mut avg = 0.0;
+    for data in 0u32..(1 << n) {
+        let fixed: Vec<(usize, Option<bool>)> = bits
+            .iter()
+            .enumerate()
+            .map(|(i, &(k, _))| (k, Some(data >> i & 1 == 1)))
+            .collect();
+        let mut up = [0u64; 4];
+        let mut down = [0u64; 4];
+        for &(k, v) in &fixed {
+            if v == Some(true) {
+                down[k] += 1;
+            } else {
+                up[k] += 1;
+            }
+        }
+        if data % 97 == 0 {
+            let exact = from_counts(&brute_force(&fixed, 4), p);
+            let c = carry_payload(&up, &down, p).unwrap();
+            assert!(rel(c, exact) < 1e-12, "data {data:#x}: {c} vs {exact}");
+        }
+        avg += carry_payload(&up, &down, p).unwrap();
+    }
+    avg /= (1u64 << n) as f64;
+    let r = carry_random(&counts, p).unwrap();
+    assert!(rel(avg, r) < 1e-12, "{avg} vs {r}");
+}
+
+#[test]
+fn every_two_bit_error_against_the_real_checksum() {
+    // Real segments with a valid checksum field and a TCP pseudo-header; every
+    // pair of flips escapes exactly when both are in one bit column of two
+    // different words with opposite original values.
+    let mut x = 0x1234_5678_9abc_def0u64;
+    for len in [6usize, 7, 10, 13] {
+        let ph = Internet::tcp_ipv4([192, 168, 0, 1], [10, 0, 0, 7], len as u16);
+        let mut seg: Vec<u8> = (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect();
+        seg[2] = 0;
+        seg[3] = 0;
+        let c = ph.compute(&seg) as u16;
+        seg[2..4].copy_from_slice(&c.to_be_bytes());
+        let init = ones_complement_sum(ph.pseudo_header(), 0);
+        assert_eq!(ones_complement_sum(&seg, init), 0xFFFF);
+        let col = |bit: usize| {
+            let (byte, b) = (bit / 8, bit % 8);
+            (byte / 2, if byte % 2 == 0 { 8 + b } else { b })
+        };
+        let val = |s: &[u8], bit: usize| s[bit / 8] >> (bit % 8) & 1;
+        let mut escapes = 0u64;
+        for i in 0..8 * len {
+            for j in i + 1..8 * len {
+                let mut r = seg.clone();
+                r[i / 8] ^= 1 << (i % 8);
+                r[j / 8] ^= 1 << (j % 8);
+                let passes = ones_complement_sum(&r, init) == 0xFFFF;
+                let (wi, ki) = col(i);
+                let (wj, kj) = col(j);
+                let rule = ki == kj && wi != wj && val(&seg, i) != val(&seg, j);
+                assert_eq!(passes, rule, "len {len} bits {i} {j}");
+                escapes += passes as u64;
+            }
+        }
+        let d = Directions::from_payload(&seg);
+        assert_eq!(d.escaping_pairs(), escapes);
+        // leading term of the exact payload probability
+        let p = 1e-9;
+        let v = p_undetected_payload(&seg, p).unwrap();
+        let lead = escapes as f64 * bsc::pattern_probability(8 * len as u64, 2, p);
+        assert!(rel(v, lead) < 1e-6, "len {len}: {v} vs {lead}");
+    }
+}
+
+#[test]
+fn one_word_needs_all_sixteen_flips() {
+    // A 2-byte codeword escapes only by 0x0000 <-> 0xFFFF: p^16 * 2/65536.
+    // (The characteristic function is not used here: with one word there is no
+    // second-order term and its result would be rounding noise.)
+    for p in [1e-12, 1e-3, 0.1, 0.5] {
+        let v = p_undetected(2, p).unwrap();
+        assert!(rel(v, p.powi(16) / 32768.0) < 1e-13, "p={p}: {v}");
+    }
+    // One byte (pad not transmitted) can never escape.
+    assert_eq!(p_undetected(1, 0.3).unwrap(), 0.0);
+    // All-zero payload: every flip adds, so the lightest escape is one flip in
+    // every column (65535 has 16 ones): W^16 patterns of weight 16.
+    for (bytes, p) in [(8usize, 1e-9), (64, 1e-9), (1500, 1e-12)] {
+        let z = p_undetected_payload(&vec![0u8; bytes], p).unwrap();
+        let w = (bytes / 2) as f64;
+        let lead = w.powi(16) * bsc::pattern_probability(8 * bytes as u64, 16, p);
+        assert!(rel(z, lead) < 1e-5, "{bytes}: {z} vs {lead}");
+    }
+}
+
+#[test]
+fn leading_term_for_random_data() {
+    // P_ud -> p^2 * sum_k W_k (W_k - 1) / 4 as p -> 0.
+    for bytes in [4u64, 5, 64, 1500, 9001] {
+        let w = column_counts(bytes);
+        let a2: f64 = w.iter().map(|&c| (c * (c - 1)) as f64 / 4.0).sum();
+        let p = 1e-12;
+        let v = p_undetected(bytes, p).unwrap();
+        let lead = a2 * bsc::pattern_probability(8 * bytes, 2, p);
+        assert!(rel(v, lead) < 1e-6, "{bytes}: {v} vs {lead}");
+    }
+}
+
+#[test]
+fn carry_chain_and_characteristic_function_agree() {
+    // Exact (uncut) carry chain for short codewords, the cut one for long ones,
+    // against the characteristic function over Z_65535.
+    for bytes in [3u64, 4, 5, 7, 16, 33, 64, 65, 128] {
+        let w = column_counts(bytes);
+        for p in PS {
+            let c = carry_random(&w, p).unwrap();
+            let f = fourier_random(&w, p);
+            assert!(
+                rel(c, f) < 1e-12,
+                "{bytes} bytes p={p}: carry {c} fourier {f}"
+            );
+        }
+    }
+    // long codewords: both regimes of the characteristic function (factored
+    // out below (1-p)^n = e^-20, plain sum above) against the cut chain
+    for (bytes, hi) in [(576u64, 0.05), (1500, 0.02), (9000, 2e-3)] {
+        let w = column_counts(bytes);
+        for p in [1e-12, 1e-9, 1e-6, 1e-5, 1e-4, 1e-3, hi] {
+            let c = carry_random(&w, p).unwrap();
+            let f = fourier_random(&w, p);
+            assert!(
+                rel(c, f) < 1e-12,
+                "{bytes} bytes p={p}: carry {c} fourier {f}"
+            );
+        }
+    }
+}
+
+impl Semiring for RBig {
+    fn zero() -> Self {
+        RBig::ZERO
+    }
+    fn one() -> Self {
+        RBig::ONE
+    }
+    fn add(&self, o: &Self) -> Self {
+        self + o
+    }
+    fn mul(&self, o: &Self) -> Self {
+        self * o
+    }
+    fn is_zero(&self) -> bool {
+        *self == RBig::ZERO
+    }
+}
+#[test]
+fn exact_rational_evaluation() {
+    // The carry chain in exact rational arithmetic (dashu) for p exactly the
+    // f64 value; the f64 methods must agree to 1e-13 relative.
+    fn law(n: u64, p: &RBig) -> ColumnLaw<RBig> {
+        let cut = n as usize;
+        let one_m = RBig::ONE - p;
+        let mut flip = vec![RBig::ZERO; 2 * cut + 1];
+        let mut clean = RBig::ONE;
+        for _ in 0..n {
+            clean = &clean * &one_m;
+        }
+        for f in 1..=n {
+            // C(n, f) p^f (1-p)^(n-f) * C(f, u) / 2^f
+            let mut pf = RBig::ONE;
+            for i in 0..f {
+                pf = pf * RBig::from(n - i) / RBig::from(i + 1) * p;
+            }
+            for _ in f..n {
+                pf = &pf * &one_m;
+            }
+            let mut cu = RBig::ONE;
+            let half_f = RBig::from_parts(1.into(), dashu::integer::UBig::ONE << f as usize);
+            for u in 0..=f {
+                if u > 0 {
+                    cu = cu * RBig::from(f - u + 1) / RBig::from(u);
+                }
+                let d = 2 * u as i64 - f as i64;
+                flip[(d + cut as i64) as usize] += &pf * &cu * &half_f;
+            }
+        }
+        ColumnLaw {
+            clean,
+            flip,
+            tail: 0.0,
+        }
+    }
+    for bytes in [4u64, 5, 8] {
+        let counts = column_counts(bytes);
+        let cut = counts.iter().copied().max().unwrap() as usize;
+        for p in [1e-12, 1e-5, 0.25, 0.5] {
+            let pr = RBig::try_from(p).unwrap();
+            let laws: Vec<ColumnLaw<RBig>> = counts
+                .iter()
+                .map(|&n| {
+                    let mut l = law(n, &pr);
+                    // widen to the common cut
+                    let pad = cut - n as usize;
+                    let mut v = vec![RBig::ZERO; pad];
+                    v.extend(l.flip);
+                    v.extend(vec![RBig::ZERO; pad]);
+                    l.flip = v;
+                    l
+                })
+                .collect();
+            let exact = carry_chain(&laws, cut).to_f64().value();
+            let f = fourier_random(&counts, p);
+            let c = p_undetected(bytes, p).unwrap();
+            assert!(
+                rel(f, exact) < 1e-13,
+                "{bytes} p={p}: fourier {f} exact {exact}"
+            );
+            assert!(
+                rel(c, exact) < 1e-13,
+                "{bytes} p={p}: carry {c} exact {exact}"
+            );
+        }
+    }
+}
+
+#[test]
+fn payload_model_large_ber_uses_characteristic_function() {
+    // Where the cut carry chain gives up, the plain characteristic function is
+    // used; it must agree with the chain where both apply.
+    let data: Vec<u8> = (0..200u32).map(|i| (i * 37 % 251) as u8).collect();
+    let d = Directions::from_payload(&data);
+    for p in [0.05, 0.1] {
+        let c = carry_payload(&d.up, &d.down, p).unwrap();
+        let f = fourier_payload(&d.up, &d.down, p);
+        assert!(rel(c, f) < 1e-10, "p={p}: {c} vs {f}");
+    }
+    let big = vec![0x5Au8; 9000];
+    let v = p_undetected_payload(&big, 0.3).unwrap();
+    assert!(rel(v, 1.0 / 65535.0) < 1e-3, "{v}");
+}
+
+#[test]
+fn bad_input() {
+    assert!(p_undetected(0, 0.1).is_err());
+    assert!(p_undetected(10, 1.5).is_err());
+    assert!(p_undetected(10, f64::NAN).is_err());
+    assert!(p_undetected_payload(&[], 0.1).is_err());
+    assert!(curve_payload(&[1, 2, 3], &[4], &[0.1]).is_err());
+    assert_eq!(p_undetected(100, 0.0).unwrap(), 0.0);
+}
+
+#[test]
+fn real_field_model_against_brute_force() {
+    // 4-bit analogue: data words with random bits, plus a check word uniform
+    // on 0..=14 (15 values, as a real field is on 0..=0xFFFE). Brute force
+    // over the check word's value against P_A + (P_A - P_f) / 15.
+    let counts = [3u64, 3, 3, 3]; // 2 data words + the check word per column
+    let data_bits: Vec<(usize, Option<bool>)> = random_bits(&[2, 2, 2, 2]);
+    for p in [1e-9, 1e-3, 0.1, 0.5] {
+        let mut avg = 0.0;
+        for c in 0u32..15 {
+            let mut bits = data_bits.clone();
+            bits.extend((0..4).map(|k| (k, Some(c >> k & 1 == 1))));
+            avg += from_counts(&brute_force(&bits, 4), p);
+        }
+        avg /= 15.0;
+        let pa = carry_random(&counts, p).unwrap();
+        let pf = carry_mixed(&[2, 2, 2, 2], &[0; 4], &[1; 4], p).unwrap();
+        let formula = pa + (pa - pf) / 15.0;
+        assert!(rel(formula, avg) < 1e-12, "p={p}: {formula} vs {avg}");
+    }
+    // 16 bits: the field's 65535 values change the answer only through
+    // patterns of weight 3 or more (a pair through the field's word escapes
+    // with probability 1/2 either way), so by far less than 1/(65535 W)
+    // relative at low BER; and the mixed chain agrees with the mixed spectrum.
+    for bytes in [64u64, 1500] {
+        let a = p_undetected(bytes, 1e-6).unwrap();
+        let b = p_undetected_real_field(bytes, 1e-6).unwrap();
+        let w = (bytes / 2) as f64;
+        let d = (b - a) / a;
+        assert!(d.abs() < 1.0 / (65535.0 * w) && d != 0.0, "{bytes}: {d:e}");
+    }
+    let mut random = column_counts(576);
+    random.iter_mut().for_each(|r| *r -= 1);
+    let p = 0.01;
+    let c = carry_mixed(&random, &[0; 16], &[1; 16], p).unwrap();
+    let f = Spectrum::new(16, p).mixed(&random, &[0; 16], &[1; 16]);
+    assert!(rel(c, f) < 1e-11, "{c} vs {f}");
+}

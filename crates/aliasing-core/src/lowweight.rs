@@ -1,0 +1,684 @@
+//! Low-weight codewords of a shortened CRC code by meet-in-the-middle on the
+//! syndromes `s_i = x^i mod g`, and the Hamming-distance profile in the
+//! notation of Koopman's CRC tables.
+//!
+//! A set of error positions is undetectable iff the XOR of its syndromes is
+//! 0. The code is shift invariant, so every codeword is a *shape* with its
+//! lowest position at 0 and highest at its span `L`, placed at any of the
+//! `n - L` offsets that fit in `n` bits. Counting shapes by span once gives
+//! `A_w(n)` for every `n` up to the limit at once:
+//! `A_w(n) = sum_{L < n} c_w(L) (n - L)`.
+//!
+//! ```
+//! use aliasing_core::{lowweight, poly::Generator};
+//! let g: Generator = "0x104C11DB7".parse().unwrap(); // CRC-32
+//! let a4 = lowweight::weight_counts(&g, 4, 2975 + 32 + 1).unwrap(); // n < 3008
+//! assert_eq!(a4[2974 + 32], 0); // HD 5 up to 2974 data bits
+//! assert_eq!(a4[2975 + 32], 1); // one weight-4 codeword at 2975
+//! ```
+
+use crate::error::{Error, Result};
+use crate::gf2;
+use crate::poly::Generator;
+use rayon::prelude::*;
+
+/// Widest generator this module accepts.
+pub const MAX_WIDTH: u32 = 63;
+
+/// Largest number of hash probes a search may take before it is refused.
+pub const WORK_LIMIT: f64 = 2e10;
+
+/// Largest meet-in-the-middle table, in entries.
+pub const TABLE_LIMIT: usize = 1 << 25;
+
+fn check_width(g: &Generator) -> Result<()> {
+    if g.width() > MAX_WIDTH {
+        return Err(Error::Unsupported(format!(
+            "low-weight enumeration handles widths up to {MAX_WIDTH}, not {}",
+            g.width()
+        )));
+    }
+    Ok(())
+}
+
+/// `x^i mod g` for `i < count`.
+pub fn syndromes(g: &Generator, count: usize) -> Vec<u64> {
+    let mut out = Vec::with_capacity(count);
+    let mut s = 1u64 & g.mask();
+    if g.width() == 0 {
+        s = 0;
+    }
+    let top = g.width() - 1;
+    for _ in 0..count {
+        out.push(s);
+        let fb = (s >> top) & 1;
+        s = ((s << 1) & g.mask()) ^ (g.normal() & fb.wrapping_neg());
+    }
+    out
+}
+
+/// The next `count` syndromes after `last` (which sits at position `at - 1`).
+fn syndromes_from(g: &Generator, last: u64, at: usize) -> Vec<u64> {
+    let count = at.max(1024);
+    let top = g.width() - 1;
+    let mut s = last;
+    let mut out = Vec::with_capacity(count);
+    for _ in 0..count {
+        let fb = (s >> top) & 1;
+        s = ((s << 1) & g.mask()) ^ (g.normal() & fb.wrapping_neg());
+        out.push(s);
+    }
+    out
+}
+
+/// Open-addressing hash map from syndromes (never `u64::MAX`) to a `u64`.
+struct Table {
+    keys: Vec<u64>,
+    vals: Vec<u64>,
+    len: usize,
+}
+
+const EMPTY: u64 = u64::MAX;
+
+impl Table {
+    fn with_capacity(n: usize) -> Self {
+        let cap = (n.max(16) * 2).next_power_of_two();
+        Table {
+            keys: vec![EMPTY; cap],
+            vals: vec![0; cap],
+            len: 0,
+        }
+    }
+    #[inline]
+    fn slot(&self, k: u64) -> usize {
+        (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize & (self.keys.len() - 1)
+    }
+    /// Inserts unless present (the first value is kept).
+    fn insert(&mut self, k: u64, v: u64) {
+        if (self.len + 1) * 2 > self.keys.len() {
+            self.grow();
+        }
+        let mask = self.keys.len() - 1;
+        let mut i = self.slot(k);
+        loop {
+            if self.keys[i] == EMPTY {
+                self.keys[i] = k;
+                self.vals[i] = v;
+                self.len += 1;
+                return;
+            }
+            if self.keys[i] == k {
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+    #[inline]
+    fn get(&self, k: u64) -> Option<u64> {
+        let mask = self.keys.len() - 1;
+        let mut i = self.slot(k);
+        loop {
+            let key = self.keys[i];
+            if key == k {
+                return Some(self.vals[i]);
+            }
+            if key == EMPTY {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+    fn grow(&mut self) {
+        let old_k = std::mem::take(&mut self.keys);
+        let old_v = std::mem::take(&mut self.vals);
+        let cap = old_k.len() * 2;
+        self.keys = vec![EMPTY; cap];
+        self.vals = vec![0; cap];
+        self.len = 0;
+        for (k, v) in old_k.into_iter().zip(old_v) {
+            if k != EMPTY {
+                self.insert(k, v);
+            }
+        }
+    }
+}
+
+/// `c_w(L)` for `L = 0..max_len`: the number of weight-`w` codewords whose
+/// lowest position is 0 and highest is `L` (`w` = 2, 3 or 4).
+///
+/// Cost `O(max_len)` for `w <= 3` and `O(max_len^2 / 2)` hash probes for
+/// `w = 4` (parallel over `L`).
+pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
+    check_width(g)?;
+    if !(2..=4).contains(&w) {
+        return Err(Error::Unsupported(format!(
+            "counts for every length are available for weights 2 to 4, not {w}; \
+             use the dual-code weights for higher weights"
+        )));
+    }
+    let n = max_len as usize;
+    if w == 4 && (n as f64).powi(2) / 2.0 > WORK_LIMIT {
+        return Err(Error::Unsupported(format!(
+            "weight-4 counts up to {n} bits need about {:.1e} probes, over the limit of {WORK_LIMIT:.0e}",
+            (n as f64).powi(2) / 2.0
+        )));
+    }
+    let period = gf2::period(g);
+    let distinct = (n as u128).min(period) as usize;
+    let syn = syndromes(g, n.max(1));
+    let mut first = Table::with_capacity(distinct);
+    for (j, &s) in syn.iter().enumerate().take(distinct) {
+        first.insert(s, j as u64);
+    }
+    // positions i in (0, l) with s_i == s
+    let count_in = |s: u64, l: u64| -> u64 {
+        match first.get(s) {
+            None => 0,
+            Some(j) => {
+                let p = period;
+                let (j, l) = (j as u128, l as u128);
+                let c = if j == 0 {
+                    l.saturating_sub(1) / p
+                } else if j < l {
+                    (l - 1 - j) / p + 1
+                } else {
+                    0
+                };
+                c as u64
+            }
+        }
+    };
+    let out: Vec<u64> = (0..n as u64)
+        .into_par_iter()
+        .map(|l| {
+            if l == 0 {
+                return 0;
+            }
+            let t = 1 ^ syn[l as usize];
+            match w {
+                2 => (t == 0) as u64,
+                3 => count_in(t, l),
+                _ => {
+                    let mut ordered = 0u64;
+                    for &sb in &syn[1..l as usize] {
+                        ordered += count_in(t ^ sb, l);
+                    }
+                    if t == 0 {
+                        ordered -= l - 1;
+                    }
+                    ordered / 2
+                }
+            }
+        })
+        .collect();
+    Ok(out)
+}
+
+/// `A_w(n)` for every `n` in `0..max_len` (index `n`), `w` = 2, 3 or 4.
+pub fn weight_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u128>> {
+    let c = span_counts(g, w, max_len)?;
+    let mut out = Vec::with_capacity(c.len());
+    let (mut a, mut cum) = (0u128, 0u128);
+    for (l, &cl) in c.iter().enumerate() {
+        if l > 0 {
+            a += cum;
+        }
+        out.push(a);
+        cum += cl as u128;
+    }
+    Ok(out)
+}
+
+/// One entry of a Hamming-distance profile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HdEntry {
+    /// The Hamming distance.
+    pub hd: u32,
+    /// Largest data-word length (bits, check bits excluded) at which every
+    /// error of fewer than `hd` bits is detected.
+    pub max_data_bits: u64,
+    /// An undetectable error pattern of weight below `hd` at the next
+    /// length (`max_data_bits + 1` data bits): bit positions, `x^i`
+    /// counted from the end of the codeword, lowest first.
+    pub example: Vec<u64>,
+}
+
+/// The Hamming-distance profile of a CRC, as in Koopman's tables:
+/// entries for HD 3, 4, ... up to the weight of `g` (the HD at one data bit)
+/// or `max_hd`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HdProfile {
+    /// The generator.
+    pub generator: Generator,
+    /// Entries in order of increasing HD.
+    pub entries: Vec<HdEntry>,
+}
+
+impl HdProfile {
+    /// Koopman's notation: `{4294967263,91607,2974,...}`.
+    pub fn koopman_notation(&self) -> String {
+        let v: Vec<String> = self
+            .entries
+            .iter()
+            .map(|e| e.max_data_bits.to_string())
+            .collect();
+        format!("{{{}}}", v.join(","))
+    }
+}
+
+/// Data lengths up to this many bits are settled by listing every codeword.
+const ENUM_BITS: u32 = 22;
+
+/// Minimum weight of `q g` over non-zero `q` of each degree `< k`, with an
+/// example codeword: `best[d] = (weight, codeword)` for `deg q = d`.
+fn small_codewords(g: &Generator, k: u32) -> Vec<(u32, u128)> {
+    let mut best = vec![(u32::MAX, 0u128); k as usize];
+    let mut c = 0u128;
+    for i in 1u64..(1u64 << k) {
+        c ^= g.full() << i.trailing_zeros();
+        let gray = i ^ (i >> 1);
+        let d = 63 - gray.leading_zeros() as usize;
+        let wt = c.count_ones();
+        if wt < best[d].0 {
+            best[d] = (wt, c);
+        }
+    }
+    best
+}
+
+fn positions(c: u128) -> Vec<u64> {
+    (0..128).filter(|&i| (c >> i) & 1 == 1).collect()
+}
+
+/// Enumerates subsets of `lo..limit` of size `1..=k` (with their syndrome
+/// XOR and positions packed `bits` bits each) and calls `f`.
+fn subsets(
+    syn: &[u64],
+    lo: usize,
+    limit: usize,
+    k: usize,
+    bits: u32,
+    f: &mut impl FnMut(u64, u64, usize),
+) {
+    struct Walk<'a, F> {
+        syn: &'a [u64],
+        limit: usize,
+        bits: u32,
+        f: &'a mut F,
+    }
+    impl<F: FnMut(u64, u64, usize)> Walk<'_, F> {
+        fn rec(&mut self, start: usize, left: usize, x: u64, packed: u64, depth: usize) {
+            for i in start..self.limit {
+                let nx = x ^ self.syn[i];
+                let np = packed | ((i as u64) << (depth as u32 * self.bits));
+                (self.f)(nx, np, depth + 1);
+                if left > 1 {
+                    self.rec(i + 1, left - 1, nx, np, depth + 1);
+                }
+            }
+        }
+    }
+    if k == 0 {
+        return;
+    }
+    let mut w = Walk {
+        syn,
+        limit,
+        bits,
+        f,
+    };
+    w.rec(lo, k, 0, 0, 0);
+}
+
+fn unpack(packed: u64, bits: u32) -> Vec<u64> {
+    let mut v = Vec::new();
+    let mut p = packed;
+    let mask = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    while p != 0 {
+        v.push(p & mask);
+        p = if bits >= 64 { 0 } else { p >> bits };
+    }
+    v
+}
+
+fn choose(n: f64, k: usize) -> f64 {
+    (0..k).fold(1.0, |a, i| a * (n - i as f64) / (i as f64 + 1.0))
+}
+
+/// Smallest span `L` in `[from, until)` of a codeword of weight at most `w`
+/// (all shapes with position 0 and `L`), by meet-in-the-middle; `None` if
+/// there is none below `until`.
+fn min_span(g: &Generator, w: u32, from: u64, until: u64) -> Result<Option<(u64, Vec<u64>)>> {
+    let inner = (w - 2) as usize;
+    let h1 = inner.div_ceil(2);
+    let h2 = inner - h1;
+    let bits = 64 / h1.max(h2).max(1) as u32;
+    let refuse = |what: String| {
+        Error::Unsupported(format!(
+            "searching for weight-{w} codewords is beyond this tool's limits ({what}); \
+             use --max-hd to stop earlier"
+        ))
+    };
+    let mut work = 0f64;
+    let from = from.max(1);
+    let mut syn = syndromes(g, from as usize + 1);
+    let mut table = Table::with_capacity(1024);
+    table.insert(0, 0); // empty subset
+    subsets(&syn, 1, from as usize, h1, bits, &mut |x, p, _| {
+        table.insert(x, p)
+    });
+    for l in from..until {
+        if syn.len() <= l as usize {
+            let more = syndromes_from(g, *syn.last().expect("non-empty"), syn.len());
+            syn.extend(more);
+        }
+        if bits < 64 && l >= 1u64 << bits {
+            return Err(refuse(format!("positions over {} bits", bits)));
+        }
+        work += (0..=h2).map(|i| choose(l as f64, i)).sum::<f64>();
+        if work > WORK_LIMIT || table.len > TABLE_LIMIT {
+            return Err(refuse(format!(
+                "over {work:.1e} probes or {} table entries by {l} bits",
+                table.len
+            )));
+        }
+        let t = 1 ^ syn[l as usize];
+        let mut hit: Option<(u64, u64)> = table.get(t).map(|p1| (p1, 0));
+        if hit.is_none() {
+            let mut found = None;
+            subsets(&syn, 1, l as usize, h2, bits, &mut |x, p2, _| {
+                if found.is_none()
+                    && let Some(p1) = table.get(t ^ x)
+                {
+                    found = Some((p1, p2));
+                }
+            });
+            hit = found;
+        }
+        if let Some((p1, p2)) = hit {
+            let mut set = std::collections::BTreeSet::new();
+            set.insert(0u64);
+            set.insert(l);
+            for i in unpack(p1, bits).into_iter().chain(unpack(p2, bits)) {
+                if !set.remove(&i) {
+                    set.insert(i);
+                }
+            }
+            return Ok(Some((l, set.into_iter().collect())));
+        }
+        // add subsets containing l (so the table covers (0, l+1))
+        let sl = syn[l as usize];
+        let shift = bits;
+        table.insert(sl, l);
+        if h1 > 1 {
+            subsets(&syn, 1, l as usize, h1 - 1, bits, &mut |x, p, _| {
+                table.insert(x ^ sl, (p << shift) | l)
+            });
+        }
+    }
+    Ok(None)
+}
+
+/// The Hamming-distance profile of `g` for HD 3 up to `max_hd` (default and
+/// cap: the weight of `g`, which is the HD at one data bit).
+///
+/// HD 3 comes from the period of `g`; lengths up to 22 data bits from
+/// listing every codeword; the rest from [`min_span`]'s meet-in-the-middle
+/// search (refused with an error if it would exceed [`WORK_LIMIT`] or
+/// [`TABLE_LIMIT`]).
+pub fn hd_profile(g: &Generator, max_hd: Option<u32>) -> Result<HdProfile> {
+    check_width(g)?;
+    let r = g.width() as u64;
+    let wt = g.full().count_ones();
+    let top = max_hd.unwrap_or(wt).min(wt);
+    let k = ENUM_BITS.min(127 - g.width());
+    let best = small_codewords(g, k);
+    // d[k'] = min distance at k' data bits, k' = 1..=k
+    let mut dmin = vec![u32::MAX; k as usize + 1];
+    let mut arg = vec![0u128; k as usize + 1];
+    for kk in 1..=k as usize {
+        let (pw, pc) = if kk > 1 {
+            (dmin[kk - 1], arg[kk - 1])
+        } else {
+            (u32::MAX, 0)
+        };
+        let (bw, bc) = best[kk - 1];
+        (dmin[kk], arg[kk]) = if bw < pw { (bw, bc) } else { (pw, pc) };
+    }
+    let period = gf2::period(g);
+    let mut entries: Vec<HdEntry> = Vec::new();
+    // shortest length (n) with a codeword of weight < current hd
+    let mut prev: Option<(u64, Vec<u64>)> = None;
+    for hd in 3..=top {
+        let w = hd - 1;
+        let (n_first, example) = if dmin[k as usize] < hd {
+            // settled by enumeration: first data length with d < hd
+            let kk = (1..=k as usize).find(|&kk| dmin[kk] < hd).expect("exists");
+            (kk as u64 + r, positions(arg[kk]))
+        } else if w == 2 {
+            let p =
+                u64::try_from(period).map_err(|_| Error::Unsupported("period too long".into()))?;
+            (p + 1, vec![0, p])
+        } else {
+            let (cap, cap_ex) = prev.clone().expect("hd 3 handled first");
+            let odd_impossible = g.divisible_by_x_plus_1() && w % 2 == 1;
+            if odd_impossible {
+                (cap, cap_ex)
+            } else {
+                match min_span(g, w, k as u64 + r, cap - 1)? {
+                    Some((l, ex)) => (l + 1, ex),
+                    None => (cap, cap_ex),
+                }
+            }
+        };
+        entries.push(HdEntry {
+            hd,
+            max_data_bits: n_first - 1 - r,
+            example: example.clone(),
+        });
+        prev = Some((n_first, example));
+    }
+    Ok(HdProfile {
+        generator: *g,
+        entries,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A_w(n) for all w by listing the 2^(n-r) codewords.
+    fn brute(g: &Generator, n: u64) -> Vec<u128> {
+        let k = n - g.width() as u64;
+        let mut a = vec![0u128; n as usize + 1];
+        let mut c = 0u128;
+        a[0] = 1;
+        for i in 1u64..(1u64 << k) {
+            c ^= g.full() << i.trailing_zeros();
+            a[c.count_ones() as usize] += 1;
+        }
+        a
+    }
+
+    /// HD profile straight from the definition by listing codewords.
+    fn brute_profile(g: &Generator, max_k: u64) -> Vec<u64> {
+        let r = g.width() as u64;
+        let d: Vec<u32> = (1..=max_k)
+            .map(|k| {
+                let a = brute(g, k + r);
+                (1..a.len()).find(|&w| a[w] > 0).unwrap() as u32
+            })
+            .collect();
+        let wt = g.full().count_ones();
+        (3..=wt)
+            .map(|h| (1..=max_k).rev().find(|&k| d[k as usize - 1] >= h).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn counts_match_brute_force() {
+        for (spec, nmax) in [
+            ("0x107", 26u64),
+            ("0x11021", 34),
+            ("0x18005", 34),
+            ("0x1F", 24),
+            ("0x11", 20),
+        ] {
+            let g: Generator = spec.parse().unwrap();
+            for w in 2..=4u32 {
+                let a = weight_counts(&g, w, nmax + 1).unwrap();
+                for n in g.width() as u64 + 1..=nmax {
+                    assert_eq!(
+                        a[n as usize],
+                        brute(&g, n)[w as usize],
+                        "{spec} w={w} n={n}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn counts_beyond_the_period_match_brute_force() {
+        // x^4+x+1 has period 15: weight-2 codewords and repeated syndromes.
+        let g: Generator = "0x13".parse().unwrap();
+        for w in 2..=4u32 {
+            let a = weight_counts(&g, w, 25).unwrap();
+            for n in 5..25u64 {
+                assert_eq!(a[n as usize], brute(&g, n)[w as usize], "w={w} n={n}");
+            }
+        }
+    }
+
+    #[test]
+    fn profiles_match_brute_force_for_8_bit_generators() {
+        for normal in (1..256u64).step_by(2) {
+            let g = Generator::new(8, normal).unwrap();
+            let p = hd_profile(&g, None).unwrap();
+            let got: Vec<u64> = p.entries.iter().map(|e| e.max_data_bits).collect();
+            let maxk = got.first().copied().unwrap_or(1).min(14) + 1;
+            let want = brute_profile(&g, maxk);
+            let got: Vec<u64> = got.iter().map(|&v| v.min(maxk)).collect();
+            assert_eq!(got, want, "{}", g.full_string());
+            for e in &p.entries {
+                let syn: u64 = e
+                    .example
+                    .iter()
+                    .fold(0, |a, &i| a ^ gf2::x_pow_mod(i as u128, &g));
+                assert!(e.example.len() < e.hd as usize);
+                assert_eq!(syn, 0);
+                assert_eq!(*e.example.last().unwrap(), e.max_data_bits + 8);
+            }
+        }
+    }
+
+    #[test]
+    fn min_span_search_matches_enumeration() {
+        // force the meet-in-the-middle path for lengths the enumeration also covers
+        for spec in ["0x11021", "0x18005", "0x1A2EB", "0x15D6DCB"] {
+            let g: Generator = spec.parse().unwrap();
+            let r = g.width() as u64;
+            let best = small_codewords(&g, 18);
+            for w in 3..=7u32 {
+                let want = (0..18).find(|&d| best[d].0 <= w).map(|d| d as u64 + r);
+                let got = min_span(&g, w, 1, r + 18).unwrap().map(|x| x.0);
+                assert_eq!(got, want, "{spec} w={w}");
+            }
+        }
+    }
+
+    fn published() -> Vec<(u64, Vec<u64>, String)> {
+        include_str!("../../../data/koopman-hd-profiles.txt")
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                let k = u64::from_str_radix(f[0].trim_start_matches("0x"), 16).unwrap();
+                let prof = f[1]
+                    .trim_matches(|c| c == '{' || c == '}')
+                    .split(',')
+                    .map(|v| v.parse().unwrap())
+                    .collect();
+                (k, prof, f[2].to_string())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn profiles_match_koopmans_published_tables() {
+        let list = published();
+        assert!(list.len() >= 40);
+        for (k, want, src) in list {
+            let g = Generator::from_koopman(k).unwrap();
+            let p = hd_profile(&g, None).unwrap();
+            let got: Vec<u64> = p.entries.iter().map(|e| e.max_data_bits).collect();
+            assert_eq!(got, want, "0x{k:x} ({src})");
+            let r = g.width() as u64;
+            for e in &p.entries {
+                // each example: a codeword of weight < hd, exactly one bit too long
+                let syn = e
+                    .example
+                    .iter()
+                    .fold(0, |a, &i| a ^ gf2::x_pow_mod(i as u128, &g));
+                assert_eq!(syn, 0, "0x{k:x} hd {}", e.hd);
+                assert!(e.example.len() < e.hd as usize);
+                assert_eq!(e.example[0], 0);
+                assert_eq!(*e.example.last().unwrap(), e.max_data_bits + r);
+            }
+        }
+    }
+
+    #[test]
+    fn crc32_hd5_example_is_koopmans() {
+        // [hdlen]: "Len=2975 {0,2215,2866} (0x80000000) (Bits=4)": a 2975-bit
+        // data word with bits 0, 2215, 2866 set and a one-bit FCS. Ours is the
+        // same codeword: those three positions and the FCS bit at 2975 + 31.
+        let g = Generator::from_koopman(0x82608edb).unwrap();
+        let p = hd_profile(&g, Some(5)).unwrap();
+        let e = &p.entries[2];
+        assert_eq!(e.max_data_bits, 2974);
+        assert_eq!(e.example, vec![0, 2215, 2866, 2975 + 31]);
+    }
+
+    #[test]
+    fn crc32_weight4_boundary() {
+        // no weight-4 codeword at 2974 data bits, exactly one at 2975
+        let g: Generator = "0x104C11DB7".parse().unwrap();
+        let a = weight_counts(&g, 4, 3008).unwrap();
+        assert_eq!(a[2974 + 32], 0);
+        assert_eq!(a[2975 + 32], 1);
+        let a3 = weight_counts(&g, 3, 3008).unwrap();
+        assert_eq!(a3[3007], 0);
+    }
+
+    #[test]
+    fn reciprocal_polynomials_have_the_same_profile() {
+        for spec in [
+            "0x104C11DB7",
+            "0x11EDC6F41",
+            "0x11021",
+            "0x1D5",
+            "0x15D6DCB",
+        ] {
+            let g: Generator = spec.parse().unwrap();
+            let a = hd_profile(&g, Some(8)).unwrap();
+            let b = hd_profile(&g.reciprocal(), Some(8)).unwrap();
+            let pa: Vec<u64> = a.entries.iter().map(|e| e.max_data_bits).collect();
+            let pb: Vec<u64> = b.entries.iter().map(|e| e.max_data_bits).collect();
+            assert_eq!(pa, pb, "{spec}");
+            let n = 600u64.min(pa[1] + g.width() as u64 + 50);
+            for w in 2..=4 {
+                assert_eq!(
+                    weight_counts(&g, w, n).unwrap(),
+                    weight_counts(&g.reciprocal(), w, n).unwrap(),
+                    "{spec} w={w}"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,194 @@
+//! Weight distributions of a shortened CRC code and of its dual, and the
+//! MacWilliams identity between them in exact integers.
+//!
+//! For a CRC of width `r` and codeword length `n`, the dual code has `2^r`
+//! words (counted with multiplicity when `n < r`); `B_w` counts those of
+//! weight `w`. The code itself has `2^(n-r)` words and `A_w` counts those of
+//! weight `w`. MacWilliams:
+//!
+//! `A_w = 2^-r * sum_j B_j K_w(j; n)`, with the Krawtchouk polynomial
+//! `K_w(j; n) = sum_k (-1)^k C(j, k) C(n - j, w - k)`.
+//!
+//! Every step here is exact integer arithmetic; [`macwilliams`] checks that
+//! each `A_w` is a non-negative integer and that `A_0 = 1`.
+//!
+//! ```
+//! use aliasing_core::weights::{DualWeights, macwilliams};
+//! // The dual of the [3,1] repetition code x^2+x+1 (r = 2, n = 3) is the
+//! // even-weight code: B_0 = 1, B_2 = 3.
+//! let b = DualWeights { bits: 3, width: 2, counts: vec![1, 0, 3, 0] };
+//! let a = macwilliams(&b, 3).unwrap();
+//! assert_eq!(a.iter().map(|x| x.to_string()).collect::<Vec<_>>(), ["1", "0", "0", "1"]);
+//! ```
+
+use crate::error::{Error, Result};
+use dashu::integer::{IBig, UBig};
+
+/// The weight distribution `B_w` of the dual of a shortened CRC code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DualWeights {
+    /// Codeword length `n` in bits, check bits included.
+    pub bits: u64,
+    /// CRC width `r`: the counts add up to `2^r`.
+    pub width: u32,
+    /// `counts[w] = B_w` for `w = 0..=n`.
+    pub counts: Vec<u64>,
+}
+
+impl DualWeights {
+    /// Sum of all counts; `2^r` for a complete distribution.
+    pub fn total(&self) -> u128 {
+        self.counts.iter().map(|&c| c as u128).sum()
+    }
+
+    /// Smallest and largest weight with a non-zero count other than `w = 0`.
+    pub fn support(&self) -> Option<(usize, usize)> {
+        let lo = self
+            .counts
+            .iter()
+            .enumerate()
+            .skip(1)
+            .find(|(_, c)| **c > 0)?
+            .0;
+        let hi = self.counts.iter().rposition(|&c| c > 0)?;
+        Some((lo, hi))
+    }
+}
+
+/// `K_w(j; n)` for `w = 0..=max_w` by the three-term recurrence
+/// `(w+1) K_{w+1} = (n - 2j) K_w - (n - w + 1) K_{w-1}` (exact division).
+pub fn krawtchouk_column(n: u64, j: u64, max_w: usize) -> Vec<IBig> {
+    let mut out = Vec::with_capacity(max_w + 1);
+    out.push(IBig::ONE);
+    if max_w == 0 {
+        return out;
+    }
+    let a = IBig::from(n as i128 - 2 * j as i128);
+    out.push(a.clone());
+    for w in 1..max_w {
+        let next = (&a * &out[w] - IBig::from(n as i128 - w as i128 + 1) * &out[w - 1])
+            / IBig::from(w as i128 + 1);
+        out.push(next);
+    }
+    out
+}
+
+/// `K_w(j; n)` from its defining sum (slow; for tests and documentation).
+pub fn krawtchouk(n: u64, w: u64, j: u64) -> IBig {
+    let mut s = IBig::ZERO;
+    for k in 0..=w.min(j) {
+        if w - k > n - j {
+            continue;
+        }
+        let t = IBig::from(binomial(j, k)) * IBig::from(binomial(n - j, w - k));
+        if k % 2 == 0 {
+            s += t;
+        } else {
+            s -= t;
+        }
+    }
+    s
+}
+
+/// The binomial coefficient `C(n, k)` as an exact integer.
+pub fn binomial(n: u64, k: u64) -> UBig {
+    if k > n {
+        return UBig::ZERO;
+    }
+    let k = k.min(n - k);
+    let mut r = UBig::ONE;
+    for i in 0..k {
+        r = r * UBig::from(n - i) / UBig::from(i + 1);
+    }
+    r
+}
+
+/// `A_0 ..= A_max_w` of the code whose dual has the distribution `dual`, by
+/// the MacWilliams identity in exact integers.
+///
+/// Fails (with [`Error::Invalid`]) if some `A_w` is not a non-negative
+/// integer or `A_0 != 1`, which can only mean `dual` is not the dual
+/// distribution of a linear code with `2^width` dual words.
+pub fn macwilliams(dual: &DualWeights, max_w: usize) -> Result<Vec<UBig>> {
+    let n = dual.bits;
+    let max_w = max_w.min(n as usize);
+    let mut sums = vec![IBig::ZERO; max_w + 1];
+    for (j, &b) in dual.counts.iter().enumerate() {
+        if b == 0 {
+            continue;
+        }
+        let bj = IBig::from(b);
+        for (w, k) in krawtchouk_column(n, j as u64, max_w)
+            .into_iter()
+            .enumerate()
+        {
+            sums[w] += &bj * k;
+        }
+    }
+    let r = dual.width as usize;
+    let mut out = Vec::with_capacity(max_w + 1);
+    for (w, s) in sums.into_iter().enumerate() {
+        if s < IBig::ZERO {
+            return Err(Error::Invalid(format!(
+                "MacWilliams gave a negative A_{w} at n = {n}: the dual weights are inconsistent"
+            )));
+        }
+        let u: UBig = s.try_into().expect("non-negative");
+        let q = &u >> r;
+        if (&q << r) != u {
+            return Err(Error::Invalid(format!(
+                "MacWilliams gave a non-integer A_{w} at n = {n}: the dual weights are inconsistent"
+            )));
+        }
+        out.push(q);
+    }
+    if out.first() != Some(&UBig::ONE) {
+        return Err(Error::Invalid(format!(
+            "MacWilliams gave A_0 != 1 at n = {n}: the dual weights are inconsistent"
+        )));
+    }
+    Ok(out)
+}
+
+/// Formats an exact count for JSON: a number when it fits in 2^53, else a string.
+pub fn count_json(c: &UBig) -> String {
+    match u64::try_from(c) {
+        Ok(v) if v <= 1u64 << 53 => v.to_string(),
+        _ => format!("\"{c}\""),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn krawtchouk_recurrence_matches_definition() {
+        for n in [1u64, 2, 7, 20, 33] {
+            for j in 0..=n {
+                let col = krawtchouk_column(n, j, n as usize);
+                for w in 0..=n {
+                    assert_eq!(col[w as usize], krawtchouk(n, w, j), "n={n} j={j} w={w}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rejects_inconsistent_distribution() {
+        // 4 dual words all of weight 1 at n = 3 is no linear code's dual.
+        let b = DualWeights {
+            bits: 3,
+            width: 2,
+            counts: vec![0, 4, 0, 0],
+        };
+        assert!(macwilliams(&b, 3).is_err());
+    }
+
+    #[test]
+    fn binomials() {
+        assert_eq!(binomial(12144, 0), UBig::ONE);
+        assert_eq!(binomial(10, 3), UBig::from(120u32));
+        assert_eq!(binomial(3, 5), UBig::ZERO);
+    }
+}

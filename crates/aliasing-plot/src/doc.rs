@@ -1,0 +1,229 @@
+//! The JSON result documents of the `alias` subcommands, as typed structs,
+//! and recognition of which kind a document is.
+//!
+//! Reading is lenient where it costs nothing: probabilities may be `null`
+//! (skipped on the plot), a curve's check may be under `"crc"` or `"check"`,
+//! and unknown fields are ignored, so later additions to the schemas do not
+//! break plotting.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::error::{PlotError, Result};
+
+/// The check of a curve: `{"name", "width", "full", "koopman"}`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct CheckInfo {
+    /// Name (RevEng name, alias, or the polynomial as given).
+    pub name: String,
+    /// Number of check bits `r`.
+    #[serde(alias = "check_bits")]
+    pub width: u32,
+    /// Full generator polynomial (hex string like `"0x104C11DB7"`, or a number).
+    #[serde(default)]
+    pub full: Option<Value>,
+    /// Koopman notation of the generator.
+    #[serde(default)]
+    pub koopman: Option<Value>,
+}
+
+/// One point of a curve document.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct CurvePointDoc {
+    /// Bit error rate.
+    pub ber: f64,
+    /// Codeword length in bits, check bits included.
+    pub bits: f64,
+    /// Data bits (`bits - width`).
+    #[serde(default)]
+    pub data_bits: Option<f64>,
+    /// P(at least one bit flips).
+    #[serde(default)]
+    pub p_error: Option<f64>,
+    /// P(undetected error).
+    #[serde(default)]
+    pub p_undetected: Option<f64>,
+    /// P(alias | error) = p_undetected / p_error.
+    #[serde(default)]
+    pub p_alias_given_error: Option<f64>,
+}
+
+/// The result of `alias curve --format json`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct CurveDoc {
+    /// The check.
+    #[serde(alias = "check")]
+    pub crc: CheckInfo,
+    /// The exact method used.
+    #[serde(default)]
+    pub method: Option<String>,
+    /// The points.
+    pub points: Vec<CurvePointDoc>,
+}
+
+/// A check of a compare document: `{"name", "check_bits"}`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct CompareCheck {
+    /// Name of the check.
+    pub name: String,
+    /// Number of check bits.
+    #[serde(alias = "width")]
+    pub check_bits: u32,
+}
+
+/// One point of a compare document.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct ComparePoint {
+    /// Name of the check this point belongs to.
+    pub check: String,
+    /// Bit error rate.
+    pub ber: f64,
+    /// Frame length in bytes.
+    #[serde(default)]
+    pub bytes: Option<f64>,
+    /// Frame length in bits.
+    #[serde(default)]
+    pub bits: Option<f64>,
+    /// P(at least one bit flips).
+    #[serde(default)]
+    pub p_error: Option<f64>,
+    /// P(undetected error).
+    #[serde(default)]
+    pub p_undetected: Option<f64>,
+    /// P(alias | error).
+    #[serde(default)]
+    pub p_alias_given_error: Option<f64>,
+}
+
+/// The result of `alias compare --format json` (and of `stack`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct CompareDoc {
+    /// The checks compared.
+    pub checks: Vec<CompareCheck>,
+    /// The points, one per (check, ber, length).
+    pub points: Vec<ComparePoint>,
+}
+
+/// A Monte Carlo estimate with its confidence interval.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Estimate {
+    /// Number of escapes seen.
+    pub escapes: f64,
+    /// Escapes per frame.
+    #[serde(default)]
+    pub rate: Option<f64>,
+    /// Lower end of the confidence interval of the rate.
+    #[serde(default)]
+    pub ci_low: Option<f64>,
+    /// Upper end of the confidence interval of the rate.
+    #[serde(default)]
+    pub ci_high: Option<f64>,
+    /// Exact value of the rate, where an exact method applies.
+    #[serde(default)]
+    pub exact: Option<f64>,
+}
+
+/// One check of a simulate document.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct SimCheck {
+    /// Name of the check.
+    pub name: String,
+    /// Its estimate.
+    #[serde(flatten)]
+    pub estimate: Estimate,
+}
+
+/// The result of `alias simulate --format json`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct SimulateDoc {
+    /// The run's parameters (`ber`, `bytes`, `seed`, ...), as given.
+    #[serde(default)]
+    pub params: Value,
+    /// Frames simulated.
+    pub frames: f64,
+    /// Frames with at least one error.
+    #[serde(default)]
+    pub frames_with_error: Option<f64>,
+    /// One estimate per check.
+    pub checks: Vec<SimCheck>,
+    /// The estimate for the whole stack (a frame escapes only if every check passes).
+    #[serde(default)]
+    pub stack: Option<Estimate>,
+}
+
+/// A parsed result document of any plottable kind.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Document {
+    /// `alias curve`.
+    Curve(CurveDoc),
+    /// `alias compare` or `alias stack`.
+    Compare(CompareDoc),
+    /// One `alias simulate` run.
+    Simulate(SimulateDoc),
+    /// Several `alias simulate` runs (a JSON array), swept over BER or length.
+    SimulateSweep(Vec<SimulateDoc>),
+}
+
+fn parse<T: for<'de> Deserialize<'de>>(v: &Value, kind: &'static str) -> Result<T> {
+    T::deserialize(v).map_err(|source| PlotError::Malformed { kind, source })
+}
+
+fn is_simulate(v: &Value) -> bool {
+    v.get("frames").is_some() && v.get("checks").is_some()
+}
+
+impl Document {
+    /// Recognises and parses a result document.
+    ///
+    /// ```
+    /// use aliasing_plot::doc::Document;
+    /// let v = serde_json::json!({"crc": {"name": "CRC-8", "width": 8},
+    ///     "points": [{"ber": 1e-3, "bits": 64, "p_alias_given_error": 4e-3}]});
+    /// assert!(matches!(Document::from_value(&v), Ok(Document::Curve(_))));
+    /// assert!(Document::from_value(&serde_json::json!({"x": 1})).is_err());
+    /// ```
+    pub fn from_value(v: &Value) -> Result<Self> {
+        match v {
+            Value::Array(items) => {
+                if items.is_empty() {
+                    return Err(PlotError::UnknownDocument("an empty JSON array".into()));
+                }
+                if !items.iter().all(is_simulate) {
+                    return Err(PlotError::UnknownDocument(
+                        "a JSON array must hold simulate results only".into(),
+                    ));
+                }
+                let docs: Vec<SimulateDoc> = items
+                    .iter()
+                    .map(|i| parse(i, "simulate"))
+                    .collect::<Result<_>>()?;
+                Ok(if docs.len() == 1 {
+                    Document::Simulate(docs.into_iter().next().expect("one element"))
+                } else {
+                    Document::SimulateSweep(docs)
+                })
+            }
+            Value::Object(o) => {
+                if is_simulate(v) {
+                    Ok(Document::Simulate(parse(v, "simulate")?))
+                } else if o.contains_key("points")
+                    && (o.contains_key("crc") || o.contains_key("check"))
+                {
+                    Ok(Document::Curve(parse(v, "curve")?))
+                } else if o.contains_key("points") && o.contains_key("checks") {
+                    Ok(Document::Compare(parse(v, "compare")?))
+                } else {
+                    let mut keys: Vec<&str> = o.keys().map(String::as_str).collect();
+                    keys.truncate(8);
+                    Err(PlotError::UnknownDocument(format!(
+                        "expected a curve, compare or simulate result, found an object with keys [{}]",
+                        keys.join(", ")
+                    )))
+                }
+            }
+            _ => Err(PlotError::UnknownDocument(
+                "expected a JSON object or an array of simulate results".into(),
+            )),
+        }
+    }
+}

@@ -1,0 +1,254 @@
+//! Plots of `alias` results as SVG or PNG.
+//!
+//! [`render`] takes any result document the `alias` subcommands print with
+//! `--format json` (a curve, a comparison, a simulate run, or a JSON array of
+//! simulate runs) and draws it to a file whose extension (`.svg` or `.png`)
+//! picks the format:
+//!
+//! - curve: P(alias | error) against codeword length on log-log axes, one line
+//!   per BER, the `2^-r` asymptote dashed, titled with the polynomial;
+//! - compare / stack: one line per (check, BER) against frame length;
+//! - simulate: each estimate with its confidence-interval bar and the exact
+//!   value beside it; a sweep over BER or length against that parameter.
+//!
+//! Text is drawn with an embedded DejaVu Sans font, so PNG rendering needs no
+//! system fonts or fontconfig. Files are written to a temporary name and
+//! renamed into place, so a failed render never leaves a file behind.
+//!
+//! ```
+//! let doc = serde_json::json!({
+//!     "crc": {"name": "CRC-8", "width": 8, "full": "0x107", "koopman": "0x83"},
+//!     "method": "markov",
+//!     "points": [
+//!         {"ber": 1e-3, "bits": 16, "p_alias_given_error": 2.1e-3},
+//!         {"ber": 1e-3, "bits": 64, "p_alias_given_error": 3.5e-3}
+//!     ]
+//! });
+//! let path = std::env::temp_dir().join(format!("aliasing-plot-doc-{}.svg", std::process::id()));
+//! aliasing_plot::render(&doc, &path).unwrap();
+//! assert!(std::fs::read_to_string(&path).unwrap().contains("CRC-8"));
+//! std::fs::remove_file(&path).unwrap();
+//! ```
+
+pub mod compare;
+pub mod curve;
+pub mod doc;
+pub mod error;
+pub mod figure;
+pub mod font;
+pub mod simulate;
+pub mod ticks;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use plotters::prelude::*;
+
+pub use doc::Document;
+pub use error::{PlotError, Result};
+pub use figure::Figure;
+
+/// Which probability goes on the y axis of curves and comparisons.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum YQuantity {
+    /// P(alias | error) = P_ud / P_err, with the `2^-r` asymptote.
+    #[default]
+    AliasGivenError,
+    /// P_ud, the probability per frame of an undetected error.
+    Undetected,
+}
+
+/// The unit of frame lengths on the x axis.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum XUnit {
+    /// Bits for curves, bytes for comparisons and simulate sweeps.
+    #[default]
+    Auto,
+    /// Bits.
+    Bits,
+    /// Bytes.
+    Bytes,
+}
+
+/// Options of a plot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// The y quantity of curves and comparisons (simulate results always plot escapes per frame).
+    pub y: YQuantity,
+    /// The unit of lengths on the x axis.
+    pub x: XUnit,
+    /// Picture size in pixels.
+    pub size: (u32, u32),
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            y: YQuantity::default(),
+            x: XUnit::default(),
+            size: figure::SIZE,
+        }
+    }
+}
+
+/// The output format, chosen by a file's extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Scalable vector graphics.
+    Svg,
+    /// Portable network graphics.
+    Png,
+}
+
+impl Format {
+    /// The format for `path` from its extension (case-insensitive), or an error naming the file.
+    ///
+    /// ```
+    /// use aliasing_plot::Format;
+    /// assert_eq!(Format::from_path("a/b.SVG".as_ref()).unwrap(), Format::Svg);
+    /// assert!(Format::from_path("plot.pdf".as_ref()).is_err());
+    /// ```
+    pub fn from_path(path: &Path) -> Result<Self> {
+        match path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .as_deref()
+        {
+            Some("svg") => Ok(Format::Svg),
+            Some("png") => Ok(Format::Png),
+            _ => Err(PlotError::BadExtension(path.to_path_buf())),
+        }
+    }
+}
+
+/// Plots a result document to `path` (`.svg` or `.png`) with default options.
+///
+/// This is the helper behind `--plot FILE` on the other subcommands:
+/// `aliasing_plot::render(&serde_json::to_value(&result)?, path)?`.
+pub fn render(doc: &serde_json::Value, path: &Path) -> Result<()> {
+    render_with(doc, path, &Options::default())
+}
+
+/// Plots a result document to `path` with the given options.
+pub fn render_with(doc: &serde_json::Value, path: &Path, opts: &Options) -> Result<()> {
+    let format = Format::from_path(path)?;
+    let fig = figure_of(&Document::from_value(doc)?, opts)?;
+    write_figure(&fig, path, format, opts.size)
+}
+
+/// The figure of a parsed document.
+pub fn figure_of(doc: &Document, opts: &Options) -> Result<Figure> {
+    match doc {
+        Document::Curve(d) => curve::figure(d, opts),
+        Document::Compare(d) => compare::figure(d, opts),
+        Document::Simulate(d) => simulate::figure(d, opts),
+        Document::SimulateSweep(d) => simulate::sweep_figure(d, opts),
+    }
+}
+
+/// Plots a curve document to `path`.
+pub fn plot_curve(doc: &doc::CurveDoc, path: &Path, opts: &Options) -> Result<()> {
+    let format = Format::from_path(path)?;
+    write_figure(&curve::figure(doc, opts)?, path, format, opts.size)
+}
+
+/// Plots a compare (or stack) document to `path`.
+pub fn plot_compare(doc: &doc::CompareDoc, path: &Path, opts: &Options) -> Result<()> {
+    let format = Format::from_path(path)?;
+    write_figure(&compare::figure(doc, opts)?, path, format, opts.size)
+}
+
+/// Plots one simulate run to `path`.
+pub fn plot_simulate(doc: &doc::SimulateDoc, path: &Path, opts: &Options) -> Result<()> {
+    let format = Format::from_path(path)?;
+    write_figure(&simulate::figure(doc, opts)?, path, format, opts.size)
+}
+
+/// Plots simulate runs swept over BER or frame length to `path`.
+pub fn plot_simulate_sweep(docs: &[doc::SimulateDoc], path: &Path, opts: &Options) -> Result<()> {
+    let format = Format::from_path(path)?;
+    write_figure(
+        &simulate::sweep_figure(docs, opts)?,
+        path,
+        format,
+        opts.size,
+    )
+}
+
+/// Renders `fig` as an SVG document in memory.
+pub fn svg_string(fig: &Figure, size: (u32, u32)) -> Result<String> {
+    font::ensure_registered();
+    let mut s = String::new();
+    {
+        let root = SVGBackend::with_string(&mut s, size).into_drawing_area();
+        fig.draw(&root)?;
+    }
+    Ok(s)
+}
+
+/// Renders `fig` as 8-bit RGB pixels, row by row (`3 * width * height` bytes).
+pub fn rgb_pixels(fig: &Figure, size: (u32, u32)) -> Result<Vec<u8>> {
+    font::ensure_registered();
+    let mut buf = vec![0u8; 3 * size.0 as usize * size.1 as usize];
+    {
+        let root = BitMapBackend::with_buffer(&mut buf, size).into_drawing_area();
+        fig.draw(&root)?;
+    }
+    Ok(buf)
+}
+
+/// Draws `fig` to `path` in `format`, atomically.
+pub fn write_figure(fig: &Figure, path: &Path, format: Format, size: (u32, u32)) -> Result<()> {
+    match format {
+        Format::Svg => write_atomic(path, svg_string(fig, size)?.as_bytes()),
+        Format::Png => {
+            font::ensure_registered();
+            // plotters encodes by the file name's extension, so the temporary
+            // name keeps `.png`; it is renamed into place only when complete.
+            let tmp = temp_path(path).with_extension("tmp.png");
+            let res = (|| {
+                {
+                    let root = BitMapBackend::new(&tmp, size).into_drawing_area();
+                    fig.draw(&root)?;
+                }
+                std::fs::rename(&tmp, path).map_err(|source| PlotError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                })
+            })();
+            if res.is_err() {
+                let _ = std::fs::remove_file(&tmp);
+            }
+            res
+        }
+    }
+}
+
+fn temp_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "plot".into());
+    path.with_file_name(format!(".{name}.tmp{}", std::process::id()))
+}
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it into place;
+/// on any failure the temporary file is removed and `path` is left untouched.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = temp_path(path);
+    let io = |source| PlotError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let res = (|| {
+        let mut f = std::fs::File::create(&tmp).map_err(io)?;
+        f.write_all(bytes).map_err(io)?;
+        f.sync_all().map_err(io)?;
+        std::fs::rename(&tmp, path).map_err(io)
+    })();
+    if res.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    res
+}

@@ -1,0 +1,120 @@
+//! Helpers shared by the plot tests: fixtures, a self-removing temporary
+//! directory, and small readers of the SVG and PNG files plotters writes.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// A fixture from `tests/data/`.
+pub fn fixture(name: &str) -> serde_json::Value {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name);
+    serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap()
+}
+
+/// A fresh directory under the system temp dir, removed on drop.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(tag: &str) -> Self {
+        let p = std::env::temp_dir().join(format!("aliasing-plot-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        TempDir(p)
+    }
+    pub fn join(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+    /// Names of every entry in the directory, temporary files included.
+    pub fn entries(&self) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(&self.0)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The text content of every `<text>` element of an SVG document, unescaped.
+pub fn svg_texts(svg: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = svg;
+    while let Some(i) = rest.find("<text") {
+        rest = &rest[i..];
+        let open_end = rest.find('>').unwrap();
+        let close = rest.find("</text>").unwrap();
+        out.push(
+            rest[open_end + 1..close]
+                .trim()
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&apos;", "'")
+                .replace("&amp;", "&"),
+        );
+        rest = &rest[close..];
+    }
+    out
+}
+
+/// The point lists of every `<polyline>` with the given stroke colour (`#RRGGBB`).
+pub fn polylines(svg: &str, stroke: &str) -> Vec<Vec<(f64, f64)>> {
+    let needle = format!("stroke=\"{stroke}\"");
+    svg.split("<polyline")
+        .skip(1)
+        .map(|s| &s[..s.find("/>").unwrap()])
+        .filter(|s| s.contains(&needle))
+        .map(|s| {
+            let i = s.find("points=\"").unwrap() + 8;
+            let j = i + s[i..].find('"').unwrap();
+            s[i..j]
+                .split_whitespace()
+                .map(|p| {
+                    let (x, y) = p.split_once(',').unwrap();
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// `#RRGGBB` of a plotters colour.
+pub fn hex(c: plotters::style::RGBColor) -> String {
+    format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
+}
+
+/// A decoded PNG as 8-bit RGB.
+pub fn png(path: &Path) -> image::RgbImage {
+    let bytes = std::fs::read(path).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "PNG signature");
+    image::load_from_memory_with_format(&bytes, image::ImageFormat::Png)
+        .unwrap()
+        .to_rgb8()
+}
+
+/// Pixels of exactly this colour in rows `rows`.
+pub fn count_colour(
+    img: &image::RgbImage,
+    c: plotters::style::RGBColor,
+    rows: std::ops::Range<u32>,
+) -> usize {
+    img.enumerate_pixels()
+        .filter(|(_, y, p)| rows.contains(y) && p.0 == [c.0, c.1, c.2])
+        .count()
+}
+
+/// Pixels darker than light grey in rows `rows` (text, axes, lines).
+pub fn count_dark(img: &image::RgbImage, rows: std::ops::Range<u32>) -> usize {
+    img.enumerate_pixels()
+        .filter(|(_, y, p)| {
+            rows.contains(y) && p.0.iter().map(|&v| u32::from(v)).sum::<u32>() < 3 * 160
+        })
+        .count()
+}
