@@ -46,6 +46,7 @@ const RUN: &[&str] = &[
     "json",
     "--chunk-frames",
     "10000",
+    "--no-exact",
 ];
 
 #[test]
@@ -71,6 +72,7 @@ fn json_output_has_the_documented_fields() {
         "64",
         "--stack",
         "ethernet-tcp",
+        "--no-exact",
     ]);
     assert!(String::from_utf8_lossy(&table.stdout).contains("TCP checksum"));
 }
@@ -95,7 +97,7 @@ fn merged_shards_equal_the_single_run() {
         assert!(alias(&a).status.success());
         files.push(f);
     }
-    let mut m = vec!["merge", "--format", "json"];
+    let mut m = vec!["merge", "--format", "json", "--no-exact"];
     m.extend(files.iter().map(|f| f.to_str().unwrap()));
     let merged = json(&alias(&m));
     assert_eq!(merged, whole);
@@ -136,6 +138,7 @@ fn killed_and_resumed_run_equals_the_uninterrupted_one() {
         "16384",
         "--format",
         "json",
+        "--no-exact",
     ];
     let whole = json(&alias(&base));
     let cp = tmp("run.ckpt");
@@ -160,6 +163,10 @@ fn killed_and_resumed_run_equals_the_uninterrupted_one() {
     child.wait().unwrap();
     assert!(cp.exists());
     let saved = std::fs::read_to_string(&cp).unwrap();
+    assert!(
+        saved.contains("\"complete\": false"),
+        "killed after the end: {saved}"
+    );
     // starting over onto an existing checkpoint is refused, and leaves it alone
     fails_with(&alias(&a), "already exists");
     assert_eq!(std::fs::read_to_string(&cp).unwrap(), saved);
@@ -176,6 +183,59 @@ fn killed_and_resumed_run_equals_the_uninterrupted_one() {
     std::fs::write(&cp, &bad).unwrap();
     fails_with(&alias(&r), "not a valid simulation file");
     assert_eq!(std::fs::read_to_string(&cp).unwrap(), bad);
+}
+
+#[test]
+fn error_models_and_rare_events_run() {
+    let v = json(&alias(&[
+        "simulate",
+        "--frames",
+        "1e5",
+        "--bytes",
+        "64",
+        "--stack",
+        "ethernet-tcp",
+        "--burst",
+        "1e-6,0.3,1e-4,0.1",
+        "--format",
+        "json",
+    ]));
+    assert!(v["frames_with_error"].as_u64().unwrap() > 0);
+    assert!(v["checks"][0]["exact"].is_null()); // no exact value for bursts
+    let v = json(&alias(&[
+        "simulate", "--frames", "1e4", "--bytes", "64", "--stack", "crc8", "--errors", "3",
+        "--format", "json",
+    ]));
+    assert_eq!(v["frames_with_error"], 10000);
+    let v = json(&alias(&[
+        "simulate",
+        "--rare",
+        "--stack",
+        "crc16",
+        "--bytes",
+        "64",
+        "--ber",
+        "1e-3",
+        "--samples",
+        "1e6",
+        "--format",
+        "json",
+    ]));
+    let r = &v["result"]["stack"];
+    let (rate, exact, se) = (
+        r["rate"].as_f64().unwrap(),
+        r["exact"].as_f64().unwrap(),
+        r["std_err"].as_f64().unwrap(),
+    );
+    assert!((rate - exact).abs() < 5.0 * se, "{rate} {exact} {se}");
+    fails_with(
+        &alias(&["simulate", "--rare", "--stack", "tcp", "--bytes", "64"]),
+        "needs a CRC",
+    );
+    fails_with(
+        &alias(&["simulate", "--rare", "--errors", "2"]),
+        "binary symmetric",
+    );
 }
 
 #[test]

@@ -80,6 +80,9 @@ pub struct Args {
     /// Conditional samples in all for --rare (e.g. 1e8).
     #[arg(long, default_value = "1e8")]
     samples: String,
+    /// Skip the exact values (a 32-bit CRC's takes a few seconds).
+    #[arg(long)]
+    no_exact: bool,
     /// Frames per chunk (changes the random streams).
     #[arg(long, hide = true)]
     chunk_frames: Option<u64>,
@@ -314,7 +317,11 @@ pub fn run(a: Args) -> Result<()> {
     if let Some(out) = &a.out {
         file.write(out)?;
     }
-    let exact = aliasing_sim::exact::exact_values(&plan);
+    let exact = if a.no_exact {
+        Default::default()
+    } else {
+        aliasing_sim::exact::exact_values(&plan)
+    };
     let report = Report::new(
         params,
         &check_names(&plan),
@@ -343,7 +350,11 @@ fn run_rare(a: &Args) -> Result<()> {
     };
     let plan = plan_of(&params, payload)?;
     let mut r = aliasing_sim::rare::estimate(&plan, samples, a.threads)?;
-    let exact = aliasing_sim::exact::exact_values(&plan);
+    let exact = if a.no_exact {
+        Default::default()
+    } else {
+        aliasing_sim::exact::exact_values(&plan)
+    };
     r.stack.exact = exact.stack;
     if let Some(i) = plan.frame.checks.iter().position(|c| c.name == r.crc_name) {
         r.crc.exact = exact.checks[i];
