@@ -7,12 +7,17 @@
 //!   (one read and one write of the `2^r` f64 state vector per step), beside
 //!   a plain memory copy of the same byte volume (`copy/*`, parallel from
 //!   the same width as the kernel) timed in the same run.
+//! - `markov_growth/inplace/*`: the in-place kernel the solver uses from
+//!   width 22 up (one thread per BER), same byte count.
 //! - `markov_growth/solver/w20_256_steps`: the whole one-BER solver,
 //!   allocation included.
 //!
 //! Run: `cargo bench -p aliasing-benches --bench markov`
 
-use aliasing_core::{catalogue, markov::butterfly};
+use aliasing_core::{
+    catalogue,
+    markov::{butterfly, inplace},
+};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rayon::prelude::*;
 use std::hint::black_box;
@@ -52,6 +57,22 @@ fn growth(c: &mut Criterion) {
                 }
             })
         });
+        // The in-place kernel the solver uses from INPLACE_WIDTH up.
+        if parallel {
+            let mut x = v.clone();
+            group.bench_function(format!("inplace/w{width}_{steps}_steps"), |b| {
+                b.iter(|| {
+                    for k in 0..steps {
+                        inplace::step_in_place(
+                            &g,
+                            1e-6,
+                            black_box(&mut x),
+                            (k % width as u64) as u32,
+                        );
+                    }
+                })
+            });
+        }
         // The same byte volume as a plain copy (one read, one write).
         group.bench_function(format!("copy/w{width}_{steps}_steps"), |b| {
             b.iter(|| {

@@ -91,6 +91,8 @@ fn json_document() {
         "0.5,1e-6",
         "--bits",
         "20,17",
+        "--method",
+        "markov",
     ]);
     assert_eq!(v["method"], "markov");
     assert!(v["crc"]["name"].as_str().unwrap().contains("CRC-16"));
@@ -223,13 +225,15 @@ fn bad_input_is_one_line_and_exit_2() {
         (&["curve", "--crc", "16", "--bytes", "2"], "too short"),
         (
             &["curve", "--crc", "40", "--ber", "1e-5"],
-            "needs about 16.0 TiB",
+            "needs about 8.0 TiB",
         ),
     ];
     for (args, want) in cases {
         assert_bad(args, want);
     }
-    let args = ["curve", "--crc", "16", "--ber", "1e-5"];
+    let args = [
+        "curve", "--crc", "16", "--ber", "1e-5", "--method", "markov",
+    ];
     let o = alias_env(&args, "ALIAS_MEMORY_LIMIT", "1M");
     check_bad(&o, &args, "over the limit of 1.0 MiB");
     let o = alias_env(&args, "ALIAS_MEMORY_LIMIT", "lots");
@@ -248,4 +252,81 @@ fn usage_errors_exit_2() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(!stderr(&o).contains("panicked"));
     }
+}
+
+#[test]
+fn checksums_methods_and_plots() {
+    // --check internet goes through the exact checksum model, bits = 8 x bytes.
+    let v = json(&[
+        "curve", "--check", "internet", "--bytes", "64,1500", "--ber", "1.5e-5",
+    ]);
+    assert_eq!(v["crc"]["name"], "Internet");
+    assert_eq!(v["crc"]["width"], 16);
+    assert_eq!(v["points"][1]["bits"], 12000);
+    let a = v["points"][1]["p_alias_given_error"].as_f64().unwrap();
+    assert!(a > 1e-3 && a < 1e-2, "{a}");
+    // dual and markov agree on a 16-bit CRC, and auto names what it used.
+    let args = |m: &'static str| {
+        [
+            "curve",
+            "--crc",
+            "crc16-ccitt",
+            "--bits",
+            "100,1000",
+            "--ber",
+            "1e-6,0.25",
+            "--method",
+            m,
+        ]
+    };
+    let d = json(&args("dual"));
+    let m = json(&args("markov"));
+    assert_eq!(d["method"], "dual");
+    for (x, y) in d["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(m["points"].as_array().unwrap())
+    {
+        let (x, y) = (
+            x["p_undetected"].as_f64().unwrap(),
+            y["p_undetected"].as_f64().unwrap(),
+        );
+        assert!((x - y).abs() <= 1e-12 * y, "{x} {y}");
+    }
+    let a = json(&args("auto"));
+    assert!(a["method"] == "dual" || a["method"] == "markov");
+    // --method is for CRCs; lengths for checksums are whole bytes.
+    assert_bad(
+        &[
+            "curve", "--check", "internet", "--bytes", "64", "--method", "dual",
+        ],
+        "--method",
+    );
+    assert_bad(
+        &["curve", "--check", "internet", "--bits", "100"],
+        "whole number of bytes",
+    );
+    // --plot writes the picture beside the table.
+    let dir = std::env::temp_dir().join(format!("alias-cli-curve-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("c.png");
+    let o = alias(&[
+        "curve",
+        "--crc",
+        "crc8",
+        "--bits",
+        "64,128",
+        "--ber",
+        "1e-3",
+        "--plot",
+        png.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::metadata(&png).unwrap().len() > 1000);
+    assert_bad(
+        &["curve", "--crc", "crc8", "--bits", "64", "--plot", "x.gif"],
+        "gif",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -135,7 +135,7 @@ pub fn exact(
     let g = crc.generator;
     validate(g.width(), lengths, bers)?;
     let method = match method {
-        Method::Auto => choose(&g, lengths, bers.len()),
+        Method::Auto => choose(&g, lengths, bers.len())?,
         m => m,
     };
     let points = match method {
@@ -143,6 +143,7 @@ pub fn exact(
         Method::Dual => dual::curve(&g, lengths, bers)?,
         Method::Auto => unreachable!("resolved above"),
     };
+    let points = ber_major(points, lengths, bers);
     Ok(CurveResult {
         name: crc.name.clone(),
         generator: g,
@@ -151,18 +152,33 @@ pub fn exact(
     })
 }
 
+/// Orders points BER-major (every length for the first BER, then the next),
+/// each in the order given, whatever order the method produced them in.
+fn ber_major(mut points: Vec<CurvePoint>, lengths: &[u64], bers: &[f64]) -> Vec<CurvePoint> {
+    let key = |pt: &CurvePoint| {
+        let b = bers.iter().position(|&p| p.to_bits() == pt.ber.to_bits());
+        let l = lengths.iter().position(|&n| n == pt.bits);
+        (b, l)
+    };
+    points.sort_by_key(key);
+    points
+}
+
 /// The method [`Method::Auto`] picks for `g` at `lengths` with `bers` BERs:
 /// the dual code when it is cheaper or the chain would not fit in memory
 /// (widths up to 32), else the Markov chain.
-pub fn choose(g: &Generator, lengths: &[u64], bers: usize) -> Method {
-    let chain_fits = markov::memory_limit()
-        .map(|limit| markov::estimate_bytes(g.width(), bers) <= limit)
-        .unwrap_or(false);
-    if g.width() <= dual::MAX_WIDTH && (dual::recommended(g, lengths) || !chain_fits) {
-        Method::Dual
-    } else {
-        Method::Markov
-    }
+///
+/// Fails only when the memory limit itself cannot be read (a malformed
+/// [`markov::MEMORY_LIMIT_ENV`]).
+pub fn choose(g: &Generator, lengths: &[u64], bers: usize) -> Result<Method> {
+    let chain_fits = markov::estimate_bytes(g.width(), bers) <= markov::memory_limit()?;
+    Ok(
+        if g.width() <= dual::MAX_WIDTH && (dual::recommended(g, lengths) || !chain_fits) {
+            Method::Dual
+        } else {
+            Method::Markov
+        },
+    )
 }
 
 #[cfg(test)]
@@ -211,16 +227,16 @@ mod tests {
         }
         // A 32-bit CRC at one length goes to the dual code.
         let crc32 = catalogue::resolve("crc32").unwrap();
-        assert_eq!(choose(&crc32.generator, &[12144], 1), Method::Dual);
+        assert_eq!(choose(&crc32.generator, &[12144], 1).unwrap(), Method::Dual);
         // Many lengths of a narrow CRC go to the chain (one pass for all).
         let all: Vec<u64> = (9..=200).collect();
         let crc8 = catalogue::resolve("crc8").unwrap();
-        assert_eq!(choose(&crc8.generator, &all, 1), Method::Markov);
+        assert_eq!(choose(&crc8.generator, &all, 1).unwrap(), Method::Markov);
     }
 
     #[test]
     fn too_big_is_refused() {
-        // CRC-32 needs 64 GiB: refused wherever the limit is below that
+        // CRC-32 needs 32 GiB: refused wherever the limit is below that
         // (only then is it safe to ask: above, the run would go ahead).
         let crc = catalogue::resolve("crc32").unwrap();
         if markov::memory_limit().unwrap() < markov::estimate_bytes(32, 1) {

@@ -55,7 +55,7 @@ fn suggest(s: &[String]) -> String {
     }
 }
 
-/// Shorthand for results with [`Error`].
+/// Shorthand for results with [`enum@Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Formats a byte count for error messages, e.g. `12.0 GiB`.

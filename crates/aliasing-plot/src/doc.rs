@@ -98,7 +98,8 @@ pub struct ComparePoint {
 /// The result of `alias compare --format json` (and of `stack`).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct CompareDoc {
-    /// The checks compared.
+    /// The checks compared (optional: a `stack` result may name its checks only in the points).
+    #[serde(default)]
     pub checks: Vec<CompareCheck>,
     /// The points, one per (check, ber, length).
     pub points: Vec<ComparePoint>,
@@ -210,7 +211,10 @@ impl Document {
                     && (o.contains_key("crc") || o.contains_key("check"))
                 {
                     Ok(Document::Curve(parse(v, "curve")?))
-                } else if o.contains_key("points") && o.contains_key("checks") {
+                } else if o.contains_key("points")
+                    && (o.contains_key("checks")
+                        || v["points"].get(0).and_then(|p| p.get("check")).is_some())
+                {
                     Ok(Document::Compare(parse(v, "compare")?))
                 } else {
                     let mut keys: Vec<&str> = o.keys().map(String::as_str).collect();

@@ -235,21 +235,28 @@ impl Figure {
     pub fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()> {
         self.validate()?;
         root.fill(&WHITE).map_err(render_err)?;
-        let (w, h) = root.dim_in_pixel();
+        let (w, _) = root.dim_in_pixel();
 
-        // Title, shrunk to fit the width.
-        let mut title_size = 24.0;
-        while title_size > 12.0 {
+        // Title, shrunk to fit the width, and cut short with an ellipsis if even
+        // the smallest size is too wide.
+        let fits = |text: &str, size: f64| -> Result<bool> {
             let (tw, _) = root
-                .estimate_text_size(&self.title, &(FAMILY, title_size).into_text_style(root))
+                .estimate_text_size(text, &(FAMILY, size).into_text_style(root))
                 .map_err(render_err)?;
-            if tw + 20 <= w {
-                break;
-            }
+            Ok(tw + 20 <= w)
+        };
+        let mut title_size = 24.0;
+        while title_size > 13.0 && !fits(&self.title, title_size)? {
             title_size -= 1.0;
         }
+        let mut title = self.title.clone();
+        let mut keep = title.chars().count();
+        while !fits(&title, title_size)? && keep > 4 {
+            keep -= 2;
+            title = self.title.chars().take(keep).collect::<String>() + "\u{2026}";
+        }
         let mut area = root
-            .titled(&self.title, (FAMILY, title_size))
+            .titled(&title, (FAMILY, title_size))
             .map_err(render_err)?;
         if let Some(sub) = &self.subtitle {
             area = area
@@ -269,7 +276,7 @@ impl Figure {
                 .map_err(render_err)?;
             text_w = text_w.max(tw);
         }
-        let legend_w = (text_w + 75).clamp(140, w * 45 / 100);
+        let legend_w = (text_w + 75).max(140).min(w * 45 / 100);
         let (plot_area, legend_area) = area.split_horizontally(w - legend_w);
 
         let ys = self.y_values();
@@ -318,7 +325,7 @@ impl Figure {
                 )?;
             }
         }
-        self.draw_legend(&legend_area, h)?;
+        self.draw_legend(&legend_area, legend_area.dim_in_pixel().1)?;
         root.present().map_err(render_err)?;
         Ok(())
     }
@@ -356,8 +363,13 @@ impl Figure {
             .axis_desc_style((FAMILY, 17))
             .bold_line_style(RGBColor(0xdd, 0xdd, 0xdd))
             .light_line_style(RGBColor(0xf2, 0xf2, 0xf2));
-        if categorical {
+        if let XAxis::Categories(names) = &self.x_axis {
             mesh.disable_x_mesh();
+            // Smaller names when they would crowd each other.
+            let chars: usize = names.iter().map(|n| n.chars().count() + 2).sum();
+            if chars * 9 > area.dim_in_pixel().0 as usize {
+                mesh.x_label_style((FAMILY, 11));
+            }
         }
         mesh.draw().map_err(render_err)?;
 
@@ -458,13 +470,15 @@ impl Figure {
     fn draw_legend<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
-        _h: u32,
+        height: u32,
     ) -> Result<()> {
-        let font = (FAMILY, 15)
+        // Rows and their text shrink (down to 14 px, 10 px) when there are many entries.
+        let n = self.series.len().max(1) as i32;
+        let row = ((height as i32 - 40) / n).clamp(14, 26);
+        let font = (FAMILY, f64::from((row - 4).clamp(10, 15)))
             .into_font()
             .color(&BLACK)
             .pos(Pos::new(HPos::Left, VPos::Center));
-        let row = 26;
         let top = 30;
         for (i, s) in self.series.iter().enumerate() {
             let y = top + row * i as i32;

@@ -168,3 +168,19 @@ fn sweep_must_vary_ber_or_bytes() {
     };
     assert_eq!(exact[0].0, 800.0);
 }
+
+#[test]
+fn stack_like_documents_plot_as_comparisons() {
+    // A `stack` result may name its checks only in the points.
+    let v = json!({"stack": "ethernet-tcp", "points": [
+        {"check": "stack", "ber": 1e-5, "bytes": 1518, "p_alias_given_error": 1e-12},
+        {"check": "stack", "ber": 1e-5, "bytes": 64, "p_alias_given_error": 1e-13}]});
+    let d = Document::from_value(&v).unwrap();
+    assert!(matches!(d, Document::Compare(_)));
+    let f = figure_of(&d, &Options::default()).unwrap();
+    assert_eq!(f.series.len(), 1);
+    assert_eq!(
+        f.series[0].shape,
+        Shape::Line(vec![(1518.0, 1e-12), (64.0, 1e-13)])
+    );
+}

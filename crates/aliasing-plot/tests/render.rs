@@ -440,3 +440,38 @@ fn unwritable_destination_is_an_io_error() {
         assert!(!err.to_string().contains('\n'));
     }
 }
+
+#[test]
+fn long_titles_are_cut_and_small_pictures_do_not_panic() {
+    let dir = TempDir::new("small");
+    let mut doc = fixture("compare.json");
+    doc["checks"][0]["name"] = "X".repeat(300).into();
+    for p in doc["points"].as_array_mut().unwrap() {
+        if p["check"] == "CRC-32/ISO-HDLC" {
+            p["check"] = "X".repeat(300).into();
+        }
+    }
+    let p = dir.join("long.svg");
+    render(&doc, &p).unwrap();
+    let texts = svg_texts(&std::fs::read_to_string(&p).unwrap());
+    let title = texts
+        .iter()
+        .find(|t| t.starts_with("Aliasing of XXX"))
+        .unwrap();
+    assert!(
+        title.ends_with('\u{2026}') && title.chars().count() < 200,
+        "{title}"
+    );
+    for size in [(200, 150), (400, 300), (64, 64)] {
+        let opts = Options {
+            size,
+            ..Options::default()
+        };
+        for name in ["s.svg", "s.png"] {
+            // Either a picture or a one-line error; never a panic.
+            if let Err(e) = render_with(&fixture("curve.json"), &dir.join(name), &opts) {
+                assert!(!e.to_string().contains('\n'));
+            }
+        }
+    }
+}

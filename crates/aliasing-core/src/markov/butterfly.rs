@@ -27,9 +27,12 @@ use rayon::prelude::*;
 /// Values of `m` per chunk (a power of two).
 pub const CHUNK: usize = 1 << 10;
 
-/// Widths from this one up split each step across rayon threads; smaller
-/// widths run one BER per thread instead.
+/// Widths from this one up split each step across rayon threads in
+/// [`p_undetected`]; smaller widths run one BER per thread instead.
 pub const PARALLEL_WIDTH: u32 = 19;
+
+/// Widths from this one up use the in-place kernel in [`p_undetected`].
+pub const INPLACE_WIDTH: u32 = 22;
 
 /// One step of the register chain (without the injection): `out = M v`.
 ///
@@ -226,11 +229,21 @@ pub fn p_undetected_one(g: &Generator, lengths: &[u64], p: f64, parallel: bool) 
 
 /// `P_undetected` for every BER (outer index) and length (inner index).
 ///
-/// Small widths run one BER per rayon thread; from [`PARALLEL_WIDTH`] up the
-/// BERs run one after the other with each step split across threads, so at
-/// most two vectors of `2^r` f64 are alive per BER in flight.
+/// - below [`PARALLEL_WIDTH`]: this module's kernel, one BER per rayon
+///   thread (two cache-resident vectors of `2^r` f64 each);
+/// - from [`PARALLEL_WIDTH`]: BERs one after the other, each step split
+///   across threads (two vectors);
+/// - from [`INPLACE_WIDTH`], where the step is bound by main memory: the
+///   in-place kernel of [`super::inplace`], one BER per thread (one vector
+///   each), measured about twice as fast there as the split step.
+///
+/// The results are the same bits on every path.
 pub fn p_undetected(g: &Generator, lengths: &[u64], bers: &[f64]) -> Vec<Vec<f64>> {
-    if g.width() >= PARALLEL_WIDTH {
+    if g.width() >= INPLACE_WIDTH {
+        bers.par_iter()
+            .map(|&p| super::inplace::p_undetected_one(g, lengths, p))
+            .collect()
+    } else if g.width() >= PARALLEL_WIDTH {
         bers.iter()
             .map(|&p| p_undetected_one(g, lengths, p, true))
             .collect()

@@ -15,11 +15,12 @@
 //! - [`sparse`]: a general engine over `sprs` CSR matrices for any finite
 //!   chain (product chains for burst channels fit);
 //! - [`butterfly`]: the fast kernel for the CRC chain, one read and one write
-//!   of the state vector per step, parallel with rayon.
+//!   of the state vector per step, parallel with rayon; with its in-place
+//!   variant [`inplace`] (one vector, same bits) for large widths.
 //!
 //! One pass yields every length up to the largest requested. Cost
 //! `O(n_max * 2^r)` per BER; memory two vectors of `2^r` f64 per BER in
-//! flight. [`check_memory`] refuses a run that would not fit before anything
+//! flight below width 22, one from there up. [`check_memory`] refuses a run that would not fit before anything
 //! is allocated.
 //!
 //! ```
@@ -31,6 +32,7 @@
 //! ```
 
 pub mod butterfly;
+pub mod inplace;
 pub mod sparse;
 
 use crate::bsc::{self, CurvePoint};
@@ -45,16 +47,22 @@ pub const MEMORY_LIMIT_ENV: &str = "ALIAS_MEMORY_LIMIT";
 /// may use when [`MEMORY_LIMIT_ENV`] is not set.
 pub const MEMORY_FRACTION: f64 = 0.8;
 
-/// Estimated peak memory in bytes of the butterfly solver for a `width`-bit
-/// CRC and `bers` BERs: two vectors of `2^width` f64 per BER in flight
-/// (one per rayon thread below [`butterfly::PARALLEL_WIDTH`], else one).
+/// Estimated peak memory in bytes of the solver for a `width`-bit CRC and
+/// `bers` BERs (see [`butterfly::p_undetected`]): two vectors of `2^width`
+/// f64 per BER in flight, with one BER per rayon thread below
+/// [`butterfly::PARALLEL_WIDTH`] and one BER at a time up to
+/// [`butterfly::INPLACE_WIDTH`]; from there one vector per BER, one BER per
+/// thread.
 pub fn estimate_bytes(width: u32, bers: usize) -> f64 {
-    let in_flight = if width >= butterfly::PARALLEL_WIDTH {
-        1
+    let per_thread = bers.min(rayon::current_num_threads()).max(1) as f64;
+    let vectors = if width >= butterfly::INPLACE_WIDTH {
+        per_thread
+    } else if width >= butterfly::PARALLEL_WIDTH {
+        2.0
     } else {
-        bers.min(rayon::current_num_threads()).max(1)
+        2.0 * per_thread
     };
-    2.0 * 8.0 * 2f64.powi(width as i32) * in_flight as f64 + (1 << 20) as f64
+    vectors * 8.0 * 2f64.powi(width as i32) + (1 << 20) as f64
 }
 
 /// The memory limit in bytes: [`MEMORY_LIMIT_ENV`] if set, else

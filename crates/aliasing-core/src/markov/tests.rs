@@ -275,6 +275,13 @@ fn parallel_and_serial_are_identical() {
     let b = butterfly::p_undetected_one(&g, &[64, 30], 1e-4, false);
     assert_eq!(a[0].to_bits(), b[1].to_bits());
     assert_eq!(a[1].to_bits(), b[0].to_bits());
+    // The in-place kernel (widths from INPLACE_WIDTH up): same bits.
+    let c = [1e-4, 0.3].map(|p| inplace::p_undetected_one(&g, &[30, 64], p));
+    assert_eq!(c[0][0].to_bits(), a[0].to_bits());
+    assert_eq!(c[0][1].to_bits(), a[1].to_bits());
+    let d = butterfly::p_undetected_one(&g, &[30, 64], 0.3, true);
+    assert_eq!(c[1][0].to_bits(), d[0].to_bits());
+    assert_eq!(c[1][1].to_bits(), d[1].to_bits());
 }
 
 #[test]
@@ -283,7 +290,7 @@ fn memory_refusal() {
     let e = check_memory(40, 1, 1e9).unwrap_err();
     let msg = e.to_string();
     assert!(
-        msg.contains("16.0 TiB") && msg.contains("953.7 MiB"),
+        msg.contains("8.0 TiB") && msg.contains("953.7 MiB"),
         "{msg}"
     );
     assert!(!msg.contains('\n'));
