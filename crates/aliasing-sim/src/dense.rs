@@ -2,7 +2,9 @@
 //! fields as a sender fills them in), flip the error bits, and recompute every
 //! check as a receiver would (`crc32fast` for the Ethernet FCS). It is the
 //! reference for every check; the sparse engine must agree with it frame by
-//! frame.
+//! frame. Every frame is built (payload and sender-side checks); a frame
+//! without errors passes by construction and is no escape, so the receiver
+//! side runs only on frames with errors.
 
 use crate::stack::{Frame, Payload};
 use crate::stream::{frame_key, payload_word};
