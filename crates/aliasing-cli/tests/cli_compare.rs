@@ -156,3 +156,47 @@ fn bad_input_is_one_line_and_exit_2() {
         assert!(err.starts_with("error: "), "{err}");
     }
 }
+
+#[test]
+fn crc_falls_back_to_the_dual_code_when_markov_is_refused() {
+    // With a tiny memory limit the Markov chain is refused for CRC-16 and the
+    // dual code is used; the points must agree, in the same (BER-major) order,
+    // with those of an unlimited run.
+    let args = [
+        "compare",
+        "--bytes",
+        "64,300",
+        "--ber",
+        "1e-3,1e-5",
+        "--checks",
+        "crc16-ccitt",
+        "--format",
+        "json",
+    ];
+    let run = |limit: Option<&str>| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_alias"));
+        c.args(args);
+        if let Some(l) = limit {
+            c.env("ALIAS_MEMORY_LIMIT", l);
+        }
+        let out = c.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["points"].as_array().unwrap().clone()
+    };
+    let markov = run(None);
+    let dual = run(Some("1K"));
+    assert_eq!(markov.len(), 4);
+    for (a, b) in markov.iter().zip(&dual) {
+        assert_eq!((&a["ber"], &a["bytes"]), (&b["ber"], &b["bytes"]));
+        let (x, y) = (
+            a["p_undetected"].as_f64().unwrap(),
+            b["p_undetected"].as_f64().unwrap(),
+        );
+        assert!((x - y).abs() <= 1e-10 * x, "{a} vs {b}");
+    }
+}

@@ -190,6 +190,17 @@ fn bad_input_is_one_line_and_exit_2() {
             "syndromes",
         ],
         &["weights", "--crc", "64", "--bits", "100", "--dual"],
+        &["weights", "--crc", "crc32", "--bits", "5000000000"],
+        &[
+            "weights",
+            "--crc",
+            "48",
+            "--bits",
+            "100000000",
+            "--max-weight",
+            "3",
+        ],
+        &["hd", "--crc", "CRC-64/XZ"],
     ] {
         let (code, out, err) = alias(args);
         assert_eq!(code, 2, "{args:?}: {err}");

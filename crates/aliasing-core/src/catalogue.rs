@@ -122,8 +122,8 @@ pub static ALIASES: &[(&str, &str)] = &[
     ("posix", "CRC-32/CKSUM"),
     ("cksum", "CRC-32/CKSUM"),
     ("mpeg2", "CRC-32/MPEG-2"),
-    ("crc32k", "k:0xEB31D82E"),
-    ("koopman32", "k:0xEB31D82E"),
+    ("crc32k", "k:0xBA0DC66B"),
+    ("koopman32", "k:0xBA0DC66B"),
     ("crc16", "CRC-16/ARC"),
     ("crc16-ibm", "CRC-16/ARC"),
     ("crc16-arc", "CRC-16/ARC"),
@@ -154,7 +154,7 @@ pub static ALIASES: &[(&str, &str)] = &[
 ];
 
 /// Named generators outside the RevEng catalogue (no register parameters).
-pub static EXTRA_GENERATORS: &[(&str, &str)] = &[("CRC-32K", "k:0xEB31D82E")];
+pub static EXTRA_GENERATORS: &[(&str, &str)] = &[("CRC-32K", "k:0xBA0DC66B")];
 
 /// The default maximal-length polynomials: `data/primitive-polynomials.txt`.
 pub static PRIMITIVE_TABLE: &str = include_str!("../../../data/primitive-polynomials.txt");
@@ -369,7 +369,10 @@ mod tests {
             assert!(resolve(&alias.to_uppercase()).is_ok(), "{alias}");
         }
         assert_eq!(resolve("CRC-32/iso-hdlc").unwrap().name, "CRC-32/ISO-HDLC");
-        assert_eq!(resolve("crc32k").unwrap().name, "CRC-32K");
+        // CRC-32K (Koopman 2002): 0x741B8CD7 normal, 0xBA0DC66B in Koopman notation.
+        let k = resolve("crc32k").unwrap();
+        assert_eq!(k.name, "CRC-32K");
+        assert_eq!(k.generator.normal(), 0x741B_8CD7);
     }
 
     #[test]

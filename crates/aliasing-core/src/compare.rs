@@ -6,7 +6,7 @@
 //!
 //! | check | exact method | where |
 //! |---|---|---|
-//! | any CRC | Markov chain / dual code (`crate::curve`) | data-independent |
+//! | any CRC | Markov chain or dual code, as `crate::curve::exact` picks | data-independent |
 //! | `internet` | [`crate::internet`] (random data or a given payload) | every length and BER |
 //! | `fletcher16` | [`crate::fletcher`] (2-D characteristic function over `Z_255^2`) | random data |
 //! | `fletcher32`, `adler32` | none: see below | use `alias simulate` |
@@ -145,6 +145,9 @@ pub fn curve(
     if bytes.is_empty() {
         return Err(Error::BadLength("the length list is empty".into()));
     }
+    if let Some(&b) = bytes.iter().find(|&&b| b > u64::MAX / 8) {
+        return Err(Error::BadLength(format!("{b} bytes is too long")));
+    }
     if let Some(&b) = bytes.iter().find(|&&b| b < check.min_bytes()) {
         return Err(Error::BadLength(format!(
             "{b} bytes is too short for {} (at least {} bytes)",
@@ -187,10 +190,30 @@ pub fn curve(
 }
 
 /// Exact CRC curve over byte lengths, BER-major, by [`crate::curve::exact`]
-/// (which picks the method and refuses runs that would not fit in memory).
+/// (which picks the Markov chain or the dual code). The points are put in
+/// BER-major order by their (BER, length) here, whatever order the method
+/// returns them in.
 fn crc_curve(crc: &CrcAlgorithm, bytes: &[u64], bers: &[f64]) -> Result<Vec<CurvePoint>> {
     let bits: Vec<u64> = bytes.iter().map(|&b| 8 * b).collect();
-    Ok(crate::curve::exact(crc, &bits, bers, crate::curve::Method::Auto)?.points)
+    let pts = crate::curve::exact(crc, &bits, bers, crate::curve::Method::Auto)?.points;
+    ber_major(&pts, &bits, bers)
+}
+
+/// Orders `pts` as every length of `bers[0]`, then of `bers[1]`, ...
+fn ber_major(pts: &[CurvePoint], bits: &[u64], bers: &[f64]) -> Result<Vec<CurvePoint>> {
+    let mut out = Vec::with_capacity(bits.len() * bers.len());
+    for &p in bers {
+        for &n in bits {
+            let pt = pts
+                .iter()
+                .find(|pt| pt.bits == n && pt.ber.to_bits() == p.to_bits())
+                .ok_or_else(|| {
+                    Error::Invalid(format!("internal error: no point for {n} bits at BER {p}"))
+                })?;
+            out.push(*pt);
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -234,16 +257,38 @@ mod tests {
         assert!(curve(&c, &[10], &[], None).is_err());
         assert!(curve(&c, &[10], &[2.0], None).is_err());
         assert!(curve(&c, &[10], &[0.1], Some(&[1, 2, 3])).is_err());
+        assert!(curve(&c, &[u64::MAX / 4], &[0.1], None).is_err());
+        // very long frames still come out (the plain characteristic function)
+        let long = curve(&c, &[1u64 << 40], &[1e-9], None).unwrap()[0];
+        assert!(
+            (long.p_alias_given_error * 65535.0 - 1.0).abs() < 1e-3,
+            "{long:?}"
+        );
         let pl = curve(&c, &[], &[0.01], Some(&[1, 2, 3, 4])).unwrap();
         assert_eq!(pl[0].bits, 32);
-        // a CRC through the curve driver, lengths in bytes
+        // a CRC through the curve driver, lengths in bytes, BER-major whichever
+        // method the driver picks; both methods agree
         let crc: CheckKind = "crc16-ccitt".parse().unwrap();
-        let pts = curve(&crc, &[64, 1518], &[1e-5], None).unwrap();
+        let pts = curve(&crc, &[64, 1518], &[1e-3, 1e-5], None).unwrap();
         let CheckKind::Crc(alg) = &crc else { panic!() };
-        let direct = crate::curve::exact(alg, &[512, 12144], &[1e-5], crate::curve::Method::Auto)
-            .unwrap()
-            .points;
-        assert_eq!(pts, direct);
+        for m in [crate::curve::Method::Markov, crate::curve::Method::Dual] {
+            let direct = crate::curve::exact(alg, &[512, 12144], &[1e-3, 1e-5], m)
+                .unwrap()
+                .points;
+            assert_eq!(direct.len(), 4);
+            for (i, pt) in pts.iter().enumerate() {
+                assert_eq!(
+                    (pt.ber, pt.bits),
+                    ([1e-3, 1e-5][i / 2], [512, 12144][i % 2])
+                );
+                let d = direct
+                    .iter()
+                    .find(|q| q.ber == pt.ber && q.bits == pt.bits)
+                    .unwrap();
+                let rel = (d.p_undetected - pt.p_undetected).abs() / pt.p_undetected;
+                assert!(rel < 1e-10, "{m:?} {pt:?} {d:?}");
+            }
+        }
         for k in [CheckKind::Fletcher32, CheckKind::Adler32] {
             assert!(matches!(
                 curve(&k, &[100], &[1e-5], None),

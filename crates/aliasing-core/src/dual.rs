@@ -11,8 +11,12 @@
 //! - For a primitive `g` every non-zero state lies on one cycle of length
 //!   `2^r - 1`: the windows are those of one m-sequence, plus the zero word.
 //! - For `g = (x+1) p` with `p` primitive the cycles are known in closed form.
-//! - Otherwise every cycle of the state graph is walked once with a visited
-//!   bitmap (`2^r` bits: 512 MiB at `r = 32`).
+//! - Otherwise every cycle of the state graph is walked once. Up to 24 bits
+//!   a visited bitmap of `2^r` bits marks the states; above that, short
+//!   cycles come from the subspaces `{a : x^L a = a}` and long ones from
+//!   their distinguished states (a `2^24`-bit bitmap), with the full bitmap
+//!   (512 MiB at `r = 32`, slow: random access) only as a fallback when
+//!   the lengths found do not cover all `2^r` states.
 //!
 //! Sequence bits come 64 at a time from byte tables (output block and the
 //! jump `x^64`); each cycle is cut into segments that start at `a x^j mod g`
@@ -41,6 +45,10 @@ use rayon::prelude::*;
 
 /// Widest generator this module accepts.
 pub const MAX_WIDTH: u32 = 32;
+
+/// Largest memory [`dual_weights`] may plan to use, in bytes (see
+/// [`memory_estimate`]).
+pub const MEMORY_LIMIT: f64 = 2.0 * 1024.0 * 1024.0 * 1024.0;
 
 /// The LFSR in Galois form with byte tables for 64 output bits and the
 /// 64-step jump at once.
@@ -179,6 +187,114 @@ fn primitive_cofactor(g: &Generator) -> Option<Generator> {
     gf2::is_primitive(&p).then_some(p)
 }
 
+/// Widths above this find cycles with distinguished points (cache-friendly)
+/// before falling back to the full bitmap.
+const DP_MIN_WIDTH: u32 = 24;
+
+/// Every non-zero cycle by walking with a visited bitmap of `2^r` bits.
+fn walk_bitmap(lf: &Lfsr, r: u32) -> Vec<Cycle> {
+    let states = 1u64 << r;
+    let mut out = Vec::new();
+    let mut seen = vec![0u64; (states as usize).div_ceil(64)];
+    seen[0] |= 1;
+    for s in 1..states {
+        if seen[(s >> 6) as usize] >> (s & 63) & 1 == 1 {
+            continue;
+        }
+        let mut t = s;
+        let mut len = 0u64;
+        loop {
+            seen[(t >> 6) as usize] |= 1 << (t & 63);
+            len += 1;
+            t = lf.step(t);
+            if t == s {
+                break;
+            }
+        }
+        out.push(Cycle { rep: s, len });
+    }
+    out
+}
+
+/// Every non-zero cycle without a `2^r`-bit bitmap (whose random accesses
+/// dominate at `r = 32`):
+///
+/// - cycles of length at most `SHORT` lie in the subspaces
+///   `V_L = {a : x^L a = a} = (g / gcd(g, x^L + 1))` for the divisors `L` of
+///   the period; their elements are listed directly (if there are few);
+/// - every longer cycle is found from its *distinguished* states (low
+///   `r - 24` bits zero) with a bitmap of `2^24` bits.
+///
+/// A long cycle without any distinguished state would be missed, so the
+/// lengths are checked to cover all `2^r` states; `None` (use the bitmap
+/// walk) if they do not or the short-cycle subspaces are too large.
+fn walk_distinguished(g: &Generator, lf: &Lfsr) -> Option<Vec<Cycle>> {
+    const SHORT: u64 = 1 << 12;
+    let r = g.width();
+    let period = u64::try_from(gf2::period(g)).ok()?;
+    let full = g.full();
+    // short cycles: all states with x^L a = a for some L | period, L <= SHORT
+    let mut short = std::collections::HashSet::new();
+    for l in (1..=SHORT.min(period)).filter(|l| period % l == 0) {
+        let xl1 = gf2::x_pow_mod(l as u128, g) as u128 ^ 1;
+        let d = gf2::gcd(full, xl1);
+        let k = gf2::deg(d) as u32;
+        if k > 20 {
+            return None;
+        }
+        let h = gf2::divmod(full, d).0;
+        for b in 0..(1u128 << k) {
+            short.insert(gf2::clmul(h, b) as u64);
+        }
+        if short.len() > 1 << 22 {
+            return None;
+        }
+    }
+    let mut out = Vec::new();
+    let mut done = std::collections::HashSet::new();
+    let mut reps: Vec<u64> = short.iter().copied().filter(|&a| a != 0).collect();
+    reps.sort_unstable();
+    for a in reps {
+        if done.contains(&a) {
+            continue;
+        }
+        let (mut t, mut len) = (a, 0u64);
+        loop {
+            done.insert(t);
+            len += 1;
+            t = lf.step(t);
+            if t == a {
+                break;
+            }
+        }
+        out.push(Cycle { rep: a, len });
+    }
+    let k = r - 24;
+    let low = (1u64 << k) - 1;
+    let mut seen = vec![0u64; 1 << 18]; // 2^24 bits
+    for hi in 1u64..(1 << 24) {
+        let s = hi << k;
+        if seen[(hi >> 6) as usize] >> (hi & 63) & 1 == 1 || short.contains(&s) {
+            continue;
+        }
+        let (mut t, mut len) = (s, 0u64);
+        loop {
+            if t & low == 0 {
+                let i = t >> k;
+                seen[(i >> 6) as usize] |= 1 << (i & 63);
+            }
+            len += 1;
+            t = lf.step(t);
+            if t == s {
+                break;
+            }
+        }
+        out.push(Cycle { rep: s, len });
+    }
+    let total: u128 = out.iter().map(|c| c.len as u128).sum::<u128>() + 1;
+    (total == 1u128 << r).then_some(out)
+}
+
 /// Every cycle of the state graph of `a -> x a mod g`; lengths add up to `2^r`.
 pub fn cycles(g: &Generator) -> Result<Vec<Cycle>> {
     let r = g.width();
@@ -207,24 +323,14 @@ pub fn cycles(g: &Generator) -> Result<Vec<Cycle>> {
         }
         CycleMethod::Walk => {
             let lf = Lfsr::new(g)?;
-            let states = 1u64 << r;
-            let mut seen = vec![0u64; (states as usize).div_ceil(64)];
-            seen[0] |= 1;
-            for s in 1..states {
-                if seen[(s >> 6) as usize] >> (s & 63) & 1 == 1 {
-                    continue;
-                }
-                let mut t = s;
-                let mut len = 0u64;
-                loop {
-                    seen[(t >> 6) as usize] |= 1 << (t & 63);
-                    len += 1;
-                    t = lf.step(t);
-                    if t == s {
-                        break;
-                    }
-                }
-                out.push(Cycle { rep: s, len });
+            let fast = if r > DP_MIN_WIDTH {
+                walk_distinguished(g, &lf)
+            } else {
+                None
+            };
+            match fast {
+                Some(c) => out.extend(c),
+                None => out.extend(walk_bitmap(&lf, r)),
             }
         }
     }
@@ -240,7 +346,7 @@ pub fn cycles(g: &Generator) -> Result<Vec<Cycle>> {
 }
 
 /// Rough work of [`dual_weights`] in sequence-bit steps: `2^r` per length,
-/// plus `2^r` per cycle walk when `g` needs one. Compare with the Markov
+/// plus about `4 2^r` for the cycle walk when `g` needs one. Compare with the Markov
 /// chain's `n 2^r`.
 pub fn work_estimate(g: &Generator, lengths: &[u64]) -> f64 {
     let states = (g.width() as f64).exp2();
@@ -279,7 +385,8 @@ pub fn recommended(g: &Generator, lengths: &[u64]) -> bool {
 }
 
 /// Peak memory of [`dual_weights`] in bytes (bitmap of the walk, if any,
-/// and the per-thread histograms).
+/// and the per-thread histograms). The walk above 24 bits is counted with
+/// its fallback bitmap, an upper bound.
 pub fn memory_estimate(g: &Generator, lengths: &[u64]) -> f64 {
     let walk = if cycle_method(g) == CycleMethod::Walk {
         (g.width() as f64).exp2() / 8.0
@@ -287,7 +394,7 @@ pub fn memory_estimate(g: &Generator, lengths: &[u64]) -> f64 {
         0.0
     };
     let hist: f64 = lengths.iter().map(|&n| (n as f64 + 1.0) * 32.0).sum();
-    walk + hist * (rayon::current_num_threads() as f64 + 1.0)
+    walk + hist * (2.0 * rayon::current_num_threads() as f64 + 2.0)
 }
 
 struct Task {
@@ -371,7 +478,8 @@ fn run_task(lf: &Lfsr, t: &Task, lengths: &[u64], hists: &mut Hists) {
                 let t = d.trailing_zeros();
                 h[w * LANES + lane] += (t + 1 - pos) as u64;
                 lane = (lane + 1) & (LANES - 1);
-                w = if (new >> t) & 1 == 1 { w + 1 } else { w - 1 };
+                // branch-free: +1 if the entering bit is 1, else -1
+                w = (w + 2 * ((new >> t) & 1) as usize).wrapping_sub(1);
                 pos = t + 1;
                 d &= d - 1;
             }
@@ -387,13 +495,24 @@ fn run_task(lf: &Lfsr, t: &Task, lengths: &[u64], hists: &mut Hists) {
 /// register's state graph. Each result sums to `2^r`.
 ///
 /// Cost `O(2^r)` per length (about 2^32 steps for a 32-bit CRC), memory
-/// `O(n)` per thread, plus a 2^r-bit bitmap for generators that are neither
-/// primitive nor `(x+1)` times a primitive.
+/// `O(n)` per thread, plus the cycle walk (see the module documentation) for
+/// generators that are neither primitive nor `(x+1)` times a primitive.
 pub fn dual_weights(g: &Generator, lengths: &[u64]) -> Result<Vec<DualWeights>> {
     if let Some(&n) = lengths.iter().find(|&&n| n == 0) {
         return Err(Error::BadLength(format!("{n} bits")));
     }
     let lf = Lfsr::new(g)?;
+    let need = memory_estimate(g, lengths);
+    if need > MEMORY_LIMIT {
+        return Err(Error::TooBig {
+            what: format!(
+                "the dual-code weights of {} at these lengths",
+                g.full_string()
+            ),
+            need: crate::error::human_bytes(need),
+            limit: crate::error::human_bytes(MEMORY_LIMIT),
+        });
+    }
     let cyc = cycles(g)?;
     let threads = rayon::current_num_threads().max(1) as u64;
     let mut tasks = Vec::new();
@@ -415,15 +534,18 @@ pub fn dual_weights(g: &Generator, lengths: &[u64]) -> Result<Vec<DualWeights>> 
             s += count;
         }
     }
+    // At most 2 accumulators per thread, so memory stays bounded (see
+    // [`memory_estimate`]) while threads can still balance.
+    let chunk = tasks.len().div_ceil(2 * threads as usize).max(1);
     let hists = tasks
-        .par_iter()
-        .fold(
-            || Hists::new(lengths),
-            |mut h, t| {
+        .par_chunks(chunk)
+        .map(|ts| {
+            let mut h = Hists::new(lengths);
+            for t in ts {
                 run_task(&lf, t, lengths, &mut h);
-                h
-            },
-        )
+            }
+            h
+        })
         .reduce(|| Hists::new(lengths), Hists::add);
     let out: Vec<DualWeights> = lengths
         .iter()
@@ -475,15 +597,16 @@ pub fn curve(g: &Generator, lengths: &[u64], bers: &[f64]) -> Result<Vec<CurvePo
     uniq.dedup();
     let duals = dual_weights(g, &uniq)?;
     let r = g.width() as u64;
-    let mut out = Vec::with_capacity(lengths.len() * bers.len());
-    for &n in lengths {
-        let d = &duals[uniq.binary_search(&n).expect("present")];
-        for &p in bers {
-            let pud = highprec::p_undetected(d, p)?;
-            out.push(CurvePoint::new(p, n, r, pud));
-        }
-    }
-    Ok(out)
+    let jobs: Vec<(u64, f64)> = lengths
+        .iter()
+        .flat_map(|&n| bers.iter().map(move |&p| (n, p)))
+        .collect();
+    jobs.par_iter()
+        .map(|&(n, p)| {
+            let d = &duals[uniq.binary_search(&n).expect("present")];
+            Ok(CurvePoint::new(p, n, r, highprec::p_undetected(d, p)?))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -619,6 +742,11 @@ mod tests {
 
     /// Exact P_ud = sum A_w p^w (1-p)^(n-w) as a dyadic rational, rounded to f64.
     fn exact_pud(a: &[u64], n: u64, p: f64) -> f64 {
+        let a: Vec<dashu::integer::UBig> = a.iter().map(|&x| x.into()).collect();
+        exact_pud_big(&a, n, p)
+    }
+
+    fn exact_pud_big(a: &[dashu::integer::UBig], n: u64, p: f64) -> f64 {
         use dashu::integer::UBig;
         // p = m 2^-q exactly
         let (m, q) = {
@@ -633,9 +761,9 @@ mod tests {
         let mm = UBig::from(m);
         let cm = (UBig::ONE << q) - &mm;
         let mut num = UBig::ZERO;
-        for (w, &aw) in a.iter().enumerate().skip(1) {
-            if aw > 0 {
-                num += UBig::from(aw) * mm.pow(w) * cm.pow(n as usize - w);
+        for (w, aw) in a.iter().enumerate().skip(1) {
+            if *aw > UBig::ZERO {
+                num += aw * mm.pow(w) * cm.pow(n as usize - w);
             }
         }
         highprec::fixed_to_f64(&num, q * n as usize)
@@ -786,6 +914,48 @@ mod tests {
                         g.full_string()
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn distinguished_point_walk_finds_the_same_cycles_as_the_bitmap() {
+        // (x^3+x+1)(x^23+x^5+1): width 26, neither primitive nor (x+1) p
+        let f = gf2::clmul(0b1011, (1 << 23) | (1 << 5) | 1);
+        let g = Generator::from_full(f).unwrap();
+        assert_eq!(cycle_method(&g), CycleMethod::Walk);
+        let lf = Lfsr::new(&g).unwrap();
+        let mut a: Vec<u64> = walk_distinguished(&g, &lf)
+            .expect("covers all states")
+            .iter()
+            .map(|c| c.len)
+            .collect();
+        let mut b: Vec<u64> = walk_bitmap(&lf, 26).iter().map(|c| c.len).collect();
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn curve_matches_exact_rationals_at_longer_lengths() {
+        // A_w for every weight by MacWilliams (itself checked against
+        // enumeration and syndrome counts above), then P_ud summed exactly
+        // in rationals: checks the fixed-point evaluation where n p spans
+        // 1e-13 .. 150 and the cancellation is deepest.
+        use crate::weights::macwilliams;
+        for (spec, n) in [("0x180F", 300u64), ("0x11021", 200), ("0x107", 500)] {
+            let g: Generator = spec.parse().unwrap();
+            let d = dual_weights(&g, &[n]).unwrap().remove(0);
+            let a = macwilliams(&d, n as usize).unwrap();
+            assert!(
+                a.iter().any(|x| u64::try_from(x).is_err()),
+                "big counts exercised"
+            );
+            for p in [1e-15, 3e-11, 1e-7, 1e-4, 0.01, 0.3, 0.5] {
+                let got = curve(&g, &[n], &[p]).unwrap()[0].p_undetected;
+                let want = exact_pud_big(&a, n, p);
+                let rel = (got / want - 1.0).abs();
+                assert!(rel < 1e-12, "{spec} n={n} p={p}: {got} vs {want} ({rel:e})");
             }
         }
     }

@@ -66,12 +66,14 @@
 //!
 //! The study simulated 1500-byte packets at a BER of about 1.5e-5 and saw 45
 //! escapes among 16,743 errored packets (0.0027). The exact random-data value
-//! is `P(alias | error) = 2.5787e-3` at BER 1.5e-5 (`2.6198e-3` at 1.5262e-5,
+//! is `P(alias | error) = 2.5787e-3` at BER 1.5e-5 (`2.6210e-3` at 1.5270e-5,
 //! the BER that makes 16,743 of 100,001 packets errored); the 95%
 //! Clopper-Pearson interval of 45/16743 is [1.961e-3, 3.595e-3], so the
 //! study's number is within its sampling error (43.2 escapes expected).
 //! Figure 8 (aliasing against packet size):
-//! `alias compare --checks internet --bytes 64:9000:64 --ber 1.5e-5`.
+//! `alias compare --checks internet --bytes 64:9000:64 --ber 1.5e-5`, or
+//! `cargo run --release -p aliasing-examples --example figure8` (with
+//! all-zero and text payloads beside random data).
 //!
 //! ```
 //! use aliasing_core::internet;

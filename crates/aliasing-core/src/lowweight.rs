@@ -28,6 +28,9 @@ pub const MAX_WIDTH: u32 = 63;
 /// Largest number of hash probes a search may take before it is refused.
 pub const WORK_LIMIT: f64 = 2e10;
 
+/// Longest length [`span_counts`] accepts (its tables take about 40 bytes a bit).
+pub const MAX_SPAN_LEN: u64 = 1 << 24;
+
 /// Largest meet-in-the-middle table, in entries.
 pub const TABLE_LIMIT: usize = 1 << 25;
 
@@ -155,6 +158,13 @@ pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
             "counts for every length are available for weights 2 to 4, not {w}; \
              use the dual-code weights for higher weights"
         )));
+    }
+    if max_len > MAX_SPAN_LEN {
+        return Err(Error::TooBig {
+            what: format!("weight-{w} counts up to {max_len} bits"),
+            need: crate::error::human_bytes(max_len as f64 * 40.0),
+            limit: crate::error::human_bytes(MAX_SPAN_LEN as f64 * 40.0),
+        });
     }
     let n = max_len as usize;
     if w == 4 && (n as f64).powi(2) / 2.0 > WORK_LIMIT {

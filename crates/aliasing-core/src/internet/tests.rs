@@ -397,3 +397,49 @@ fn real_field_model_against_brute_force() {
     let f = Spectrum::new(16, p).mixed(&random, &[0; 16], &[1; 16]);
     assert!(rel(c, f) < 1e-11, "{c} vs {f}");
 }
+
+#[test]
+fn half_ber_closed_form() {
+    // At p = 1/2 the received words are uniform and independent of the sent
+    // ones; a uniform 16-bit word has characteristic function 1/65536 at every
+    // non-zero frequency of Z_65535 (0x0000 and 0xFFFF both count as 0), so
+    // P(change = 0) = (1 + (M-1) 65536^-2W) / M, less the 2^-n of no flip.
+    for bytes in [4u64, 6, 64, 1500, 9000] {
+        let w = (bytes / 2) as i32;
+        let m = MODULUS as f64;
+        let exact = (1.0 + (m - 1.0) * 65536f64.powi(-2 * w)) / m - 0.5f64.powi(8 * bytes as i32);
+        let v = p_undetected(bytes, 0.5).unwrap();
+        assert!(rel(v, exact) < 1e-13, "{bytes}: {v} vs {exact}");
+        assert!(rel(fourier_random(&column_counts(bytes), 0.5), exact) < 1e-13);
+    }
+}
+
+#[test]
+fn every_error_pattern_of_a_short_frame_against_the_real_checksum() {
+    // All 2^24 error patterns of 3-byte frames (the pad byte is not sent),
+    // judged by the real ones'-complement sum with a TCP pseudo-header,
+    // against the exact payload probability: every weight, every BER.
+    let ph = Internet::tcp_ipv4([10, 1, 2, 3], [10, 4, 5, 6], 3);
+    let init = ones_complement_sum(ph.pseudo_header(), 0);
+    for frame in [[0x00u8, 0xFF, 0x80], [0xFF, 0xFF, 0xFF], [0x12, 0xED, 0x00]] {
+        let sent = ones_complement_sum(&frame, init);
+        let mut count = [0u64; 25];
+        for e in 1u32..(1 << 24) {
+            let r = [
+                frame[0] ^ e as u8,
+                frame[1] ^ (e >> 8) as u8,
+                frame[2] ^ (e >> 16) as u8,
+            ];
+            if ones_complement_sum(&r, init) == sent {
+                count[e.count_ones() as usize] += 1;
+            }
+        }
+        for p in [1e-9, 1e-4, 0.05, 0.3, 0.5] {
+            let brute: f64 = (1..=24)
+                .map(|w| count[w] as f64 * bsc::pattern_probability(24, w as u64, p))
+                .sum();
+            let v = p_undetected_payload(&frame, p).unwrap();
+            assert!(rel(v, brute) < 1e-12, "{frame:x?} p={p}: {v} vs {brute}");
+        }
+    }
+}
