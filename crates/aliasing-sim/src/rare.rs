@@ -12,7 +12,8 @@
 //! Strata beyond `k_max` are left out; their whole mass `P(K > k_max)` is
 //! reported and added to the upper end of the interval. Intervals are normal
 //! (estimate +- 1.96 standard errors), which suits the many-hit regime this
-//! method is for.
+//! method is for; a sampled stratum that saw no hit adds a one-sided bound
+//! to the upper end instead (a zero sample variance proves nothing).
 //!
 //! Streams: sample chunk `c` of stratum `k` draws from `(seed, c, 1000 + k)`,
 //! so the result depends on the seed and parameters only.
@@ -399,6 +400,30 @@ pub fn estimate(plan: &Plan, samples: u64, threads: usize) -> Result<RareResult>
             }
         }
     }
+    // A sampled stratum that saw no hit gets a one-sided 95% bound instead of
+    // a zero standard error: every sample is at most `mult / (n - k + 1)`
+    // (`mult` positions share a syndrome at most), so the mean of N samples
+    // that were all zero is below `mult * ln(40) / (N (n - k + 1))` at 97.5%.
+    let mult = {
+        let mut v = ctx.table.clone();
+        v.sort_unstable();
+        v.chunk_by(|a, b| a == b)
+            .map(|g| g.len())
+            .max()
+            .unwrap_or(1) as f64
+    };
+    let (mut crc_zero_bound, mut stack_zero_bound) = (0.0, 0.0);
+    for &k in &sampled {
+        let s = &sums[k as usize - 1];
+        let b =
+            weights[k as usize - 1] * mult * 40f64.ln() / (s.n.max(1) as f64 * (n - k + 1) as f64);
+        if s.crc == 0.0 {
+            crc_zero_bound += b;
+        }
+        if s.stack == 0.0 {
+            stack_zero_bound += b;
+        }
+    }
     let mut strata = Vec::new();
     let (mut crc, mut crc_var, mut stack, mut stack_var) = (0.0, 0.0, 0.0, 0.0);
     for (i, s) in sums.iter().enumerate() {
@@ -422,21 +447,21 @@ pub fn estimate(plan: &Plan, samples: u64, threads: usize) -> Result<RareResult>
             crc_se: (vc / nn).sqrt(),
         });
     }
-    let est = |rate: f64, var: f64| {
+    let est = |rate: f64, var: f64, zero_bound: f64| {
         let se = var.sqrt();
         RareEstimate {
             rate,
             std_err: se,
             rel_std_err: if rate > 0.0 { se / rate } else { f64::INFINITY },
             ci_low: (rate - 1.959964 * se).max(0.0),
-            ci_high: rate + 1.959964 * se + truncation,
+            ci_high: rate + 1.959964 * se + truncation + zero_bound,
             exact: None,
         }
     };
     Ok(RareResult {
         crc_name,
-        crc: est(crc, crc_var),
-        stack: est(stack, stack_var),
+        crc: est(crc, crc_var, crc_zero_bound),
+        stack: est(stack, stack_var, stack_zero_bound),
         truncation,
         strata,
     })

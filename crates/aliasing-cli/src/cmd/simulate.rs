@@ -357,7 +357,7 @@ fn run_rare(a: &Args) -> Result<()> {
     };
     r.stack.exact = exact.stack;
     if let Some(i) = plan.frame.checks.iter().position(|c| c.name == r.crc_name) {
-        r.crc.exact = exact.checks[i];
+        r.crc.exact = exact.checks.get(i).copied().flatten();
     }
     let text = match a.format {
         Format::Json => {
