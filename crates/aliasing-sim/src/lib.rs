@@ -12,6 +12,12 @@
 //! - [`interval`]: exact Clopper-Pearson intervals.
 //! - [`rare`]: stratified, conditional sampling for rare CRC escapes.
 //! - [`shard`]: result and checkpoint files, merging shards.
+//! - [`report`]: escapes per check and for the stack, with intervals.
+//! - [`exact`]: exact values to print beside the estimates (CRCs and Internet
+//!   checksums on a BSC).
+//!
+//! A check *escapes* on a frame when the frame has at least one flipped bit
+//! (anywhere) and that check passes; the stack escapes when every check passes.
 #![warn(missing_docs)]
 
 pub mod channel;
