@@ -6,7 +6,9 @@
 //! dynamic program over positions carries, per syndrome value, the mass of
 //! the paths that have seen at least one error (every term positive, no
 //! `1 - (1-p)^n` cancellation), at `O(n 2^r)`. It is used up to
-//! `n 2^r <= 4e9`; wider CRCs await the exact engines of `aliasing-core`.
+//! `n 2^r <= 4e9`; a 32-bit CRC over the whole frame goes to the exact
+//! engines of `aliasing-core` (the dual code, a few seconds; `--no-exact`
+//! skips it).
 
 use crate::channel::Channel;
 use crate::run::Plan;
@@ -63,7 +65,9 @@ pub fn exact_values(plan: &Plan) -> ExactValues {
                 // plain codeword of length n: ask the exact engines of the core
                 // (they refuse what does not fit in memory).
                 let whole = c.data == (0, c.field) && c.field + c.field_len == f.bytes;
-                if whole && 8 * c.field_len as u32 == w {
+                // (only 32 bits: the dual code's O(2^32) per length; other
+                // widths here would take the chain's O(n 2^r), too slow to print)
+                if whole && w == 32 && 8 * c.field_len as u32 == w {
                     let curve = aliasing_core::curve::exact(
                         alg,
                         &[n],

@@ -161,9 +161,10 @@ impl Frame {
         {
             return Err(Error::Invalid("the payload pattern is empty".into()));
         }
-        if bytes > 1 << 24 {
+        // the sparse engine keeps 64 bits per frame bit and CRC: 64 MiB at 1 MiB
+        if bytes > 1 << 20 {
             return Err(Error::BadLength(format!(
-                "frames of {bytes} bytes are over the limit of 16 MiB"
+                "frames of {bytes} bytes are over the limit of 1 MiB"
             )));
         }
         let lower = stack.trim().to_ascii_lowercase();
