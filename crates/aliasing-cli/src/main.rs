@@ -18,6 +18,7 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
+#[allow(clippy::large_enum_variant)] // parsed once
 enum Cmd {
     /// Exact P(undetected) and P(alias | error) against frame length for one check.
     Curve(cmd::curve::Args),

@@ -2,3 +2,32 @@
 //!
 //! Monte Carlo and rare-event estimation of undetected-error rates through
 //! stacks of checks.
+//!
+//! - [`stack`]: frame layouts (Ethernet, Ethernet+IPv4+TCP, bare TCP, any CRC or checksum).
+//! - [`channel`]: BSC, Gilbert-Elliott bursts, exactly `k` errors.
+//! - [`stream`]: per-chunk random streams and the counter-based payload hash.
+//! - [`sparse`]: verdicts from error positions alone (cost per error).
+//! - [`dense`]: real bytes and real checks (the reference).
+//! - [`run`]: the parallel, chunked, resumable driver.
+//! - [`interval`]: exact Clopper-Pearson intervals.
+//! - [`rare`]: stratified, conditional sampling for rare CRC escapes.
+//! - [`shard`]: result and checkpoint files, merging shards.
+//! - [`report`]: escapes per check and for the stack, with intervals.
+//! - [`exact`]: exact values to print beside the estimates (CRCs and Internet
+//!   checksums on a BSC).
+//!
+//! A check *escapes* on a frame when the frame has at least one flipped bit
+//! (anywhere) and that check passes; the stack escapes when every check passes.
+#![warn(missing_docs)]
+
+pub mod channel;
+pub mod dense;
+pub mod exact;
+pub mod interval;
+pub mod rare;
+pub mod report;
+pub mod run;
+pub mod shard;
+pub mod sparse;
+pub mod stack;
+pub mod stream;

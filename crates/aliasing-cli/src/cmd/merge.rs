@@ -1,12 +1,65 @@
-//! `alias merge`.
+//! `alias merge`: adds the shard result files of one `simulate` run.
 
-use anyhow::{Result, bail};
+use super::simulate::{check_names, plan_of, render};
+use crate::output::{self, Format};
+use aliasing_sim::report::Report;
+use aliasing_sim::shard::{RunFile, merge};
+use aliasing_sim::stack::Payload;
+use anyhow::Result;
+use std::path::PathBuf;
 
 /// Arguments of `alias merge`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Result files written by `alias simulate --shard I/N --out FILE`.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
+    /// Write the report here instead of stdout.
+    #[arg(long, short)]
+    output: Option<PathBuf>,
+    /// Skip the exact values (a 32-bit CRC's takes a few seconds).
+    #[arg(long)]
+    no_exact: bool,
+    /// Also write the merged result file here.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
 
 /// Runs `alias merge`.
-pub fn run(_args: Args) -> Result<()> {
-    bail!("`alias merge` is not implemented yet")
+pub fn run(a: Args) -> Result<()> {
+    let mut files = Vec::new();
+    for p in &a.files {
+        files.push((p.display().to_string(), RunFile::read(p)?));
+    }
+    let (params, counts) = merge(&files)?;
+    // The layout (names of checks, exact values) does not depend on the payload bytes.
+    let payload = if params.payload == "random" {
+        Payload::Random
+    } else {
+        Payload::Fixed(vec![0])
+    };
+    let plan = plan_of(&params, payload)?;
+    if let Some(out) = &a.out {
+        let p = aliasing_sim::run::Progress {
+            chunks_done: plan.chunks(),
+            counts: counts.clone(),
+        };
+        RunFile::new(params.clone(), (1, 1), true, p).write(out)?;
+    }
+    let exact = if a.no_exact {
+        Default::default()
+    } else {
+        aliasing_sim::exact::exact_values(&plan)
+    };
+    let report = Report::new(
+        params,
+        &check_names(&plan),
+        &counts,
+        &exact.checks,
+        exact.stack,
+    );
+    output::emit(a.output.as_deref(), &render(&report, a.format))
 }

@@ -1,0 +1,285 @@
+//! `alias simulate` and `alias merge` end to end: output, shards, SIGKILL and
+//! resume, refusal of bad input and of corrupt or mismatched files.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn alias(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_alias"))
+        .args(args)
+        .output()
+        .expect("run alias")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("alias-cli-sim-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+fn fails_with(o: &Output, needle: &str) {
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(e.trim_end().lines().count(), 1, "{e}");
+    assert!(e.starts_with("error: ") && e.contains(needle), "{e}");
+}
+
+const RUN: &[&str] = &[
+    "simulate",
+    "--frames",
+    "300000",
+    "--bytes",
+    "64",
+    "--stack",
+    "ethernet-tcp",
+    "--ber",
+    "2e-3",
+    "--seed",
+    "5",
+    "--format",
+    "json",
+    "--chunk-frames",
+    "10000",
+    "--no-exact",
+];
+
+#[test]
+fn json_output_has_the_documented_fields() {
+    let v = json(&alias(&[
+        "simulate", "--frames", "2e5", "--bytes", "16", "--stack", "crc8", "--ber", "1e-2",
+        "--format", "json",
+    ]));
+    assert_eq!(v["frames"], 200000);
+    let c = &v["checks"][0];
+    for k in ["name", "escapes", "rate", "ci_low", "ci_high", "exact"] {
+        assert!(!c[k].is_null(), "{k} missing: {c}");
+    }
+    let exact = c["exact"].as_f64().unwrap();
+    assert!(exact > 0.0);
+    assert!(v["stack"]["escapes"].as_u64().unwrap() > 0);
+    assert_eq!(v["stack"]["exact"], c["exact"]);
+    let table = alias(&[
+        "simulate",
+        "--frames",
+        "1000",
+        "--bytes",
+        "64",
+        "--stack",
+        "ethernet-tcp",
+        "--no-exact",
+    ]);
+    assert!(String::from_utf8_lossy(&table.stdout).contains("TCP checksum"));
+}
+
+#[test]
+fn merged_shards_equal_the_single_run() {
+    let whole = json(&alias(RUN));
+    let mut files = Vec::new();
+    for i in 1..=3 {
+        let f = tmp(&format!("shard{i}.json"));
+        let _ = std::fs::remove_file(&f);
+        let shard = format!("{i}/3");
+        let mut a = RUN.to_vec();
+        a.extend([
+            "--shard",
+            &shard,
+            "--out",
+            f.to_str().unwrap(),
+            "--threads",
+            "1",
+        ]);
+        assert!(alias(&a).status.success());
+        files.push(f);
+    }
+    let mut m = vec!["merge", "--format", "json", "--no-exact"];
+    m.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let merged = json(&alias(&m));
+    assert_eq!(merged, whole);
+    // a shard of another seed is refused
+    let other = tmp("other.json");
+    let mut a = RUN.to_vec();
+    a[10] = "6";
+    a.extend(["--shard", "3/3", "--out", other.to_str().unwrap()]);
+    assert!(alias(&a).status.success());
+    let o = alias(&[
+        "merge",
+        files[0].to_str().unwrap(),
+        files[1].to_str().unwrap(),
+        other.to_str().unwrap(),
+    ]);
+    fails_with(&o, "another seed");
+    fails_with(&alias(&["merge", files[0].to_str().unwrap()]), "missing");
+}
+
+#[test]
+fn killed_and_resumed_run_equals_the_uninterrupted_one() {
+    // The dense engine on 1518-byte frames: a run of a second or two.
+    let base = [
+        "simulate",
+        "--frames",
+        "1.5e6",
+        "--bytes",
+        "1518",
+        "--stack",
+        "ethernet-tcp",
+        "--ber",
+        "1e-4",
+        "--engine",
+        "dense",
+        "--threads",
+        "1",
+        "--chunk-frames",
+        "16384",
+        "--format",
+        "json",
+        "--no-exact",
+    ];
+    let whole = json(&alias(&base));
+    let cp = tmp("run.ckpt");
+    let _ = std::fs::remove_file(&cp);
+    let mut a: Vec<&str> = base.to_vec();
+    a.extend([
+        "--checkpoint",
+        cp.to_str().unwrap(),
+        "--checkpoint-every",
+        "0.05",
+    ]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_alias"))
+        .args(&a)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while !cp.exists() && t0.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert!(cp.exists());
+    let saved = std::fs::read_to_string(&cp).unwrap();
+    assert!(
+        saved.contains("\"complete\": false"),
+        "killed after the end: {saved}"
+    );
+    // starting over onto an existing checkpoint is refused, and leaves it alone
+    fails_with(&alias(&a), "already exists");
+    assert_eq!(std::fs::read_to_string(&cp).unwrap(), saved);
+    // resuming with other parameters is refused
+    let mut other = base.to_vec();
+    other[8] = "2e-4";
+    other.extend(["--resume", cp.to_str().unwrap()]);
+    fails_with(&alias(&other), "other parameters");
+    let mut r = base.to_vec();
+    r.extend(["--resume", cp.to_str().unwrap()]);
+    assert_eq!(json(&alias(&r)), whole);
+    // a corrupt checkpoint is refused and not overwritten
+    let bad = saved.replacen("\"frames\"", "\"framez\"", 1);
+    std::fs::write(&cp, &bad).unwrap();
+    fails_with(&alias(&r), "not a valid simulation file");
+    assert_eq!(std::fs::read_to_string(&cp).unwrap(), bad);
+}
+
+#[test]
+fn error_models_and_rare_events_run() {
+    let v = json(&alias(&[
+        "simulate",
+        "--frames",
+        "1e5",
+        "--bytes",
+        "64",
+        "--stack",
+        "ethernet-tcp",
+        "--burst",
+        "1e-6,0.3,1e-4,0.1",
+        "--format",
+        "json",
+    ]));
+    assert!(v["frames_with_error"].as_u64().unwrap() > 0);
+    assert!(v["checks"][0]["exact"].is_null()); // no exact value for bursts
+    let v = json(&alias(&[
+        "simulate", "--frames", "1e4", "--bytes", "64", "--stack", "crc8", "--errors", "3",
+        "--format", "json",
+    ]));
+    assert_eq!(v["frames_with_error"], 10000);
+    let v = json(&alias(&[
+        "simulate",
+        "--rare",
+        "--stack",
+        "crc16",
+        "--bytes",
+        "64",
+        "--ber",
+        "1e-3",
+        "--samples",
+        "1e6",
+        "--format",
+        "json",
+    ]));
+    let r = &v["result"]["stack"];
+    let (rate, exact, se) = (
+        r["rate"].as_f64().unwrap(),
+        r["exact"].as_f64().unwrap(),
+        r["std_err"].as_f64().unwrap(),
+    );
+    assert!((rate - exact).abs() < 5.0 * se, "{rate} {exact} {se}");
+    // a stack with checksums beside the CRC, exact values off
+    let v = json(&alias(&[
+        "simulate",
+        "--rare",
+        "--stack",
+        "ethernet-tcp",
+        "--bytes",
+        "64",
+        "--ber",
+        "1e-3",
+        "--samples",
+        "1e5",
+        "--format",
+        "json",
+        "--no-exact",
+    ]));
+    assert!(v["result"]["stack"]["exact"].is_null());
+    fails_with(
+        &alias(&["simulate", "--rare", "--stack", "tcp", "--bytes", "64"]),
+        "needs a CRC",
+    );
+    fails_with(
+        &alias(&["simulate", "--rare", "--errors", "2"]),
+        "binary symmetric",
+    );
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    fails_with(&alias(&["simulate", "--ber", "2"]), "probability");
+    fails_with(&alias(&["simulate", "--frames=-5"]), "--frames");
+    fails_with(
+        &alias(&["simulate", "--stack", "nonsense", "--frames", "10"]),
+        "nonsense",
+    );
+    fails_with(
+        &alias(&["simulate", "--bytes", "20", "--stack", "ethernet-tcp"]),
+        "at least 58",
+    );
+    fails_with(
+        &alias(&["simulate", "--shard", "4/3", "--out", "x"]),
+        "--shard",
+    );
+    fails_with(
+        &alias(&["simulate", "--ber", "1e-3", "--errors", "2"]),
+        "one error model",
+    );
+    fails_with(&alias(&["simulate", "--payload", "pattern:abc"]), "hex");
+    let garbage = tmp("garbage.json");
+    std::fs::write(&garbage, "{not json").unwrap();
+    fails_with(
+        &alias(&["merge", garbage.to_str().unwrap()]),
+        "not a valid simulation file",
+    );
+}

@@ -1,0 +1,327 @@
+//! Error models: the binary symmetric channel, Gilbert-Elliott bursts and
+//! exactly `k` random errors per frame.
+//!
+//! Errors are drawn over one continuous bit stream per chunk, in transmission
+//! order, by geometric gaps: the cost is per error (and per burst-state
+//! change), not per bit or per frame. Both the sparse and the dense engine
+//! take their error positions from here, so on one seed they see the same
+//! errors.
+//!
+//! ```
+//! use aliasing_sim::channel::{Channel, ErrorStream};
+//! use aliasing_sim::stream::chunk_rng;
+//! let mut s = ErrorStream::new(&Channel::Exactly { k: 3 }, 100, chunk_rng(1, 0, 0));
+//! let mut flips = Vec::new();
+//! s.next_frame(&mut flips);
+//! assert_eq!(flips.len(), 3);
+//! ```
+
+use crate::stream::{below, unit_f64};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::{Deserialize, Serialize};
+
+/// Parameters of a Gilbert-Elliott channel: a two-state Markov chain over the
+/// bits in transmission order, each state with its own bit error rate.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct GilbertElliott {
+    /// Bit error rate in the good state.
+    pub p_good: f64,
+    /// Bit error rate in the bad (burst) state.
+    pub p_bad: f64,
+    /// Probability per bit of moving from good to bad.
+    pub good_to_bad: f64,
+    /// Probability per bit of moving from bad to good.
+    pub bad_to_good: f64,
+}
+
+impl GilbertElliott {
+    /// Long-run fraction of bits in the bad state.
+    pub fn bad_fraction(&self) -> f64 {
+        self.good_to_bad / (self.good_to_bad + self.bad_to_good)
+    }
+    /// Long-run bit error rate.
+    pub fn mean_ber(&self) -> f64 {
+        let b = self.bad_fraction();
+        b * self.p_bad + (1.0 - b) * self.p_good
+    }
+}
+
+/// An error model.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Channel {
+    /// Every bit flips independently with probability `ber`.
+    Bsc {
+        /// Bit error rate.
+        ber: f64,
+    },
+    /// Gilbert-Elliott bursts.
+    Burst(GilbertElliott),
+    /// Exactly `k` distinct bits of each frame flip, uniformly at random.
+    Exactly {
+        /// Number of errors per frame.
+        k: u32,
+    },
+}
+
+impl Channel {
+    /// Checks the parameters against a frame of `n_bits` bits.
+    pub fn validate(&self, n_bits: u64) -> Result<(), String> {
+        let prob = |name: &str, p: f64| {
+            if p.is_finite() && (0.0..=1.0).contains(&p) {
+                Ok(())
+            } else {
+                Err(format!("{name} must be a probability in [0, 1], got {p}"))
+            }
+        };
+        match *self {
+            Channel::Bsc { ber } => prob("BER", ber),
+            Channel::Burst(g) => {
+                prob("good-state BER", g.p_good)?;
+                prob("bad-state BER", g.p_bad)?;
+                prob("good-to-bad probability", g.good_to_bad)?;
+                prob("bad-to-good probability", g.bad_to_good)?;
+                if g.good_to_bad + g.bad_to_good == 0.0 {
+                    return Err("burst transition probabilities cannot both be 0".into());
+                }
+                Ok(())
+            }
+            Channel::Exactly { k } => {
+                if k == 0 || k as u64 > n_bits {
+                    Err(format!("--errors must be in 1..={n_bits}, got {k}"))
+                } else {
+                    Ok(())
+                }
+            }
+        }
+    }
+}
+
+/// Number of failures before the first success of a Bernoulli(p) sequence,
+/// given `ln(1-p)`; saturates far beyond any frame stream.
+#[inline(always)]
+fn geometric(rng: &mut Xoshiro256PlusPlus, ln_q: f64) -> u64 {
+    if ln_q == 0.0 {
+        return u64::MAX / 4;
+    }
+    let g = unit_f64(rng).ln() / ln_q;
+    if g < (u64::MAX / 4) as f64 {
+        g as u64
+    } else {
+        u64::MAX / 4
+    }
+}
+
+/// Error positions of consecutive frames of one chunk.
+pub struct ErrorStream {
+    rng: Xoshiro256PlusPlus,
+    n_bits: u64,
+    frame_start: u64,
+    kind: Kind,
+}
+
+enum Kind {
+    Bsc {
+        ln_q: f64,
+        next: u64,
+    },
+    Burst {
+        ln_q: [f64; 2],
+        ln_stay: [f64; 2],
+        bad: bool,
+        state_end: u64,
+        next: u64,
+    },
+    Exactly {
+        k: u32,
+    },
+}
+
+impl ErrorStream {
+    /// The stream of a chunk, for frames of `n_bits` bits, drawing from `rng`.
+    pub fn new(channel: &Channel, n_bits: u64, mut rng: Xoshiro256PlusPlus) -> Self {
+        let kind = match *channel {
+            Channel::Bsc { ber } => {
+                let ln_q = (-ber).ln_1p();
+                let next = geometric(&mut rng, ln_q);
+                Kind::Bsc { ln_q, next }
+            }
+            Channel::Burst(g) => {
+                let ln_q = [(-g.p_good).ln_1p(), (-g.p_bad).ln_1p()];
+                let ln_stay = [(-g.good_to_bad).ln_1p(), (-g.bad_to_good).ln_1p()];
+                let bad = unit_f64(&mut rng) <= g.bad_fraction();
+                let state_end = 1 + geometric(&mut rng, ln_stay[bad as usize]);
+                let mut k = Kind::Burst {
+                    ln_q,
+                    ln_stay,
+                    bad,
+                    state_end,
+                    next: 0,
+                };
+                burst_advance(&mut k, &mut rng, 0);
+                k
+            }
+            Channel::Exactly { k } => Kind::Exactly { k },
+        };
+        ErrorStream {
+            rng,
+            n_bits,
+            frame_start: 0,
+            kind,
+        }
+    }
+
+    /// Skips the error-free frames before the next frame with an error, up
+    /// to `max` frames; returns how many were skipped. Equivalent to calling
+    /// [`ErrorStream::next_frame`] that many times (clean frames draw nothing).
+    #[inline]
+    pub fn skip_clean(&mut self, max: u64) -> u64 {
+        let next = match &self.kind {
+            Kind::Bsc { next, .. } | Kind::Burst { next, .. } => *next,
+            Kind::Exactly { .. } => return 0,
+        };
+        let skip = ((next - self.frame_start) / self.n_bits).min(max);
+        self.frame_start += skip * self.n_bits;
+        skip
+    }
+
+    /// Appends to `out` (after clearing it) the flipped bits of the next frame,
+    /// as ascending bit indices in transmission order.
+    #[inline]
+    pub fn next_frame(&mut self, out: &mut Vec<u32>) {
+        out.clear();
+        let start = self.frame_start;
+        let end = start + self.n_bits;
+        self.frame_start = end;
+        match &mut self.kind {
+            Kind::Bsc { ln_q, next } => {
+                while *next < end {
+                    out.push((*next - start) as u32);
+                    *next = *next + 1 + geometric(&mut self.rng, *ln_q);
+                }
+            }
+            kind @ Kind::Burst { .. } => loop {
+                let Kind::Burst { next, .. } = kind else {
+                    unreachable!()
+                };
+                if *next >= end {
+                    break;
+                }
+                let at = *next;
+                out.push((at - start) as u32);
+                burst_advance(kind, &mut self.rng, at + 1);
+            },
+            Kind::Exactly { k } => {
+                // Floyd's algorithm: k distinct values of 0..n
+                let n = self.n_bits;
+                let k = *k as u64;
+                for j in (n - k)..n {
+                    let t = below(&mut self.rng, j + 1) as u32;
+                    if out.contains(&t) {
+                        out.push(j as u32);
+                    } else {
+                        out.push(t);
+                    }
+                }
+                out.sort_unstable();
+            }
+        }
+    }
+}
+
+/// Sets `next` to the first error at or after `from` of a Gilbert-Elliott stream.
+fn burst_advance(kind: &mut Kind, rng: &mut Xoshiro256PlusPlus, mut from: u64) {
+    let Kind::Burst {
+        ln_q,
+        ln_stay,
+        bad,
+        state_end,
+        next,
+    } = kind
+    else {
+        unreachable!()
+    };
+    loop {
+        let cand = from.saturating_add(geometric(rng, ln_q[*bad as usize]));
+        if cand < *state_end {
+            *next = cand;
+            return;
+        }
+        from = *state_end;
+        *bad = !*bad;
+        *state_end = from.saturating_add(1 + geometric(rng, ln_stay[*bad as usize]));
+        if from >= u64::MAX / 8 {
+            *next = u64::MAX / 4;
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::chunk_rng;
+
+    fn count(channel: Channel, n: u64, frames: usize) -> (usize, usize) {
+        let mut s = ErrorStream::new(&channel, n, chunk_rng(9, 0, 0));
+        let mut v = Vec::new();
+        let (mut errs, mut errored) = (0, 0);
+        for _ in 0..frames {
+            s.next_frame(&mut v);
+            assert!(v.windows(2).all(|w| w[0] < w[1]));
+            assert!(v.iter().all(|&t| (t as u64) < n));
+            errs += v.len();
+            errored += !v.is_empty() as usize;
+        }
+        (errs, errored)
+    }
+
+    #[test]
+    fn bsc_error_count_matches_ber() {
+        // 1e5 frames of 1000 bits at 1e-3: mean 1e5 errors, sd 316
+        let (e, f) = count(Channel::Bsc { ber: 1e-3 }, 1000, 100_000);
+        assert!((e as f64 - 1e5).abs() < 3000.0, "{e}");
+        // P(frame errored) = 1 - 0.999^1000 = 0.63230
+        let pe = aliasing_core::bsc::p_error(1000, 1e-3);
+        assert!((f as f64 / 1e5 - pe).abs() < 0.01, "{f}");
+        assert_eq!(count(Channel::Bsc { ber: 0.0 }, 1000, 100), (0, 0));
+        assert_eq!(count(Channel::Bsc { ber: 1.0 }, 10, 100), (1000, 100));
+    }
+
+    #[test]
+    fn burst_mean_ber_and_clustering() {
+        let g = GilbertElliott {
+            p_good: 1e-6,
+            p_bad: 0.5,
+            good_to_bad: 1e-5,
+            bad_to_good: 0.05,
+        };
+        let frames = 100_000;
+        let (e, f) = count(Channel::Burst(g), 1000, frames);
+        let mean = g.mean_ber() * 1000.0 * frames as f64;
+        assert!((e as f64 / mean - 1.0).abs() < 0.15, "{e} vs {mean}");
+        // bursts cluster: far fewer errored frames than a BSC of the same mean BER
+        let (_, fb) = count(Channel::Bsc { ber: g.mean_ber() }, 1000, frames);
+        assert!(f * 2 < fb, "{f} {fb}");
+    }
+
+    #[test]
+    fn exactly_k_is_uniform_and_distinct() {
+        let mut s = ErrorStream::new(&Channel::Exactly { k: 3 }, 8, chunk_rng(1, 2, 0));
+        let mut v = Vec::new();
+        let mut hits = [0u32; 8];
+        for _ in 0..80_000 {
+            s.next_frame(&mut v);
+            assert_eq!(v.len(), 3);
+            for &t in &v {
+                hits[t as usize] += 1;
+            }
+        }
+        // each position: mean 30000, sd ~ 140
+        for h in hits {
+            assert!((h as i64 - 30_000).abs() < 1500, "{hits:?}");
+        }
+        assert!(Channel::Exactly { k: 9 }.validate(8).is_err());
+        assert!(Channel::Bsc { ber: 2.0 }.validate(8).is_err());
+    }
+}

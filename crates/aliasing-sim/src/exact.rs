@@ -1,0 +1,183 @@
+//! Exact escape probabilities to print beside the estimates, where an exact
+//! method applies: a CRC check on a binary symmetric channel.
+//!
+//! The escape of a CRC depends on the error pattern only: the XOR of the
+//! per-position syndrome table (see [`crate::sparse`]) must be zero. A
+//! dynamic program over positions carries, per syndrome value, the mass of
+//! the paths that have seen at least one error (every term positive, no
+//! `1 - (1-p)^n` cancellation), at `O(n 2^r)`. It is used up to
+//! `n 2^r <= 4e9`; a 32-bit CRC over the whole frame goes to the exact
+//! engines of `aliasing-core` (the dual code, a few seconds; `--no-exact`
+//! skips it).
+
+use crate::channel::Channel;
+use crate::run::Plan;
+use crate::sparse::crc_bit_table;
+use crate::stack::CheckKind;
+
+/// Exact values per check and for the stack (`None` where no exact method applies here).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ExactValues {
+    /// Per check.
+    pub checks: Vec<Option<f64>>,
+    /// The whole stack.
+    pub stack: Option<f64>,
+}
+
+/// P(at least one error and the syndrome XOR of `table` over the errors is 0) on a BSC.
+pub fn crc_escape_bsc(table: &[u64], width: u32, p: f64) -> f64 {
+    let size = 1usize << width;
+    let mut e = vec![0.0f64; size];
+    let mut next = vec![0.0f64; size];
+    let q = 1.0 - p;
+    let ln_q = (-p).ln_1p();
+    for (i, &t) in table.iter().enumerate() {
+        let t = t as usize;
+        debug_assert!(t < size);
+        for s in 0..size {
+            next[s] = q * e[s] + p * e[s ^ t];
+        }
+        // first error at position i: the clean mass (1-p)^i moves to syndrome t
+        next[t] += p * (i as f64 * ln_q).exp();
+        std::mem::swap(&mut e, &mut next);
+    }
+    e[0]
+}
+
+/// Exact values for `plan`, where available.
+pub fn exact_values(plan: &Plan) -> ExactValues {
+    let f = &plan.frame;
+    let n = f.n_bits();
+    let mut out = ExactValues {
+        checks: vec![None; f.checks.len()],
+        stack: None,
+    };
+    let Channel::Bsc { ber } = plan.channel else {
+        return out;
+    };
+    for (i, c) in f.checks.iter().enumerate() {
+        if let CheckKind::Crc { alg, little_endian } = &c.kind {
+            let w = alg.width();
+            // the stored field is 8 * field_len bits: padding bits make syndromes up to that width
+            let bits = (8 * c.field_len as u32).max(w);
+            if bits > 24 || (n as f64) * (1u64 << bits) as f64 > 4e9 {
+                // A CRC over the whole frame with its field at the end is a
+                // plain codeword of length n: ask the exact engines of the core
+                // (they refuse what does not fit in memory).
+                let whole = c.data == (0, c.field) && c.field + c.field_len == f.bytes;
+                // (only 32 bits: the dual code's O(2^32) per length; other
+                // widths here would take the chain's O(n 2^r), too slow to print)
+                if whole && w == 32 && 8 * c.field_len as u32 == w {
+                    let curve = aliasing_core::curve::exact(
+                        alg,
+                        &[n],
+                        &[ber],
+                        aliasing_core::curve::Method::Auto,
+                    );
+                    if let Ok(r) = curve {
+                        out.checks[i] = r.points.first().map(|pt| pt.p_undetected);
+                    }
+                }
+                continue;
+            }
+            let table = crc_bit_table(alg, f.bytes, c.data, c.field, c.field_len, *little_endian);
+            out.checks[i] = Some(crc_escape_bsc(&table, bits, ber));
+        }
+    }
+    for (i, c) in f.checks.iter().enumerate() {
+        if let CheckKind::Internet { ranges, .. } = &c.kind {
+            out.checks[i] = internet_exact(plan, ranges, ber);
+        }
+    }
+    if f.checks.len() == 1 {
+        out.stack = out.checks[0];
+    }
+    out
+}
+
+/// The Internet checksum over `ranges`: exact (from `aliasing_core::internet`)
+/// when the covered bytes are all fixed, or are random data with the field at
+/// the end of a single range (the real-field model). The check also "escapes"
+/// when errors fall only outside its bytes:
+/// `P = P_ud(covered) + (1-p)^covered * P_err(rest)`.
+fn internet_exact(plan: &Plan, ranges: &[(usize, usize)], ber: f64) -> Option<f64> {
+    use aliasing_core::{bsc, internet};
+    let f = &plan.frame;
+    let covered: Vec<usize> = ranges.iter().flat_map(|&(a, b)| a..b).collect();
+    let n_cov = 8 * covered.len() as u64;
+    let rest = f.n_bits() - n_cov;
+    if ranges.iter().any(|&(a, b)| (b - a) % 2 == 1) && ranges.len() > 1 {
+        return None;
+    }
+    let p_cov = if covered.iter().all(|&b| !f.varies[b]) {
+        let bytes: Vec<u8> = covered.iter().map(|&b| f.template[b]).collect();
+        internet::p_undetected_payload(&bytes, ber).ok()?
+    } else if ranges.len() == 1
+        && f.payload == crate::stack::Payload::Random
+        && covered.iter().all(|&b| f.varies[b])
+    {
+        internet::p_undetected_real_field(covered.len() as u64, ber).ok()?
+    } else {
+        return None;
+    };
+    Some(p_cov + bsc::p_clean(n_cov, ber) * bsc::p_error(rest, ber))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stack::{Frame, Payload};
+
+    /// The DP over the per-position table against the core's Markov chain
+    /// over register states (an independent method), 1e-12 relative.
+    #[test]
+    fn dynamic_program_matches_markov_chain() {
+        for (stack, bytes) in [("crc16", 64usize), ("CRC-16/IBM-3740", 200), ("crc8", 1518)] {
+            let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
+            let c = &frame.checks[0];
+            let CheckKind::Crc { alg, little_endian } = &c.kind else {
+                panic!()
+            };
+            let table = crc_bit_table(alg, bytes, c.data, c.field, c.field_len, *little_endian);
+            for p in [1e-7, 1e-4, 1e-2, 0.3] {
+                let dp = crc_escape_bsc(&table, alg.width(), p);
+                let mk =
+                    aliasing_core::markov::p_undetected(&alg.generator, &[8 * bytes as u64], &[p])
+                        .unwrap()[0][0];
+                assert!((dp / mk - 1.0).abs() < 1e-12, "{stack} {p}: {dp} {mk}");
+            }
+        }
+    }
+
+    /// Brute force over all 2^n error patterns of a tiny frame.
+    #[test]
+    fn dynamic_program_matches_brute_force() {
+        for (stack, bytes) in [("4:0x3", 2usize), ("crc8", 2), ("CRC-5/USB", 2)] {
+            let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
+            let c = &frame.checks[0];
+            let CheckKind::Crc { alg, little_endian } = &c.kind else {
+                panic!()
+            };
+            let table = crc_bit_table(alg, bytes, c.data, c.field, c.field_len, *little_endian);
+            let n = table.len();
+            for p in [1e-3f64, 0.1, 0.5] {
+                let mut brute = 0.0;
+                for e in 1u64..(1 << n) {
+                    let s = (0..n)
+                        .filter(|&i| e >> i & 1 == 1)
+                        .fold(0, |s, i| s ^ table[i]);
+                    if s == 0 {
+                        let w = e.count_ones() as i32;
+                        brute += p.powi(w) * (1.0 - p).powi(n as i32 - w);
+                    }
+                }
+                let dp = crc_escape_bsc(&table, 8, p);
+                assert!(brute > 0.0);
+                assert!(
+                    (dp / brute - 1.0).abs() < 1e-12,
+                    "{stack} {p}: {dp} {brute}"
+                );
+            }
+        }
+    }
+}

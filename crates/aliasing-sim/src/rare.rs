@@ -1,0 +1,520 @@
+//! Rare events: stratified, conditional sampling of CRC escapes on a BSC.
+//!
+//! `P_ud = sum_k P(K = k) P(escape | k)` with `K ~ Binomial(n, p)` the number
+//! of errors in a frame; the weights are exact. Within stratum `k`, a
+//! uniformly random `k`-set is a random `(k-1)`-set `A` plus one of the
+//! `n - k + 1` remaining positions, so
+//! `P(escape | k) = E[#{m not in A : S(A + m) = 0 and the other checks pass} / (n - k + 1)]`.
+//! The CRC part is a lookup: `m` must have syndrome `S(A)`. The other checks
+//! of the stack are evaluated on the whole pattern by the sparse engine with
+//! a fresh random payload. Samples go first to a pilot of every stratum,
+//! then to strata in proportion to weight times standard deviation (Neyman).
+//! Strata beyond `k_max` are left out; their whole mass `P(K > k_max)` is
+//! reported and added to the upper end of the interval. Intervals are normal
+//! (estimate +- 1.96 standard errors), which suits the many-hit regime this
+//! method is for; a sampled stratum that saw no hit adds a one-sided bound
+//! to the upper end instead (a zero sample variance proves nothing).
+//!
+//! Streams: sample chunk `c` of stratum `k` draws from `(seed, c, 1000 + k)`,
+//! so the result depends on the seed and parameters only.
+
+use crate::channel::Channel;
+use crate::interval::{binom_upper_tail, ln_binom_pmf};
+use crate::run::Plan;
+use crate::sparse::Sparse;
+use crate::stack::CheckKind;
+use crate::stream::{below, chunk_rng, mix64};
+use aliasing_core::{Error, Result};
+use rand_xoshiro::rand_core::Rng;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// Samples per chunk of a stratum.
+const CHUNK: u64 = 1 << 16;
+
+/// One stratum's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Stratum {
+    /// Number of errors in the frame.
+    pub k: u64,
+    /// `P(K = k)`.
+    pub weight: f64,
+    /// Conditional samples drawn.
+    pub samples: u64,
+    /// Estimate of `P(CRC escape | k)`.
+    pub crc: f64,
+    /// Estimate of `P(stack escape | k)`.
+    pub stack: f64,
+    /// Standard error of `stack` (of `crc` when `crc_se` is wanted, see below).
+    pub stack_se: f64,
+    /// Standard error of `crc`.
+    pub crc_se: f64,
+}
+
+/// An estimate with its standard error and 95% interval.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RareEstimate {
+    /// Estimate of the probability per frame.
+    pub rate: f64,
+    /// Standard error.
+    pub std_err: f64,
+    /// `std_err / rate`.
+    pub rel_std_err: f64,
+    /// Lower end of the 95% interval.
+    pub ci_low: f64,
+    /// Upper end of the 95% interval (truncated strata's mass included).
+    pub ci_high: f64,
+    /// Exact value, where known.
+    pub exact: Option<f64>,
+}
+
+/// The result of a rare-event run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RareResult {
+    /// Name of the CRC the sampling conditions on.
+    pub crc_name: String,
+    /// `P(CRC escape)`.
+    pub crc: RareEstimate,
+    /// `P(every check passes and at least one error)`.
+    pub stack: RareEstimate,
+    /// Mass of the strata left out, `P(K > k_max)`.
+    pub truncation: f64,
+    /// Per stratum.
+    pub strata: Vec<Stratum>,
+}
+
+/// Position lookup by syndrome: open addressing over a power-of-two table.
+struct Lookup {
+    keys: Vec<u64>,
+    pos: Vec<u32>,
+    /// Chained positions sharing a syndrome: next index or u32::MAX.
+    next: Vec<u32>,
+    shift: u32,
+}
+
+impl Lookup {
+    fn new(table: &[u64]) -> Self {
+        let bits = (64 - (table.len() as u64 * 2).leading_zeros()).max(4);
+        let size = 1usize << bits;
+        let mut keys = vec![u64::MAX; size];
+        let mut pos = vec![u32::MAX; size];
+        let mut next = vec![u32::MAX; table.len()];
+        let shift = 64 - bits;
+        for (m, &s) in table.iter().enumerate() {
+            let mut h = (mix64(s) >> shift) as usize;
+            loop {
+                if pos[h] == u32::MAX {
+                    keys[h] = s;
+                    pos[h] = m as u32;
+                    break;
+                }
+                if keys[h] == s {
+                    // chain behind the head
+                    next[m] = next[pos[h] as usize];
+                    next[pos[h] as usize] = m as u32;
+                    break;
+                }
+                h = (h + 1) & (size - 1);
+            }
+        }
+        Lookup {
+            keys,
+            pos,
+            next,
+            shift,
+        }
+    }
+
+    /// Calls `f` for every position with syndrome `s`.
+    #[inline]
+    fn each(&self, s: u64, mut f: impl FnMut(u32)) {
+        let size = self.keys.len();
+        let mut h = (mix64(s) >> self.shift) as usize;
+        loop {
+            let p = self.pos[h];
+            if p == u32::MAX {
+                return;
+            }
+            if self.keys[h] == s {
+                let mut m = p;
+                while m != u32::MAX {
+                    f(m);
+                    m = self.next[m as usize];
+                }
+                return;
+            }
+            h = (h + 1) & (size - 1);
+        }
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct Sums {
+    n: u64,
+    crc: f64,
+    crc2: f64,
+    stack: f64,
+    stack2: f64,
+}
+
+impl Sums {
+    fn add(mut self, o: Sums) -> Sums {
+        self.n += o.n;
+        self.crc += o.crc;
+        self.crc2 += o.crc2;
+        self.stack += o.stack;
+        self.stack2 += o.stack2;
+        self
+    }
+    fn mean_var(&self) -> (f64, f64, f64, f64) {
+        let n = self.n.max(1) as f64;
+        let mc = self.crc / n;
+        let ms = self.stack / n;
+        let vc = (self.crc2 / n - mc * mc).max(0.0) * n / (n - 1.0).max(1.0);
+        let vs = (self.stack2 / n - ms * ms).max(0.0) * n / (n - 1.0).max(1.0);
+        (mc, vc, ms, vs)
+    }
+}
+
+struct Ctx<'a> {
+    plan: &'a Plan,
+    table: Vec<u64>,
+    lookup: Lookup,
+    sparse: Sparse<'a>,
+    n: u64,
+    single: bool,
+}
+
+impl Ctx<'_> {
+    fn chunk(&self, k: u64, chunk: u64, count: u64) -> Sums {
+        let mut rng = chunk_rng(self.plan.seed, chunk, 1000 + k);
+        let n = self.n;
+        let mut a: Vec<u32> = Vec::with_capacity(k as usize);
+        let mut pattern: Vec<u32> = Vec::with_capacity(k as usize);
+        let mut buf = Vec::new();
+        let mut s = Sums::default();
+        let denom = (n - k + 1) as f64;
+        for _ in 0..count {
+            // Floyd: k-1 distinct positions
+            a.clear();
+            let mut syn = 0u64;
+            for j in (n - (k - 1))..n {
+                let t = below(&mut rng, j + 1) as u32;
+                let v = if a.contains(&t) { j as u32 } else { t };
+                a.push(v);
+                syn ^= self.table[v as usize];
+            }
+            let frame_index = rng.next_u64();
+            let (mut hits, mut stack_hits) = (0u32, 0u32);
+            self.lookup.each(syn, |m| {
+                if a.contains(&m) {
+                    return;
+                }
+                hits += 1;
+                if self.single {
+                    stack_hits += 1;
+                } else {
+                    pattern.clear();
+                    pattern.extend_from_slice(&a);
+                    pattern.push(m);
+                    pattern.sort_unstable();
+                    let pass = self.sparse.verdict(frame_index, &pattern, &mut buf);
+                    stack_hits += (pass == self.sparse.all_pass()) as u32;
+                }
+            });
+            let (c, st) = (hits as f64 / denom, stack_hits as f64 / denom);
+            s.n += 1;
+            s.crc += c;
+            s.crc2 += c * c;
+            s.stack += st;
+            s.stack2 += st * st;
+        }
+        s
+    }
+
+    /// `P(CRC escape | k)` for `k <= 3` by counting codewords exactly
+    /// (`None` when too long to enumerate).
+    fn exact_crc(&self, k: u64) -> Option<f64> {
+        let n = self.n;
+        let t = &self.table;
+        match k {
+            1 => Some(t.iter().filter(|&&x| x == 0).count() as f64 / n as f64),
+            2 => {
+                let mut v = t.clone();
+                v.sort_unstable();
+                let mut pairs = 0u64;
+                let mut i = 0;
+                while i < v.len() {
+                    let j = v[i..].iter().take_while(|&&x| x == v[i]).count();
+                    pairs += (j * (j - 1) / 2) as u64;
+                    i += j;
+                }
+                Some(pairs as f64 / (n * (n - 1) / 2) as f64)
+            }
+            3 if n <= 20_000 => {
+                let triples: u64 = (0..n as usize)
+                    .into_par_iter()
+                    .map(|i| {
+                        let mut c = 0u64;
+                        for j in i + 1..n as usize {
+                            self.lookup
+                                .each(t[i] ^ t[j], |m| c += (m as usize > j) as u64);
+                        }
+                        c
+                    })
+                    .sum();
+                let total = n as f64 * (n - 1) as f64 * (n - 2) as f64 / 6.0;
+                Some(triples as f64 / total)
+            }
+            _ => None,
+        }
+    }
+
+    fn run(&self, k: u64, first_chunk: u64, samples: u64) -> Sums {
+        let chunks = samples.div_ceil(CHUNK);
+        let parts: Vec<Sums> = (0..chunks)
+            .into_par_iter()
+            .map(|c| {
+                let count = CHUNK.min(samples - c * CHUNK);
+                self.chunk(k, first_chunk + c, count)
+            })
+            .collect();
+        parts.into_iter().fold(Sums::default(), Sums::add)
+    }
+}
+
+/// Estimates the stack's escape probability (and its CRC's) by stratified
+/// conditional sampling with about `samples` samples in all, on `threads`
+/// threads (0 = all cores).
+pub fn estimate(plan: &Plan, samples: u64, threads: usize) -> Result<RareResult> {
+    plan.validate()?;
+    let Channel::Bsc { ber: p } = plan.channel else {
+        return Err(Error::Unsupported(
+            "--rare needs a binary symmetric channel (--ber)".into(),
+        ));
+    };
+    if !(p > 0.0 && p < 1.0) {
+        return Err(Error::Unsupported("--rare needs 0 < BER < 1".into()));
+    }
+    let f = &plan.frame;
+    // condition on the CRC covering the most bytes
+    let (ci, crc_name) = f
+        .checks
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| matches!(c.kind, CheckKind::Crc { .. }))
+        .max_by_key(|(_, c)| c.data.1 - c.data.0)
+        .map(|(i, c)| (i, c.name.clone()))
+        .ok_or_else(|| Error::Unsupported("--rare needs a CRC in the stack".into()))?;
+    let CheckKind::Crc { alg, little_endian } = &f.checks[ci].kind else {
+        unreachable!()
+    };
+    let c = &f.checks[ci];
+    let by_byte =
+        crate::sparse::crc_bit_table(alg, f.bytes, c.data, c.field, c.field_len, *little_endian);
+    let table: Vec<u64> = (0..f.n_bits() as u32)
+        .map(|t| {
+            let (b, m) = f.bit_at(t);
+            by_byte[8 * b + m.trailing_zeros() as usize]
+        })
+        .collect();
+    let n = f.n_bits();
+    let ctx = Ctx {
+        plan,
+        lookup: Lookup::new(&table),
+        table,
+        sparse: Sparse::new(f, plan.seed),
+        n,
+        single: f.checks.len() == 1,
+    };
+    // strata: k = 1 ..= k_max, leaving out a tail below 1e-6 * 2^-r of P(K >= 1)
+    let p_err = aliasing_core::bsc::p_error(n, p);
+    let floor = p_err * 1e-6 * (-(alg.width() as f64) * std::f64::consts::LN_2).exp();
+    let mut weights = Vec::new();
+    let mut k = 1u64;
+    let mut truncation = 0.0;
+    while k <= n {
+        weights.push(ln_binom_pmf(k, n, p).exp());
+        truncation = if k == n {
+            0.0
+        } else {
+            binom_upper_tail(k + 1, n, p)
+        };
+        if (truncation < floor && k as f64 > n as f64 * p) || k >= 400 {
+            break;
+        }
+        k += 1;
+    }
+    let kmax = weights.len() as u64;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::Invalid(format!("cannot start threads: {e}")))?;
+    // Strata k <= 3: count the CRC's codewords exactly. Where there are none,
+    // the stratum is exactly zero for the CRC and the stack; a lone CRC is exact.
+    let exact_low: Vec<Option<f64>> = (1..=kmax.min(3))
+        .map(|k| pool.install(|| ctx.exact_crc(k)))
+        .collect();
+    let is_exact = |k: u64| -> Option<f64> {
+        let e = exact_low.get(k as usize - 1).copied().flatten()?;
+        (e == 0.0 || ctx.single).then_some(e)
+    };
+    let sampled: Vec<u64> = (1..=kmax).filter(|&k| is_exact(k).is_none()).collect();
+    let strata_n = (sampled.len() as u64).max(1);
+    let pilot = (samples / 10 / strata_n).max(1000).div_ceil(CHUNK) * CHUNK;
+    let mut sums: Vec<Sums> = vec![Sums::default(); kmax as usize];
+    let mut next_chunk = vec![0u64; kmax as usize];
+    for &k in &sampled {
+        sums[k as usize - 1] = pool.install(|| ctx.run(k, 0, pilot));
+        next_chunk[k as usize - 1] = pilot / CHUNK;
+    }
+    // Two rounds of Neyman allocation; a stratum without hits yet is scored
+    // as if it had one (add-one), so rare strata still get samples.
+    let rest = samples.saturating_sub(pilot * sampled.len() as u64);
+    for round in 0..2 {
+        let budget = rest / 2;
+        let score: Vec<f64> = sampled
+            .iter()
+            .map(|&k| {
+                let s = &sums[k as usize - 1];
+                let (mc, vc, ms, vs) = s.mean_var();
+                let denom = (n - k + 1) as f64;
+                let ub = ((mc.max(ms) * denom).max(1.0 / s.n as f64) / (denom * denom)).sqrt();
+                weights[k as usize - 1]
+                    * vs.max(vc)
+                        .sqrt()
+                        .max(if round == 0 || mc == 0.0 { ub } else { 0.0 })
+            })
+            .collect();
+        let total: f64 = score.iter().sum();
+        if total <= 0.0 {
+            break;
+        }
+        for (i, &k) in sampled.iter().enumerate() {
+            let extra = ((budget as f64) * score[i] / total) as u64 / CHUNK * CHUNK;
+            if extra > 0 {
+                let j = k as usize - 1;
+                let more = pool.install(|| ctx.run(k, next_chunk[j], extra));
+                next_chunk[j] += extra / CHUNK;
+                sums[j] = sums[j].add(more);
+            }
+        }
+    }
+    // A sampled stratum that saw no hit gets a one-sided 95% bound instead of
+    // a zero standard error: every sample is at most `mult / (n - k + 1)`
+    // (`mult` positions share a syndrome at most), so the mean of N samples
+    // that were all zero is below `mult * ln(40) / (N (n - k + 1))` at 97.5%.
+    let mult = {
+        let mut v = ctx.table.clone();
+        v.sort_unstable();
+        v.chunk_by(|a, b| a == b)
+            .map(|g| g.len())
+            .max()
+            .unwrap_or(1) as f64
+    };
+    let (mut crc_zero_bound, mut stack_zero_bound) = (0.0, 0.0);
+    for &k in &sampled {
+        let s = &sums[k as usize - 1];
+        let b =
+            weights[k as usize - 1] * mult * 40f64.ln() / (s.n.max(1) as f64 * (n - k + 1) as f64);
+        if s.crc == 0.0 {
+            crc_zero_bound += b;
+        }
+        if s.stack == 0.0 {
+            stack_zero_bound += b;
+        }
+    }
+    let mut strata = Vec::new();
+    let (mut crc, mut crc_var, mut stack, mut stack_var) = (0.0, 0.0, 0.0, 0.0);
+    for (i, s) in sums.iter().enumerate() {
+        let (mc, vc, ms, vs) = match is_exact(i as u64 + 1) {
+            Some(e) => (e, 0.0, e, 0.0),
+            None => s.mean_var(),
+        };
+        let w = weights[i];
+        let nn = s.n.max(1) as f64;
+        crc += w * mc;
+        crc_var += w * w * vc / nn;
+        stack += w * ms;
+        stack_var += w * w * vs / nn;
+        strata.push(Stratum {
+            k: i as u64 + 1,
+            weight: w,
+            samples: s.n,
+            crc: mc,
+            stack: ms,
+            stack_se: (vs / nn).sqrt(),
+            crc_se: (vc / nn).sqrt(),
+        });
+    }
+    let est = |rate: f64, var: f64, zero_bound: f64| {
+        let se = var.sqrt();
+        RareEstimate {
+            rate,
+            std_err: se,
+            rel_std_err: if rate > 0.0 { se / rate } else { f64::INFINITY },
+            ci_low: (rate - 1.959964 * se).max(0.0),
+            ci_high: rate + 1.959964 * se + truncation + zero_bound,
+            exact: None,
+        }
+    };
+    Ok(RareResult {
+        crc_name,
+        crc: est(crc, crc_var, crc_zero_bound),
+        stack: est(stack, stack_var, stack_zero_bound),
+        truncation,
+        strata,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact::exact_values;
+    use crate::stack::{Frame, Payload};
+
+    #[test]
+    fn matches_the_exact_crc16_value() {
+        // CRC-16/ARC on 64-byte frames at BER 1e-3: the exact DP gives P_ud.
+        let frame = Frame::new("crc16", 64, Payload::Random).unwrap();
+        let plan = Plan::new(frame, Channel::Bsc { ber: 1e-3 }, 3, 1);
+        let exact = exact_values(&plan).stack.unwrap();
+        let r = estimate(&plan, 3_000_000, 0).unwrap();
+        let z = (r.stack.rate - exact) / r.stack.std_err;
+        assert!(
+            z.abs() < 5.0,
+            "estimate {} exact {exact} se {}",
+            r.stack.rate,
+            r.stack.std_err
+        );
+        assert!(r.stack.rel_std_err < 0.05, "{}", r.stack.rel_std_err);
+        assert_eq!(r.crc, r.stack);
+        // same seed, same answer, whatever the thread count
+        assert_eq!(estimate(&plan, 3_000_000, 1).unwrap(), r);
+    }
+
+    #[test]
+    fn stack_escapes_need_the_crc_and_the_checksums() {
+        let frame = Frame::new("ethernet-tcp", 80, Payload::Random).unwrap();
+        let plan = Plan::new(frame, Channel::Bsc { ber: 1e-2 }, 3, 1);
+        let r = estimate(&plan, 200_000, 0).unwrap();
+        assert!(r.stack.rate <= r.crc.rate);
+        // CRC-32 has no codewords of weight <= 3 at this length: exact zeros
+        for s in &r.strata[..3] {
+            assert_eq!((s.crc, s.samples), (0.0, 0));
+        }
+        assert!(
+            estimate(
+                &Plan::new(
+                    Frame::new("tcp", 80, Payload::Random).unwrap(),
+                    Channel::Bsc { ber: 1e-2 },
+                    3,
+                    1
+                ),
+                1000,
+                0
+            )
+            .is_err()
+        );
+    }
+}

@@ -1,0 +1,106 @@
+//! The summary of a run: escapes per check and for the whole stack, each with
+//! its rate per frame, an exact 95% Clopper-Pearson interval, the rate per
+//! errored frame, and the exact value where one is known.
+//!
+//! A check "escapes" on a frame when the frame has at least one flipped bit
+//! (anywhere in it) and that check passes; the stack escapes when every
+//! check passes.
+
+use crate::interval::clopper_pearson;
+use crate::run::Counts;
+use crate::shard::Params;
+use serde::{Deserialize, Serialize};
+
+/// Estimate of one escape probability.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Estimate {
+    /// Check name (absent for the stack).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Frames with an error that passed.
+    pub escapes: u64,
+    /// Escapes per frame.
+    pub rate: f64,
+    /// Lower end of the 95% interval of the rate.
+    pub ci_low: f64,
+    /// Upper end of the 95% interval of the rate.
+    pub ci_high: f64,
+    /// Escapes per frame with an error.
+    pub per_errored_frame: f64,
+    /// The exact probability per frame, where an exact method applies.
+    pub exact: Option<f64>,
+}
+
+/// A run's summary.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// Parameters of the run.
+    pub params: Params,
+    /// Frames simulated.
+    pub frames: u64,
+    /// Frames with at least one flipped bit.
+    pub frames_with_error: u64,
+    /// Flipped bits in all.
+    pub bit_errors: u64,
+    /// One entry per check.
+    pub checks: Vec<Estimate>,
+    /// Every check passed.
+    pub stack: Estimate,
+}
+
+fn estimate(name: Option<String>, escapes: u64, c: &Counts, exact: Option<f64>) -> Estimate {
+    let (lo, hi) = if c.frames == 0 {
+        (0.0, 1.0)
+    } else {
+        clopper_pearson(escapes, c.frames, 0.95)
+    };
+    Estimate {
+        name,
+        escapes,
+        rate: if c.frames == 0 {
+            0.0
+        } else {
+            escapes as f64 / c.frames as f64
+        },
+        ci_low: lo,
+        ci_high: hi,
+        per_errored_frame: if c.frames_with_error == 0 {
+            0.0
+        } else {
+            escapes as f64 / c.frames_with_error as f64
+        },
+        exact,
+    }
+}
+
+impl Report {
+    /// Builds the summary; `exact[i]` is check `i`'s exact value, `stack_exact` the stack's.
+    pub fn new(
+        params: Params,
+        names: &[String],
+        c: &Counts,
+        exact: &[Option<f64>],
+        stack_exact: Option<f64>,
+    ) -> Self {
+        let checks = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                estimate(
+                    Some(n.clone()),
+                    c.escapes[i],
+                    c,
+                    exact.get(i).copied().flatten(),
+                )
+            })
+            .collect();
+        Report {
+            params,
+            frames: c.frames,
+            frames_with_error: c.frames_with_error,
+            bit_errors: c.bit_errors,
+            checks,
+            stack: estimate(None, c.stack_escapes, c, stack_exact),
+        }
+    }
+}
