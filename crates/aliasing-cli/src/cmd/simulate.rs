@@ -367,8 +367,8 @@ fn run_rare(a: &Args) -> Result<()> {
         f => {
             let opt = |x: Option<f64>| x.map(output::prob).unwrap_or_else(|| "-".into());
             let mut rows = vec![vec![
-                "estimate".to_string(),
-                "rate".into(),
+                "check".to_string(),
+                "p_undetected".into(),
                 "rel_std_err".into(),
                 "ci95_low".into(),
                 "ci95_high".into(),
