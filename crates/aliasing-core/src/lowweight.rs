@@ -499,7 +499,7 @@ pub fn hd_profile(g: &Generator, max_hd: Option<u32>) -> Result<HdProfile> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A_w(n) for all w by listing the 2^(n-r) codewords.
@@ -640,6 +640,33 @@ mod tests {
                 assert_eq!(e.example[0], 0);
                 assert_eq!(*e.example.last().unwrap(), e.max_data_bits + r);
             }
+        }
+    }
+
+    /// Rows of `data/published-32bit.txt` of one kind, split into fields.
+    pub(crate) fn published_32bit(kind: &str) -> Vec<Vec<String>> {
+        include_str!("../../../data/published-32bit.txt")
+            .lines()
+            .filter(|l| !l.starts_with('#') && l.split_whitespace().next() == Some(kind))
+            .map(|l| l.split_whitespace().map(str::to_string).collect())
+            .collect()
+    }
+
+    #[test]
+    fn published_32bit_thresholds() {
+        // Koopman 2002: the largest data length at which each HD still holds
+        // (HD d holds up to L means the HD-(d) entry of the profile is >= L
+        // and the HD-(d+1) entry is below L where listed).
+        let rows = published_32bit("hd");
+        assert!(rows.len() >= 5);
+        for f in rows {
+            let k = u64::from_str_radix(f[1].trim_start_matches("0x"), 16).unwrap();
+            let hd: u32 = f[2].parse().unwrap();
+            let len: u64 = f[3].parse().unwrap();
+            let g = Generator::from_koopman(k).unwrap();
+            let p = hd_profile(&g, Some(hd)).unwrap();
+            let e = p.entries.iter().find(|e| e.hd == hd).unwrap();
+            assert_eq!(e.max_data_bits, len, "{} HD {hd}", f[4]);
         }
     }
 

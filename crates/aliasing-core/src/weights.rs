@@ -192,3 +192,29 @@ mod tests {
         assert_eq!(binomial(3, 5), UBig::ZERO);
     }
 }
+
+#[cfg(test)]
+mod published {
+    use super::*;
+    use crate::{dual, poly::Generator};
+
+    /// `data/published-32bit.txt`: CRC-32/ISO-HDLC has 89,622 undetectable
+    /// 5-bit errors at 2096 data bits. One 2^32-window pass of the dual code
+    /// (a few seconds), then MacWilliams in exact integers.
+    #[test]
+    fn crc32_weight5_count_at_2096_data_bits() {
+        let rows = crate::lowweight::tests::published_32bit("count");
+        assert!(!rows.is_empty());
+        for f in rows {
+            let k = u64::from_str_radix(f[1].trim_start_matches("0x"), 16).unwrap();
+            let w: usize = f[2].parse().unwrap();
+            let data_bits: u64 = f[3].parse().unwrap();
+            let want: u64 = f[4].parse().unwrap();
+            let g = Generator::from_koopman(k).unwrap();
+            let n = data_bits + g.width() as u64;
+            let d = dual::dual_weights(&g, &[n]).unwrap().remove(0);
+            let a = macwilliams(&d, w).unwrap();
+            assert_eq!(a[w], UBig::from(want), "{} A_{w} at {n} bits", f[5]);
+        }
+    }
+}
