@@ -283,3 +283,42 @@ fn bad_input_is_one_line_and_exit_2() {
         "not a valid simulation file",
     );
 }
+
+#[test]
+fn plot_of_a_run() {
+    let png = tmp("sim.png");
+    let gif = tmp("x.gif");
+    let o = alias(&[
+        "simulate",
+        "--frames",
+        "2e5",
+        "--bytes",
+        "64",
+        "--ber",
+        "1e-3",
+        "--stack",
+        "crc8",
+        "--seed",
+        "5",
+        "--plot",
+        png.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::metadata(&png).unwrap().len() > 1000);
+    // a bad picture name is refused before the run, with nothing written
+    let o = alias(&[
+        "simulate",
+        "--frames",
+        "1e5",
+        "--bytes",
+        "64",
+        "--ber",
+        "1e-3",
+        "--stack",
+        "crc8",
+        "--plot",
+        gif.to_str().unwrap(),
+    ]);
+    fails_with(&o, "svg or .png");
+    assert!(!gif.exists());
+}

@@ -20,6 +20,10 @@ pub struct Args {
     /// Write the report here instead of stdout.
     #[arg(long, short)]
     output: Option<PathBuf>,
+    /// Also draw the estimates with their 95% intervals beside the exact
+    /// values to FILE.svg or FILE.png.
+    #[arg(long)]
+    plot: Option<PathBuf>,
     /// Skip the exact values (a 32-bit CRC's takes a few seconds).
     #[arg(long)]
     no_exact: bool,
@@ -61,5 +65,6 @@ pub fn run(a: Args) -> Result<()> {
         &exact.checks,
         exact.stack,
     );
+    crate::args::plot(a.plot.as_deref(), &serde_json::to_value(&report)?)?;
     output::emit(a.output.as_deref(), &render(&report, a.format))
 }

@@ -74,6 +74,10 @@ pub struct Args {
     /// Write the report here instead of stdout.
     #[arg(long, short)]
     output: Option<PathBuf>,
+    /// Also draw the estimates with their 95% intervals beside the exact
+    /// values to FILE.svg or FILE.png.
+    #[arg(long)]
+    plot: Option<PathBuf>,
     /// Rare-event estimation: stratified conditional sampling (BSC, a CRC in the stack).
     #[arg(long)]
     rare: bool,
@@ -207,6 +211,10 @@ pub fn check_names(plan: &Plan) -> Vec<String> {
 
 /// Runs `alias simulate`.
 pub fn run(a: Args) -> Result<()> {
+    if let Some(p) = &a.plot {
+        // refuse a bad picture name before a long run, not after
+        aliasing_plot::Format::from_path(p)?;
+    }
     if a.rare {
         return run_rare(&a);
     }
@@ -329,6 +337,7 @@ pub fn run(a: Args) -> Result<()> {
         &exact.checks,
         exact.stack,
     );
+    crate::args::plot(a.plot.as_deref(), &serde_json::to_value(&report)?)?;
     let text = render(&report, a.format);
     output::emit(a.output.as_deref(), &text)
 }
