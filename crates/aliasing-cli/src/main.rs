@@ -1,5 +1,17 @@
 //! `alias`: exact and simulated aliasing (undetected-error) probabilities of
-//! CRCs and checksums. Thin glue: parse arguments, call the library, print.
+//! CRCs and checksums. Thin glue: parse arguments, call the library
+//! (`aliasing-core` for exact methods, `aliasing-sim` for Monte Carlo,
+//! `aliasing-plot` for pictures), print. No mathematics lives here.
+//!
+//! ```text
+//! alias curve --crc 16 --ber 1e-5                      # exact curve, table
+//! alias curve --crc crc32 --bytes 1518 --ber 1e-5      # dual-code method
+//! alias compare --bytes 64,1500,9000 --ber 1e-6        # checks side by side
+//! alias hd --crc crc32c                                # Hamming-distance profile
+//! alias simulate --frames 1e9 --bytes 1518 --ber 1e-5 --stack ethernet-tcp --seed 1
+//! ```
+//!
+//! Every user-facing error is one line `error: ...` on stderr and exit code 2.
 
 mod args;
 mod cmd;

@@ -18,6 +18,23 @@
 //!
 //! A check *escapes* on a frame when the frame has at least one flipped bit
 //! (anywhere) and that check passes; the stack escapes when every check passes.
+//!
+//! ```
+//! use aliasing_sim::channel::Channel;
+//! use aliasing_sim::interval::clopper_pearson;
+//! use aliasing_sim::run::{Plan, RunOptions, simulate};
+//! use aliasing_sim::stack::{Frame, Payload};
+//!
+//! // 100,000 64-byte frames through CRC-8/SMBUS at BER 1e-3, seed 7.
+//! let frame = Frame::new("crc8", 64, Payload::Random).unwrap();
+//! let plan = Plan::new(frame, Channel::Bsc { ber: 1e-3 }, 7, 100_000);
+//! let c = simulate(&plan, &RunOptions::default(), None).unwrap();
+//! assert_eq!(c.frames, 100_000);
+//! // same seed, same answer, whatever the thread count
+//! assert_eq!(c, simulate(&plan, &RunOptions::default(), None).unwrap());
+//! let (lo, hi) = clopper_pearson(c.escapes[0], c.frames, 0.95);
+//! assert!(lo <= c.escapes[0] as f64 / 1e5 && c.escapes[0] as f64 / 1e5 <= hi);
+//! ```
 #![warn(missing_docs)]
 
 pub mod channel;
