@@ -43,6 +43,7 @@
 
 use crate::bsc::{self, CurvePoint};
 use crate::error::{Error, Result};
+use crate::series::{Sum, expm1_minus, expm1_minus2};
 use rayon::prelude::*;
 
 const M: usize = 255;
@@ -73,63 +74,6 @@ fn ln1p_minus2(x: f64) -> f64 {
         s * x * x * x
     } else {
         f64::ln_1p(x) - x + 0.5 * x * x
-    }
-}
-
-/// `exp(z) - 1 - z - z^2/2`, accurate near 0.
-fn expm1_minus2(z: f64) -> f64 {
-    if z.abs() < 0.5 {
-        let mut s = 0.0;
-        let mut inv = [1.0f64; 22];
-        for m in 1..22 {
-            inv[m] = inv[m - 1] / m as f64;
-        }
-        for v in inv[3..].iter().rev() {
-            s = s * z + v;
-        }
-        s * z * z * z
-    } else {
-        f64::exp_m1(z) - z - 0.5 * z * z
-    }
-}
-
-/// `exp(z) - 1 - z`, accurate near 0.
-fn expm1_minus(z: f64) -> f64 {
-    if z.abs() < 0.5 {
-        let (mut s, mut inv) = (0.0, [0.0f64; 21]);
-        let mut f = 1.0;
-        for (m, v) in inv.iter_mut().enumerate().skip(1) {
-            f *= m as f64;
-            *v = 1.0 / f;
-        }
-        for v in inv[2..].iter().rev() {
-            s = s * z + v;
-        }
-        s * z * z
-    } else {
-        f64::exp_m1(z) - z
-    }
-}
-
-/// Neumaier compensated sum.
-#[derive(Default)]
-struct Sum2 {
-    s: f64,
-    c: f64,
-}
-
-impl Sum2 {
-    fn add(&mut self, x: f64) {
-        let t = self.s + x;
-        if self.s.abs() >= x.abs() {
-            self.c += (self.s - t) + x;
-        } else {
-            self.c += (x - t) + self.s;
-        }
-        self.s = t;
-    }
-    fn value(&self) -> f64 {
-        self.s + self.c
     }
 }
 
@@ -231,7 +175,7 @@ pub fn fourier16(len: u64, p: f64) -> (f64, f64) {
         f64::INFINITY
     };
     let (mut sum, mut err) = (0.0f64, 0.0f64);
-    let (mut total, mut abs_total) = (Sum2::default(), 0.0f64);
+    let (mut total, mut abs_total) = (Sum::default(), 0.0f64);
     if s_clean <= 20.0 && p <= 0.5 {
         // With z = log prod (1 + q c) = q L + R, L = sum N c, Q = sum N c^2,
         // R = sum N (ln(1+qc) - qc) and R3 = sum N (ln(1+qc) - qc + (qc)^2/2):
@@ -250,7 +194,7 @@ pub fn fourier16(len: u64, p: f64) -> (f64, f64) {
         let a1: Vec<f64> = (0..M).map(|u| col(u, &|c| c.abs())).collect();
         for &(s, t, size) in &reps {
             // compensated sums: error about 2 eps * sum of |terms|
-            let (mut l, mut r, mut r3) = (Sum2::default(), Sum2::default(), Sum2::default());
+            let (mut l, mut r, mut r3) = (Sum::default(), Sum::default(), Sum::default());
             let (mut al, mut ar3) = (0.0, 0.0);
             for &(w, c) in &nz {
                 let u = (s + t * w) % M;

@@ -84,6 +84,7 @@
 
 use crate::bsc::{self, CurvePoint};
 use crate::error::{Error, Result};
+use crate::series::{Sum, expm1_minus};
 use rayon::prelude::*;
 
 /// Word width of the Internet checksum in bits.
@@ -635,55 +636,6 @@ fn ln1p_minus(x: f64) -> f64 {
         s * x * x
     } else {
         f64::ln_1p(x) - x
-    }
-}
-
-/// `1 / m!` for `m = 0..=20`.
-const INV_FACT: [f64; 21] = {
-    let mut t = [1.0f64; 21];
-    let mut f = 1.0f64;
-    let mut m = 1;
-    while m <= 20 {
-        f *= m as f64;
-        t[m] = 1.0 / f;
-        m += 1;
-    }
-    t
-};
-
-/// `exp(z) - 1 - z`, accurate near 0.
-fn expm1_minus(z: f64) -> f64 {
-    if z.abs() < 0.5 {
-        // sum_{m>=2} z^m / m!; 0.5^19 / 19! < 1e-22
-        let mut s = 0.0;
-        for inv in INV_FACT[2..=20].iter().rev() {
-            s = s * z + inv;
-        }
-        s * z * z
-    } else {
-        f64::exp_m1(z) - z
-    }
-}
-
-/// Neumaier compensated sum.
-#[derive(Default)]
-struct Sum {
-    s: f64,
-    c: f64,
-}
-
-impl Sum {
-    fn add(&mut self, x: f64) {
-        let t = self.s + x;
-        if self.s.abs() >= x.abs() {
-            self.c += (self.s - t) + x;
-        } else {
-            self.c += (x - t) + self.s;
-        }
-        self.s = t;
-    }
-    fn value(&self) -> f64 {
-        self.s + self.c
     }
 }
 

@@ -44,6 +44,7 @@ pub mod internet;
 pub mod lowweight;
 pub mod markov;
 pub mod poly;
+mod series;
 pub mod weights;
 
 pub use error::{Error, Result};
