@@ -156,12 +156,19 @@ pub fn exact(
 /// Orders points BER-major (every length for the first BER, then the next),
 /// each in the order given, whatever order the method produced them in.
 fn ber_major(mut points: Vec<CurvePoint>, lengths: &[u64], bers: &[f64]) -> Vec<CurvePoint> {
-    let key = |pt: &CurvePoint| {
-        let b = bers.iter().position(|&p| p.to_bits() == pt.ber.to_bits());
-        let l = lengths.iter().position(|&n| n == pt.bits);
-        (b, l)
-    };
-    points.sort_by_key(key);
+    use std::collections::HashMap;
+    let li: HashMap<u64, usize> = lengths.iter().enumerate().map(|(i, &n)| (n, i)).collect();
+    let bi: HashMap<u64, usize> = bers
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.to_bits(), i))
+        .collect();
+    points.sort_by_cached_key(|pt| {
+        (
+            bi.get(&pt.ber.to_bits()).copied(),
+            li.get(&pt.bits).copied(),
+        )
+    });
     points
 }
 
