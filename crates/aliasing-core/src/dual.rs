@@ -903,9 +903,19 @@ mod tests {
             let counts: Vec<Vec<u128>> = (2..=4)
                 .map(|w| weight_counts(&g, w, 5001).unwrap())
                 .collect();
+            // weight 5 by meet in the middle, to 701 bits (a 245,000-pair table)
+            let a5 = weight_counts(&g, 5, 701).unwrap();
             for (k, &n) in lens.iter().enumerate() {
-                let a = macwilliams(&d[k], 4).unwrap();
+                let a = macwilliams(&d[k], 5).unwrap();
                 assert_eq!(a[1], UBig::ZERO);
+                if n <= 700 {
+                    assert_eq!(
+                        a[5],
+                        UBig::from(a5[n as usize]),
+                        "{} n={n} w=5",
+                        g.full_string()
+                    );
+                }
                 for w in 2..=4usize {
                     assert_eq!(
                         a[w],

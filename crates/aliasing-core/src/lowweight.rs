@@ -116,6 +116,27 @@ impl Table {
             i = (i + 1) & mask;
         }
     }
+    /// Adds 1 to the value of `k` (inserting it with 1).
+    fn increment(&mut self, k: u64) {
+        if (self.len + 1) * 2 > self.keys.len() {
+            self.grow();
+        }
+        let mask = self.keys.len() - 1;
+        let mut i = self.slot(k);
+        loop {
+            if self.keys[i] == EMPTY {
+                self.keys[i] = k;
+                self.vals[i] = 1;
+                self.len += 1;
+                return;
+            }
+            if self.keys[i] == k {
+                self.vals[i] += 1;
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+    }
     #[inline]
     fn get(&self, k: u64) -> Option<u64> {
         let mask = self.keys.len() - 1;
@@ -147,15 +168,18 @@ impl Table {
 }
 
 /// `c_w(L)` for `L = 0..max_len`: the number of weight-`w` codewords whose
-/// lowest position is 0 and highest is `L` (`w` = 2, 3 or 4).
+/// lowest position is 0 and highest is `L` (`w` = 2 to 5).
 ///
-/// Cost `O(max_len)` for `w <= 3` and `O(max_len^2 / 2)` hash probes for
-/// `w = 4` (parallel over `L`).
+/// Cost `O(max_len)` for `w <= 3`, `O(max_len^2 / 2)` hash probes for
+/// `w = 4` (parallel over `L`), and for `w = 5` a table of the
+/// `max_len^2 / 2` pair syndromes (meet in the middle: `{0, a, b, c, L}` is
+/// a codeword iff `s_a ^ s_b = 1 ^ s_L ^ s_c`), `max_len^2 / 2` probes and as
+/// many inserts; about 4 GiB and some seconds at Ethernet lengths.
 pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
     check_width(g)?;
-    if !(2..=4).contains(&w) {
+    if !(2..=5).contains(&w) {
         return Err(Error::Unsupported(format!(
-            "counts for every length are available for weights 2 to 4, not {w}; \
+            "counts for every length are available for weights 2 to 5, not {w}; \
              use the dual-code weights for higher weights"
         )));
     }
@@ -172,6 +196,20 @@ pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
             "weight-4 counts up to {n} bits need about {:.1e} probes, over the limit of {WORK_LIMIT:.0e}",
             (n as f64).powi(2) / 2.0
         )));
+    }
+    if w == 5 {
+        let pairs = (n as f64) * (n as f64) / 2.0;
+        // open addressing at load <= 1/2: 16 bytes a slot, 2-4 slots a pair
+        let need = 64.0 * pairs.max(16.0);
+        let limit = crate::markov::memory_limit()?;
+        if need > limit {
+            return Err(Error::TooBig {
+                what: format!("weight-5 counts up to {n} bits (pair table)"),
+                need: crate::error::human_bytes(need),
+                limit: crate::error::human_bytes(limit),
+            });
+        }
+        return Ok(span_counts5(&syndromes(g, n.max(1)), n));
     }
     let period = gf2::period(g);
     let distinct = (n as u128).min(period) as usize;
@@ -224,7 +262,28 @@ pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
     Ok(out)
 }
 
-/// `A_w(n)` for every `n` in `0..max_len` (index `n`), `w` = 2, 3 or 4.
+/// `c_5(L)` by meet in the middle over the third position `c`: before `c`
+/// is processed the table holds the syndromes of every pair `1 <= a < b < c`.
+fn span_counts5(syn: &[u64], n: usize) -> Vec<u64> {
+    let mut out = vec![0u64; n];
+    let mut pairs = Table::with_capacity(n * n.saturating_sub(1) / 2);
+    for c in 1..n {
+        if c >= 3 && c + 1 < n {
+            let sc = syn[c];
+            let table = &pairs;
+            out[c + 1..]
+                .par_iter_mut()
+                .zip(&syn[c + 1..n])
+                .for_each(|(o, &sl)| *o += table.get(1 ^ sl ^ sc).unwrap_or(0));
+        }
+        for &sa in &syn[1..c] {
+            pairs.increment(sa ^ syn[c]);
+        }
+    }
+    out
+}
+
+/// `A_w(n)` for every `n` in `0..max_len` (index `n`), `w` = 2 to 5.
 pub fn weight_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u128>> {
     let c = span_counts(g, w, max_len)?;
     let mut out = Vec::with_capacity(c.len());
@@ -540,7 +599,7 @@ pub(crate) mod tests {
             ("0x11", 20),
         ] {
             let g: Generator = spec.parse().unwrap();
-            for w in 2..=4u32 {
+            for w in 2..=5u32 {
                 let a = weight_counts(&g, w, nmax + 1).unwrap();
                 for n in g.width() as u64 + 1..=nmax {
                     assert_eq!(
@@ -557,7 +616,7 @@ pub(crate) mod tests {
     fn counts_beyond_the_period_match_brute_force() {
         // x^4+x+1 has period 15: weight-2 codewords and repeated syndromes.
         let g: Generator = "0x13".parse().unwrap();
-        for w in 2..=4u32 {
+        for w in 2..=5u32 {
             let a = weight_counts(&g, w, 25).unwrap();
             for n in 5..25u64 {
                 assert_eq!(a[n as usize], brute(&g, n)[w as usize], "w={w} n={n}");

@@ -85,8 +85,10 @@ pub fn run(args: Args) -> Result<()> {
                 dual::MAX_WIDTH
             );
         }
-        if max_w > 4 {
-            bail!("the syndromes method counts weights up to 4; use --max-weight 4");
+        if max_w > 5 {
+            bail!(
+                "the syndromes method counts weights up to 5; use --max-weight 5 or --method dual"
+            );
         }
         let mut a = vec![UBig::ONE, UBig::ZERO];
         for w in 2..=max_w as u32 {
