@@ -43,24 +43,10 @@
 
 use crate::bsc::{self, CurvePoint};
 use crate::error::{Error, Result};
-use crate::series::{Sum, expm1_minus, expm1_minus2};
+use crate::series::{Sum, expm1_minus, expm1_minus2, ln1p_minus};
 use rayon::prelude::*;
 
 const M: usize = 255;
-
-/// `ln(1+x) - x`, accurate near 0.
-fn ln1p_minus(x: f64) -> f64 {
-    if x.abs() < 0.1 {
-        let mut s = 0.0;
-        for m in (2..=20).rev() {
-            let c = if m % 2 == 0 { -1.0 } else { 1.0 } / m as f64;
-            s = s * x + c;
-        }
-        s * x * x
-    } else {
-        f64::ln_1p(x) - x
-    }
-}
 
 /// `ln(1+x) - x + x^2/2`, accurate near 0.
 fn ln1p_minus2(x: f64) -> f64 {

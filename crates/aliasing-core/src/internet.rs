@@ -84,7 +84,7 @@
 
 use crate::bsc::{self, CurvePoint};
 use crate::error::{Error, Result};
-use crate::series::{Sum, expm1_minus};
+use crate::series::{Sum, expm1_minus, ln1p_minus};
 use rayon::prelude::*;
 
 /// Word width of the Internet checksum in bits.
@@ -623,21 +623,6 @@ pub fn p_undetected_real_field(bytes: u64, p: f64) -> Result<f64> {
 
 // ---------------------------------------------------------------------------
 // Characteristic functions over Z_M.
-
-/// `ln(1+x) - x`, accurate near 0.
-fn ln1p_minus(x: f64) -> f64 {
-    if x.abs() < 0.1 {
-        // -x^2/2 + x^3/3 - ... ; 0.1^18 / 20 < 1e-19 relative to x^2/2
-        let mut s = 0.0;
-        for m in (2..=20).rev() {
-            let c = if m % 2 == 0 { -1.0 } else { 1.0 } / m as f64;
-            s = s * x + c;
-        }
-        s * x * x
-    } else {
-        f64::ln_1p(x) - x
-    }
-}
 
 /// Tables of the characteristic function over `Z_M`, `M = 2^w - 1`, for one BER.
 struct Spectrum {

@@ -42,6 +42,21 @@ pub(crate) fn expm1_minus2(z: f64) -> f64 {
     }
 }
 
+/// `ln(1+x) - x`, accurate near 0 (series for `|x| < 0.1`:
+/// `0.1^18 / 20` is below 1e-19 relative to `x^2 / 2`).
+pub(crate) fn ln1p_minus(x: f64) -> f64 {
+    if x.abs() < 0.1 {
+        let mut s = 0.0;
+        for m in (2..=20).rev() {
+            let c = if m % 2 == 0 { -1.0 } else { 1.0 } / m as f64;
+            s = s * x + c;
+        }
+        s * x * x
+    } else {
+        f64::ln_1p(x) - x
+    }
+}
+
 /// Neumaier compensated sum.
 #[derive(Default)]
 pub(crate) struct Sum {
@@ -78,6 +93,10 @@ mod tests {
         let z = 1e-9;
         assert!((expm1_minus(z) / (z * z / 2.0) - 1.0).abs() < 1e-8);
         assert!((expm1_minus2(z) / (z * z * z / 6.0) - 1.0).abs() < 1e-8);
+        for x in [-0.09, -0.01, 0.05, 0.2] {
+            assert!((ln1p_minus(x) - (f64::ln_1p(x) - x)).abs() < 1e-15);
+        }
+        assert!((ln1p_minus(1e-9) / (-0.5e-18) - 1.0).abs() < 1e-8);
         let mut s = Sum::default();
         for x in [1e16, 1.0, -1e16, 1.0] {
             s.add(x);

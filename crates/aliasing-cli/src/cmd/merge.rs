@@ -1,8 +1,7 @@
 //! `alias merge`: adds the shard result files of one `simulate` run.
 
-use super::simulate::{check_names, plan_of, render};
-use crate::output::{self, Format};
-use aliasing_sim::report::Report;
+use super::simulate::{Sink, plan_of};
+use crate::output::Format;
 use aliasing_sim::shard::{RunFile, merge};
 use aliasing_sim::stack::Payload;
 use anyhow::Result;
@@ -53,18 +52,11 @@ pub fn run(a: Args) -> Result<()> {
         };
         RunFile::new(params.clone(), (1, 1), true, p).write(out)?;
     }
-    let exact = if a.no_exact {
-        Default::default()
-    } else {
-        aliasing_sim::exact::exact_values(&plan)
+    let sink = Sink {
+        no_exact: a.no_exact,
+        plot: a.plot.as_deref(),
+        format: a.format,
+        output: a.output.as_deref(),
     };
-    let report = Report::new(
-        params,
-        &check_names(&plan),
-        &counts,
-        &exact.checks,
-        exact.stack,
-    );
-    crate::args::plot(a.plot.as_deref(), &serde_json::to_value(&report)?)?;
-    output::emit(a.output.as_deref(), &render(&report, a.format))
+    sink.report(&plan, params, &counts)
 }

@@ -325,21 +325,50 @@ pub fn run(a: Args) -> Result<()> {
     if let Some(out) = &a.out {
         file.write(out)?;
     }
-    let exact = if a.no_exact {
-        Default::default()
-    } else {
-        aliasing_sim::exact::exact_values(&plan)
+    let sink = Sink {
+        no_exact: a.no_exact,
+        plot: a.plot.as_deref(),
+        format: a.format,
+        output: a.output.as_deref(),
     };
-    let report = Report::new(
-        params,
-        &check_names(&plan),
-        &counts,
-        &exact.checks,
-        exact.stack,
-    );
-    crate::args::plot(a.plot.as_deref(), &serde_json::to_value(&report)?)?;
-    let text = render(&report, a.format);
-    output::emit(a.output.as_deref(), &text)
+    sink.report(&plan, params, &counts)
+}
+
+/// Where a finished run's report goes: exact values or not, picture, format, file.
+pub struct Sink<'a> {
+    /// Skip the exact values.
+    pub no_exact: bool,
+    /// Draw the report here too.
+    pub plot: Option<&'a std::path::Path>,
+    /// Output format.
+    pub format: Format,
+    /// Write here instead of stdout.
+    pub output: Option<&'a std::path::Path>,
+}
+
+impl Sink<'_> {
+    /// Adds the exact values where available, then plots and prints the report.
+    pub fn report(
+        &self,
+        plan: &Plan,
+        params: Params,
+        counts: &aliasing_sim::run::Counts,
+    ) -> Result<()> {
+        let exact = if self.no_exact {
+            Default::default()
+        } else {
+            aliasing_sim::exact::exact_values(plan)
+        };
+        let report = Report::new(
+            params,
+            &check_names(plan),
+            counts,
+            &exact.checks,
+            exact.stack,
+        );
+        crate::args::plot(self.plot, &serde_json::to_value(&report)?)?;
+        output::emit(self.output, &render(&report, self.format))
+    }
 }
 
 fn run_rare(a: &Args) -> Result<()> {
