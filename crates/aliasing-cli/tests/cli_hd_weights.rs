@@ -185,7 +185,7 @@ fn bad_input_is_one_line_and_exit_2() {
             "--bits",
             "100",
             "--max-weight",
-            "6",
+            "7",
             "--method",
             "syndromes",
         ],

@@ -168,18 +168,21 @@ impl Table {
 }
 
 /// `c_w(L)` for `L = 0..max_len`: the number of weight-`w` codewords whose
-/// lowest position is 0 and highest is `L` (`w` = 2 to 5).
+/// lowest position is 0 and highest is `L` (`w` = 2 to 6).
 ///
 /// Cost `O(max_len)` for `w <= 3`, `O(max_len^2 / 2)` hash probes for
 /// `w = 4` (parallel over `L`), and for `w = 5` a table of the
 /// `max_len^2 / 2` pair syndromes (meet in the middle: `{0, a, b, c, L}` is
 /// a codeword iff `s_a ^ s_b = 1 ^ s_L ^ s_c`), `max_len^2 / 2` probes and as
-/// many inserts; about 4 GiB and some seconds at Ethernet lengths.
+/// many inserts; about 4 GiB and some seconds at Ethernet lengths. For
+/// `w = 6` the same pair table is probed for every `(c, d, L)`:
+/// `max_len^3 / 6` probes, refused above [`WORK_LIMIT`] (lengths up to about
+/// 4,900 bits).
 pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
     check_width(g)?;
-    if !(2..=5).contains(&w) {
+    if !(2..=6).contains(&w) {
         return Err(Error::Unsupported(format!(
-            "counts for every length are available for weights 2 to 5, not {w}; \
+            "counts for every length are available for weights 2 to 6, not {w}; \
              use the dual-code weights for higher weights"
         )));
     }
@@ -197,7 +200,13 @@ pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
             (n as f64).powi(2) / 2.0
         )));
     }
-    if w == 5 {
+    if w == 6 && (n as f64).powi(3) / 6.0 > WORK_LIMIT {
+        return Err(Error::Unsupported(format!(
+            "weight-6 counts up to {n} bits need about {:.1e} probes, over the limit of {WORK_LIMIT:.0e}",
+            (n as f64).powi(3) / 6.0
+        )));
+    }
+    if w >= 5 {
         let pairs = (n as f64) * (n as f64) / 2.0;
         // open addressing at load <= 1/2: 16 bytes a slot, 2-4 slots a pair
         let need = 64.0 * pairs.max(16.0);
@@ -209,7 +218,7 @@ pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
                 limit: crate::error::human_bytes(limit),
             });
         }
-        return Ok(span_counts5(&syndromes(g, n.max(1)), n));
+        return Ok(span_counts56(&syndromes(g, n.max(1)), n, w));
     }
     let period = gf2::period(g);
     let distinct = (n as u128).min(period) as usize;
@@ -262,19 +271,33 @@ pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
     Ok(out)
 }
 
-/// `c_5(L)` by meet in the middle over the third position `c`: before `c`
-/// is processed the table holds the syndromes of every pair `1 <= a < b < c`.
-fn span_counts5(syn: &[u64], n: usize) -> Vec<u64> {
+/// `c_5(L)` and `c_6(L)` by meet in the middle over the third position `c`:
+/// before `c` is processed the table holds the syndromes of every pair
+/// `1 <= a < b < c`; a codeword `{0, a, b, c, L}` needs the pair syndrome
+/// `1 ^ s_L ^ s_c`, and `{0, a, b, c, d, L}` needs `1 ^ s_L ^ s_c ^ s_d`.
+fn span_counts56(syn: &[u64], n: usize, w: u32) -> Vec<u64> {
     let mut out = vec![0u64; n];
     let mut pairs = Table::with_capacity(n * n.saturating_sub(1) / 2);
     for c in 1..n {
         if c >= 3 && c + 1 < n {
             let sc = syn[c];
             let table = &pairs;
-            out[c + 1..]
-                .par_iter_mut()
-                .zip(&syn[c + 1..n])
-                .for_each(|(o, &sl)| *o += table.get(1 ^ sl ^ sc).unwrap_or(0));
+            if w == 5 {
+                out[c + 1..]
+                    .par_iter_mut()
+                    .zip(&syn[c + 1..n])
+                    .for_each(|(o, &sl)| *o += table.get(1 ^ sl ^ sc).unwrap_or(0));
+            } else {
+                // L > d > c: for each L, sum over d in (c, L)
+                out[c + 2..].par_iter_mut().enumerate().for_each(|(i, o)| {
+                    let l = c + 2 + i;
+                    let t = 1 ^ syn[l] ^ sc;
+                    *o += syn[c + 1..l]
+                        .iter()
+                        .map(|&sd| table.get(t ^ sd).unwrap_or(0))
+                        .sum::<u64>();
+                });
+            }
         }
         for &sa in &syn[1..c] {
             pairs.increment(sa ^ syn[c]);
@@ -283,7 +306,7 @@ fn span_counts5(syn: &[u64], n: usize) -> Vec<u64> {
     out
 }
 
-/// `A_w(n)` for every `n` in `0..max_len` (index `n`), `w` = 2 to 5.
+/// `A_w(n)` for every `n` in `0..max_len` (index `n`), `w` = 2 to 6.
 pub fn weight_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u128>> {
     let c = span_counts(g, w, max_len)?;
     let mut out = Vec::with_capacity(c.len());
@@ -599,14 +622,12 @@ pub(crate) mod tests {
             ("0x11", 20),
         ] {
             let g: Generator = spec.parse().unwrap();
-            for w in 2..=5u32 {
+            for w in 2..=6u32 {
                 let a = weight_counts(&g, w, nmax + 1).unwrap();
                 for n in g.width() as u64 + 1..=nmax {
-                    assert_eq!(
-                        a[n as usize],
-                        brute(&g, n)[w as usize],
-                        "{spec} w={w} n={n}"
-                    );
+                    // no codeword of weight w above the length n
+                    let want = brute(&g, n).get(w as usize).copied().unwrap_or(0);
+                    assert_eq!(a[n as usize], want, "{spec} w={w} n={n}");
                 }
             }
         }
@@ -616,10 +637,11 @@ pub(crate) mod tests {
     fn counts_beyond_the_period_match_brute_force() {
         // x^4+x+1 has period 15: weight-2 codewords and repeated syndromes.
         let g: Generator = "0x13".parse().unwrap();
-        for w in 2..=5u32 {
+        for w in 2..=6u32 {
             let a = weight_counts(&g, w, 25).unwrap();
             for n in 5..25u64 {
-                assert_eq!(a[n as usize], brute(&g, n)[w as usize], "w={w} n={n}");
+                let want = brute(&g, n).get(w as usize).copied().unwrap_or(0);
+                assert_eq!(a[n as usize], want, "w={w} n={n}");
             }
         }
     }

@@ -85,9 +85,9 @@ pub fn run(args: Args) -> Result<()> {
                 dual::MAX_WIDTH
             );
         }
-        if max_w > 5 {
+        if max_w > 6 {
             bail!(
-                "the syndromes method counts weights up to 5; use --max-weight 5 or --method dual"
+                "the syndromes method counts weights up to 6; use --max-weight 6 or --method dual"
             );
         }
         let mut a = vec![UBig::ONE, UBig::ZERO];
