@@ -1,22 +1,27 @@
 //! Criterion bench `markov`: the exact Markov solver.
 //!
-//! - `markov/w16_all_lengths_5_bers`: width 16, every length 1..=12144 bits,
-//!   5 BERs in one pass (target: 0.5 s or less on 2 cores).
+//! - `markov/w16_all_lengths_5_bers_solver`: width 16, every length
+//!   1..=12144 bits, 5 BERs, as the solver runs it (target: 0.5 s or less on
+//!   2 cores); `markov/w16_all_lengths_5_bers` the same with the butterfly
+//!   kernel alone, the baseline measured in the same run.
 //! - `markov_growth/butterfly/*`: the kernel, one BER, shorter runs at widths
 //!   16, 20 and 24 on preallocated vectors, with throughput in bytes moved
 //!   (one read and one write of the `2^r` f64 state vector per step), beside
 //!   a plain memory copy of the same byte volume (`copy/*`, parallel from
 //!   the same width as the kernel) timed in the same run.
-//! - `markov_growth/inplace/*`: the in-place kernel the solver uses from
-//!   width 22 up (one thread per BER), same byte count.
-//! - `markov_growth/solver/w20_256_steps`: the whole one-BER solver,
-//!   allocation included.
+//! - `markov_growth/inplace/*`: the in-place butterfly kernel, same byte
+//!   count.
+//! - `markov_growth/walk/*`: the fused kernel the solver uses, on a
+//!   preallocated vector; its throughput counts the bytes one step at a time
+//!   would move, so above the copy means fewer passes than steps.
+//! - `markov_growth/solver/w20_256_steps`: the whole one-BER solver
+//!   (`markov::solve`), allocation included.
 //!
 //! Run: `cargo bench -p aliasing-benches --bench markov`
 
 use aliasing_core::{
     catalogue,
-    markov::{butterfly, inplace},
+    markov::{self, butterfly, inplace, walk},
 };
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rayon::prelude::*;
@@ -32,6 +37,10 @@ fn all_lengths(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(8));
     group.bench_function("w16_all_lengths_5_bers", |b| {
         b.iter(|| butterfly::p_undetected(black_box(&g), &lengths, &bers))
+    });
+    // What `alias curve` runs (the walk kernel on x86-64 with AVX2).
+    group.bench_function("w16_all_lengths_5_bers_solver", |b| {
+        b.iter(|| markov::solve(black_box(&g), &lengths, &bers))
     });
     group.finish();
 }
@@ -73,6 +82,12 @@ fn growth(c: &mut Criterion) {
                 })
             });
         }
+        // The fused in-place kernel the solver uses (BLOCK steps per pass
+        // over the vector), on a preallocated vector like the others.
+        let mut x = v.clone();
+        group.bench_function(format!("walk/w{width}_{steps}_steps"), |b| {
+            b.iter(|| walk::advance(&g, 1e-6, black_box(&mut x), 0, steps, parallel, |_, _| {}))
+        });
         // The same byte volume as a plain copy (one read, one write).
         group.bench_function(format!("copy/w{width}_{steps}_steps"), |b| {
             b.iter(|| {
@@ -93,7 +108,7 @@ fn growth(c: &mut Criterion) {
     let g = catalogue::default_primitive(20).unwrap();
     group.throughput(Throughput::Bytes(256 * (1u64 << 20) * 16));
     group.bench_function("solver/w20_256_steps", |b| {
-        b.iter(|| butterfly::p_undetected_one(black_box(&g), &[256], 1e-6, true))
+        b.iter(|| markov::solve(black_box(&g), &[256], &[1e-6]))
     });
     group.finish();
 }

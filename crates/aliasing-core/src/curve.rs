@@ -176,8 +176,9 @@ fn ber_major(mut points: Vec<CurvePoint>, lengths: &[u64], bers: &[f64]) -> Vec<
 ///
 /// Whichever of the two fits in memory; if both do, the one with the smaller
 /// estimated time. The time model uses per-operation costs measured on the
-/// development machine (2 cores): a chain state update about 0.4 ns
-/// (`alias curve --crc 16 --bits 17:12144:1 --ber 1e-5`: 0.3 s), a dual-code
+/// development machine (2 cores): a chain state update about 0.15 ns with
+/// the fused kernel of [`markov::walk`] (`alias curve --crc 16 --bits
+/// 17:12144:1 --ber 1e-5`: 0.1 s of chain for 8e8 updates), a dual-code
 /// window step about 0.8 ns (CRC-32 weights at 12144 bits: 3.3 s for 2^32
 /// windows) and a high-precision term of the dual evaluation about 250 ns
 /// (3.1 ms for one P_ud at 12144 bits). Only the ratio matters.
@@ -185,7 +186,7 @@ fn ber_major(mut points: Vec<CurvePoint>, lengths: &[u64], bers: &[f64]) -> Vec<
 /// Fails only when the memory limit itself cannot be read (a malformed
 /// [`markov::MEMORY_LIMIT_ENV`]).
 pub fn choose(g: &Generator, lengths: &[u64], bers: usize) -> Result<Method> {
-    const CHAIN_NS: f64 = 0.4;
+    const CHAIN_NS: f64 = 0.15;
     const WINDOW_NS: f64 = 0.8;
     const TERM_NS: f64 = 250.0;
     let limit = markov::memory_limit()?;

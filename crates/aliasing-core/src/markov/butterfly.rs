@@ -237,7 +237,8 @@ pub fn p_undetected_one(g: &Generator, lengths: &[u64], p: f64, parallel: bool) 
 ///   in-place kernel of [`super::inplace`], one BER per thread (one vector
 ///   each), measured about twice as fast there as the split step.
 ///
-/// The results are the same bits on every path.
+/// The results are the same bits on every path. The solver runs this where
+/// [`super::walk`] does not ([`super::Plan`]).
 pub fn p_undetected(g: &Generator, lengths: &[u64], bers: &[f64]) -> Vec<Vec<f64>> {
     if g.width() >= INPLACE_WIDTH {
         bers.par_iter()

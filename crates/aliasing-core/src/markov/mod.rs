@@ -11,17 +11,21 @@
 //! are kept apart, so `P_undetected = Q_n[0]` is a sum of positive terms and
 //! stays accurate to about `n * eps` relative, down to 1e-40 and below.
 //!
-//! Two implementations agree to 1e-13 relative (tested):
+//! Three implementations agree to 1e-13 relative (tested):
 //! - [`sparse`]: a general engine over `sprs` CSR matrices for any finite
 //!   chain (product chains for burst channels fit);
-//! - [`butterfly`]: the fast kernel for the CRC chain, one read and one write
-//!   of the state vector per step, parallel with rayon; with its in-place
-//!   variant [`inplace`] (one vector, same bits) for large widths.
+//! - [`butterfly`]: a kernel for the CRC chain, one read and one write of the
+//!   state vector per step, parallel with rayon; with its in-place variant
+//!   [`inplace`] (one vector, same bits) for large widths;
+//! - [`walk`]: the chain as a random walk on unwound syndromes, where each
+//!   step is a butterfly on fixed pairs, so [`walk::BLOCK`] steps run in
+//!   registers per pass over the vector (vectorised for AVX2); the solver's
+//!   kernel from width 8 on x86-64 ([`Plan`]).
 //!
 //! One pass yields every length up to the largest requested. Cost
-//! `O(n_max * 2^r)` per BER; memory two vectors of `2^r` f64 per BER in
-//! flight below width 22, one from there up. [`check_memory`] refuses a run that would not fit before anything
-//! is allocated.
+//! `O(n_max * 2^r)` per BER; memory one vector of `2^r` f64 per BER in
+//! flight with [`walk`] ([`estimate_bytes`]). [`check_memory`] refuses a run
+//! that would not fit before anything is allocated.
 //!
 //! ```
 //! use aliasing_core::{markov, poly::Generator};
@@ -34,10 +38,12 @@
 pub mod butterfly;
 pub mod inplace;
 pub mod sparse;
+pub mod walk;
 
 use crate::bsc::{self, CurvePoint};
 use crate::error::{Error, Result, human_bytes};
 use crate::poly::Generator;
+use rayon::prelude::*;
 
 /// Environment variable overriding the memory limit: a byte count with an
 /// optional `K`, `M`, `G` or `T` suffix (powers of 1024), e.g. `8G`.
@@ -47,20 +53,47 @@ pub const MEMORY_LIMIT_ENV: &str = "ALIAS_MEMORY_LIMIT";
 /// may use when [`MEMORY_LIMIT_ENV`] is not set.
 pub const MEMORY_FRACTION: f64 = 0.8;
 
+/// How [`solve`] runs a `width`-bit chain with `bers` BERs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// [`walk`], one BER per rayon thread (one vector each).
+    WalkPerBer,
+    /// [`walk`], one BER after the other, each block split across threads
+    /// (one vector): fewer BERs than threads at widths from
+    /// [`butterfly::PARALLEL_WIDTH`].
+    WalkSplit,
+    /// [`butterfly::p_undetected`]: widths below [`walk::MIN_WIDTH`], or a
+    /// CPU without the vector path of [`walk`].
+    Butterfly,
+}
+
+impl Plan {
+    /// The plan for a `width`-bit chain with `bers` BERs on this machine.
+    pub fn new(width: u32, bers: usize) -> Plan {
+        if width < walk::MIN_WIDTH || !walk::vectorised() {
+            Plan::Butterfly
+        } else if width >= butterfly::PARALLEL_WIDTH && bers < rayon::current_num_threads() {
+            Plan::WalkSplit
+        } else {
+            Plan::WalkPerBer
+        }
+    }
+}
+
 /// Estimated peak memory in bytes of the solver for a `width`-bit CRC and
-/// `bers` BERs (see [`butterfly::p_undetected`]): two vectors of `2^width`
-/// f64 per BER in flight, with one BER per rayon thread below
-/// [`butterfly::PARALLEL_WIDTH`] and one BER at a time up to
-/// [`butterfly::INPLACE_WIDTH`]; from there one vector per BER, one BER per
-/// thread.
+/// `bers` BERs, following [`Plan::new`]: [`walk`] holds one vector of
+/// `2^width` f64 per BER in flight (one BER per thread, or one in all when
+/// split); the butterfly kernel two (one BER per thread below
+/// [`butterfly::PARALLEL_WIDTH`], one BER at a time up to
+/// [`butterfly::INPLACE_WIDTH`]), then one per BER, one BER per thread.
 pub fn estimate_bytes(width: u32, bers: usize) -> f64 {
     let per_thread = bers.min(rayon::current_num_threads()).max(1) as f64;
-    let vectors = if width >= butterfly::INPLACE_WIDTH {
-        per_thread
-    } else if width >= butterfly::PARALLEL_WIDTH {
-        2.0
-    } else {
-        2.0 * per_thread
+    let vectors = match Plan::new(width, bers) {
+        Plan::WalkPerBer => per_thread,
+        Plan::WalkSplit => 1.0,
+        Plan::Butterfly if width >= butterfly::INPLACE_WIDTH => per_thread,
+        Plan::Butterfly if width >= butterfly::PARALLEL_WIDTH => 2.0,
+        Plan::Butterfly => 2.0 * per_thread,
     };
     vectors * 8.0 * 2f64.powi(width as i32) + (1 << 20) as f64
 }
@@ -124,14 +157,32 @@ pub fn check_memory(width: u32, bers: usize, limit: f64) -> Result<()> {
 }
 
 /// `P_undetected` of the CRC `g` for every BER (outer index) and length
-/// (inner index), with the fast butterfly kernel, after checking the BERs and
-/// the memory (against [`memory_limit`]).
+/// (inner index), after checking the BERs and the memory (against
+/// [`memory_limit`]); see [`solve`].
 pub fn p_undetected(g: &Generator, lengths: &[u64], bers: &[f64]) -> Result<Vec<Vec<f64>>> {
     for &p in bers {
         bsc::check_ber(p)?;
     }
     check_memory(g.width(), bers.len(), memory_limit()?)?;
-    Ok(butterfly::p_undetected(g, lengths, bers))
+    Ok(solve(g, lengths, bers))
+}
+
+/// `P_undetected` for every BER (outer index) and length (inner index) with
+/// the kernel of [`Plan::new`], without checks: the BERs must lie in
+/// `[0, 1]` and [`estimate_bytes`] must fit. The result does not depend on
+/// the thread count.
+pub fn solve(g: &Generator, lengths: &[u64], bers: &[f64]) -> Vec<Vec<f64>> {
+    match Plan::new(g.width(), bers.len()) {
+        Plan::WalkPerBer => bers
+            .par_iter()
+            .map(|&p| walk::p_undetected_one(g, lengths, p, false))
+            .collect(),
+        Plan::WalkSplit => bers
+            .iter()
+            .map(|&p| walk::p_undetected_one(g, lengths, p, true))
+            .collect(),
+        Plan::Butterfly => butterfly::p_undetected(g, lengths, bers),
+    }
 }
 
 /// The aliasing curve of `g`: one [`CurvePoint`] per BER and length, BER-major

@@ -48,7 +48,7 @@ fn brute_p_ud(counts: &[u64], n: u64, p: f64) -> f64 {
 const BERS: [f64; 8] = [0.5, 0.3, 0.1, 1e-3, 1e-9, 1e-15, 0.0, 1.0];
 
 #[test]
-fn brute_force_small_widths_both_paths() {
+fn brute_force_small_widths_every_path() {
     // Primitive, irreducible non-primitive, reducible, with and without (x+1),
     // widths 1..=8, 10 and 12, all lengths up to 18 bits.
     let specs = [
@@ -65,9 +65,19 @@ fn brute_force_small_widths_both_paths() {
         for (bi, &p) in BERS.iter().enumerate() {
             let chain = sparse::crc_chain(&g, p).unwrap();
             let slow = chain.p_undetected(&lengths);
+            // The fused kernel from its smallest width (scalar or vector
+            // path, whichever this CPU has).
+            let walked = walk::supports(&g).then(|| walk::p_undetected_one(&g, &lengths, p, false));
             for n in 0..=nmax {
                 let want = brute_p_ud(&counts[n], n as u64, p);
                 let (f, s) = (fast[bi][n], slow[n]);
+                if let Some(w) = &walked {
+                    assert!(
+                        rel_close(w[n], want, 1e-12),
+                        "{spec} p={p} n={n}: walk {} vs {want}",
+                        w[n]
+                    );
+                }
                 assert!(
                     rel_close(f, want, 1e-12),
                     "{spec} p={p} n={n}: {f} vs {want}"
@@ -87,7 +97,7 @@ fn brute_force_twenty_bits() {
     // The largest brute-force case: n = 20, the CRC-8 polynomial 0x107.
     let g: Generator = "0x107".parse().unwrap();
     let counts = brute_weights(&g, 20);
-    let fast = butterfly::p_undetected(&g, &[20, 19], &[0.5, 1e-9, 1e-15, 0.01]);
+    let fast = solve(&g, &[20, 19], &[0.5, 1e-9, 1e-15, 0.01]);
     for (bi, p) in [0.5, 1e-9, 1e-15, 0.01].into_iter().enumerate() {
         for (li, n) in [20usize, 19].into_iter().enumerate() {
             let want = brute_p_ud(&counts[n], n as u64, p);

@@ -1,0 +1,608 @@
+//! The register chain as a random walk on unwound syndromes, [`BLOCK`] steps
+//! at a time in place.
+//!
+//! Let `A` be the error-free register step (shift left, feed back
+//! `normal(g)` when the top bit falls out) and store the mass of state `s`
+//! after `t` steps at position `A^-t(s)`: the syndrome *unwound* to time 0.
+//! A flip at step `t` adds `G_t = A^-(t+1)(normal(g))` to the position,
+//! whatever the state, so one step is a butterfly on the pairs
+//! `{Y, Y ^ G_t}`:
+//!
+//! ```text
+//! new[Y]       = q old[Y]       + p old[Y ^ G_t]
+//! new[Y ^ G_t] = q old[Y ^ G_t] + p old[Y]
+//! ```
+//!
+//! State 0 stays at position 0 (the escape is read there) and the first
+//! error at step `t` lands at `G_t` (the error-mass injection, design.md).
+//! `G_0 .. G_{r-1}` are the single bits `2^(r-1) .. 1`; later ones follow by
+//! `G_{t+1} = A^-1(G_t)`.
+//!
+//! [`BLOCK`] consecutive steps act inside the cosets of
+//! `V = span{G_t, .., G_{t+BLOCK-1}}` (the `G`s of consecutive steps are
+//! always independent): a block loads the `2^BLOCK` values of a coset once,
+//! applies its steps in registers and stores them once, `1/BLOCK` of the
+//! memory traffic of one step at a time. Four cosets that differ in the two
+//! low position bits share one 4-lane vector (lanes permuted by the low bits
+//! of each element of `V`); a block whose `V` meets those bits runs one step
+//! at a time instead. Each value costs one multiply and one fused
+//! multiply-add per step, the same on the vector and scalar paths, so the
+//! result does not depend on the path, the thread count, or the CPU's
+//! vector width (it differs from [`super::butterfly`], which does not fuse,
+//! in the last bits: they agree to 1e-13 relative, tested).
+
+use crate::bsc;
+use crate::poly::Generator;
+use rayon::prelude::*;
+
+/// Steps fused per pass over the state vector.
+pub const BLOCK: usize = 4;
+
+/// The smallest width this kernel runs (smaller chains use
+/// [`super::butterfly`]).
+pub const MIN_WIDTH: u32 = BLOCK as u32 + 4;
+
+/// Values per vector lane group: the two low position bits.
+const LANES: usize = 4;
+
+/// `A^-1(s)`: the state that the error-free step takes to `s`.
+fn unwind(s: u64, gn: u64, r: u32) -> u64 {
+    let b = s & 1;
+    ((s ^ (b * gn)) >> 1) | (b << (r - 1))
+}
+
+/// One butterfly `(a, b) -> (q a + p b, q b + p a)`, each sum one fused
+/// multiply-add on `q a` (the vector path does the same).
+#[inline(always)]
+fn mix(a: f64, b: f64, q: f64, p: f64) -> (f64, f64) {
+    (p.mul_add(b, q * a), p.mul_add(a, q * b))
+}
+
+/// The coset representative after `y`: the next value with zeros at the
+/// bits of `mask`.
+#[inline(always)]
+fn next_rep(y: usize, mask: usize) -> usize {
+    ((y | mask).wrapping_add(1)) & !mask
+}
+
+/// One block of steps, described once and shared by every coset.
+struct Block<'a> {
+    /// `G_t` of each step of the block.
+    gens: &'a [u64],
+    /// `elems[c]`: the XOR of `gens[i]` over the bits `i` of `c`.
+    elems: Vec<usize>,
+    /// Bits a coset representative keeps clear (ascending): the two lane
+    /// bits and one pivot per step.
+    clear: Vec<u32>,
+    /// The same bits as a mask.
+    clear_mask: usize,
+}
+
+impl<'a> Block<'a> {
+    /// `None` when `span(gens)` meets the lane bits (run step by step).
+    fn new(gens: &'a [u64]) -> Option<Block<'a>> {
+        let mut basis: Vec<u64> = Vec::with_capacity(gens.len());
+        for &x in gens {
+            let mut y = x & !(LANES as u64 - 1);
+            for &b in &basis {
+                y = y.min(y ^ b);
+            }
+            if y == 0 {
+                return None;
+            }
+            basis.push(y);
+            basis.sort_unstable_by(|a, b| b.cmp(a));
+        }
+        let mut clear: Vec<u32> = (0..LANES.trailing_zeros())
+            .chain(basis.iter().map(|b| 63 - b.leading_zeros()))
+            .collect();
+        clear.sort_unstable();
+        let elems = (0..1usize << gens.len())
+            .map(|c| {
+                gens.iter()
+                    .enumerate()
+                    .filter(|(i, _)| c >> i & 1 == 1)
+                    .fold(0usize, |acc, (_, &g)| acc ^ g as usize)
+            })
+            .collect();
+        let clear_mask = clear.iter().fold(0, |m, &b| m | 1usize << b);
+        Some(Block {
+            gens,
+            elems,
+            clear,
+            clear_mask,
+        })
+    }
+
+    /// The representative of coset group `i`: `i` with zero bits inserted
+    /// at [`Block::clear`].
+    fn rep(&self, i: usize) -> usize {
+        self.clear.iter().fold(i, |y, &b| {
+            let low = y & ((1usize << b) - 1);
+            ((y >> b) << (b + 1)) | low
+        })
+    }
+
+    /// The cosets `Y ^ j ^ V` (`j < LANES`) with scalar arithmetic. With
+    /// `record`, `Y` is 0: the error mass is injected into `V` itself after
+    /// each step and the value at position 0 recorded.
+    fn group_scalar(
+        &self,
+        v: &mut [f64],
+        y: usize,
+        q: f64,
+        p: f64,
+        mut record: Option<(&[f64], &mut [f64])>,
+    ) {
+        let n = self.elems.len();
+        let mut x = [[0.0f64; 1 << BLOCK]; LANES];
+        for (j, xj) in x.iter_mut().enumerate() {
+            for c in 0..n {
+                xj[c] = v[y ^ j ^ self.elems[c]];
+            }
+        }
+        for i in 0..self.gens.len() {
+            let bi = 1usize << i;
+            for xj in x.iter_mut() {
+                for c in (0..n).filter(|c| c & bi == 0) {
+                    (xj[c], xj[c | bi]) = mix(xj[c], xj[c | bi], q, p);
+                }
+            }
+            if let Some((inject, zero)) = record.as_mut() {
+                x[0][bi] += inject[i];
+                zero[i] = x[0][0];
+            }
+        }
+        for (j, xj) in x.iter().enumerate() {
+            for c in 0..n {
+                v[y ^ j ^ self.elems[c]] = xj[c];
+            }
+        }
+    }
+}
+
+/// The block's steps one at a time over the whole vector (when `V` meets the
+/// lane bits), with injection and the value at position 0 after each.
+fn block_stepwise(v: &mut [f64], gens: &[u64], q: f64, p: f64, inject: &[f64], zero: &mut [f64]) {
+    for (i, &g) in gens.iter().enumerate() {
+        let g = g as usize;
+        let top = 1usize << (usize::BITS - 1 - g.leading_zeros());
+        for y in 0..v.len() {
+            if y & top == 0 {
+                let z = y ^ g;
+                (v[y], v[z]) = mix(v[y], v[z], q, p);
+            }
+        }
+        v[g] += inject[i];
+        zero[i] = v[0];
+    }
+}
+
+/// A shared pointer to the state vector for the parallel groups.
+#[derive(Clone, Copy)]
+struct Shared(*mut f64);
+// SAFETY: the groups of one block touch disjoint positions (distinct
+// cosets of `V + lanes`), so threads never write the same value and never
+// read a value another thread writes in the same block.
+unsafe impl Send for Shared {}
+unsafe impl Sync for Shared {}
+
+impl Shared {
+    /// The pointer (a method, so closures capture the whole `Shared`).
+    fn get(self) -> *mut f64 {
+        self.0
+    }
+}
+
+/// Runs one block: every coset group, the one holding position 0 with the
+/// injection and the readout.
+#[allow(clippy::too_many_arguments)]
+fn run_block(
+    v: &mut [f64],
+    r: u32,
+    block: &Block,
+    q: f64,
+    p: f64,
+    inject: &[f64],
+    zero: &mut [f64],
+    parallel: bool,
+) {
+    block.group_scalar(v, 0, q, p, Some((inject, zero)));
+    let groups = 1usize << (r as usize - LANES.trailing_zeros() as usize - block.gens.len());
+    let kernel = vector::Kernel::new(block, q, p);
+    let len = v.len();
+    let ptr = Shared(v.as_mut_ptr());
+    let run = |range: std::ops::Range<usize>| {
+        // SAFETY: `ptr` points to `len` values that outlive this call;
+        // the groups in `range` are disjoint from every other range's.
+        let v = unsafe { std::slice::from_raw_parts_mut(ptr.get(), len) };
+        kernel.groups(block, v, range);
+    };
+    const SPAN: usize = 1 << 10;
+    if parallel && groups > SPAN {
+        (1..groups)
+            .step_by(SPAN)
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .for_each(|s| run(s..(s + SPAN).min(groups)));
+    } else {
+        run(1..groups);
+    }
+}
+
+/// The vector path: AVX2 with FMA where the CPU has them, else the scalar
+/// group (same arithmetic, same bits).
+mod vector {
+    use super::Block;
+
+    pub struct Kernel {
+        q: f64,
+        p: f64,
+        #[cfg(target_arch = "x86_64")]
+        avx2: Option<x86::Plan>,
+    }
+
+    impl Kernel {
+        pub fn new(block: &Block, q: f64, p: f64) -> Kernel {
+            Kernel {
+                q,
+                p,
+                #[cfg(target_arch = "x86_64")]
+                avx2: x86::Plan::new(block),
+            }
+        }
+
+        /// Steps the coset groups `range`: the cosets `y ^ j ^ V`, `j < 4`,
+        /// for `y` = [`Block::rep`] of each index in `range`.
+        pub fn groups(&self, block: &Block, v: &mut [f64], range: std::ops::Range<usize>) {
+            if range.is_empty() {
+                return;
+            }
+            let y0 = block.rep(range.start);
+            #[cfg(target_arch = "x86_64")]
+            if let Some(plan) = &self.avx2 {
+                // SAFETY: `Plan::new` checked AVX2 and FMA; `plan` was
+                // built for `block`, whose positions all lie in `v`.
+                unsafe { plan.groups(v, y0, range.len(), block.clear_mask, self.q, self.p) };
+                return;
+            }
+            let mut y = y0;
+            for _ in range {
+                block.group_scalar(v, y, self.q, self.p, None);
+                y = super::next_rep(y, block.clear_mask);
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    mod x86 {
+        use super::super::{BLOCK, Block};
+        use std::arch::x86_64::*;
+
+        /// `(v, first representative, groups, clear mask, q, p)`.
+        type Args<'a> = (&'a mut [f64], usize, usize, usize, f64, f64);
+
+        /// Offsets and lane permutations of one block's coset elements.
+        pub struct Plan {
+            /// AVX-512VL is there (32 vector registers).
+            wide: bool,
+            k: usize,
+            /// `elems[c] & !3`: where element `c`'s vector starts, XOR `Y`.
+            off: [usize; 1 << BLOCK],
+            /// `vpermps` indices swapping lane `j` with `j ^ (elems[c] & 3)`.
+            idx: [[i32; 8]; 1 << BLOCK],
+        }
+
+        impl Plan {
+            pub fn new(block: &Block) -> Option<Plan> {
+                if !(is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")) {
+                    return None;
+                }
+                let mut off = [0; 1 << BLOCK];
+                let mut idx = [[0; 8]; 1 << BLOCK];
+                for (c, &e) in block.elems.iter().enumerate() {
+                    off[c] = e & !3;
+                    for j in 0..4 {
+                        let src = (j ^ (e & 3)) as i32;
+                        idx[c][2 * j] = 2 * src;
+                        idx[c][2 * j + 1] = 2 * src + 1;
+                    }
+                }
+                Some(Plan {
+                    wide: is_x86_feature_detected!("avx512f")
+                        && is_x86_feature_detected!("avx512vl"),
+                    k: block.gens.len(),
+                    off,
+                    idx,
+                })
+            }
+
+            /// Steps `count` coset groups from representative `y0` on.
+            ///
+            /// # Safety
+            /// The CPU has AVX2 and FMA, and every `y ^ off[c] + 3` is in `v`.
+            pub unsafe fn groups(
+                &self,
+                v: &mut [f64],
+                y0: usize,
+                count: usize,
+                mask: usize,
+                q: f64,
+                p: f64,
+            ) {
+                let a = (v, y0, count, mask, q, p);
+                // SAFETY: forwarded from the caller; `wide` was detected.
+                unsafe {
+                    match (self.wide, self.k) {
+                        (true, 4) => self.steps_wide::<4, 16>(a),
+                        (true, 3) => self.steps_wide::<3, 8>(a),
+                        (true, 2) => self.steps_wide::<2, 4>(a),
+                        (true, _) => self.steps_wide::<1, 2>(a),
+                        (false, 4) => self.steps::<4, 16>(a),
+                        (false, 3) => self.steps::<3, 8>(a),
+                        (false, 2) => self.steps::<2, 4>(a),
+                        (false, _) => self.steps::<1, 2>(a),
+                    }
+                }
+            }
+
+            /// [`Plan::body`] over the groups, with AVX2 and FMA.
+            #[target_feature(enable = "avx2,fma")]
+            unsafe fn steps<const K: usize, const N: usize>(&self, a: Args) {
+                let (v, mut y, count, mask, q, p) = a;
+                for _ in 0..count {
+                    // SAFETY: forwarded from the caller.
+                    unsafe { self.body::<K, N>(v, y, q, p) };
+                    y = super::super::next_rep(y, mask);
+                }
+            }
+
+            /// [`Plan::body`] over the groups where AVX-512VL gives 32
+            /// vector registers (the same 256-bit instructions, fewer
+            /// spills: ~7% faster).
+            #[target_feature(enable = "avx2,fma,avx512f,avx512vl")]
+            unsafe fn steps_wide<const K: usize, const N: usize>(&self, a: Args) {
+                let (v, mut y, count, mask, q, p) = a;
+                for _ in 0..count {
+                    // SAFETY: forwarded from the caller.
+                    unsafe { self.body::<K, N>(v, y, q, p) };
+                    y = super::super::next_rep(y, mask);
+                }
+            }
+
+            /// Loads the `N = 2^K` vectors of the group, applies the `K`
+            /// steps, stores them back.
+            ///
+            /// # Safety
+            /// As [`Plan::group`]; called only from a function that enables
+            /// AVX2 and FMA.
+            #[inline(always)]
+            unsafe fn body<const K: usize, const N: usize>(
+                &self,
+                v: &mut [f64],
+                y: usize,
+                q: f64,
+                p: f64,
+            ) {
+                let base = v.as_mut_ptr();
+                // SAFETY: the caller enabled AVX2 and FMA; `y ^ off[c]` is a
+                // multiple of 4 with 4 values of `v` from there (caller's
+                // contract); each index array holds 8 i32. The indices are
+                // reloaded (from L1) rather than held: the N values already
+                // fill the registers.
+                unsafe {
+                    let (qv, pv) = (_mm256_set1_pd(q), _mm256_set1_pd(p));
+                    let perm = |c: usize| _mm256_loadu_si256(self.idx[c].as_ptr().cast());
+                    let mut x = [_mm256_setzero_pd(); N];
+                    for (c, xc) in x.iter_mut().enumerate() {
+                        let a = _mm256_loadu_pd(base.add(y ^ self.off[c]));
+                        *xc = _mm256_castps_pd(_mm256_permutevar8x32_ps(
+                            _mm256_castpd_ps(a),
+                            perm(c),
+                        ));
+                    }
+                    for i in 0..K {
+                        let bi = 1 << i;
+                        for c in 0..N {
+                            if c & bi == 0 {
+                                let (a, b) = (x[c], x[c | bi]);
+                                x[c] = _mm256_fmadd_pd(pv, b, _mm256_mul_pd(qv, a));
+                                x[c | bi] = _mm256_fmadd_pd(pv, a, _mm256_mul_pd(qv, b));
+                            }
+                        }
+                    }
+                    for (c, &xc) in x.iter().enumerate() {
+                        let a = _mm256_castps_pd(_mm256_permutevar8x32_ps(
+                            _mm256_castpd_ps(xc),
+                            perm(c),
+                        ));
+                        _mm256_storeu_pd(base.add(y ^ self.off[c]), a);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `true` when this kernel runs `g` (width at least [`MIN_WIDTH`]).
+pub fn supports(g: &Generator) -> bool {
+    g.width() >= MIN_WIDTH && g.width() < usize::BITS
+}
+
+/// `true` when the CPU runs the vector path (x86-64 with AVX2 and FMA).
+/// Elsewhere every group takes the scalar path (the same bits, several
+/// times slower), and the solver uses [`super::butterfly`] instead.
+pub fn vectorised() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// `P_undetected` of the CRC `g` at BER `p` for every length in `lengths`
+/// (any order), one vector of `2^r` f64, [`BLOCK`] steps per pass. Set
+/// `parallel` to split each pass across rayon threads (the same bits).
+///
+/// Panics unless [`supports`]`(g)`. The caller checks the memory first
+/// ([`super::check_memory`]).
+pub fn p_undetected_one(g: &Generator, lengths: &[u64], p: f64, parallel: bool) -> Vec<f64> {
+    assert!(supports(g), "walk kernel needs width >= {MIN_WIDTH}");
+    let mut order: Vec<usize> = (0..lengths.len()).collect();
+    order.sort_by_key(|&i| lengths[i]);
+    let nmax = lengths.iter().copied().max().unwrap_or(0);
+    let mut out = vec![0.0; lengths.len()];
+    let mut v = vec![0.0; 1usize << g.width()];
+    let mut k = order.partition_point(|&i| lengths[i] == 0);
+    advance(g, p, &mut v, 0, nmax, parallel, |len, z| {
+        while k < order.len() && lengths[order[k]] == len {
+            out[order[k]] = z;
+            k += 1;
+        }
+    });
+    out
+}
+
+/// Advances the error-mass vector `v` (in the layout of time `t0`) by
+/// `steps` steps at BER `p`, calling `escape(t, v[0])` after each step `t`
+/// (`t0 < t <= t0 + steps`): `P_undetected(t)` when `v` started as zeros at
+/// time 0. Set `parallel` to split each pass across rayon threads.
+///
+/// Panics unless [`supports`]`(g)` and `v` has `2^r` values.
+pub fn advance(
+    g: &Generator,
+    p: f64,
+    v: &mut [f64],
+    t0: u64,
+    steps: u64,
+    parallel: bool,
+    mut escape: impl FnMut(u64, f64),
+) {
+    assert!(supports(g), "walk kernel needs width >= {MIN_WIDTH}");
+    let r = g.width();
+    assert_eq!(v.len(), 1usize << r, "vector length must be 2^width");
+    let gn = g.normal();
+    let q = 1.0 - p;
+    // G_t0: G_0 = 2^(r-1) unwound t0 times (the sequence has period <= 2^r).
+    let mut gt = 1u64 << (r - 1);
+    for _ in 0..t0 {
+        gt = unwind(gt, gn, r);
+    }
+    let end = t0 + steps;
+    let mut t = t0;
+    let mut gens = [0u64; BLOCK];
+    while t < end {
+        let avail = (BLOCK as u64).min(end - t) as usize;
+        let mut next = gt;
+        for g in gens.iter_mut().take(avail) {
+            *g = next;
+            next = unwind(next, gn, r);
+        }
+        // The longest run of steps whose span avoids the lane bits; a step
+        // whose G_t lies in the lane bits runs on its own, step by step.
+        let block = (1..=avail).rev().find_map(|k| Block::new(&gens[..k]));
+        let kb = block.as_ref().map_or(1, |b| b.gens.len());
+        let mut inject = [0.0; BLOCK];
+        for (i, x) in inject.iter_mut().take(kb).enumerate() {
+            *x = p * bsc::p_clean(t + i as u64, p);
+        }
+        let mut zero = [0.0; BLOCK];
+        match &block {
+            Some(b) => run_block(v, r, b, q, p, &inject[..kb], &mut zero[..kb], parallel),
+            None => block_stepwise(v, &gens[..1], q, p, &inject[..1], &mut zero[..1]),
+        }
+        gt = unwind(gens[kb - 1], gn, r);
+        for (i, &z) in zero[..kb].iter().enumerate() {
+            escape(t + i as u64 + 1, z);
+        }
+        t += kb as u64;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::markov::butterfly;
+
+    fn rel_close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol * a.abs().max(b.abs())
+    }
+
+    #[test]
+    fn unwind_inverts_the_register_step() {
+        let g: Generator = "0x1002D".parse().unwrap();
+        let (gn, r) = (g.normal(), g.width());
+        for s in [0u64, 1, 2, 0x8000, 0x1234, 0xFFFF, 0x8001] {
+            let a = ((s << 1) & g.mask()) ^ if s >> (r - 1) == 1 { gn } else { 0 };
+            assert_eq!(unwind(a, gn, r), s);
+        }
+        // G_0 = A^-1(normal(g)) is the top bit.
+        assert_eq!(unwind(gn, gn, r), 1 << (r - 1));
+    }
+
+    #[test]
+    fn agrees_with_the_butterfly_kernel() {
+        // Widths 8..=20, primitive and not, with and without (x+1); lengths
+        // not multiples of BLOCK; BERs over the whole range.
+        for spec in [
+            "0x11D", "0x101", "0x1FF", "0x409", "0x1053", "0x1002D", "0x11021", "0x18005",
+            "0x1C867", "0x100003", "0x1F", "0x83",
+        ] {
+            let g: Generator = spec.parse().unwrap();
+            if !supports(&g) {
+                continue;
+            }
+            let lengths = [0u64, 1, 2, 3, 5, 17, 40, 299, 300, 301, 1001];
+            for p in [0.5, 0.3, 1e-3, 1e-6, 1e-12, 0.0, 1.0] {
+                let a = butterfly::p_undetected_one(&g, &lengths, p, false);
+                for parallel in [false, true] {
+                    let b = p_undetected_one(&g, &lengths, p, parallel);
+                    for (n, (&x, &y)) in lengths.iter().zip(a.iter().zip(&b)) {
+                        assert!(
+                            rel_close(x, y, 1e-13),
+                            "{spec} p={p} n={n}: butterfly {x} vs walk {y}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn same_bits_on_every_path() {
+        // Scalar groups, vector groups and parallel passes give equal bits.
+        let g: Generator = "0x1002D".parse().unwrap();
+        let lengths: Vec<u64> = (0..500).collect();
+        let serial = p_undetected_one(&g, &lengths, 1e-3, false);
+        let parallel = p_undetected_one(&g, &lengths, 1e-3, true);
+        assert_eq!(
+            serial.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            parallel.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+        );
+        // The scalar group against the vector group on one block.
+        let gens = [0x1234u64, unwind(0x1234, g.normal(), 16), 0x0F0, 0x8000];
+        let block = Block::new(&gens).expect("independent of the lane bits");
+        let v0: Vec<f64> = (0..1 << 16).map(|i| ((i * 7919) % 1013) as f64).collect();
+        let (mut a, mut b) = (v0.clone(), v0);
+        let kernel = vector::Kernel::new(&block, 0.875, 0.125);
+        let groups = 1 << (16 - 2 - 4);
+        for i in 1..groups {
+            let y = block.rep(i);
+            assert_eq!(next_rep(block.rep(i - 1), block.clear_mask), y);
+            block.group_scalar(&mut a, y, 0.875, 0.125, None);
+        }
+        kernel.groups(&block, &mut b, 1..groups);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn blocks_meeting_the_lane_bits_run_step_by_step() {
+        // G_{r-2}, G_{r-1} are the lane bits 2 and 1.
+        assert!(Block::new(&[4, 2]).is_none());
+        assert!(Block::new(&[0x100, 0x103, 0x10]).is_none());
+        assert!(Block::new(&[0x100, 0x10]).is_some());
+    }
+}
