@@ -703,9 +703,32 @@ pub(crate) mod tests {
     #[test]
     fn profiles_match_koopmans_published_tables() {
         let list = published();
-        assert!(list.len() >= 40);
+        assert!(list.len() >= 90);
+        // The catalogue CRCs these published lines cover.
+        for (name, k) in [
+            ("crc16-ccitt", 0x8810u64),
+            ("crc16-ibm", 0xc002),
+            ("crc8", 0x83),
+            ("CRC-16/DNP", 0x9eb2),
+            ("crc32", 0x82608edb),
+        ] {
+            let g = crate::catalogue::resolve(name).unwrap().generator;
+            assert_eq!(g.koopman(), k, "{name}");
+            assert!(list.iter().any(|(lk, _, _)| *lk == k), "{name}");
+        }
         for (k, want, src) in list {
             let g = Generator::from_koopman(k).unwrap();
+            if src == "op" {
+                // The premise of the [op] rule: g = (x+1) * a primitive
+                // polynomial of degree k-1 (see the data file).
+                assert!(g.divisible_by_x_plus_1(), "0x{k:x}");
+                let (q, r) = gf2::divmod(g.full(), 0b11);
+                assert_eq!(r, 0);
+                assert!(
+                    gf2::is_primitive(&Generator::from_full(q).unwrap()),
+                    "0x{k:x}"
+                );
+            }
             let p = hd_profile(&g, None).unwrap();
             let got: Vec<u64> = p.entries.iter().map(|e| e.max_data_bits).collect();
             assert_eq!(got, want, "0x{k:x} ({src})");
