@@ -276,6 +276,10 @@ fn bad_input_is_one_line_and_exit_2() {
         "one error model",
     );
     fails_with(&alias(&["simulate", "--payload", "pattern:abc"]), "hex");
+    fails_with(
+        &alias(&["simulate", "--rare", "--plot", "x.svg", "--samples", "10"]),
+        "--rare",
+    );
     let garbage = tmp("garbage.json");
     std::fs::write(&garbage, "{not json").unwrap();
     fails_with(

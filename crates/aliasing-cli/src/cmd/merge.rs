@@ -1,7 +1,6 @@
 //! `alias merge`: adds the shard result files of one `simulate` run.
 
 use super::simulate::{Sink, plan_of};
-use crate::output::Format;
 use aliasing_sim::shard::{RunFile, merge};
 use aliasing_sim::stack::Payload;
 use anyhow::Result;
@@ -13,19 +12,8 @@ pub struct Args {
     /// Result files written by `alias simulate --shard I/N --out FILE`.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "table")]
-    format: Format,
-    /// Write the report here instead of stdout.
-    #[arg(long, short)]
-    output: Option<PathBuf>,
-    /// Also draw the estimates with their 95% intervals beside the exact
-    /// values to FILE.svg or FILE.png.
-    #[arg(long)]
-    plot: Option<PathBuf>,
-    /// Skip the exact values (a 32-bit CRC's takes a few seconds).
-    #[arg(long)]
-    no_exact: bool,
+    #[command(flatten)]
+    report: Sink,
     /// Also write the merged result file here.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -52,11 +40,5 @@ pub fn run(a: Args) -> Result<()> {
         };
         RunFile::new(params.clone(), (1, 1), true, p).write(out)?;
     }
-    let sink = Sink {
-        no_exact: a.no_exact,
-        plot: a.plot.as_deref(),
-        format: a.format,
-        output: a.output.as_deref(),
-    };
-    sink.report(&plan, params, &counts)
+    a.report.report(&plan, params, &counts)
 }

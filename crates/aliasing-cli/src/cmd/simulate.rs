@@ -68,25 +68,14 @@ pub struct Args {
     /// Seconds between checkpoints.
     #[arg(long, default_value_t = 5.0)]
     checkpoint_every: f64,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "table")]
-    format: Format,
-    /// Write the report here instead of stdout.
-    #[arg(long, short)]
-    output: Option<PathBuf>,
-    /// Also draw the estimates with their 95% intervals beside the exact
-    /// values to FILE.svg or FILE.png.
-    #[arg(long)]
-    plot: Option<PathBuf>,
+    #[command(flatten)]
+    report: Sink,
     /// Rare-event estimation: stratified conditional sampling (BSC, a CRC in the stack).
     #[arg(long)]
     rare: bool,
     /// Conditional samples in all for --rare (e.g. 1e8).
     #[arg(long, default_value = "1e8")]
     samples: String,
-    /// Skip the exact values (a 32-bit CRC's takes a few seconds).
-    #[arg(long)]
-    no_exact: bool,
     /// Frames per chunk (changes the random streams).
     #[arg(long, hide = true)]
     chunk_frames: Option<u64>,
@@ -211,7 +200,13 @@ pub fn check_names(plan: &Plan) -> Vec<String> {
 
 /// Runs `alias simulate`.
 pub fn run(a: Args) -> Result<()> {
-    if let Some(p) = &a.plot {
+    if let Some(p) = &a.report.plot {
+        if a.rare {
+            bail!(
+                "--plot draws Monte Carlo runs; a --rare estimate has one value per check \
+                 (use --format json)"
+            );
+        }
         // refuse a bad picture name before a long run, not after
         aliasing_plot::Format::from_path(p)?;
     }
@@ -325,28 +320,29 @@ pub fn run(a: Args) -> Result<()> {
     if let Some(out) = &a.out {
         file.write(out)?;
     }
-    let sink = Sink {
-        no_exact: a.no_exact,
-        plot: a.plot.as_deref(),
-        format: a.format,
-        output: a.output.as_deref(),
-    };
-    sink.report(&plan, params, &counts)
+    a.report.report(&plan, params, &counts)
 }
 
-/// Where a finished run's report goes: exact values or not, picture, format, file.
-pub struct Sink<'a> {
-    /// Skip the exact values.
-    pub no_exact: bool,
-    /// Draw the report here too.
-    pub plot: Option<&'a std::path::Path>,
+/// Where a finished run's report goes: exact values or not, picture, format,
+/// file (the report flags of `alias simulate` and `alias merge`).
+#[derive(clap::Args)]
+pub struct Sink {
     /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
-    /// Write here instead of stdout.
-    pub output: Option<&'a std::path::Path>,
+    /// Write the report here instead of stdout.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Also draw the estimates with their 95% intervals beside the exact
+    /// values to FILE.svg or FILE.png.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// Skip the exact values (a 32-bit CRC's takes a few seconds).
+    #[arg(long)]
+    pub no_exact: bool,
 }
 
-impl Sink<'_> {
+impl Sink {
     /// Adds the exact values where available, then plots and prints the report.
     pub fn report(
         &self,
@@ -366,8 +362,8 @@ impl Sink<'_> {
             &exact.checks,
             exact.stack,
         );
-        crate::args::plot(self.plot, &serde_json::to_value(&report)?)?;
-        output::emit(self.output, &render(&report, self.format))
+        crate::args::plot(self.plot.as_deref(), &serde_json::to_value(&report)?)?;
+        output::emit(self.output.as_deref(), &render(&report, self.format))
     }
 }
 
@@ -388,7 +384,7 @@ fn run_rare(a: &Args) -> Result<()> {
     };
     let plan = plan_of(&params, payload)?;
     let mut r = aliasing_sim::rare::estimate(&plan, samples, a.threads)?;
-    let exact = if a.no_exact {
+    let exact = if a.report.no_exact {
         Default::default()
     } else {
         aliasing_sim::exact::exact_values(&plan)
@@ -397,7 +393,7 @@ fn run_rare(a: &Args) -> Result<()> {
     if let Some(i) = plan.frame.checks.iter().position(|c| c.name == r.crc_name) {
         r.crc.exact = exact.checks.get(i).copied().flatten();
     }
-    let text = match a.format {
+    let text = match a.report.format {
         Format::Json => {
             let v = serde_json::json!({ "params": params, "method": "rare", "samples": samples, "result": r });
             serde_json::to_string_pretty(&v).expect("serializable") + "\n"
@@ -439,5 +435,5 @@ fn run_rare(a: &Args) -> Result<()> {
             }
         }
     };
-    output::emit(a.output.as_deref(), &text)
+    output::emit(a.report.output.as_deref(), &text)
 }
