@@ -4,7 +4,7 @@
 
 use anyhow::{Context, Result};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Output format of a result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
@@ -33,29 +33,10 @@ pub fn emit(path: Option<&Path>, text: &str) -> Result<()> {
     }
 }
 
-/// Writes `bytes` to a temporary file beside `path`, then renames it into place.
+/// Writes `bytes` to `path` atomically ([`aliasing_core::atomic::write`]).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = temp_path(path);
-    let res = (|| -> Result<()> {
-        let mut f = std::fs::File::create(&tmp)
-            .with_context(|| format!("cannot create {}", tmp.display()))?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
-        Ok(())
-    })();
-    if res.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    res
-}
-
-fn temp_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    path.with_file_name(format!(".{name}.tmp{}", std::process::id()))
+    aliasing_core::atomic::write(path, bytes)
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Renders rows as aligned columns; the first row is the header.

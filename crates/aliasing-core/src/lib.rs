@@ -28,6 +28,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod atomic;
 pub mod bsc;
 pub mod catalogue;
 pub mod check;

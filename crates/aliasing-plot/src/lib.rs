@@ -39,8 +39,7 @@ pub mod font;
 pub mod simulate;
 pub mod ticks;
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use plotters::prelude::*;
 
@@ -206,49 +205,29 @@ pub fn write_figure(fig: &Figure, path: &Path, format: Format, size: (u32, u32))
             font::ensure_registered();
             // plotters encodes by the file name's extension, so the temporary
             // name keeps `.png`; it is renamed into place only when complete.
-            let tmp = temp_path(path).with_extension("tmp.png");
-            let res = (|| {
-                {
-                    let root = BitMapBackend::new(&tmp, size).into_drawing_area();
-                    fig.draw(&root)?;
-                }
-                std::fs::rename(&tmp, path).map_err(|source| PlotError::Io {
+            aliasing_core::atomic::write_with(
+                path,
+                ".png",
+                |tmp| {
+                    // The bitmap is encoded and saved when `root` is dropped
+                    // (`Figure::draw` presents it), before the rename.
+                    let root = BitMapBackend::new(tmp, size).into_drawing_area();
+                    fig.draw(&root)
+                },
+                |source| PlotError::Io {
                     path: path.to_path_buf(),
                     source,
-                })
-            })();
-            if res.is_err() {
-                let _ = std::fs::remove_file(&tmp);
-            }
-            res
+                },
+            )
         }
     }
 }
 
-fn temp_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "plot".into());
-    path.with_file_name(format!(".{name}.tmp{}", std::process::id()))
-}
-
-/// Writes `bytes` to a temporary file beside `path`, then renames it into place;
-/// on any failure the temporary file is removed and `path` is left untouched.
+/// Writes `bytes` to `path` atomically ([`aliasing_core::atomic::write`]);
+/// on any failure `path` is left untouched.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = temp_path(path);
-    let io = |source| PlotError::Io {
+    aliasing_core::atomic::write(path, bytes).map_err(|source| PlotError::Io {
         path: path.to_path_buf(),
         source,
-    };
-    let res = (|| {
-        let mut f = std::fs::File::create(&tmp).map_err(io)?;
-        f.write_all(bytes).map_err(io)?;
-        f.sync_all().map_err(io)?;
-        std::fs::rename(&tmp, path).map_err(io)
-    })();
-    if res.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    res
+    })
 }

@@ -11,7 +11,7 @@ use crate::channel::Channel;
 use crate::run::{Counts, Progress};
 use aliasing_core::{Error, Result};
 use serde::{Deserialize, Serialize};
-use std::io::Write;
+
 use std::path::Path;
 
 /// Everything a run's result depends on.
@@ -141,27 +141,10 @@ impl RunFile {
     }
 }
 
-/// Writes `bytes` to a temporary file beside `path`, then renames it into place.
+/// Writes `bytes` to `path` atomically ([`aliasing_core::atomic::write`]).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let tmp = path.with_file_name(format!(".{name}.tmp{}", std::process::id()));
-    let res = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = res {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(Error::Invalid(format!(
-            "cannot write {}: {e}",
-            path.display()
-        )));
-    }
-    Ok(())
+    aliasing_core::atomic::write(path, bytes)
+        .map_err(|e| Error::Invalid(format!("cannot write {}: {e}", path.display())))
 }
 
 /// Adds complete shards `files` of one run: same parameters and seed, every
