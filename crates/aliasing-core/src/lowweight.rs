@@ -96,8 +96,9 @@ impl Table {
     fn slot(&self, k: u64) -> usize {
         (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize & (self.keys.len() - 1)
     }
-    /// Inserts unless present (the first value is kept).
-    fn insert(&mut self, k: u64, v: u64) {
+    /// The slot of `k`: where it is, or the empty slot where it goes
+    /// (inserted with value `v`). `true` when it was there already.
+    fn entry(&mut self, k: u64, v: u64) -> (usize, bool) {
         if (self.len + 1) * 2 > self.keys.len() {
             self.grow();
         }
@@ -108,33 +109,22 @@ impl Table {
                 self.keys[i] = k;
                 self.vals[i] = v;
                 self.len += 1;
-                return;
+                return (i, false);
             }
             if self.keys[i] == k {
-                return;
+                return (i, true);
             }
             i = (i + 1) & mask;
         }
     }
+    /// Inserts unless present (the first value is kept).
+    fn insert(&mut self, k: u64, v: u64) {
+        self.entry(k, v);
+    }
     /// Adds 1 to the value of `k` (inserting it with 1).
     fn increment(&mut self, k: u64) {
-        if (self.len + 1) * 2 > self.keys.len() {
-            self.grow();
-        }
-        let mask = self.keys.len() - 1;
-        let mut i = self.slot(k);
-        loop {
-            if self.keys[i] == EMPTY {
-                self.keys[i] = k;
-                self.vals[i] = 1;
-                self.len += 1;
-                return;
-            }
-            if self.keys[i] == k {
-                self.vals[i] += 1;
-                return;
-            }
-            i = (i + 1) & mask;
+        if let (i, true) = self.entry(k, 1) {
+            self.vals[i] += 1;
         }
     }
     #[inline]
