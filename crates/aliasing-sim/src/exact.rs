@@ -2,10 +2,11 @@
 //! method applies: a CRC check on a binary symmetric channel.
 //!
 //! The escape of a CRC depends on the error pattern only: the XOR of the
-//! per-position syndrome table (see [`crate::sparse`]) must be zero. A
-//! dynamic program over positions carries, per syndrome value, the mass of
-//! the paths that have seen at least one error (every term positive, no
-//! `1 - (1-p)^n` cancellation), at `O(n 2^r)`. It is used up to
+//! per-position syndrome table (see [`crate::sparse`]) must be zero. The
+//! register chain's kernel (`aliasing_core::markov::walk`) carries, per
+//! syndrome value, the mass of the paths that have seen at least one error
+//! (every term positive, no `1 - (1-p)^n` cancellation), stepping by the
+//! table's values, at `O(n 2^r)`. It is used up to
 //! `n 2^r <= 4e9`; a 32-bit CRC over the whole frame goes to the exact
 //! engines of `aliasing-core` (the dual code, a few seconds; `--no-exact`
 //! skips it).
@@ -24,24 +25,10 @@ pub struct ExactValues {
     pub stack: Option<f64>,
 }
 
-/// P(at least one error and the syndrome XOR of `table` over the errors is 0) on a BSC.
+/// P(at least one error and the syndrome XOR of `table` over the errors is
+/// 0) on a BSC: [`aliasing_core::markov::walk::escape_of_translations`].
 pub fn crc_escape_bsc(table: &[u64], width: u32, p: f64) -> f64 {
-    let size = 1usize << width;
-    let mut e = vec![0.0f64; size];
-    let mut next = vec![0.0f64; size];
-    let q = 1.0 - p;
-    let ln_q = (-p).ln_1p();
-    for (i, &t) in table.iter().enumerate() {
-        let t = t as usize;
-        debug_assert!(t < size);
-        for s in 0..size {
-            next[s] = q * e[s] + p * e[s ^ t];
-        }
-        // first error at position i: the clean mass (1-p)^i moves to syndrome t
-        next[t] += p * (i as f64 * ln_q).exp();
-        std::mem::swap(&mut e, &mut next);
-    }
-    e[0]
+    aliasing_core::markov::walk::escape_of_translations(width, table, p)
 }
 
 /// Exact values for `plan`, where available.

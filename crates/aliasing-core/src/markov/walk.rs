@@ -166,6 +166,16 @@ impl<'a> Block<'a> {
 fn block_stepwise(v: &mut [f64], gens: &[u64], q: f64, p: f64, inject: &[f64], zero: &mut [f64]) {
     for (i, &g) in gens.iter().enumerate() {
         let g = g as usize;
+        if g == 0 {
+            // A flip that does not move the syndrome: every value maps to
+            // itself, q v + p v, as the pair rule gives with Y ^ 0 = Y.
+            for x in v.iter_mut() {
+                *x = p.mul_add(*x, q * *x);
+            }
+            v[0] += inject[i];
+            zero[i] = v[0];
+            continue;
+        }
         let top = 1usize << (usize::BITS - 1 - g.leading_zeros());
         for y in 0..v.len() {
             if y & top == 0 {
@@ -479,27 +489,85 @@ pub fn advance(
     t0: u64,
     steps: u64,
     parallel: bool,
-    mut escape: impl FnMut(u64, f64),
+    escape: impl FnMut(u64, f64),
 ) {
     assert!(supports(g), "walk kernel needs width >= {MIN_WIDTH}");
     let r = g.width();
-    assert_eq!(v.len(), 1usize << r, "vector length must be 2^width");
     let gn = g.normal();
-    let q = 1.0 - p;
     // G_t0: G_0 = 2^(r-1) unwound t0 times (the sequence has period <= 2^r).
     let mut gt = 1u64 << (r - 1);
     for _ in 0..t0 {
         gt = unwind(gt, gn, r);
     }
+    let translations = || {
+        let g = gt;
+        gt = unwind(gt, gn, r);
+        g
+    };
+    walk(r, p, v, t0, steps, translations, parallel, escape);
+}
+
+/// `P(at least one error, and the XOR of translations[i] over the error
+/// positions i is 0)` on a binary symmetric channel: the escape of any
+/// linear check whose syndrome is the XOR of one `width`-bit value per
+/// erroneous bit (a CRC field anywhere in the frame, in any byte order, or
+/// covering part of it; 0 for a bit it does not cover). The same kernel as
+/// the register chain, whose translations are the unwound `G_t`.
+///
+/// ```
+/// use aliasing_core::markov::walk;
+/// // Parity over 3 bits: an undetected error flips an even number of them.
+/// let p = 0.1;
+/// let got = walk::escape_of_translations(1, &[1, 1, 1], p);
+/// assert!((got - 3.0 * p * p * (1.0 - p)).abs() < 1e-15);
+/// ```
+///
+/// Panics unless `1 <= width < 64`. Memory: one vector of `2^width` f64.
+pub fn escape_of_translations(width: u32, translations: &[u64], p: f64) -> f64 {
+    assert!((1..64).contains(&width), "width must be 1..=63");
+    let mut v = vec![0.0; 1usize << width];
+    let mut it = translations.iter().copied();
+    let mut last = 0.0;
+    walk(
+        width,
+        p,
+        &mut v,
+        0,
+        translations.len() as u64,
+        || it.next().expect("one translation per step"),
+        width >= super::butterfly::PARALLEL_WIDTH,
+        |_, z| last = z,
+    );
+    last
+}
+
+/// The kernel: `steps` steps from time `t0`, step `t` translating by the
+/// next value of `translations` with probability `p`, error mass injected
+/// at the translation itself (the first error), `escape(t, v[0])` after
+/// each step.
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    r: u32,
+    p: f64,
+    v: &mut [f64],
+    t0: u64,
+    steps: u64,
+    mut translations: impl FnMut() -> u64,
+    parallel: bool,
+    mut escape: impl FnMut(u64, f64),
+) {
+    assert_eq!(v.len(), 1usize << r, "vector length must be 2^width");
+    let q = 1.0 - p;
     let end = t0 + steps;
     let mut t = t0;
+    // Translations drawn but not yet run (at most one block ahead).
     let mut gens = [0u64; BLOCK];
+    let mut have = 0;
     while t < end {
         let avail = (BLOCK as u64).min(end - t) as usize;
-        let mut next = gt;
-        for g in gens.iter_mut().take(avail) {
-            *g = next;
-            next = unwind(next, gn, r);
+        while have < avail {
+            gens[have] = translations();
+            have += 1;
         }
         // The longest run of steps whose span avoids the lane bits; a step
         // whose G_t lies in the lane bits runs on its own, step by step.
@@ -514,10 +582,11 @@ pub fn advance(
             Some(b) => run_block(v, r, b, q, p, &inject[..kb], &mut zero[..kb], parallel),
             None => block_stepwise(v, &gens[..1], q, p, &inject[..1], &mut zero[..1]),
         }
-        gt = unwind(gens[kb - 1], gn, r);
         for (i, &z) in zero[..kb].iter().enumerate() {
             escape(t + i as u64 + 1, z);
         }
+        gens.copy_within(kb..have, 0);
+        have -= kb;
         t += kb as u64;
     }
 }
@@ -596,6 +665,44 @@ mod tests {
         }
         kernel.groups(&block, &mut b, 1..groups);
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn any_translations_against_brute_force() {
+        // Tables with zeros, repeats, lane-bit values and blocks of every
+        // kind: all 2^14 error patterns, 1e-12 relative.
+        let tables: [&[u64]; 4] = [
+            &[
+                0x1F, 0x3, 0, 0x10, 0x1F, 0x2, 0x8, 0x8, 0x15, 0x1, 0x0, 0xE, 0x4, 0x19,
+            ],
+            &[
+                0x80, 0x40, 0x20, 0x10, 0x8, 0x4, 0x2, 0x1, 0xB8, 0x5C, 0x2E, 0x17, 0xB3, 0xE1,
+            ],
+            &[0x5; 14],
+            &[
+                0x123, 0x0, 0x3FF, 0x200, 0x1, 0x2, 0x3, 0x155, 0x2AA, 0x3C, 0x0, 0x81, 0x42, 0x24,
+            ],
+        ];
+        for (table, width) in tables.into_iter().zip([5u32, 8, 3, 10]) {
+            let n = table.len();
+            for p in [1e-3f64, 0.1, 0.5] {
+                let mut brute = 0.0;
+                for e in 1u32..(1 << n) {
+                    let s = (0..n)
+                        .filter(|&i| e >> i & 1 == 1)
+                        .fold(0, |s, i| s ^ table[i]);
+                    if s == 0 {
+                        let w = e.count_ones() as i32;
+                        brute += p.powi(w) * (1.0 - p).powi(n as i32 - w);
+                    }
+                }
+                let got = escape_of_translations(width, table, p);
+                assert!(
+                    rel_close(got, brute, 1e-12),
+                    "w{width} p={p}: {got} vs {brute}"
+                );
+            }
+        }
     }
 
     #[test]
