@@ -328,3 +328,26 @@ fn curve_points_are_consistent() {
     }
     assert!(p_undetected(&g, &[10], &[1.5]).is_err());
 }
+
+#[test]
+fn solver_bits_do_not_depend_on_the_thread_count() {
+    // Width 20: one BER runs split across threads when there are more
+    // threads than BERs (Plan::WalkSplit), on one thread otherwise.
+    let g = catalogue::default_primitive(20).unwrap();
+    let lengths = [1u64, 25, 77, 300];
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| (Plan::new(20, 1), solve(&g, &lengths, &[1e-4])))
+    };
+    let (plan1, one) = run(1);
+    let (plan4, four) = run(4);
+    if walk::vectorised() {
+        assert_eq!((plan1, plan4), (Plan::WalkPerBer, Plan::WalkSplit));
+    }
+    let bits = |v: &Vec<Vec<f64>>| v[0].iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&one), bits(&four));
+    assert!(one[0][3] > 0.0);
+}
