@@ -19,6 +19,7 @@
 //! - [`internet`]: exact Internet-checksum escapes (random data, given payload).
 //! - [`fletcher`]: exact Fletcher-16 escapes; why not Fletcher-32/Adler-32.
 //! - [`compare`]: check kinds by name and their exact curves over byte lengths.
+//! - [`atomic`]: atomic file writes (results, plots, checkpoints).
 //!
 //! ```
 //! use aliasing_core::{bsc, catalogue};
