@@ -25,7 +25,8 @@
 //! memory traffic of one step at a time. Four cosets that differ in the two
 //! low position bits share one 4-lane vector (lanes permuted by the low bits
 //! of each element of `V`); a block whose `V` meets those bits runs one step
-//! at a time instead. Each value costs one multiply and one fused
+//! at a time instead (so does a step whose translation depends on the
+//! block's others, which [`escape_of_translations`] allows). Each value costs one multiply and one fused
 //! multiply-add per step, the same on the vector and scalar paths, so the
 //! result does not depend on the path, the thread count, or the CPU's
 //! vector width (it differs from [`super::butterfly`], which does not fuse,
@@ -79,7 +80,8 @@ struct Block<'a> {
 }
 
 impl<'a> Block<'a> {
-    /// `None` when `span(gens)` meets the lane bits (run step by step).
+    /// `None` when `span(gens)` meets the lane bits or `gens` are dependent
+    /// (run step by step).
     fn new(gens: &'a [u64]) -> Option<Block<'a>> {
         let mut basis: Vec<u64> = Vec::with_capacity(gens.len());
         for &x in gens {
