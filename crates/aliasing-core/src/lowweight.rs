@@ -509,7 +509,7 @@ fn min_span(g: &Generator, w: u32, from: u64, until: u64) -> Result<Option<(u64,
 /// cap: the weight of `g`, which is the HD at one data bit).
 ///
 /// HD 3 comes from the period of `g`; lengths up to 22 data bits from
-/// listing every codeword; the rest from [`min_span`]'s meet-in-the-middle
+/// listing every codeword; the rest from `min_span`'s meet-in-the-middle
 /// search (refused with an error if it would exceed [`WORK_LIMIT`] or
 /// [`TABLE_LIMIT`]).
 pub fn hd_profile(g: &Generator, max_hd: Option<u32>) -> Result<HdProfile> {
