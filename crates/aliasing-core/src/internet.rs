@@ -621,6 +621,88 @@ pub fn p_undetected_real_field(bytes: u64, p: f64) -> Result<f64> {
     Ok(pa + (pa - pf) / MODULUS as f64)
 }
 
+/// `P_ud` of a codeword whose covered bytes are partly fixed and partly
+/// uniformly random, the checksum field a real checksum of them: a TCP
+/// segment with a known header and random payload, say. `bytes` lists the
+/// transmitted covered bytes in word order (`None` for a random byte; the
+/// entries at `field` and `field + 1` are ignored) and `field` is the even
+/// offset of the 2-byte field.
+///
+/// The model of [`p_undetected_real_field`], with each fixed byte's flips in
+/// their known directions: the field uniform on its 65535 values, its
+/// coupling to the bits an error touches neglected (of order
+/// `65536^-(random words not hit)`). Needs at least one random byte; with
+/// none the field is known and [`p_undetected_payload`] applies. With every
+/// byte random it equals [`p_undetected_real_field`].
+///
+/// ```
+/// use aliasing_core::internet::{p_undetected_mixed, p_undetected_real_field};
+/// // 20 known header bytes, the field at offset 16, 1440 random payload bytes.
+/// let mut seg: Vec<Option<u8>> = (0..20u8).map(|b| Some(b * 7)).collect();
+/// seg.extend(std::iter::repeat(None).take(1440));
+/// let mixed = p_undetected_mixed(&seg, 16, 1.5e-5).unwrap();
+/// let random = p_undetected_real_field(1460, 1.5e-5).unwrap();
+/// assert!(mixed > 0.0 && (mixed / random - 1.0).abs() < 0.05);
+/// ```
+pub fn p_undetected_mixed(bytes: &[Option<u8>], field: usize, p: f64) -> Result<f64> {
+    let (pa, pf) = mixed_parts(bytes, field, p)?;
+    Ok(pa + (pa - pf) / MODULUS as f64)
+}
+
+/// The two terms of [`p_undetected_mixed`]: `P_ud` with the field's 16 bits
+/// random, and with the field fixed to `0xFFFF` (never a real value).
+fn mixed_parts(bytes: &[Option<u8>], field: usize, p: f64) -> Result<(f64, f64)> {
+    bsc::check_ber(p)?;
+    if field % 2 == 1 || field + 2 > bytes.len() {
+        return Err(Error::BadLength(format!(
+            "the checksum field at byte {field} must start a 16-bit word of the {} bytes",
+            bytes.len()
+        )));
+    }
+    let others = || {
+        bytes
+            .iter()
+            .enumerate()
+            .filter(move |&(o, _)| o != field && o != field + 1)
+    };
+    if others().all(|(_, b)| b.is_some()) {
+        return Err(Error::Invalid(
+            "no random byte: the field is known, use the given-payload method".into(),
+        ));
+    }
+    if p == 0.0 {
+        return Ok((0.0, 0.0));
+    }
+    // Bit columns: the high byte of a word holds columns 8..15.
+    let (mut random, mut up, mut down) = ([0u64; WIDTH], [0u64; WIDTH], [0u64; WIDTH]);
+    for (o, b) in others() {
+        let base = if o % 2 == 0 { 8 } else { 0 };
+        for j in 0..8 {
+            match b {
+                None => random[base + j] += 1,
+                Some(v) if v >> j & 1 == 1 => down[base + j] += 1,
+                Some(_) => up[base + j] += 1,
+            }
+        }
+    }
+    let n = (8 * bytes.len()) as f64;
+    let solve = |random: &[u64], down: &[u64]| -> Result<f64> {
+        if let Some(v) = carry_mixed(random, &up, down, p) {
+            return Ok(v);
+        }
+        if -n * f64::ln_1p(-p) > 20.0 {
+            return Ok(Spectrum::new(WIDTH, p).mixed(random, &up, down));
+        }
+        Err(Error::Unsupported(format!(
+            "no exact method reached the required accuracy for this segment at BER {p}"
+        )))
+    };
+    Ok((
+        solve(&random.map(|r| r + 1), &down)?,
+        solve(&random, &down.map(|d| d + 1))?,
+    ))
+}
+
 // ---------------------------------------------------------------------------
 // Characteristic functions over Z_M.
 

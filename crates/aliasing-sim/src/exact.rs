@@ -1,5 +1,6 @@
 //! Exact escape probabilities to print beside the estimates, where an exact
-//! method applies: a CRC check on a binary symmetric channel.
+//! method applies on a binary symmetric channel: a CRC check, and an
+//! Internet checksum over known bytes, random data or a mix of both.
 //!
 //! The escape of a CRC depends on the error pattern only: the XOR of the
 //! per-position syndrome table (see [`crate::sparse`]) must be zero. The
@@ -73,7 +74,7 @@ pub fn exact_values(plan: &Plan) -> ExactValues {
     }
     for (i, c) in f.checks.iter().enumerate() {
         if let CheckKind::Internet { ranges, .. } = &c.kind {
-            out.checks[i] = internet_exact(plan, ranges, ber);
+            out.checks[i] = internet_exact(plan, ranges, c.field, ber);
         }
     }
     if f.checks.len() == 1 {
@@ -82,28 +83,33 @@ pub fn exact_values(plan: &Plan) -> ExactValues {
     out
 }
 
-/// The Internet checksum over `ranges`: exact (from `aliasing_core::internet`)
-/// when the covered bytes are all fixed, or are random data with the field at
-/// the end of a single range (the real-field model). The check also "escapes"
-/// when errors fall only outside its bytes:
+/// The Internet checksum over `ranges` with its field at byte `field`:
+/// exact (from `aliasing_core::internet`) when the covered bytes are all
+/// fixed (the given-payload method), or when some are random data (the
+/// real-field model, known bytes flipping in their known directions: a TCP
+/// segment's header and random payload). The check also "escapes" when
+/// errors fall only outside its bytes:
 /// `P = P_ud(covered) + (1-p)^covered * P_err(rest)`.
-fn internet_exact(plan: &Plan, ranges: &[(usize, usize)], ber: f64) -> Option<f64> {
+fn internet_exact(plan: &Plan, ranges: &[(usize, usize)], field: usize, ber: f64) -> Option<f64> {
     use aliasing_core::{bsc, internet};
     let f = &plan.frame;
     let covered: Vec<usize> = ranges.iter().flat_map(|&(a, b)| a..b).collect();
     let n_cov = 8 * covered.len() as u64;
     let rest = f.n_bits() - n_cov;
+    // Words run across ranges only when every range but the last is whole words.
     if ranges.iter().any(|&(a, b)| (b - a) % 2 == 1) && ranges.len() > 1 {
         return None;
     }
     let p_cov = if covered.iter().all(|&b| !f.varies[b]) {
         let bytes: Vec<u8> = covered.iter().map(|&b| f.template[b]).collect();
         internet::p_undetected_payload(&bytes, ber).ok()?
-    } else if ranges.len() == 1
-        && f.payload == crate::stack::Payload::Random
-        && covered.iter().all(|&b| f.varies[b])
-    {
-        internet::p_undetected_real_field(covered.len() as u64, ber).ok()?
+    } else if f.payload == crate::stack::Payload::Random {
+        let bytes: Vec<Option<u8>> = covered
+            .iter()
+            .map(|&b| (!f.varies[b]).then_some(f.template[b]))
+            .collect();
+        let at = covered.iter().position(|&b| b == field)?;
+        internet::p_undetected_mixed(&bytes, at, ber).ok()?
     } else {
         return None;
     };

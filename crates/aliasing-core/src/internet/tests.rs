@@ -399,6 +399,53 @@ fn real_field_model_against_brute_force() {
 }
 
 #[test]
+fn mixed_segment_all_random_is_the_real_field_model() {
+    for bytes in [20usize, 64, 1500, 1501] {
+        let seg = vec![None; bytes];
+        for p in [1e-6, 1.5e-5, 1e-3, 0.1] {
+            let m = p_undetected_mixed(&seg, 16, p).unwrap();
+            let r = p_undetected_real_field(bytes as u64, p).unwrap();
+            assert!(rel(m, r) < 1e-12, "{bytes} p={p}: {m} vs {r}");
+        }
+    }
+}
+
+#[test]
+fn mixed_segment_fixed_bytes_against_given_payloads() {
+    // Known bytes around the field, one random byte: the field-fixed term
+    // is the average, over the random byte's 256 values, of the exact
+    // given-payload probability (which tests where each known bit goes).
+    let known = [0x45u8, 0x00, 0xC3, 0x7E, 0x12];
+    for (x_at, p) in [(6usize, 1e-3), (7, 1e-2), (6, 0.2)] {
+        let mut seg: Vec<Option<u8>> = known.iter().map(|&b| Some(b)).collect();
+        seg.splice(2..2, [None, None]); // the field at offset 2
+        seg.insert(x_at, None);
+        let (_, pf) = mixed_parts(&seg, 2, p).unwrap();
+        let avg: f64 = (0..=255u8)
+            .map(|x| {
+                let frame: Vec<u8> = seg
+                    .iter()
+                    .enumerate()
+                    .map(|(o, b)| match (o, b) {
+                        (2 | 3, _) => 0xFF,
+                        (_, Some(v)) => *v,
+                        (_, None) => x,
+                    })
+                    .collect();
+                p_undetected_payload(&frame, p).unwrap()
+            })
+            .sum::<f64>()
+            / 256.0;
+        assert!(rel(pf, avg) < 1e-12, "x at {x_at}, p={p}: {pf} vs {avg}");
+    }
+    // Bad input: an odd or outside field, no random byte.
+    assert!(p_undetected_mixed(&[None; 8], 3, 1e-3).is_err());
+    assert!(p_undetected_mixed(&[None; 8], 8, 1e-3).is_err());
+    assert!(p_undetected_mixed(&[Some(1), Some(2), None, None], 2, 1e-3).is_err());
+    assert!(p_undetected_mixed(&[None; 8], 0, 1.5).is_err());
+}
+
+#[test]
 fn half_ber_closed_form() {
     // At p = 1/2 the received words are uniform and independent of the sent
     // ones; a uniform 16-bit word has characteristic function 1/65536 at every
