@@ -107,7 +107,7 @@ fn pair_step(
     #[cfg(target_arch = "x86_64")]
     {
         // AVX-512 measured slower than AVX2 here (shuffle-bound), so AVX2.
-        if std::arch::is_x86_feature_detected!("avx2") {
+        if super::simd_allowed() && std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU supports AVX2 (checked just above).
             unsafe { pair_step_avx2(a1, b1, a2, b2, hl, q, p, out) };
             return;

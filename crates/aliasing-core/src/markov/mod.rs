@@ -53,6 +53,18 @@ pub const MEMORY_LIMIT_ENV: &str = "ALIAS_MEMORY_LIMIT";
 /// may use when [`MEMORY_LIMIT_ENV`] is not set.
 pub const MEMORY_FRACTION: f64 = 0.8;
 
+/// Environment variable that turns the hand-vectorised kernels off (any
+/// value but `0`): the solver then takes the portable paths a CPU without
+/// AVX2 would, for testing them or ruling them out. The results stay exact
+/// (the walk and butterfly kernels agree to 1e-13).
+pub const NO_SIMD_ENV: &str = "ALIAS_NO_SIMD";
+
+/// `false` when [`NO_SIMD_ENV`] is set (read once).
+pub fn simd_allowed() -> bool {
+    static ALLOWED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ALLOWED.get_or_init(|| std::env::var(NO_SIMD_ENV).map_or(true, |v| v == "0"))
+}
+
 /// How [`solve`] runs a `width`-bit chain with `bers` BERs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Plan {

@@ -307,7 +307,7 @@ mod vector {
 
         impl Plan {
             pub fn new(block: &Block) -> Option<Plan> {
-                if !(is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")) {
+                if !super::super::vectorised() {
                     return None;
                 }
                 let mut off = [0; 1 << BLOCK];
@@ -446,13 +446,14 @@ pub fn supports(g: &Generator) -> bool {
     g.width() >= MIN_WIDTH && g.width() < usize::BITS
 }
 
-/// `true` when the CPU runs the vector path (x86-64 with AVX2 and FMA).
+/// `true` when the CPU runs the vector path (x86-64 with AVX2 and FMA, and
+/// [`super::NO_SIMD_ENV`] not set).
 /// Elsewhere every group takes the scalar path (the same bits, several
 /// times slower), and the solver uses [`super::butterfly`] instead.
 pub fn vectorised() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")
+        super::simd_allowed() && is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
