@@ -25,7 +25,7 @@ pub fn parse_hex(s: &str) -> Result<Vec<u8>> {
         ['0', 'x' | 'X', rest @ ..] => rest,
         d => d,
     };
-    if digits.is_empty() || digits.len() % 2 != 0 {
+    if digits.is_empty() || !digits.len().is_multiple_of(2) {
         bail!("--payload-hex needs a non-empty, even number of hex digits");
     }
     digits

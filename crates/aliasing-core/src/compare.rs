@@ -155,13 +155,13 @@ pub fn curve(
             check.min_bytes()
         )));
     }
-    if let Some(p) = payload {
-        if let Some(&b) = bytes.iter().find(|&&b| b > p.len() as u64) {
-            return Err(Error::BadLength(format!(
-                "{b} bytes is longer than the {}-byte payload",
-                p.len()
-            )));
-        }
+    if let Some(p) = payload
+        && let Some(&b) = bytes.iter().find(|&&b| b > p.len() as u64)
+    {
+        return Err(Error::BadLength(format!(
+            "{b} bytes is longer than the {}-byte payload",
+            p.len()
+        )));
     }
     match check {
         CheckKind::Internet => match payload {

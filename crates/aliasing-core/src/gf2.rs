@@ -193,7 +193,7 @@ fn order_same_degree(f: u128, d: u32) -> u128 {
     let mut n = (1u128 << d) - 1;
     for q in prime_factors(n as u64) {
         let q = q as u128;
-        while n % q == 0 && powmod(2, n / q, f) == 1 {
+        while n.is_multiple_of(q) && powmod(2, n / q, f) == 1 {
             n /= q;
         }
     }
@@ -241,7 +241,7 @@ fn factor_into(mut n: u64, out: &mut Vec<u64>) {
         return;
     }
     for p in [2u64, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37] {
-        while n % p == 0 {
+        while n.is_multiple_of(p) {
             out.push(p);
             n /= p;
         }
@@ -281,7 +281,7 @@ pub fn is_prime(n: u64) -> bool {
         return false;
     }
     for p in [2u64, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37] {
-        if n % p == 0 {
+        if n.is_multiple_of(p) {
             return n == p;
         }
     }

@@ -181,10 +181,10 @@ pub fn p_undetected(bytes: u64, p: f64) -> Result<f64> {
     if p == 0.0 {
         return Ok(0.0);
     }
-    if p <= 0.5 || counts[8] <= MAX_CUT as u64 {
-        if let Some(v) = carry_random(&counts, p) {
-            return Ok(v);
-        }
+    if (p <= 0.5 || counts[8] <= MAX_CUT as u64)
+        && let Some(v) = carry_random(&counts, p)
+    {
+        return Ok(v);
     }
     Ok(Spectrum::new(WIDTH, p).random(&counts))
 }

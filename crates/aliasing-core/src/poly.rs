@@ -172,7 +172,7 @@ impl Generator {
     /// `true` when `x + 1` divides `g` (an even number of terms), so every
     /// odd-weight error is detected.
     pub fn divisible_by_x_plus_1(&self) -> bool {
-        self.full().count_ones() % 2 == 0
+        self.full().count_ones().is_multiple_of(2)
     }
 
     /// Number of nonzero coefficients (including `x^r` and `1`).

@@ -108,7 +108,7 @@ impl<'a> Sparse<'a> {
                     let mut off = 0usize;
                     for &(a, b) in ranges {
                         for (k, x) in base[a..b].iter_mut().enumerate() {
-                            *x = if (off + k) % 2 == 0 { 8 } else { 0 };
+                            *x = if (off + k).is_multiple_of(2) { 8 } else { 0 };
                         }
                         off += b - a;
                     }

@@ -43,8 +43,9 @@ pub const BLOCK: usize = 4;
 /// [`super::butterfly`]).
 pub const MIN_WIDTH: u32 = BLOCK as u32 + 4;
 
-/// Values per vector lane group: the two low position bits.
-const LANES: usize = 4;
+/// The most lanes a vector holds (8 f64 in an AVX-512 register); a block's
+/// lane count is 4 or 8 ([`vector::lanes`]).
+const MAX_LANES: usize = 8;
 
 /// `A^-1(s)`: the state that the error-free step takes to `s`.
 fn unwind(s: u64, gn: u64, r: u32) -> u64 {
@@ -72,8 +73,10 @@ struct Block<'a> {
     gens: &'a [u64],
     /// `elems[c]`: the XOR of `gens[i]` over the bits `i` of `c`.
     elems: Vec<usize>,
-    /// Bits a coset representative keeps clear (ascending): the two lane
-    /// bits and one pivot per step.
+    /// Cosets per lane group (the low `log2(lanes)` position bits).
+    lanes: usize,
+    /// Bits a coset representative keeps clear (ascending): the lane bits
+    /// and one pivot per step.
     clear: Vec<u32>,
     /// The same bits as a mask.
     clear_mask: usize,
@@ -82,10 +85,10 @@ struct Block<'a> {
 impl<'a> Block<'a> {
     /// `None` when `span(gens)` meets the lane bits or `gens` are dependent
     /// (run step by step).
-    fn new(gens: &'a [u64]) -> Option<Block<'a>> {
+    fn new(gens: &'a [u64], lanes: usize) -> Option<Block<'a>> {
         let mut basis: Vec<u64> = Vec::with_capacity(gens.len());
         for &x in gens {
-            let mut y = x & !(LANES as u64 - 1);
+            let mut y = x & !(lanes as u64 - 1);
             for &b in &basis {
                 y = y.min(y ^ b);
             }
@@ -95,7 +98,7 @@ impl<'a> Block<'a> {
             basis.push(y);
             basis.sort_unstable_by(|a, b| b.cmp(a));
         }
-        let mut clear: Vec<u32> = (0..LANES.trailing_zeros())
+        let mut clear: Vec<u32> = (0..lanes.trailing_zeros())
             .chain(basis.iter().map(|b| 63 - b.leading_zeros()))
             .collect();
         clear.sort_unstable();
@@ -110,6 +113,7 @@ impl<'a> Block<'a> {
         let clear_mask = clear.iter().fold(0, |m, &b| m | 1usize << b);
         Some(Block {
             gens,
+            lanes,
             elems,
             clear,
             clear_mask,
@@ -125,7 +129,7 @@ impl<'a> Block<'a> {
         })
     }
 
-    /// The cosets `Y ^ j ^ V` (`j < LANES`) with scalar arithmetic. With
+    /// The cosets `Y ^ j ^ V` (`j < lanes`) with scalar arithmetic. With
     /// `record`, `Y` is 0: the error mass is injected into `V` itself after
     /// each step and the value at position 0 recorded.
     fn group_scalar(
@@ -137,7 +141,8 @@ impl<'a> Block<'a> {
         mut record: Option<(&[f64], &mut [f64])>,
     ) {
         let n = self.elems.len();
-        let mut x = [[0.0f64; 1 << BLOCK]; LANES];
+        let mut x = [[0.0f64; 1 << BLOCK]; MAX_LANES];
+        let x = &mut x[..self.lanes];
         for (j, xj) in x.iter_mut().enumerate() {
             for c in 0..n {
                 xj[c] = v[y ^ j ^ self.elems[c]];
@@ -220,7 +225,7 @@ fn run_block(
     parallel: bool,
 ) {
     block.group_scalar(v, 0, q, p, Some((inject, zero)));
-    let groups = 1usize << (r as usize - LANES.trailing_zeros() as usize - block.gens.len());
+    let groups = 1usize << (r as usize - block.lanes.trailing_zeros() as usize - block.gens.len());
     let kernel = vector::Kernel::new(block, q, p);
     let len = v.len();
     let ptr = Shared(v.as_mut_ptr());
@@ -242,16 +247,35 @@ fn run_block(
     }
 }
 
-/// The vector path: AVX2 with FMA where the CPU has them, else the scalar
-/// group (same arithmetic, same bits).
+/// The vector path: AVX-512 (8 lanes) or AVX2 (4 lanes) with FMA where the
+/// CPU has them, else the scalar group (same arithmetic, same bits).
 mod vector {
     use super::Block;
+
+    /// Cosets per lane group for this CPU: 8 with AVX-512, else 4.
+    pub fn lanes() -> usize {
+        #[cfg(target_arch = "x86_64")]
+        {
+            static LANES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+            *LANES.get_or_init(|| {
+                if super::vectorised() && is_x86_feature_detected!("avx512f") {
+                    8
+                } else {
+                    4
+                }
+            })
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            4
+        }
+    }
 
     pub struct Kernel {
         q: f64,
         p: f64,
         #[cfg(target_arch = "x86_64")]
-        avx2: Option<x86::Plan>,
+        plan: Option<x86::Plan>,
     }
 
     impl Kernel {
@@ -260,21 +284,22 @@ mod vector {
                 q,
                 p,
                 #[cfg(target_arch = "x86_64")]
-                avx2: x86::Plan::new(block),
+                plan: x86::Plan::new(block),
             }
         }
 
-        /// Steps the coset groups `range`: the cosets `y ^ j ^ V`, `j < 4`,
-        /// for `y` = [`Block::rep`] of each index in `range`.
+        /// Steps the coset groups `range`: the cosets `y ^ j ^ V`,
+        /// `j < lanes`, for `y` = [`Block::rep`] of each index in `range`.
         pub fn groups(&self, block: &Block, v: &mut [f64], range: std::ops::Range<usize>) {
             if range.is_empty() {
                 return;
             }
             let y0 = block.rep(range.start);
             #[cfg(target_arch = "x86_64")]
-            if let Some(plan) = &self.avx2 {
-                // SAFETY: `Plan::new` checked AVX2 and FMA; `plan` was
-                // built for `block`, whose positions all lie in `v`.
+            if let Some(plan) = &self.plan {
+                // SAFETY: `Plan::new` checked the CPU features of its lane
+                // count; `plan` was built for `block`, whose positions all
+                // lie in `v`.
                 unsafe { plan.groups(v, y0, range.len(), block.clear_mask, self.q, self.p) };
                 return;
             }
@@ -294,15 +319,28 @@ mod vector {
         /// `(v, first representative, groups, clear mask, q, p)`.
         type Args<'a> = (&'a mut [f64], usize, usize, usize, f64, f64);
 
+        /// Which instructions a plan runs.
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        enum Isa {
+            /// 4 lanes, AVX2 + FMA, 16 registers.
+            Avx2,
+            /// 4 lanes, AVX2 + FMA with AVX-512VL's 32 registers.
+            Avx2Wide,
+            /// 8 lanes, AVX-512F.
+            Avx512,
+        }
+
         /// Offsets and lane permutations of one block's coset elements.
         pub struct Plan {
-            /// AVX-512VL is there (32 vector registers).
-            wide: bool,
+            isa: Isa,
             k: usize,
-            /// `elems[c] & !3`: where element `c`'s vector starts, XOR `Y`.
+            /// `elems[c] & !(lanes-1)`: where element `c`'s vector starts,
+            /// XOR `Y`.
             off: [usize; 1 << BLOCK],
-            /// `vpermps` indices swapping lane `j` with `j ^ (elems[c] & 3)`.
-            idx: [[i32; 8]; 1 << BLOCK],
+            /// Lane `j` of element `c` comes from lane `j ^ (elems[c] &
+            /// (lanes-1))`: `vpermps` pairs of i32 for 4 lanes, `vpermpd`
+            /// i64 for 8 (as 16 i32).
+            idx: [[i32; 16]; 1 << BLOCK],
         }
 
         impl Plan {
@@ -310,19 +348,35 @@ mod vector {
                 if !super::super::vectorised() {
                     return None;
                 }
+                let isa = match block.lanes {
+                    8 if is_x86_feature_detected!("avx512f") => Isa::Avx512,
+                    4 if is_x86_feature_detected!("avx512f")
+                        && is_x86_feature_detected!("avx512vl") =>
+                    {
+                        Isa::Avx2Wide
+                    }
+                    4 => Isa::Avx2,
+                    _ => return None,
+                };
+                let lanes = block.lanes;
                 let mut off = [0; 1 << BLOCK];
-                let mut idx = [[0; 8]; 1 << BLOCK];
+                let mut idx = [[0; 16]; 1 << BLOCK];
                 for (c, &e) in block.elems.iter().enumerate() {
-                    off[c] = e & !3;
-                    for j in 0..4 {
-                        let src = (j ^ (e & 3)) as i32;
-                        idx[c][2 * j] = 2 * src;
-                        idx[c][2 * j + 1] = 2 * src + 1;
+                    off[c] = e & !(lanes - 1);
+                    for j in 0..lanes {
+                        let src = (j ^ (e & (lanes - 1))) as i32;
+                        if lanes == 4 {
+                            idx[c][2 * j] = 2 * src;
+                            idx[c][2 * j + 1] = 2 * src + 1;
+                        } else {
+                            // i64 lane index, little-endian halves
+                            idx[c][2 * j] = src;
+                            idx[c][2 * j + 1] = 0;
+                        }
                     }
                 }
                 Some(Plan {
-                    wide: is_x86_feature_detected!("avx512f")
-                        && is_x86_feature_detected!("avx512vl"),
+                    isa,
                     k: block.gens.len(),
                     off,
                     idx,
@@ -332,7 +386,8 @@ mod vector {
             /// Steps `count` coset groups from representative `y0` on.
             ///
             /// # Safety
-            /// The CPU has AVX2 and FMA, and every `y ^ off[c] + 3` is in `v`.
+            /// The CPU has the plan's features, and every vector at
+            /// `y ^ off[c]` lies in `v`.
             pub unsafe fn groups(
                 &self,
                 v: &mut [f64],
@@ -343,17 +398,21 @@ mod vector {
                 p: f64,
             ) {
                 let a = (v, y0, count, mask, q, p);
-                // SAFETY: forwarded from the caller; `wide` was detected.
+                // SAFETY: forwarded from the caller; the ISA was detected.
                 unsafe {
-                    match (self.wide, self.k) {
-                        (true, 4) => self.steps_wide::<4, 16>(a),
-                        (true, 3) => self.steps_wide::<3, 8>(a),
-                        (true, 2) => self.steps_wide::<2, 4>(a),
-                        (true, _) => self.steps_wide::<1, 2>(a),
-                        (false, 4) => self.steps::<4, 16>(a),
-                        (false, 3) => self.steps::<3, 8>(a),
-                        (false, 2) => self.steps::<2, 4>(a),
-                        (false, _) => self.steps::<1, 2>(a),
+                    match (self.isa, self.k) {
+                        (Isa::Avx512, 4) => self.steps8::<4, 16>(a),
+                        (Isa::Avx512, 3) => self.steps8::<3, 8>(a),
+                        (Isa::Avx512, 2) => self.steps8::<2, 4>(a),
+                        (Isa::Avx512, _) => self.steps8::<1, 2>(a),
+                        (Isa::Avx2Wide, 4) => self.steps_wide::<4, 16>(a),
+                        (Isa::Avx2Wide, 3) => self.steps_wide::<3, 8>(a),
+                        (Isa::Avx2Wide, 2) => self.steps_wide::<2, 4>(a),
+                        (Isa::Avx2Wide, _) => self.steps_wide::<1, 2>(a),
+                        (Isa::Avx2, 4) => self.steps::<4, 16>(a),
+                        (Isa::Avx2, 3) => self.steps::<3, 8>(a),
+                        (Isa::Avx2, 2) => self.steps::<2, 4>(a),
+                        (Isa::Avx2, _) => self.steps::<1, 2>(a),
                     }
                 }
             }
@@ -391,7 +450,7 @@ mod vector {
             /// steps, stores them back.
             ///
             /// # Safety
-            /// As [`Plan::group`]; called only from a function that enables
+            /// As [`Plan::groups`]; called only from a function that enables
             /// AVX2 and FMA.
             #[inline(always)]
             unsafe fn body<const K: usize, const N: usize>(
@@ -435,6 +494,42 @@ mod vector {
                         ));
                         _mm256_storeu_pd(base.add(y ^ self.off[c]), a);
                     }
+                }
+            }
+
+            /// The groups with 8-lane AVX-512 vectors: the same products and
+            /// fused sums as [`Plan::body`], lane for lane.
+            #[target_feature(enable = "avx512f")]
+            unsafe fn steps8<const K: usize, const N: usize>(&self, a: Args) {
+                let (v, mut y, count, mask, q, p) = a;
+                let base = v.as_mut_ptr();
+                let (qv, pv) = (_mm512_set1_pd(q), _mm512_set1_pd(p));
+                // SAFETY: each index array holds 16 i32 = 8 i64.
+                let perm = |c: usize| unsafe { _mm512_loadu_si512(self.idx[c].as_ptr().cast()) };
+                for _ in 0..count {
+                    let mut x = [_mm512_setzero_pd(); N];
+                    for (c, xc) in x.iter_mut().enumerate() {
+                        // SAFETY: `y ^ off[c]` is a multiple of 8 with 8
+                        // values of `v` from there (caller's contract).
+                        let a = unsafe { _mm512_loadu_pd(base.add(y ^ self.off[c])) };
+                        *xc = _mm512_permutexvar_pd(perm(c), a);
+                    }
+                    for i in 0..K {
+                        let bi = 1 << i;
+                        for c in 0..N {
+                            if c & bi == 0 {
+                                let (a, b) = (x[c], x[c | bi]);
+                                x[c] = _mm512_fmadd_pd(pv, b, _mm512_mul_pd(qv, a));
+                                x[c | bi] = _mm512_fmadd_pd(pv, a, _mm512_mul_pd(qv, b));
+                            }
+                        }
+                    }
+                    for (c, &xc) in x.iter().enumerate() {
+                        let a = _mm512_permutexvar_pd(perm(c), xc);
+                        // SAFETY: as for the load.
+                        unsafe { _mm512_storeu_pd(base.add(y ^ self.off[c]), a) };
+                    }
+                    y = super::super::next_rep(y, mask);
                 }
             }
         }
@@ -579,7 +674,9 @@ fn walk(
         }
         // The longest run of steps whose span avoids the lane bits; a step
         // whose G_t lies in the lane bits runs on its own, step by step.
-        let block = (1..=avail).rev().find_map(|k| Block::new(&gens[..k]));
+        let block = (1..=avail)
+            .rev()
+            .find_map(|k| Block::new(&gens[..k], vector::lanes()));
         let kb = block.as_ref().map_or(1, |b| b.gens.len());
         let mut inject = [0.0; BLOCK];
         for (i, x) in inject.iter_mut().take(kb).enumerate() {
@@ -659,20 +756,29 @@ mod tests {
             serial.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
             parallel.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
         );
-        // The scalar group against the vector group on one block.
+        // The scalar group against the vector group on one block, with 4
+        // and with 8 lanes (the 8-lane vector path where the CPU has
+        // AVX-512), and the two lane counts against each other.
         let gens = [0x1234u64, unwind(0x1234, g.normal(), 16), 0x0F0, 0x8000];
-        let block = Block::new(&gens).expect("independent of the lane bits");
         let v0: Vec<f64> = (0..1 << 16).map(|i| ((i * 7919) % 1013) as f64).collect();
-        let (mut a, mut b) = (v0.clone(), v0);
-        let kernel = vector::Kernel::new(&block, 0.875, 0.125);
-        let groups = 1 << (16 - 2 - 4);
-        for i in 1..groups {
-            let y = block.rep(i);
-            assert_eq!(next_rep(block.rep(i - 1), block.clear_mask), y);
-            block.group_scalar(&mut a, y, 0.875, 0.125, None);
+        let mut results = Vec::new();
+        for lanes in [4usize, 8] {
+            let block = Block::new(&gens, lanes).expect("independent of the lane bits");
+            let (mut a, mut b) = (v0.clone(), v0.clone());
+            let kernel = vector::Kernel::new(&block, 0.875, 0.125);
+            let groups = 1 << (16 - lanes.trailing_zeros() - 4);
+            for i in 1..groups {
+                let y = block.rep(i);
+                assert_eq!(next_rep(block.rep(i - 1), block.clear_mask), y);
+                block.group_scalar(&mut a, y, 0.875, 0.125, None);
+            }
+            block.group_scalar(&mut a, 0, 0.875, 0.125, None);
+            kernel.groups(&block, &mut b, 1..groups);
+            block.group_scalar(&mut b, 0, 0.875, 0.125, None);
+            assert_eq!(a, b, "{lanes} lanes");
+            results.push(a);
         }
-        kernel.groups(&block, &mut b, 1..groups);
-        assert_eq!(a, b);
+        assert_eq!(results[0], results[1]);
     }
 
     #[test]
@@ -716,8 +822,11 @@ mod tests {
     #[test]
     fn blocks_meeting_the_lane_bits_run_step_by_step() {
         // G_{r-2}, G_{r-1} are the lane bits 2 and 1.
-        assert!(Block::new(&[4, 2]).is_none());
-        assert!(Block::new(&[0x100, 0x103, 0x10]).is_none());
-        assert!(Block::new(&[0x100, 0x10]).is_some());
+        assert!(Block::new(&[4, 2], 4).is_none());
+        assert!(Block::new(&[0x100, 0x103, 0x10], 4).is_none());
+        assert!(Block::new(&[0x100, 0x10], 4).is_some());
+        // With 8 lanes bit 2 is a lane bit too.
+        assert!(Block::new(&[0x100, 0x104], 4).is_some());
+        assert!(Block::new(&[0x100, 0x104], 8).is_none());
     }
 }
