@@ -88,7 +88,17 @@ fn growth(c: &mut Criterion) {
         // bits with unusually local access, so the figure holds for a long run.
         let mut x = v.clone();
         group.bench_function(format!("walk/w{width}_{steps}_steps"), |b| {
-            b.iter(|| walk::advance(&g, 1e-6, black_box(&mut x), 1000, steps, parallel, |_, _| {}))
+            b.iter(|| {
+                walk::advance(
+                    &g,
+                    1e-6,
+                    black_box(&mut x),
+                    1000,
+                    steps,
+                    parallel,
+                    |_, _| {},
+                )
+            })
         });
         // The same byte volume as a plain copy (one read, one write).
         group.bench_function(format!("copy/w{width}_{steps}_steps"), |b| {

@@ -22,10 +22,10 @@
 //! `V = span{G_t, .., G_{t+BLOCK-1}}` (the `G`s of consecutive steps are
 //! always independent): a block loads the `2^BLOCK` values of a coset once,
 //! applies its steps in registers and stores them once, `1/BLOCK` of the
-//! memory traffic of one step at a time. Four cosets that differ in the two
-//! low position bits share one 4-lane vector (lanes permuted by the low bits
-//! of each element of `V`); a block whose `V` meets those bits runs one step
-//! at a time instead (so does a step whose translation depends on the
+//! memory traffic of one step at a time. The cosets that differ in the low
+//! position bits share one vector (8 lanes with AVX-512, else 4 with AVX2;
+//! lanes permuted by the low bits of each element of `V`); a block whose
+//! `V` meets those bits runs one step at a time instead (so does a step whose translation depends on the
 //! block's others, which [`escape_of_translations`] allows). Each value costs one multiply and one fused
 //! multiply-add per step, the same on the vector and scalar paths, so the
 //! result does not depend on the path, the thread count, or the CPU's
