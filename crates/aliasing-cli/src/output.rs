@@ -29,14 +29,9 @@ pub fn emit(path: Option<&Path>, text: &str) -> Result<()> {
             }
             Ok(())
         }
-        Some(p) => write_atomic(p, text.as_bytes()),
+        Some(p) => aliasing_core::atomic::write(p, text.as_bytes())
+            .with_context(|| format!("cannot write {}", p.display())),
     }
-}
-
-/// Writes `bytes` to `path` atomically ([`aliasing_core::atomic::write`]).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    aliasing_core::atomic::write(path, bytes)
-        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Renders rows as aligned columns; the first row is the header.

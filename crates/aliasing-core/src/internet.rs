@@ -118,6 +118,12 @@ pub fn column_counts(bytes: u64) -> [u64; WIDTH] {
     w
 }
 
+/// The first bit column of the byte at offset `i`: words are big-endian, so
+/// an even byte holds columns 8..15 and an odd one 0..7.
+fn byte_columns(i: usize) -> usize {
+    if i % 2 == 0 { 8 } else { 0 }
+}
+
 /// Flip directions fixed by a payload: per bit column, how many transmitted
 /// bits are 0 (a flip adds `2^k`) and how many are 1 (a flip subtracts `2^k`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,19 +144,26 @@ impl Directions {
     /// assert_eq!((d.down[15], d.up[15], d.down[0], d.up[1]), (1, 0, 1, 1));
     /// ```
     pub fn from_payload(payload: &[u8]) -> Self {
-        let mut up = [0u64; WIDTH];
-        let mut down = [0u64; WIDTH];
+        let mut d = Directions {
+            up: [0; WIDTH],
+            down: [0; WIDTH],
+        };
         for (i, &b) in payload.iter().enumerate() {
-            let base = if i % 2 == 0 { 8 } else { 0 };
-            for bit in 0..8 {
-                if (b >> bit) & 1 == 1 {
-                    down[base + bit] += 1;
-                } else {
-                    up[base + bit] += 1;
-                }
+            d.add_byte(i, b);
+        }
+        d
+    }
+
+    /// Counts the bits of `byte` at byte offset `i` of the codeword.
+    fn add_byte(&mut self, i: usize, byte: u8) {
+        let base = byte_columns(i);
+        for bit in 0..8 {
+            if (byte >> bit) & 1 == 1 {
+                self.down[base + bit] += 1;
+            } else {
+                self.up[base + bit] += 1;
             }
         }
-        Directions { up, down }
     }
 
     /// Total transmitted bits.
@@ -673,18 +686,20 @@ fn mixed_parts(bytes: &[Option<u8>], field: usize, p: f64) -> Result<(f64, f64)>
     if p == 0.0 {
         return Ok((0.0, 0.0));
     }
-    // Bit columns: the high byte of a word holds columns 8..15.
-    let (mut random, mut up, mut down) = ([0u64; WIDTH], [0u64; WIDTH], [0u64; WIDTH]);
+    let mut random = [0u64; WIDTH];
+    let mut fixed = Directions {
+        up: [0; WIDTH],
+        down: [0; WIDTH],
+    };
     for (o, b) in others() {
-        let base = if o % 2 == 0 { 8 } else { 0 };
-        for j in 0..8 {
-            match b {
-                None => random[base + j] += 1,
-                Some(v) if v >> j & 1 == 1 => down[base + j] += 1,
-                Some(_) => up[base + j] += 1,
-            }
+        match *b {
+            Some(v) => fixed.add_byte(o, v),
+            None => random[byte_columns(o)..][..8]
+                .iter_mut()
+                .for_each(|r| *r += 1),
         }
     }
+    let Directions { up, down } = fixed;
     let n = (8 * bytes.len()) as f64;
     let solve = |random: &[u64], down: &[u64]| -> Result<f64> {
         if let Some(v) = carry_mixed(random, &up, down, p) {

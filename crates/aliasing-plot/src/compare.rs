@@ -1,4 +1,4 @@
-//! Comparisons of several checks (`alias compare`, and `alias stack`):
+//! Comparisons of several checks (`alias compare`):
 //! one line per (check, BER) against frame length, with the `2^-r` asymptote
 //! of each distinct check width dashed.
 

@@ -95,10 +95,10 @@ pub struct ComparePoint {
     pub p_alias_given_error: Option<f64>,
 }
 
-/// The result of `alias compare --format json` (and of `stack`).
+/// The result of `alias compare --format json`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct CompareDoc {
-    /// The checks compared (optional: a `stack` result may name its checks only in the points).
+    /// The checks compared (optional: a document may name its checks only in the points).
     #[serde(default)]
     pub checks: Vec<CompareCheck>,
     /// The points, one per (check, ber, length).
@@ -157,7 +157,7 @@ pub struct SimulateDoc {
 pub enum Document {
     /// `alias curve`.
     Curve(CurveDoc),
-    /// `alias compare` or `alias stack`.
+    /// `alias compare`.
     Compare(CompareDoc),
     /// One `alias simulate` run.
     Simulate(SimulateDoc),

@@ -7,7 +7,7 @@
 //!
 //! - curve: P(alias | error) against codeword length on log-log axes, one line
 //!   per BER, the `2^-r` asymptote dashed, titled with the polynomial;
-//! - compare / stack: one line per (check, BER) against frame length;
+//! - compare: one line per (check, BER) against frame length;
 //! - simulate: each estimate with its confidence-interval bar and the exact
 //!   value beside it; a sweep over BER or length against that parameter.
 //!
@@ -152,7 +152,7 @@ pub fn plot_curve(doc: &doc::CurveDoc, path: &Path, opts: &Options) -> Result<()
     write_figure(&curve::figure(doc, opts)?, path, format, opts.size)
 }
 
-/// Plots a compare (or stack) document to `path`.
+/// Plots a compare document to `path`.
 pub fn plot_compare(doc: &doc::CompareDoc, path: &Path, opts: &Options) -> Result<()> {
     let format = Format::from_path(path)?;
     write_figure(&compare::figure(doc, opts)?, path, format, opts.size)
@@ -200,7 +200,11 @@ pub fn rgb_pixels(fig: &Figure, size: (u32, u32)) -> Result<Vec<u8>> {
 /// Draws `fig` to `path` in `format`, atomically.
 pub fn write_figure(fig: &Figure, path: &Path, format: Format, size: (u32, u32)) -> Result<()> {
     match format {
-        Format::Svg => write_atomic(path, svg_string(fig, size)?.as_bytes()),
+        Format::Svg => aliasing_core::atomic::write(path, svg_string(fig, size)?.as_bytes())
+            .map_err(|source| PlotError::Io {
+                path: path.to_path_buf(),
+                source,
+            }),
         Format::Png => {
             font::ensure_registered();
             // plotters encodes by the file name's extension, so the temporary
@@ -221,13 +225,4 @@ pub fn write_figure(fig: &Figure, path: &Path, format: Format, size: (u32, u32))
             )
         }
     }
-}
-
-/// Writes `bytes` to `path` atomically ([`aliasing_core::atomic::write`]);
-/// on any failure `path` is left untouched.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    aliasing_core::atomic::write(path, bytes).map_err(|source| PlotError::Io {
-        path: path.to_path_buf(),
-        source,
-    })
 }

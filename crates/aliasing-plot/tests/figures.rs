@@ -171,7 +171,7 @@ fn sweep_must_vary_ber_or_bytes() {
 
 #[test]
 fn stack_like_documents_plot_as_comparisons() {
-    // A `stack` result may name its checks only in the points.
+    // A document may name its checks only in the points.
     let v = json!({"stack": "ethernet-tcp", "points": [
         {"check": "stack", "ber": 1e-5, "bytes": 1518, "p_alias_given_error": 1e-12},
         {"check": "stack", "ber": 1e-5, "bytes": 64, "p_alias_given_error": 1e-13}]});

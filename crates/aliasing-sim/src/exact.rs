@@ -16,6 +16,7 @@ use crate::channel::Channel;
 use crate::run::Plan;
 use crate::sparse::crc_bit_table;
 use crate::stack::CheckKind;
+use aliasing_core::markov::walk::escape_of_translations;
 
 /// Exact values per check and for the stack (`None` where no exact method applies here).
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -24,12 +25,6 @@ pub struct ExactValues {
     pub checks: Vec<Option<f64>>,
     /// The whole stack.
     pub stack: Option<f64>,
-}
-
-/// P(at least one error and the syndrome XOR of `table` over the errors is
-/// 0) on a BSC: [`aliasing_core::markov::walk::escape_of_translations`].
-pub fn crc_escape_bsc(table: &[u64], width: u32, p: f64) -> f64 {
-    aliasing_core::markov::walk::escape_of_translations(width, table, p)
 }
 
 /// Exact values for `plan`, where available.
@@ -69,7 +64,7 @@ pub fn exact_values(plan: &Plan) -> ExactValues {
                 continue;
             }
             let table = crc_bit_table(alg, f.bytes, c.data, c.field, c.field_len, *little_endian);
-            out.checks[i] = Some(crc_escape_bsc(&table, bits, ber));
+            out.checks[i] = Some(escape_of_translations(bits, &table, ber));
         }
     }
     for (i, c) in f.checks.iter().enumerate() {
@@ -133,7 +128,7 @@ mod tests {
             };
             let table = crc_bit_table(alg, bytes, c.data, c.field, c.field_len, *little_endian);
             for p in [1e-7, 1e-4, 1e-2, 0.3] {
-                let dp = crc_escape_bsc(&table, alg.width(), p);
+                let dp = escape_of_translations(alg.width(), &table, p);
                 let mk =
                     aliasing_core::markov::p_undetected(&alg.generator, &[8 * bytes as u64], &[p])
                         .unwrap()[0][0];
@@ -174,7 +169,7 @@ mod tests {
                     .iter()
                     .map(|&w| p.powi(w as i32) * (1.0 - p).powi(n as i32 - w as i32))
                     .sum();
-                let exact = crc_escape_bsc(&table, 8, p);
+                let exact = escape_of_translations(8, &table, p);
                 assert!(
                     (exact / brute - 1.0).abs() < 1e-12,
                     "{stack} {p}: {exact} {brute}"

@@ -81,39 +81,21 @@ pub fn ln_binom_pmf(k: u64, n: u64, p: f64) -> f64 {
 /// Continued fraction of the incomplete beta function (modified Lentz).
 fn betacf(a: f64, b: f64, x: f64) -> f64 {
     const TINY: f64 = 1e-300;
+    let floor = |v: f64| if v.abs() < TINY { TINY } else { v };
     let (qab, qap, qam) = (a + b, a + 1.0, a - 1.0);
-    let mut c = 1.0;
-    let mut d = 1.0 - qab * x / qap;
-    if d.abs() < TINY {
-        d = TINY;
-    }
-    d = 1.0 / d;
+    let (mut c, mut d) = (1.0, 1.0 / floor(1.0 - qab * x / qap));
     let mut h = d;
+    // One Lentz step with coefficient `aa`; returns the factor it puts on `h`.
+    let mut step = |aa: f64| {
+        d = 1.0 / floor(1.0 + aa * d);
+        c = floor(1.0 + aa / c);
+        d * c
+    };
     for m in 1..10_000_000u64 {
         let m = m as f64;
         let m2 = 2.0 * m;
-        let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        h *= d * c;
-        let aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        let del = d * c;
+        h *= step(m * (b - m) * x / ((qam + m2) * (a + m2)));
+        let del = step(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)));
         h *= del;
         if (del - 1.0).abs() < 1e-15 {
             break;

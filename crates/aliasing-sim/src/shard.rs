@@ -137,14 +137,9 @@ impl RunFile {
 
     /// Writes the file atomically (temporary file, fsync, rename).
     pub fn write(&self, path: &Path) -> Result<()> {
-        write_atomic(path, self.to_text().as_bytes())
+        aliasing_core::atomic::write(path, self.to_text().as_bytes())
+            .map_err(|e| Error::Invalid(format!("cannot write {}: {e}", path.display())))
     }
-}
-
-/// Writes `bytes` to `path` atomically ([`aliasing_core::atomic::write`]).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    aliasing_core::atomic::write(path, bytes)
-        .map_err(|e| Error::Invalid(format!("cannot write {}: {e}", path.display())))
 }
 
 /// Adds complete shards `files` of one run: same parameters and seed, every

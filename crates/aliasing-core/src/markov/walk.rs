@@ -75,10 +75,8 @@ struct Block<'a> {
     elems: Vec<usize>,
     /// Cosets per lane group (the low `log2(lanes)` position bits).
     lanes: usize,
-    /// Bits a coset representative keeps clear (ascending): the lane bits
-    /// and one pivot per step.
-    clear: Vec<u32>,
-    /// The same bits as a mask.
+    /// The bits a coset representative keeps clear: the lane bits and one
+    /// pivot (leading bit of the reduced basis) per step.
     clear_mask: usize,
 }
 
@@ -98,10 +96,6 @@ impl<'a> Block<'a> {
             basis.push(y);
             basis.sort_unstable_by(|a, b| b.cmp(a));
         }
-        let mut clear: Vec<u32> = (0..lanes.trailing_zeros())
-            .chain(basis.iter().map(|b| 63 - b.leading_zeros()))
-            .collect();
-        clear.sort_unstable();
         let elems = (0..1usize << gens.len())
             .map(|c| {
                 gens.iter()
@@ -110,23 +104,28 @@ impl<'a> Block<'a> {
                     .fold(0usize, |acc, (_, &g)| acc ^ g as usize)
             })
             .collect();
-        let clear_mask = clear.iter().fold(0, |m, &b| m | 1usize << b);
+        let pivots = basis
+            .iter()
+            .fold(0, |m, b| m | 1usize << (63 - b.leading_zeros()));
+        let clear_mask = (lanes - 1) | pivots;
         Some(Block {
             gens,
             lanes,
             elems,
-            clear,
             clear_mask,
         })
     }
 
     /// The representative of coset group `i`: `i` with zero bits inserted
-    /// at [`Block::clear`].
+    /// at the bits of `clear_mask`, lowest first.
     fn rep(&self, i: usize) -> usize {
-        self.clear.iter().fold(i, |y, &b| {
-            let low = y & ((1usize << b) - 1);
-            ((y >> b) << (b + 1)) | low
-        })
+        let (mut y, mut m) = (i, self.clear_mask);
+        while m != 0 {
+            let b = m.trailing_zeros();
+            y = ((y >> b) << (b + 1)) | (y & ((1usize << b) - 1));
+            m &= m - 1;
+        }
+        y
     }
 
     /// The cosets `Y ^ j ^ V` (`j < lanes`) with scalar arithmetic. With
@@ -389,6 +388,25 @@ mod vector {
         use super::super::{BLOCK, Block};
         use std::arch::x86_64::*;
 
+        /// The `K` steps of a group held in `x` (`N = 2^K` vectors): step
+        /// `i` pairs vector `c` with `c | 2^i`, each value becoming
+        /// `p * partner + q * value` (one multiply, one fused multiply-add),
+        /// for any vector width.
+        macro_rules! butterflies {
+            ($x:ident, $k:expr, $n:expr, $qv:ident, $pv:ident, $fmadd:ident, $mul:ident) => {
+                for i in 0..$k {
+                    let bi = 1 << i;
+                    for c in 0..$n {
+                        if c & bi == 0 {
+                            let (a, b) = ($x[c], $x[c | bi]);
+                            $x[c] = $fmadd($pv, b, $mul($qv, a));
+                            $x[c | bi] = $fmadd($pv, a, $mul($qv, b));
+                        }
+                    }
+                }
+            };
+        }
+
         /// `(v, first representative, groups, clear mask, q, p)`.
         type Args<'a> = (&'a mut [f64], usize, usize, usize, f64, f64);
 
@@ -550,16 +568,7 @@ mod vector {
                             perm(c),
                         ));
                     }
-                    for i in 0..K {
-                        let bi = 1 << i;
-                        for c in 0..N {
-                            if c & bi == 0 {
-                                let (a, b) = (x[c], x[c | bi]);
-                                x[c] = _mm256_fmadd_pd(pv, b, _mm256_mul_pd(qv, a));
-                                x[c | bi] = _mm256_fmadd_pd(pv, a, _mm256_mul_pd(qv, b));
-                            }
-                        }
-                    }
+                    butterflies!(x, K, N, qv, pv, _mm256_fmadd_pd, _mm256_mul_pd);
                     for (c, &xc) in x.iter().enumerate() {
                         let a = _mm256_castps_pd(_mm256_permutevar8x32_ps(
                             _mm256_castpd_ps(xc),
@@ -587,16 +596,7 @@ mod vector {
                         let a = unsafe { _mm512_loadu_pd(base.add(y ^ self.off[c])) };
                         *xc = _mm512_permutexvar_pd(perm(c), a);
                     }
-                    for i in 0..K {
-                        let bi = 1 << i;
-                        for c in 0..N {
-                            if c & bi == 0 {
-                                let (a, b) = (x[c], x[c | bi]);
-                                x[c] = _mm512_fmadd_pd(pv, b, _mm512_mul_pd(qv, a));
-                                x[c | bi] = _mm512_fmadd_pd(pv, a, _mm512_mul_pd(qv, b));
-                            }
-                        }
-                    }
+                    butterflies!(x, K, N, qv, pv, _mm512_fmadd_pd, _mm512_mul_pd);
                     for (c, &xc) in x.iter().enumerate() {
                         let a = _mm512_permutexvar_pd(perm(c), xc);
                         // SAFETY: as for the load.
