@@ -121,7 +121,7 @@ pub fn column_counts(bytes: u64) -> [u64; WIDTH] {
 /// The first bit column of the byte at offset `i`: words are big-endian, so
 /// an even byte holds columns 8..15 and an odd one 0..7.
 fn byte_columns(i: usize) -> usize {
-    if i % 2 == 0 { 8 } else { 0 }
+    if i.is_multiple_of(2) { 8 } else { 0 }
 }
 
 /// Flip directions fixed by a payload: per bit column, how many transmitted
