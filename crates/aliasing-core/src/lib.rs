@@ -15,7 +15,9 @@
 //! - [`dual`], [`weights`], [`highprec`]: exact `P_ud` from the dual code's
 //!   weights (MacWilliams), up to 32-bit CRCs.
 //! - [`lowweight`]: low-weight codewords by meet-in-the-middle, HD profiles.
-//! - [`curve`]: exact aliasing curves, choosing the method.
+//! - [`units`]: typed BER, lengths in bits or bytes, the memory budget.
+//! - [`curve`]: exact aliasing curves of CRCs: the [`curve::ExactMethod`]
+//!   trait (a new exact method goes here), `auto`, one-point [`curve::escape`].
 //! - [`internet`]: exact Internet-checksum escapes (random data, given payload).
 //! - [`fletcher`]: exact Fletcher-16 escapes; why not Fletcher-32/Adler-32.
 //! - [`compare`]: check kinds by name and their exact curves over byte lengths.
@@ -47,6 +49,7 @@ pub mod lowweight;
 pub mod markov;
 pub mod poly;
 mod series;
+pub mod units;
 pub mod weights;
 
 pub use error::{Error, Result};
