@@ -488,7 +488,10 @@ mod data_files {
         ] {
             let ours = std::fs::read(crate_dir.join("data").join(name)).unwrap();
             let theirs = std::fs::read(workspace.join(name)).unwrap();
-            assert!(ours == theirs, "crates/aliasing-core/data/{name} differs from data/{name}");
+            assert!(
+                ours == theirs,
+                "crates/aliasing-core/data/{name} differs from data/{name}"
+            );
         }
     }
 }

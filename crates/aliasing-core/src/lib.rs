@@ -23,7 +23,6 @@
 //! - [`layout`]: frame layouts and stacks of checks (Ethernet, IPv4, TCP),
 //!   shared by the simulator and the exact joint computation.
 //! - [`compare`]: check kinds by name and their exact curves over byte lengths.
-//! - [`atomic`]: atomic file writes (results, plots, checkpoints).
 //!
 //! ```
 //! use aliasing_core::{bsc, catalogue};
@@ -33,6 +32,7 @@
 //! ```
 #![warn(missing_docs)]
 
+#[doc(hidden)] // internal: atomic writes for the CLI and the simulator
 pub mod atomic;
 pub mod bsc;
 pub mod catalogue;
