@@ -113,7 +113,7 @@ pub fn memory_limit() -> Result<f64> {
 }
 
 /// Refuses a run whose [`estimate_bytes`] exceeds `limit` bytes, with a
-/// one-line [`Error::TooBig`] giving both.
+/// one-line [`crate::Error::TooBig`] giving both.
 pub fn check_memory(width: u32, bers: usize, limit: f64) -> Result<()> {
     crate::units::MemoryBudget::bytes(limit)?.admit(
         || {
