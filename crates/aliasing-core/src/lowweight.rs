@@ -312,7 +312,7 @@ pub fn weight_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u128>> {
 }
 
 /// One entry of a Hamming-distance profile.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct HdEntry {
     /// The Hamming distance.
     pub hd: u32,
@@ -328,7 +328,7 @@ pub struct HdEntry {
 /// The Hamming-distance profile of a CRC, as in Koopman's tables:
 /// entries for HD 3, 4, ... up to the weight of `g` (the HD at one data bit)
 /// or `max_hd`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct HdProfile {
     /// The generator.
     pub generator: Generator,

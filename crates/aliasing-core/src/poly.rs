@@ -451,6 +451,22 @@ fn rewrap(spec: &str, e: Error) -> Error {
     }
 }
 
+/// A generator serializes as its full form (`"0x104C11DB7"`), which names it
+/// without a width (the top bit is `x^r`), and deserializes from any notation
+/// [`Generator::from_str`] reads.
+impl serde::Serialize for Generator {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(&self.full_string())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Generator {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 impl fmt::Display for Generator {
     /// Full form and Koopman form, e.g. `0x104C11DB7 (Koopman 0x82608EDB)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -466,6 +482,19 @@ impl fmt::Display for Generator {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn serde_round_trip() {
+        let g = Generator::from_koopman(16, 0xBAAD).unwrap();
+        let j = serde_json::to_string(&g).unwrap();
+        assert_eq!(j, "\"0x1755B\"");
+        assert_eq!(serde_json::from_str::<Generator>(&j).unwrap(), g);
+        assert_eq!(
+            serde_json::from_str::<Generator>("\"16:k:0xBAAD\"").unwrap(),
+            g
+        );
+        assert!(serde_json::from_str::<Generator>("\"k:0x0\"").is_err());
+    }
 
     #[test]
     fn crc32_notations_agree() {
