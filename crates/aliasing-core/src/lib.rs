@@ -18,6 +18,8 @@
 //! - [`curve`]: exact aliasing curves, choosing the method.
 //! - [`internet`]: exact Internet-checksum escapes (random data, given payload).
 //! - [`fletcher`]: exact Fletcher-16 escapes; why not Fletcher-32/Adler-32.
+//! - [`layout`]: frame layouts and stacks of checks (Ethernet, IPv4, TCP),
+//!   shared by the simulator and the exact joint computation.
 //! - [`compare`]: check kinds by name and their exact curves over byte lengths.
 //! - [`atomic`]: atomic file writes (results, plots, checkpoints).
 //!
@@ -43,6 +45,7 @@ pub mod fletcher;
 pub mod gf2;
 pub mod highprec;
 pub mod internet;
+pub mod layout;
 pub mod lowweight;
 pub mod markov;
 pub mod poly;

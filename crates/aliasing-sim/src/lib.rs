@@ -3,7 +3,8 @@
 //! Monte Carlo and rare-event estimation of undetected-error rates through
 //! stacks of checks.
 //!
-//! - [`stack`]: frame layouts (Ethernet, Ethernet+IPv4+TCP, bare TCP, any CRC or checksum).
+//! - [`stack`]: frame layouts (Ethernet, Ethernet+IPv4+TCP, bare TCP, any CRC or
+//!   checksum), re-exported from `aliasing_core::layout`.
 //! - [`channel`]: BSC, Gilbert-Elliott bursts, exactly `k` errors.
 //! - [`stream`]: per-chunk random streams and the counter-based payload hash.
 //! - [`sparse`]: verdicts from error positions alone (cost per error).
