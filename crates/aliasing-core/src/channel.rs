@@ -97,7 +97,11 @@ impl FromStr for GilbertElliott {
     /// Parses `PG,PB,G2B,B2G` (good BER, bad BER, P(good->bad),
     /// P(bad->good)) and validates it.
     fn from_str(s: &str) -> Result<Self> {
-        let bad = || Error::Invalid(format!("--burst `{s}`: expected four numbers PG,PB,G2B,B2G"));
+        let bad = || {
+            Error::Invalid(format!(
+                "--burst `{s}`: expected four numbers PG,PB,G2B,B2G"
+            ))
+        };
         let v: Vec<f64> = s
             .split(',')
             .map(|x| x.trim().parse::<f64>())

@@ -16,7 +16,7 @@
 //! ```
 //!
 //! where `M(e)` is the register chain of a binary symmetric channel with BER
-//! `e` ([`super::butterfly::step`]) and `e_g` the state `normal(g)` that a
+//! `e` (a butterfly step) and `e_g` the state `normal(g)` that a
 //! first error reaches from 0. `P_undetected(t) = Q_G[0] + Q_B[0]` and
 //! `P_error(t) = sum_{u<t} (e_G C_G(u) + e_B C_B(u))`: every term of both is
 //! a sum of products of non-negative numbers, so nothing cancels and both
@@ -26,9 +26,9 @@
 //! chain is reversible, so an error pattern and its reverse have the same
 //! probability, and `g` and its reciprocal have the same escapes (tested).
 //!
-//! Cost: `O(n 2^r)` per channel, two butterfly steps and a mix per bit;
-//! memory four vectors of `2^r` f64 ([`estimate_bytes`]); widths up to
-//! [`MAX_WIDTH`].
+//! Cost: `O(n 2^r)` per channel: [`fused`] runs [`fused::BLOCK`] bits per
+//! pass over the two vectors, in place; memory one vector of `2^r` f64 per
+//! channel state ([`estimate_bytes`]); widths up to [`MAX_WIDTH`].
 //!
 //! ```
 //! use aliasing_core::{channel::GilbertElliott, markov::gilbert, poly::Generator};
@@ -45,13 +45,16 @@ use crate::channel::GilbertElliott;
 use crate::error::{Error, Result, human_bytes};
 use crate::poly::Generator;
 
-/// The widest CRC this solver takes (four vectors of `2^24` f64 are 512 MiB).
+/// The widest CRC this solver takes (two vectors of `2^24` f64 are 256 MiB;
+/// the time, `O(n 2^r)`, is what limits it).
 pub const MAX_WIDTH: u32 = 24;
 
-/// Estimated peak memory in bytes for a `width`-bit CRC: four vectors of
-/// `2^width` f64 (the two channel states, before and after a step).
+/// Estimated peak memory in bytes for a `width`-bit CRC: one vector of
+/// `2^width` f64 per channel state ([`fused`], in place), two below
+/// [`FUSED_WIDTH`] ([`solve_stepwise`]).
 pub fn estimate_bytes(width: u32) -> f64 {
-    4.0 * 8.0 * 2f64.powi(width as i32) + (1 << 20) as f64
+    let vectors = if width >= FUSED_WIDTH { 2.0 } else { 4.0 };
+    vectors * 8.0 * 2f64.powi(width as i32) + (1 << 20) as f64
 }
 
 /// Checks a request: the channel's parameters, the width (at most
@@ -91,9 +94,25 @@ pub fn curve(g: &Generator, lengths: &[u64], ge: &GilbertElliott) -> Result<Vec<
     Ok(solve(g, lengths, ge))
 }
 
-/// [`curve`] without the checks: `ge` must be valid and the four vectors
-/// must fit. The result does not depend on the thread count.
+/// [`curve`] without the checks: `ge` must be valid and the vectors must
+/// fit. The kernel of [`fused`] from width [`FUSED_WIDTH`], else
+/// [`solve_stepwise`]. The result does not depend on the thread count.
 pub fn solve(g: &Generator, lengths: &[u64], ge: &GilbertElliott) -> Vec<CurvePoint> {
+    if g.width() < FUSED_WIDTH {
+        return solve_stepwise(g, lengths, ge);
+    }
+    let mut it = fused::run(g, ge, lengths, g.width() >= 14).into_iter();
+    points(g, lengths, ge, |_| it.next().expect("one per length"))
+}
+
+/// The smallest width [`solve`] runs on [`fused`].
+pub const FUSED_WIDTH: u32 = 8;
+
+/// The product chain one bit at a time: two [`butterfly::step`]s and a
+/// mix per bit, two vectors per channel state. The reference for
+/// [`fused`] (they agree to 1e-13, tested) and the solver below
+/// [`FUSED_WIDTH`]. Same contract as [`solve`].
+pub fn solve_stepwise(g: &Generator, lengths: &[u64], ge: &GilbertElliott) -> Vec<CurvePoint> {
     let n = 1usize << g.width();
     let parallel = g.width() >= butterfly::PARALLEL_WIDTH;
     let inject = g.normal() as usize;
@@ -136,22 +155,35 @@ pub fn solve(g: &Generator, lengths: &[u64], ge: &GilbertElliott) -> Vec<CurvePo
         std::mem::swap(&mut qb, &mut wb);
         t += 1;
     }
+    let mut it = out.into_iter();
+    points(g, lengths, ge, |_| it.next().expect("one per length"))
+}
+
+/// The curve points from `(P_error, P_undetected)` per length.
+fn points(
+    g: &Generator,
+    lengths: &[u64],
+    ge: &GilbertElliott,
+    mut at: impl FnMut(u64) -> (f64, f64),
+) -> Vec<CurvePoint> {
     let r = g.width() as u64;
     let ber = ge.mean_ber();
     lengths
         .iter()
-        .zip(out)
-        .map(|(&bits, (p_error, p_undetected))| CurvePoint {
-            ber,
-            bits,
-            data_bits: bits.saturating_sub(r),
-            p_error,
-            p_undetected,
-            p_alias_given_error: if p_error > 0.0 {
-                p_undetected / p_error
-            } else {
-                0.0
-            },
+        .map(|&bits| {
+            let (p_error, p_undetected) = at(bits);
+            CurvePoint {
+                ber,
+                bits,
+                data_bits: bits.saturating_sub(r),
+                p_error,
+                p_undetected,
+                p_alias_given_error: if p_error > 0.0 {
+                    p_undetected / p_error
+                } else {
+                    0.0
+                },
+            }
         })
         .collect()
 }
@@ -199,6 +231,8 @@ pub fn sparse_chain(g: &Generator, ge: &GilbertElliott) -> Result<ErrorChain> {
     start[..2].copy_from_slice(&ge.stationary());
     ErrorChain::new(clean.to_csr(), error.to_csr(), start, vec![0, 1])
 }
+
+pub mod fused;
 
 #[cfg(test)]
 mod tests;

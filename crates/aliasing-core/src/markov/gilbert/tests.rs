@@ -206,3 +206,30 @@ fn results_in_the_order_given_and_checks() {
     let e = curve(&wide, &[100], &ch).unwrap_err();
     assert!(matches!(e, Error::Unsupported(_)), "{e}");
 }
+
+#[test]
+fn fused_kernel_matches_stepwise() {
+    // Every length (so every block boundary and tail), widths 8 to 16,
+    // serial and parallel cosets.
+    for spec in ["0x107", "0x11D", "0x1021", "0x11021", "0x1C867"] {
+        let g: Generator = spec.parse().unwrap();
+        let lengths: Vec<u64> = (0..=301).rev().collect();
+        for ch in [ge(1e-3, 0.3, 0.05, 0.4), ge(1e-12, 1e-3, 1e-6, 0.2)] {
+            let want = solve_stepwise(&g, &lengths, &ch);
+            for parallel in [false, true] {
+                let got = fused::run(&g, &ch, &lengths, parallel);
+                for (w, &(pe, pu)) in want.iter().zip(&got) {
+                    let what = format!("{spec} {ch} n={} parallel={parallel}", w.bits);
+                    if w.p_undetected == 0.0 {
+                        assert_eq!(pu, 0.0, "{what}");
+                    } else {
+                        close(pu, w.p_undetected, 1e-13, &what);
+                    }
+                    if w.bits > 0 {
+                        close(pe, w.p_error, 1e-14, &what);
+                    }
+                }
+            }
+        }
+    }
+}
