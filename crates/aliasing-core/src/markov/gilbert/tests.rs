@@ -124,7 +124,7 @@ fn bit_order_does_not_matter() {
         let g: Generator = spec.parse().unwrap();
         let gr = g.reciprocal();
         assert_ne!(g, gr);
-        let lengths = [20, 100, 1000, 3000];
+        let lengths = [20, 100, 700];
         for ch in [ge(1e-6, 0.2, 1e-3, 0.05), ge(1e-3, 0.5, 0.01, 0.1)] {
             let a = solve(&g, &lengths, &ch);
             let b = solve(&gr, &lengths, &ch);
@@ -142,13 +142,13 @@ fn equal_state_bers_reduce_to_the_binary_symmetric_channel() {
     // near 1e-37 at the shortest lengths).
     for (spec, lengths) in [
         ("0x107", vec![9u64, 10, 50, 333, 2000]),
-        ("0x11021", vec![17, 18, 40, 512, 4000]),
+        ("0x11021", vec![17, 18, 40, 512, 1200]),
     ] {
         let g: Generator = spec.parse().unwrap();
-        for p in [0.5, 1e-2, 1e-5, 1e-10] {
+        for p in [0.5, 1e-5, 1e-10] {
             let want = crate::markov::solve(&g, &lengths, &[p]);
             let want = &want[0];
-            for (g2b, b2g) in [(0.1, 0.2), (1e-6, 0.9), (1.0, 0.0)] {
+            for (g2b, b2g) in [(0.1, 0.2), (1.0, 0.0)] {
                 let got = solve(&g, &lengths, &ge(p, p, g2b, b2g));
                 for (i, pt) in got.iter().enumerate() {
                     let what = format!("{spec} p={p} n={}", pt.bits);
@@ -167,9 +167,12 @@ fn sparse_product_chain_agrees() {
     // The general CSR engine on the same product chain, down to tiny
     // probabilities (P_ud below 1e-40 for the first channel at short
     // lengths).
-    for spec in ["0x107", "0x1021", "0x1C867"] {
+    for (spec, lengths) in [
+        ("0x107", vec![0u64, 5, 9, 64, 300, 1500]),
+        ("0x1021", vec![0, 5, 13, 64, 300]),
+        ("0x1C867", vec![0, 5, 17, 18, 64]),
+    ] {
         let g: Generator = spec.parse().unwrap();
-        let lengths: Vec<u64> = vec![0, 5, 17, 18, 64, 300, 1500];
         for ch in [
             ge(1e-14, 1e-9, 1e-5, 0.1),
             ge(1e-7, 0.3, 1e-4, 0.05),
