@@ -219,11 +219,11 @@ pub fn sparse_chain(g: &Generator, ge: &GilbertElliott) -> Result<ErrorChain> {
         let top = (s >> (r - 1)) & 1;
         let s0 = ((s << 1) & g.mask()) ^ if top == 1 { g.normal() } else { 0 };
         let s1 = s0 ^ g.normal();
-        for c in 0..2 {
-            for c2 in 0..2 {
+        for (c, (&e, row)) in pe.iter().zip(&t).enumerate() {
+            for (c2, &move_p) in row.iter().enumerate() {
                 let from = 2 * s as usize + c;
-                clean.add_triplet(2 * s0 as usize + c2, from, (1.0 - pe[c]) * t[c][c2]);
-                error.add_triplet(2 * s1 as usize + c2, from, pe[c] * t[c][c2]);
+                clean.add_triplet(2 * s0 as usize + c2, from, (1.0 - e) * move_p);
+                error.add_triplet(2 * s1 as usize + c2, from, e * move_p);
             }
         }
     }

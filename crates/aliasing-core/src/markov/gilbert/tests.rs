@@ -79,6 +79,7 @@ fn channels() -> Vec<GilbertElliott> {
 }
 
 #[test]
+#[allow(clippy::needless_range_loop)]
 fn brute_force_every_pattern() {
     for spec in ["0x3", "0x7", "0xB", "0x13", "0x19", "0x1F", "0x107"] {
         let g: Generator = spec.parse().unwrap();
