@@ -11,6 +11,7 @@
 //! - [`check`]: the [`check::Check`] trait shared by CRCs and checksums.
 //! - [`checksum`]: Internet (RFC 1071), Fletcher-16/32 and Adler-32.
 //! - [`bsc`]: the binary symmetric channel, computed without cancellation.
+//! - [`channel`]: the Gilbert-Elliott burst channel's parameters.
 //! - [`markov`]: the exact Markov-chain solver over register states.
 //! - [`dual`], [`weights`], [`highprec`]: exact `P_ud` from the dual code's
 //!   weights (MacWilliams), up to 32-bit CRCs.
@@ -36,6 +37,7 @@
 pub mod atomic;
 pub mod bsc;
 pub mod catalogue;
+pub mod channel;
 pub mod check;
 pub mod checksum;
 pub mod compare;
