@@ -15,6 +15,8 @@
 //! - [`dual`], [`weights`], [`highprec`]: exact `P_ud` from the dual code's
 //!   weights (MacWilliams), up to 32-bit CRCs.
 //! - [`lowweight`]: low-weight codewords by meet-in-the-middle, HD profiles.
+//! - [`search`]: which generator to use: exhaustive or sampled search by
+//!   Hamming distance, then exact `P_ud`.
 //! - [`curve`]: exact aliasing curves, choosing the method.
 //! - [`internet`]: exact Internet-checksum escapes (random data, given payload).
 //! - [`fletcher`]: exact Fletcher-16 escapes; why not Fletcher-32/Adler-32.
@@ -46,6 +48,7 @@ pub mod internet;
 pub mod lowweight;
 pub mod markov;
 pub mod poly;
+pub mod search;
 mod series;
 pub mod weights;
 
