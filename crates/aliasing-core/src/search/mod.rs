@@ -362,15 +362,15 @@ pub fn evaluate(g: &Generator, query: &Query) -> Result<Ranked> {
     })
 }
 
-/// Runs the search over the shard's part of `space`. `progress(k)` is
-/// called as `k` more candidates finish a stage (first the distance stage
-/// over every candidate, then the `P_ud` stage over the survivors).
-pub fn run(
+/// The distance stage alone over the shard's part of `space`: every
+/// candidate with its minimum distances (unevaluated `P_ud`), in index
+/// order, and the stage's time. `progress(k)`: `k` more candidates done.
+pub fn distance_stage(
     query: &Query,
     space: &Space,
     shard: Shard,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Partial> {
+) -> Result<(Vec<Ranked>, StageStats)> {
     query.validate()?;
     if let Space::List(v) = space
         && let Some(g) = v.iter().find(|g| g.width() != query.width)
@@ -410,10 +410,34 @@ pub fn run(
     for s in staged {
         all.extend(s?);
     }
-    let distance_stage = StageStats {
+    let stats = StageStats {
         generators: all.len() as u64,
         seconds: t0.elapsed().as_secs_f64(),
     };
+    Ok((all, stats))
+}
+
+/// How many candidates of the shard have each minimum distance (the
+/// distance stage only): the best distance reachable at the lengths.
+pub fn hd_histogram(query: &Query, space: &Space, shard: Shard) -> Result<BTreeMap<u32, u64>> {
+    let (all, _) = distance_stage(query, space, shard, &|_| ())?;
+    let mut h = BTreeMap::new();
+    for c in &all {
+        *h.entry(c.min_hd).or_default() += 1;
+    }
+    Ok(h)
+}
+
+/// Runs the search over the shard's part of `space`. `progress(k)` is
+/// called as `k` more candidates finish a stage (first the distance stage
+/// over every candidate, then the `P_ud` stage over the survivors).
+pub fn run(
+    query: &Query,
+    space: &Space,
+    shard: Shard,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Partial> {
+    let (mut all, distance_stage) = distance_stage(query, space, shard, progress)?;
     let mut hd_histogram = BTreeMap::new();
     for c in &all {
         *hd_histogram.entry(c.min_hd).or_default() += 1;

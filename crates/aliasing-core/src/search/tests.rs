@@ -172,15 +172,15 @@ fn check_best_rows(widths: std::ops::RangeInclusive<u32>) {
         let rr = r as u64;
         let q = query(r, &[len + rr], &[1e-6], 1);
         let space = Space::All { width: r };
-        let part = run(&q, &space, Shard::WHOLE, &|_| ()).unwrap();
-        let best = part.hd_histogram.keys().max().copied().unwrap();
+        let hist = hd_histogram(&q, &space, Shard::WHOLE).unwrap();
+        let best = hist.keys().max().copied().unwrap();
         assert!(best >= hd, "width {r} HD {hd} at {len} ({src}): best {best}");
         let g = Generator::from_koopman(k).unwrap();
         assert_eq!(g.width(), r);
         assert!(distances(&g, &q).unwrap()[0] >= hd, "0x{k:x}");
         let q1 = query(r, &[len + 1 + rr], &[1e-6], 1);
-        let part = run(&q1, &space, Shard::WHOLE, &|_| ()).unwrap();
-        let best = part.hd_histogram.keys().max().copied().unwrap();
+        let hist = hd_histogram(&q1, &space, Shard::WHOLE).unwrap();
+        let best = hist.keys().max().copied().unwrap();
         assert!(best < hd, "width {r} HD {hd} at {} ({src}): best {best}", len + 1);
         checked += 1;
     }
@@ -196,3 +196,4 @@ fn koopman_best_rows_widths_8_to_12() {
 fn koopman_best_rows_widths_13_to_16() {
     check_best_rows(13..=16);
 }
+
