@@ -73,7 +73,8 @@ impl Objective {
 pub struct Query {
     /// CRC width `r` (2 to [`MAX_WIDTH`]).
     pub width: u32,
-    /// Codeword lengths in bits, check bits included, each above `width`.
+    /// Codeword lengths in bits, check bits included, each above `width`,
+    /// strictly increasing.
     pub lengths: Vec<u64>,
     /// Bit error rates in `(0, 0.5]`.
     pub bers: Vec<f64>,
@@ -96,6 +97,11 @@ impl Query {
         }
         if self.lengths.is_empty() {
             return Err(Error::BadLength("no lengths given".into()));
+        }
+        if self.lengths.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(Error::BadLength(
+                "the search's lengths must be strictly increasing".into(),
+            ));
         }
         for &n in &self.lengths {
             if n <= self.width as u64 {
@@ -245,6 +251,16 @@ impl Ranked {
             .fold(0.0, f64::max)
     }
 
+    /// The distance class: the distances from the longest length to the
+    /// shortest (compared lexicographically, higher is better).
+    pub fn class(&self) -> Vec<u32> {
+        self.hd.iter().rev().copied().collect()
+    }
+
+    fn cmp_class(&self, other: &Self) -> Ordering {
+        other.hd.iter().rev().cmp(self.hd.iter().rev())
+    }
+
     fn cmp_score(&self, other: &Self) -> Ordering {
         let bers = self.p_undetected.first().map_or(0, Vec::len);
         for b in 0..bers {
@@ -258,13 +274,27 @@ impl Ranked {
 
     /// The ranking order (best first; see the module documentation).
     pub fn cmp_key(&self, other: &Self, objective: Objective) -> Ordering {
-        let hd = other.min_hd.cmp(&self.min_hd);
+        let hd = self.cmp_class(other);
         let first = match objective {
             Objective::Hd => hd.then_with(|| self.cmp_score(other)),
             Objective::Pud => self.cmp_score(other).then(hd),
         };
         first.then_with(|| self.generator.koopman().cmp(&other.generator.koopman()))
     }
+}
+
+/// Progress of a search, for bars on a terminal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    /// A stage starts with this many candidates.
+    Stage {
+        /// `distance` or `P_ud`.
+        name: &'static str,
+        /// Candidates the stage will process.
+        total: u64,
+    },
+    /// This many more candidates finished the current stage.
+    Done(u64),
 }
 
 /// Time and count of one stage.
@@ -294,6 +324,9 @@ pub struct Partial {
     pub results: Vec<Ranked>,
     /// How many candidates had each minimum distance (before `min_hd`).
     pub hd_histogram: BTreeMap<u32, u64>,
+    /// How many candidates had each distance class ([`Ranked::class`]),
+    /// best class first (before `min_hd`).
+    pub classes: Vec<(Vec<u32>, u64)>,
     /// Candidates examined.
     pub examined: u64,
     /// The distance stage.
@@ -309,6 +342,7 @@ impl Partial {
         let mut out = Partial {
             results: Vec::new(),
             hd_histogram: BTreeMap::new(),
+            classes: Vec::new(),
             examined: 0,
             distance_stage: StageStats::default(),
             pud_stage: StageStats::default(),
@@ -318,6 +352,11 @@ impl Partial {
             for (h, c) in p.hd_histogram {
                 *out.hd_histogram.entry(h).or_default() += c;
             }
+            let mut classes: BTreeMap<Vec<u32>, u64> = out.classes.drain(..).collect();
+            for (k, c) in p.classes {
+                *classes.entry(k).or_default() += c;
+            }
+            out.classes = classes.into_iter().rev().collect();
             out.examined += p.examined;
             for (a, b) in [
                 (&mut out.distance_stage, p.distance_stage),
@@ -364,12 +403,12 @@ pub fn evaluate(g: &Generator, query: &Query) -> Result<Ranked> {
 
 /// The distance stage alone over the shard's part of `space`: every
 /// candidate with its minimum distances (unevaluated `P_ud`), in index
-/// order, and the stage's time. `progress(k)`: `k` more candidates done.
+/// order, and the stage's time.
 pub fn distance_stage(
     query: &Query,
     space: &Space,
     shard: Shard,
-    progress: &(dyn Fn(u64) + Sync),
+    progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<(Vec<Ranked>, StageStats)> {
     query.validate()?;
     if let Space::List(v) = space
@@ -383,6 +422,10 @@ pub fn distance_stage(
         )));
     }
     let range = shard.range(space.len());
+    progress(Progress::Stage {
+        name: "distance",
+        total: range.end - range.start,
+    });
     let t0 = Instant::now();
     const BLOCK: u64 = 256;
     let blocks: Vec<u64> = (range.start..range.end).step_by(BLOCK as usize).collect();
@@ -402,7 +445,7 @@ pub fn distance_stage(
                     p_undetected: Vec::new(),
                 });
             }
-            progress(end - b);
+            progress(Progress::Done(end - b));
             Ok(out)
         })
         .collect();
@@ -428,34 +471,37 @@ pub fn hd_histogram(query: &Query, space: &Space, shard: Shard) -> Result<BTreeM
     Ok(h)
 }
 
-/// Runs the search over the shard's part of `space`. `progress(k)` is
-/// called as `k` more candidates finish a stage (first the distance stage
-/// over every candidate, then the `P_ud` stage over the survivors).
+/// Runs the search over the shard's part of `space`, reporting each stage
+/// (the distance stage over every candidate, then the `P_ud` stage over
+/// the survivors needed) to `progress`.
 pub fn run(
     query: &Query,
     space: &Space,
     shard: Shard,
-    progress: &(dyn Fn(u64) + Sync),
+    progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Partial> {
     let (mut all, distance_stage) = distance_stage(query, space, shard, progress)?;
     let mut hd_histogram = BTreeMap::new();
+    let mut classes: BTreeMap<Vec<u32>, u64> = BTreeMap::new();
     for c in &all {
         *hd_histogram.entry(c.min_hd).or_default() += 1;
+        *classes.entry(c.class()).or_default() += 1;
     }
+    let classes: Vec<(Vec<u32>, u64)> = classes.into_iter().rev().collect();
     let examined = all.len() as u64;
     all.retain(|c| c.min_hd >= query.min_hd);
     // which candidates need P_ud
     let mut todo: Vec<Ranked> = match query.objective {
         Objective::Pud => all,
         Objective::Hd => {
-            all.sort_by(|a, b| b.min_hd.cmp(&a.min_hd));
+            all.sort_by(|a, b| a.cmp_class(b));
             let mut keep = 0;
             while keep < all.len() {
                 if query.top > 0 && keep >= query.top {
                     break;
                 }
-                let h = all[keep].min_hd;
-                while keep < all.len() && all[keep].min_hd == h {
+                let h = all[keep].class();
+                while keep < all.len() && all[keep].class() == h {
                     keep += 1;
                 }
             }
@@ -463,12 +509,16 @@ pub fn run(
             all
         }
     };
+    progress(Progress::Stage {
+        name: "P_ud",
+        total: todo.len() as u64,
+    });
     let t1 = Instant::now();
     let evaluated: Vec<Result<()>> = todo
         .par_iter_mut()
         .map(|c| {
             c.p_undetected = p_undetected(&c.generator, &query.lengths, &query.bers)?;
-            progress(1);
+            progress(Progress::Done(1));
             Ok(())
         })
         .collect();
@@ -486,6 +536,7 @@ pub fn run(
     Ok(Partial {
         results: todo,
         hd_histogram,
+        classes,
         examined,
         distance_stage,
         pud_stage,
@@ -519,35 +570,39 @@ pub struct Standing {
 }
 
 /// The standing of an evaluated candidate `c` against a merged exhaustive
-/// search with [`Objective::Hd`]: candidates of higher minimum distance rank
-/// above it; within its distance class the rank is exact when the class was
-/// evaluated in full (it appears, complete, in the results), else a range.
-pub fn standing(c: &Ranked, part: &Partial, query: &Query) -> Standing {
+/// search with [`Objective::Hd`]: candidates of a better distance class rank
+/// above it; within its class the rank is exact when it is among the
+/// results or its class was evaluated in full, else a range.
+pub fn standing(c: &Ranked, part: &Partial) -> Standing {
+    if let Some(i) = part.results.iter().position(|r| r.generator == c.generator) {
+        let i = i as u64 + 1;
+        return Standing { best: i, worst: i };
+    }
+    let key = c.class();
     let above: u64 = part
-        .hd_histogram
-        .range(c.min_hd + 1..)
-        .map(|(_, &n)| n)
-        .sum();
-    let class = part.hd_histogram.get(&c.min_hd).copied().unwrap_or(0);
-    let listed: Vec<&Ranked> = part
-        .results
+        .classes
         .iter()
-        .filter(|r| r.min_hd == c.min_hd)
-        .collect();
+        .filter(|(k, _)| *k > key)
+        .map(|(_, n)| n)
+        .sum();
+    let class = part
+        .classes
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map_or(0, |(_, n)| *n);
+    let listed: Vec<&Ranked> = part.results.iter().filter(|r| r.class() == key).collect();
     let better = listed
         .iter()
-        .filter(|r| r.cmp_key(c, query.objective) == Ordering::Less && r.generator != c.generator)
+        .filter(|r| r.cmp_key(c, Objective::Hd) == Ordering::Less)
         .count() as u64;
-    if listed.len() as u64 == class {
-        Standing {
-            best: above + better + 1,
-            worst: above + better + 1,
-        }
-    } else {
-        Standing {
-            best: above + better + 1,
-            worst: above + class.max(1),
-        }
+    let complete = listed.len() as u64 == class;
+    Standing {
+        best: above + better + 1,
+        worst: if complete {
+            above + better + 1
+        } else {
+            above + class.max(1)
+        },
     }
 }
 

@@ -78,6 +78,7 @@ fn shards_merge_to_the_whole_run() {
         let merged = Partial::merge(&q, parts);
         assert_eq!(merged.results, whole.results, "{n} shards");
         assert_eq!(merged.hd_histogram, whole.hd_histogram);
+        assert_eq!(merged.classes, whole.classes);
         assert_eq!(merged.examined, 256);
     }
 }
