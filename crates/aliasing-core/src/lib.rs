@@ -19,6 +19,8 @@
 //! - [`units`]: typed BER, lengths in bits or bytes, the memory budget.
 //! - [`curve`]: exact aliasing curves of CRCs: the [`curve::ExactMethod`]
 //!   trait (a new exact method goes here), `auto`, one-point [`curve::escape`].
+//! - [`search`]: which generator to use: exhaustive or sampled search by
+//!   Hamming distance, then exact `P_ud`.
 //! - [`internet`]: exact Internet-checksum escapes (random data, given payload).
 //! - [`fletcher`]: exact Fletcher-16 escapes; why not Fletcher-32/Adler-32.
 //! - [`layout`]: frame layouts and stacks of checks (Ethernet, IPv4, TCP),
@@ -53,6 +55,7 @@ pub mod layout;
 pub mod lowweight;
 pub mod markov;
 pub mod poly;
+pub mod search;
 mod series;
 pub mod units;
 pub mod weights;
