@@ -25,6 +25,7 @@
 //! - [`fletcher`]: exact Fletcher-16 escapes; why not Fletcher-32/Adler-32.
 //! - [`layout`]: frame layouts and stacks of checks (Ethernet, IPv4, TCP),
 //!   shared by the simulator and the exact joint computation.
+//! - [`joint`]: exact joint escape of a CRC and Internet checksums over a layout.
 //! - [`compare`]: check kinds by name and their exact curves over byte lengths.
 //! - [`atomic`]: atomic file writes (results, plots, checkpoints).
 //!
@@ -51,6 +52,7 @@ pub mod fletcher;
 pub mod gf2;
 pub mod highprec;
 pub mod internet;
+pub mod joint;
 pub mod layout;
 pub mod lowweight;
 pub mod markov;
