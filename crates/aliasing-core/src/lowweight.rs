@@ -912,7 +912,7 @@ pub(crate) mod tests {
     }
 
     fn published() -> Vec<(u64, Vec<u64>, String)> {
-        include_str!("../../../data/koopman-hd-profiles.txt")
+        include_str!("../data/koopman-hd-profiles.txt")
             .lines()
             .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
             .map(|l| {
@@ -977,7 +977,7 @@ pub(crate) mod tests {
 
     /// Rows of `data/published-32bit.txt` of one kind, split into fields.
     pub(crate) fn published_32bit(kind: &str) -> Vec<Vec<String>> {
-        include_str!("../../../data/published-32bit.txt")
+        include_str!("../data/published-32bit.txt")
             .lines()
             .filter(|l| !l.starts_with('#') && l.split_whitespace().next() == Some(kind))
             .map(|l| l.split_whitespace().map(str::to_string).collect())

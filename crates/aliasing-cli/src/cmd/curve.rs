@@ -5,7 +5,8 @@ use crate::args::{parse_bers, plot, read_payload};
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
 use aliasing_core::bsc::CurvePoint;
-use aliasing_core::compare::{self, CheckKind};
+use aliasing_core::check::CheckSpec;
+use aliasing_core::compare;
 use aliasing_core::units::{Ber, Bits, MemoryBudget};
 use aliasing_core::{catalogue, curve};
 use anyhow::{Context, Result, bail};
@@ -127,11 +128,11 @@ struct Computed {
 fn compute(args: &Args, bers: &[f64], bits: &[u64], budget: MemoryBudget) -> Result<Computed> {
     let payload = read_payload(args.payload.as_deref(), args.payload_hex.as_deref())?;
     let kind = match (&args.crc, &args.check) {
-        (Some(c), _) => CheckKind::Crc(Box::new(catalogue::resolve(c)?)),
-        (None, Some(c)) => c.parse::<CheckKind>()?,
+        (Some(c), _) => CheckSpec::Crc(Box::new(catalogue::resolve(c)?)),
+        (None, Some(c)) => c.parse::<CheckSpec>()?,
         (None, None) => bail!("give --crc or --check"),
     };
-    if let CheckKind::Crc(crc) = &kind {
+    if let CheckSpec::Crc(crc) = &kind {
         // A CRC's escapes do not depend on the data: a payload only sets the length.
         let bits = match (&payload, args.bits.is_none() && args.bytes.is_none()) {
             (Some(p), true) => vec![8 * p.len() as u64],
