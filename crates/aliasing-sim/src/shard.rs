@@ -381,6 +381,11 @@ impl<P: Serialize + DeserializeOwned, T: Serialize + DeserializeOwned> ShardFile
             return Err(bad("parameter hash mismatch"));
         }
         check_shard(f.shard).map_err(|e| bad(&e.to_string()))?;
+        // byte for byte the text alias writes: any other edit (even of
+        // white space the checksum does not see) is refused
+        if f.to_text() != text {
+            return Err(bad("edited (not the text alias writes)"));
+        }
         Ok(f)
     }
 
@@ -491,6 +496,22 @@ mod tests {
         let mut unfinished = b.clone();
         unfinished.1.complete = false;
         assert!(merge(&[a, unfinished]).is_err());
+    }
+
+    proptest::proptest! {
+        /// A file with any one byte changed is refused, never accepted or a panic.
+        #[test]
+        fn any_changed_byte_is_refused(at in 0usize..10_000, delta in 1u8..=255) {
+            let t = file((2, 3), 7).to_text();
+            let mut b = t.clone().into_bytes();
+            let i = at % b.len();
+            b[i] = b[i].wrapping_add(delta);
+            if let Ok(s) = String::from_utf8(b) {
+                let e = F::from_text(&s, "toy", "x");
+                proptest::prop_assert!(e.is_err(), "byte {} accepted", i);
+                proptest::prop_assert!(!e.unwrap_err().to_string().contains('\n'));
+            }
+        }
     }
 
     #[test]
