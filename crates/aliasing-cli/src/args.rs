@@ -13,6 +13,13 @@ pub fn parse_bers(spec: &str) -> Result<Vec<f64>> {
         let p: f64 = item
             .parse()
             .with_context(|| format!("bit error rate `{item}` is not a number"))?;
+        let mantissa = item.split(['e', 'E']).next().unwrap_or("");
+        if p == 0.0 && mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
+            bail!("bit error rate `{item}` underflows to 0 (the smallest is about 2.2e-308)");
+        }
+        if p != 0.0 && p < f64::MIN_POSITIVE {
+            bail!("bit error rate `{item}` is below the smallest normal number, 2.2e-308");
+        }
         out.push(aliasing_core::bsc::check_ber(p)?);
     }
     Ok(out)
