@@ -72,6 +72,11 @@ fn num(s: &str, item: &str) -> Result<u64> {
     Ok(v)
 }
 
+/// A whole number (see [`whole_number`]) as a clap value parser.
+pub fn parse_count(s: &str) -> std::result::Result<u64, String> {
+    whole_number(s).map_err(|e| format!("`{s}` {e}"))
+}
+
 /// The one number syntax for counts and lengths: a whole number written as
 /// digits (`1500`, `1_000`) or in exponent form (`1e3`, `2.5e6`) as long as
 /// its value is whole and exactly representable (up to 2^53 in exponent
