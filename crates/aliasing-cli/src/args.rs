@@ -25,6 +25,26 @@ pub fn parse_bers(spec: &str) -> Result<Vec<f64>> {
     Ok(out)
 }
 
+/// Refuses, before any work, output paths that cannot be written: a folder
+/// that does not exist, or a path that is itself a folder. `None` passes.
+pub fn check_outputs(paths: &[Option<&Path>]) -> Result<()> {
+    for p in paths.iter().flatten() {
+        if p.is_dir() {
+            bail!("cannot write {}: it is a folder", p.display());
+        }
+        if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty())
+            && !dir.is_dir()
+        {
+            bail!(
+                "cannot write {}: the folder {} does not exist",
+                p.display(),
+                dir.display()
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Parses hex digits, ignoring whitespace and an optional `0x`.
 pub fn parse_hex(s: &str) -> Result<Vec<u8>> {
     let digits: Vec<char> = s.chars().filter(|c| !c.is_whitespace()).collect();

@@ -57,6 +57,7 @@ fn count_value(c: &UBig) -> serde_json::Value {
 
 /// Runs `alias weights`.
 pub fn run(args: Args) -> Result<()> {
+    crate::args::check_outputs(&[args.output.as_deref()])?;
     let crc = catalogue::resolve(&args.crc)?;
     let g = crc.generator;
     if args.bits <= g.width() as u64 {
