@@ -17,7 +17,7 @@ pub fn parse_bers(spec: &str) -> Result<Vec<f64>> {
         if p == 0.0 && mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
             bail!("bit error rate `{item}` underflows to 0 (the smallest is about 2.2e-308)");
         }
-        if p != 0.0 && p < f64::MIN_POSITIVE {
+        if p > 0.0 && p < f64::MIN_POSITIVE {
             bail!("bit error rate `{item}` is below the smallest normal number, 2.2e-308");
         }
         out.push(aliasing_core::bsc::check_ber(p)?);
