@@ -110,12 +110,27 @@ mod tests {
     #[test]
     fn one_number_syntax_and_limits() {
         assert_eq!(parse_lengths("1e3,2.5e3").unwrap(), vec![1000, 2500]);
-        assert_eq!(parse_lengths("1e3:3e3:1e3").unwrap(), vec![1000, 2000, 3000]);
-        for bad in ["1.5", "1e-3", "18446744073709551615", "1000000000000", "1e12", "99999999999999999999"] {
+        assert_eq!(
+            parse_lengths("1e3:3e3:1e3").unwrap(),
+            vec![1000, 2000, 3000]
+        );
+        for bad in [
+            "1.5",
+            "1e-3",
+            "18446744073709551615",
+            "1000000000000",
+            "1e12",
+            "99999999999999999999",
+        ] {
             let e = parse_lengths(bad).unwrap_err().to_string();
             assert!(e.starts_with("invalid length"), "{bad}: {e}");
         }
-        assert!(parse_lengths("1e12").unwrap_err().to_string().contains("limit of 1000000000"));
+        assert!(
+            parse_lengths("1e12")
+                .unwrap_err()
+                .to_string()
+                .contains("limit of 1000000000")
+        );
     }
 
     #[test]

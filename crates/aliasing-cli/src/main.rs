@@ -58,7 +58,10 @@ fn parse_args() -> Result<Cli, ExitCode> {
     Cli::try_parse().map_err(|e| {
         use clap::error::ErrorKind;
         if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
-            || matches!(e.kind(), ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand)
+            || matches!(
+                e.kind(),
+                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            )
         {
             let _ = e.print();
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
