@@ -157,18 +157,9 @@ impl Table {
     }
 }
 
-/// `c_w(L)` for `L = 0..max_len`: the number of weight-`w` codewords whose
-/// lowest position is 0 and highest is `L` (`w` = 2 to 6).
-///
-/// Cost `O(max_len)` for `w <= 3`, `O(max_len^2 / 2)` hash probes for
-/// `w = 4` (parallel over `L`), and for `w = 5` a table of the
-/// `max_len^2 / 2` pair syndromes (meet in the middle: `{0, a, b, c, L}` is
-/// a codeword iff `s_a ^ s_b = 1 ^ s_L ^ s_c`), `max_len^2 / 2` probes and as
-/// many inserts; about 4 GiB and some seconds at Ethernet lengths. For
-/// `w = 6` the same pair table is probed for every `(c, d, L)`:
-/// `max_len^3 / 6` probes, refused above [`WORK_LIMIT`] (lengths up to about
-/// 4,900 bits).
-pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
+/// Refuses, before any work, what [`span_counts`] would refuse: a weight
+/// outside 2..=6, a length over the limits of work or memory.
+pub fn check_span(g: &Generator, w: u32, max_len: u64) -> Result<()> {
     check_width(g)?;
     if !(2..=6).contains(&w) {
         return Err(Error::Unsupported(format!(
@@ -208,6 +199,25 @@ pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
                 limit: crate::error::human_bytes(limit),
             });
         }
+    }
+    Ok(())
+}
+
+/// `c_w(L)` for `L = 0..max_len`: the number of weight-`w` codewords whose
+/// lowest position is 0 and highest is `L` (`w` = 2 to 6).
+///
+/// Cost `O(max_len)` for `w <= 3`, `O(max_len^2 / 2)` hash probes for
+/// `w = 4` (parallel over `L`), and for `w = 5` a table of the
+/// `max_len^2 / 2` pair syndromes (meet in the middle: `{0, a, b, c, L}` is
+/// a codeword iff `s_a ^ s_b = 1 ^ s_L ^ s_c`), `max_len^2 / 2` probes and as
+/// many inserts; about 4 GiB and some seconds at Ethernet lengths. For
+/// `w = 6` the same pair table is probed for every `(c, d, L)`:
+/// `max_len^3 / 6` probes, refused above [`WORK_LIMIT`] (lengths up to about
+/// 4,900 bits).
+pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
+    check_span(g, w, max_len)?;
+    let n = max_len as usize;
+    if w >= 5 {
         return Ok(span_counts56(&syndromes(g, n.max(1)), n, w));
     }
     let period = gf2::period(g);
@@ -385,8 +395,8 @@ pub fn shapes(g: &Generator, w: u32, max_len: u64) -> Result<Vec<Vec<u32>>> {
                     }
                 }
                 _ => {
-                    for b in 2..l {
-                        if let Some(a) = at.get(t ^ syn[b])
+                    for (b, &sb) in syn.iter().enumerate().take(l).skip(2) {
+                        if let Some(a) = at.get(t ^ sb)
                             && (a as usize) < b
                         {
                             v.push(vec![0, a as u32, b as u32, l as u32]);

@@ -190,6 +190,7 @@ fn compute(args: &Args, bers: &[f64], bits: &[u64], budget: MemoryBudget) -> Res
 
 /// Runs `alias curve`.
 pub fn run(args: Args) -> Result<()> {
+    crate::args::check_outputs(&[args.output.as_deref(), args.plot.as_deref()])?;
     let bers = parse_bers(&args.ber)?;
     let (bits, lengths_note) = lengths(&args)?;
     let budget = match &args.memory {

@@ -39,6 +39,7 @@ fn positions(v: &[u64]) -> String {
 
 /// Runs `alias hd`.
 pub fn run(args: Args) -> Result<()> {
+    crate::args::check_outputs(&[args.output.as_deref()])?;
     let crc = catalogue::resolve(&args.crc)?;
     if let Some(h) = args.max_hd
         && h < 3
