@@ -11,6 +11,7 @@
 //! - [`check`]: the [`check::Check`] trait shared by CRCs and checksums.
 //! - [`checksum`]: Internet (RFC 1071), Fletcher-16/32 and Adler-32.
 //! - [`bsc`]: the binary symmetric channel, computed without cancellation.
+//! - [`burst`]: burst-error guarantees of a CRC, counted by enumeration.
 //! - [`channel`]: the Gilbert-Elliott burst channel's parameters.
 //! - [`markov`]: the exact Markov-chain solver over register states.
 //! - [`dual`], [`weights`], [`highprec`]: exact `P_ud` from the dual code's
@@ -32,6 +33,7 @@
 
 pub mod atomic;
 pub mod bsc;
+pub mod burst;
 pub mod catalogue;
 pub mod channel;
 pub mod check;
