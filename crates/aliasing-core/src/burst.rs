@@ -47,7 +47,11 @@ pub fn patterns(b: u32) -> u64 {
 /// The number of undetected bursts of length `b` (at any start) by the
 /// theorem of the module docs, for a generator of degree `r`.
 pub fn theorem_undetected(r: u32, b: u32) -> u64 {
-    if b <= r { 0 } else { 1u64 << (b - r - 1).saturating_sub(1) }
+    if b <= r {
+        0
+    } else {
+        1u64 << (b - r - 1).saturating_sub(1)
+    }
 }
 
 /// The number of the [`patterns`]`(b)` bursts of length `b` starting `start`
@@ -198,7 +202,11 @@ mod tests {
         // The shares: 1 of 2^15 at r + 1, 2^(b-r-2) of 2^(b-2) beyond.
         for b in 17..=22 {
             let share = theorem_undetected(16, b) as f64 / patterns(b) as f64;
-            let want = if b == 17 { 2f64.powi(-15) } else { 2f64.powi(-16) };
+            let want = if b == 17 {
+                2f64.powi(-15)
+            } else {
+                2f64.powi(-16)
+            };
             assert_eq!(share, want);
         }
         // A 32-bit CRC: only the short lengths are counted.
