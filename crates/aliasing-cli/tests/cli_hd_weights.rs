@@ -229,7 +229,7 @@ fn hd_burst_guarantees_match_enumeration() {
         };
         // Share undetected of bursts of length b at start s.
         let share = |b: u32, s: u32| {
-            let mid = if b >= 2 { b - 2 } else { 0 };
+            let mid = b.saturating_sub(2);
             let bad = (0..1u64 << mid)
                 .filter(|&m| {
                     let body = if b == 1 { 1 } else { 1 | 1 << (b - 1) | m << 1 };
