@@ -9,6 +9,7 @@ use aliasing_core::channel::GilbertElliott;
 use aliasing_core::compare::{self, CheckKind};
 use aliasing_core::crc::CrcAlgorithm;
 use aliasing_core::markov::gilbert;
+use aliasing_core::units::{Ber, Bits, MemoryBudget};
 use aliasing_core::{catalogue, curve};
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
@@ -98,6 +99,10 @@ pub struct Args {
     /// Also draw the curve to FILE.svg or FILE.png (log-log, one line per BER).
     #[arg(long)]
     pub plot: Option<PathBuf>,
+    /// Memory budget of the exact method, e.g. 8G or 512M (default: the
+    /// ALIAS_MEMORY_LIMIT environment variable, else 80% of available memory).
+    #[arg(long)]
+    pub memory: Option<String>,
 }
 
 fn lengths(args: &Args) -> Result<(Vec<u64>, String)> {
@@ -129,7 +134,7 @@ struct Computed {
     channel: Option<GilbertElliott>,
 }
 
-fn compute(args: &Args, bers: &[f64], bits: &[u64]) -> Result<Computed> {
+fn compute(args: &Args, bers: &[f64], bits: &[u64], budget: MemoryBudget) -> Result<Computed> {
     let payload = read_payload(args.payload.as_deref(), args.payload_hex.as_deref())?;
     let kind = match (&args.crc, &args.check) {
         (Some(c), _) => CheckKind::Crc(Box::new(catalogue::resolve(c)?)),
@@ -143,9 +148,12 @@ fn compute(args: &Args, bers: &[f64], bits: &[u64]) -> Result<Computed> {
             _ => bits.to_vec(),
         };
         if let Some(spec) = &args.burst {
-            return burst(args, crc, spec, &bits);
+            return burst(args, crc, spec, &bits, budget);
         }
-        let res = curve::exact(crc, &bits, bers, args.method.into())?;
+        let bers = Ber::list(bers)?;
+        let lengths: Vec<Bits> = bits.iter().map(|&n| Bits(n)).collect();
+        let req = curve::Request::new(&crc.generator, &lengths, &bers)?;
+        let res = curve::exact_within(crc, &req, args.method.into(), budget)?;
         let g = res.generator;
         return Ok(Computed {
             name: res.name,
@@ -195,7 +203,13 @@ fn compute(args: &Args, bers: &[f64], bits: &[u64]) -> Result<Computed> {
 }
 
 /// `--burst`: the exact Gilbert-Elliott product chain ([`gilbert`]).
-fn burst(args: &Args, crc: &CrcAlgorithm, spec: &str, bits: &[u64]) -> Result<Computed> {
+fn burst(
+    args: &Args,
+    crc: &CrcAlgorithm,
+    spec: &str,
+    bits: &[u64],
+    budget: MemoryBudget,
+) -> Result<Computed> {
     let ge: GilbertElliott = spec.parse()?;
     let g = crc.generator;
     if args.method == MethodArg::Dual {
@@ -215,7 +229,7 @@ fn burst(args: &Args, crc: &CrcAlgorithm, spec: &str, bits: &[u64]) -> Result<Co
         );
     }
     curve::validate(g.width(), bits, &[ge.mean_ber()])?;
-    let points = gilbert::curve(&g, bits, &ge)?;
+    let points = gilbert::curve(&g, bits, &ge, budget)?;
     Ok(Computed {
         name: crc.name.clone(),
         width: g.width(),
@@ -230,7 +244,13 @@ fn burst(args: &Args, crc: &CrcAlgorithm, spec: &str, bits: &[u64]) -> Result<Co
 pub fn run(args: Args) -> Result<()> {
     let bers = parse_bers(&args.ber)?;
     let (bits, lengths_note) = lengths(&args)?;
-    let res = compute(&args, &bers, &bits)?;
+    let budget = match &args.memory {
+        Some(m) => MemoryBudget::parse(m).with_context(|| {
+            format!("--memory `{m}` is not a byte count (e.g. 8G, 512M, 1000000)")
+        })?,
+        None => MemoryBudget::from_env()?,
+    };
+    let res = compute(&args, &bers, &bits, budget)?;
     let ratio = |pt: &CurvePoint| pt.p_alias_given_error * 2f64.powi(res.width as i32);
     // The JSON document is built only where it is used (60,000 points take
     // a noticeable share of a width-16 run otherwise).

@@ -5,5 +5,6 @@ pub mod curve;
 pub mod hd;
 pub mod merge;
 pub mod plot;
+pub mod search;
 pub mod simulate;
 pub mod weights;
