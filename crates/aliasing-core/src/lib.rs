@@ -12,6 +12,7 @@
 //!   the one name table of checks ([`check::resolve`]).
 //! - [`checksum`]: Internet (RFC 1071), Fletcher-16/32 and Adler-32.
 //! - [`bsc`]: the binary symmetric channel, computed without cancellation.
+//! - [`burst`]: burst-error guarantees of a CRC, counted by enumeration.
 //! - [`channel`]: the Gilbert-Elliott burst channel's parameters.
 //! - [`markov`]: the exact Markov-chain solver over register states.
 //! - [`dual`], [`weights`], [`highprec`]: exact `P_ud` from the dual code's
@@ -55,6 +56,7 @@
 #[doc(hidden)] // internal: atomic writes for the CLI and the simulator
 pub mod atomic;
 pub mod bsc;
+pub mod burst;
 pub mod catalogue;
 pub mod channel;
 pub mod check;
