@@ -17,6 +17,7 @@
 //! - [`lowweight`]: low-weight codewords by meet-in-the-middle, HD profiles.
 //! - [`search`]: which generator to use: exhaustive or sampled search by
 //!   Hamming distance, then exact `P_ud`.
+//! - [`bracket`]: a certified bracket on `P_ud` for CRCs wider than 32 bits.
 //! - [`curve`]: exact aliasing curves, choosing the method.
 //! - [`internet`]: exact Internet-checksum escapes (random data, given payload).
 //! - [`fletcher`]: exact Fletcher-16 escapes; why not Fletcher-32/Adler-32.
@@ -32,6 +33,7 @@
 #![warn(missing_docs)]
 
 pub mod atomic;
+pub mod bracket;
 pub mod bsc;
 pub mod catalogue;
 pub mod check;

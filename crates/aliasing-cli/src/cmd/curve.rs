@@ -183,6 +183,12 @@ fn compute(args: &Args, bers: &[f64], bits: &[u64]) -> Result<Computed> {
 pub fn run(args: Args) -> Result<()> {
     let bers = parse_bers(&args.ber)?;
     let (bits, lengths_note) = lengths(&args)?;
+    if let Some(c) = &args.crc {
+        let crc = catalogue::resolve(c)?;
+        if crc.generator.width() > aliasing_core::dual::MAX_WIDTH && args.method == MethodArg::Auto {
+            return super::bracket::run(&crc, &bits, &bers, &lengths_note, args.format, args.output.as_deref());
+        }
+    }
     let res = compute(&args, &bers, &bits)?;
     let ratio = |pt: &CurvePoint| pt.p_alias_given_error * 2f64.powi(res.width as i32);
     // The JSON document is built only where it is used (60,000 points take
