@@ -18,6 +18,7 @@ mod args;
 mod cmd;
 mod lengths;
 mod output;
+mod team;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

@@ -89,7 +89,13 @@ fn ln_binomials(n: u64, kmax: u64) -> Vec<f64> {
 /// `sum_{w >= from} exp(ln_term(w))` for a term sequence whose ratio
 /// `ratio(w) = term(w+1)/term(w)` decreases in `w`, with the geometric
 /// remainder once the ratio is below 1/2. `step` is 1 or 2.
-fn tail(from: u64, n: u64, step: u64, ln_term: impl Fn(u64) -> f64, ratio: impl Fn(u64) -> f64) -> f64 {
+fn tail(
+    from: u64,
+    n: u64,
+    step: u64,
+    ln_term: impl Fn(u64) -> f64,
+    ratio: impl Fn(u64) -> f64,
+) -> f64 {
     let mut sum = 0.0;
     let mut w = from;
     while w <= n {
@@ -159,7 +165,11 @@ pub fn bracket(g: &Generator, n: u64, counts: &[u128], p: f64) -> Result<Bracket
             first,
             n,
             if even { 2 } else { 1 },
-            |w| mult.ln() + lb[w as usize - 1] - (w as f64).ln() + w as f64 * lp + (n - w) as f64 * lq,
+            |w| {
+                mult.ln() + lb[w as usize - 1] - (w as f64).ln()
+                    + w as f64 * lp
+                    + (n - w) as f64 * lq
+            },
             |w| (n - w + 1) as f64 / (w + 1) as f64 * odds,
         );
         let tb = tail(
@@ -182,7 +192,12 @@ pub fn bracket(g: &Generator, n: u64, counts: &[u128], p: f64) -> Result<Bracket
 
 /// Brackets at every (length, BER), lengths outer, with the weights
 /// enumerated up to `max_w` (default: 5 up to 2048 bits, else 4).
-pub fn brackets(g: &Generator, lengths: &[u64], bers: &[f64], max_w: Option<u32>) -> Result<Vec<Bracket>> {
+pub fn brackets(
+    g: &Generator,
+    lengths: &[u64],
+    bers: &[f64],
+    max_w: Option<u32>,
+) -> Result<Vec<Bracket>> {
     if lengths.is_empty() {
         return Err(Error::BadLength("no lengths given".into()));
     }

@@ -76,7 +76,7 @@ fn syndromes_from(g: &Generator, last: u64, at: usize) -> Vec<u64> {
 
 /// Open-addressing hash map from syndromes to a `u64`. `u64::MAX` marks an
 /// empty slot; that syndrome (possible at width 64) is kept aside in `max`.
-struct Table {
+pub(crate) struct Table {
     keys: Vec<u64>,
     vals: Vec<u64>,
     len: usize,
@@ -86,7 +86,7 @@ struct Table {
 const EMPTY: u64 = u64::MAX;
 
 impl Table {
-    fn with_capacity(n: usize) -> Self {
+    pub(crate) fn with_capacity(n: usize) -> Self {
         let cap = (n.max(16) * 2).next_power_of_two();
         Table {
             keys: vec![EMPTY; cap],
@@ -121,7 +121,7 @@ impl Table {
         }
     }
     /// Inserts unless present (the first value is kept).
-    fn insert(&mut self, k: u64, v: u64) {
+    pub(crate) fn insert(&mut self, k: u64, v: u64) {
         if k == EMPTY {
             self.max.get_or_insert(v);
             return;
@@ -139,7 +139,7 @@ impl Table {
         }
     }
     #[inline]
-    fn get(&self, k: u64) -> Option<u64> {
+    pub(crate) fn get(&self, k: u64) -> Option<u64> {
         if k == EMPTY {
             return self.max;
         }
@@ -326,6 +326,141 @@ pub fn weight_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u128>> {
     Ok(out)
 }
 
+/// Largest number of position pairs [`shapes`] scans for weight 5
+/// (`max_len^2 / 2`; lengths up to about 63,000 bits).
+pub const SHAPE_PAIR_LIMIT: f64 = 2e9;
+
+/// Every weight-`w` codeword *shape* of span below `max_len` (`w` = 2 to 5):
+/// exponent sets `{0, .., L}` with the XOR of their syndromes 0, lowest
+/// first, listed once each. Placed at offset `o` (exponents `+ o`), a shape
+/// is a codeword of every length `n > L + o`; so the weight-`w` codewords at
+/// length `n` are the shapes of span `L < n` at the `n - L` offsets, and
+/// `sum (n - L)` over the list is `A_w(n)` of [`weight_counts`].
+///
+/// Weights 2 and 3 look up one syndrome table, weight 4 probes it for every
+/// pair `(b, L)` (`max_len^2 / 2` probes, in parallel), weight 5 joins the
+/// position pairs `(a, b)` and `(c, L)` on `s_a ^ s_b = 1 ^ s_c ^ s_L`,
+/// `b < c`, by sorting the pairs one slice of the syndrome space at a time
+/// (a few tens of MiB at Ethernet lengths; [`SHAPE_PAIR_LIMIT`] pairs).
+/// Lengths beyond the period of `g` are refused.
+///
+/// ```
+/// use aliasing_core::{lowweight, poly::Generator};
+/// let g: Generator = "0x104C11DB7".parse().unwrap(); // CRC-32
+/// let s = lowweight::shapes(&g, 4, 3008).unwrap();
+/// assert_eq!(s, vec![vec![0, 2215, 2866, 2975 + 31]]);
+/// ```
+pub fn shapes(g: &Generator, w: u32, max_len: u64) -> Result<Vec<Vec<u32>>> {
+    check_width(g)?;
+    if !(2..=5).contains(&w) {
+        return Err(Error::Unsupported(format!(
+            "codeword shapes are listed for weights 2 to 5, not {w}"
+        )));
+    }
+    if max_len as u128 > gf2::period(g) || max_len > u32::MAX as u64 {
+        return Err(Error::Unsupported(format!(
+            "codeword shapes are listed for lengths up to the period of the generator, not {max_len} bits"
+        )));
+    }
+    let n = max_len as usize;
+    let pairs = (n as f64) * (n as f64) / 2.0;
+    if w >= 4 && pairs > SHAPE_PAIR_LIMIT {
+        return Err(Error::Unsupported(format!(
+            "weight-{w} shapes up to {n} bits need about {pairs:.1e} pair probes, over the limit of {SHAPE_PAIR_LIMIT:.0e}"
+        )));
+    }
+    if n < 2 {
+        return Ok(Vec::new());
+    }
+    let syn = syndromes(g, n);
+    if w == 5 {
+        return Ok(shapes5(&syn));
+    }
+    // distinct syndromes below the period: position of each
+    let mut at = Table::with_capacity(n);
+    for (j, &s) in syn.iter().enumerate().skip(1) {
+        at.insert(s, j as u64);
+    }
+    let out: Vec<Vec<u32>> = (1..n)
+        .into_par_iter()
+        .flat_map_iter(|l| {
+            let t = 1 ^ syn[l];
+            let mut v: Vec<Vec<u32>> = Vec::new();
+            match w {
+                2 => {
+                    if t == 0 {
+                        v.push(vec![0, l as u32]);
+                    }
+                }
+                3 => {
+                    if let Some(a) = at.get(t)
+                        && (a as usize) < l
+                    {
+                        v.push(vec![0, a as u32, l as u32]);
+                    }
+                }
+                _ => {
+                    for b in 2..l {
+                        if let Some(a) = at.get(t ^ syn[b])
+                            && (a as usize) < b
+                        {
+                            v.push(vec![0, a as u32, b as u32, l as u32]);
+                        }
+                    }
+                }
+            }
+            v
+        })
+        .collect();
+    Ok(out)
+}
+
+/// Weight-5 shapes `{0, a, b, c, L}`: pairs `(x, y)`, `1 <= x < y < n`, keyed
+/// by `s_x ^ s_y`; a left pair `(a, b)` with key `k` and a right pair
+/// `(c, L)` with key `k ^ 1` and `b < c` make a shape. The key space is cut
+/// into slices by `(k >> 1)` (so `k` and `k ^ 1` share one), each slice
+/// gathered, sorted and joined on its own.
+fn shapes5(syn: &[u64]) -> Vec<Vec<u32>> {
+    let n = syn.len();
+    let pairs = n * (n - 1) / 2;
+    let slices = (pairs / (1 << 22)).max(1).next_power_of_two() as u64;
+    let mut out: Vec<Vec<u32>> = (0..slices)
+        .into_par_iter()
+        .flat_map_iter(|slice| {
+            let mut v: Vec<(u64, u32, u32)> = Vec::new();
+            for x in 1..n {
+                let sx = syn[x];
+                for (y, &sy) in syn.iter().enumerate().skip(x + 1) {
+                    let k = sx ^ sy;
+                    if (k >> 1) & (slices - 1) == slice {
+                        v.push((k, x as u32, y as u32));
+                    }
+                }
+            }
+            v.sort_unstable();
+            let mut found = Vec::new();
+            let mut i = 0;
+            while i < v.len() {
+                let k = v[i].0;
+                let j = i + v[i..].partition_point(|e| e.0 == k);
+                let r0 = v.partition_point(|e| e.0 < (k ^ 1));
+                let r1 = r0 + v[r0..].partition_point(|e| e.0 == (k ^ 1));
+                for &(_, a, b) in &v[i..j] {
+                    for &(_, c, l) in &v[r0..r1] {
+                        if b < c {
+                            found.push(vec![0, a, b, c, l]);
+                        }
+                    }
+                }
+                i = j;
+            }
+            found
+        })
+        .collect();
+    out.sort_unstable();
+    out
+}
+
 /// One entry of a Hamming-distance profile.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HdEntry {
@@ -360,6 +495,53 @@ impl HdProfile {
             .map(|e| e.max_data_bits.to_string())
             .collect();
         format!("{{{}}}", v.join(","))
+    }
+
+    /// The Hamming distance at `data_bits` data bits (check bits excluded):
+    /// the fewest bit errors that can go undetected in a codeword of that
+    /// length.
+    ///
+    /// Fails on `data_bits == 0`, and where the profile was cut short by a
+    /// `max_hd` below the weight of the generator so that only a lower bound
+    /// is known.
+    ///
+    /// ```
+    /// use aliasing_core::{lowweight::hd_profile, poly::Generator};
+    /// let p = hd_profile(&Generator::from_koopman(32, 0x82608EDB).unwrap(), Some(6)).unwrap();
+    /// assert_eq!(p.hd_at(12112).unwrap(), 4); // CRC-32 on an Ethernet frame
+    /// assert_eq!(p.hd_at(2974).unwrap(), 5);
+    /// assert_eq!(p.hd_at(269).unwrap(), 5);
+    /// assert!(p.hd_at(268).is_err()); // HD >= 6: the profile stops there
+    /// ```
+    pub fn hd_at(&self, data_bits: u64) -> Result<u32> {
+        if data_bits == 0 {
+            return Err(Error::BadLength(
+                "a codeword needs at least 1 data bit".into(),
+            ));
+        }
+        let covering = self
+            .entries
+            .iter()
+            .rev()
+            .find(|e| e.max_data_bits >= data_bits);
+        match covering {
+            // Beyond the HD-3 length (the period): a weight-2 codeword exists.
+            None => Ok(2),
+            Some(e) if e.hd == self.entries.last().map_or(0, |l| l.hd) => {
+                // The top entry: exact only if it is the weight of g, an
+                // upper bound at every length (g is itself a codeword).
+                let wt = self.generator.full().count_ones();
+                if e.hd == wt {
+                    Ok(wt)
+                } else {
+                    Err(Error::Unsupported(format!(
+                        "the profile stops at HD {}; the HD at {data_bits} data bits is at least {}",
+                        e.hd, e.hd
+                    )))
+                }
+            }
+            Some(e) => Ok(e.hd),
+        }
     }
 }
 
@@ -618,6 +800,62 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn hd_at_matches_brute_force() {
+        // Independent check: the minimum weight of m x^r + (m x^r mod g)
+        // over every non-zero data word m of k bits.
+        for g in [
+            Generator::new(8, 0x07).unwrap(),
+            Generator::from_koopman(8, 0x9C).unwrap(),
+            Generator::new(5, 0x05).unwrap(),
+        ] {
+            let p = hd_profile(&g, None).unwrap();
+            let r = g.width();
+            for k in 1..=14u32 {
+                let mut min = u32::MAX;
+                for m in 1u128..(1u128 << k) {
+                    let shifted = m << r;
+                    let (_, rem) = gf2::divmod(shifted, g.full());
+                    min = min.min((shifted ^ rem).count_ones());
+                }
+                assert_eq!(p.hd_at(k as u64).unwrap(), min, "{g} at {k} data bits");
+            }
+        }
+    }
+
+    #[test]
+    fn shapes_match_counts_and_brute_force() {
+        for (spec, nmax) in [
+            ("0x107", 26u64),
+            ("0x11021", 60),
+            ("0x18005", 60),
+            ("0x1F", 24),
+        ] {
+            let g: Generator = spec.parse().unwrap();
+            let period = gf2::period(&g) as u64;
+            let nmax = nmax.min(period);
+            for w in 2..=5u32 {
+                let sh = shapes(&g, w, nmax).unwrap();
+                let counts = weight_counts(&g, w, nmax + 1).unwrap();
+                for n in 1..=nmax {
+                    let a: u128 = sh
+                        .iter()
+                        .filter(|s| (*s.last().unwrap() as u64) < n)
+                        .map(|s| (n - *s.last().unwrap() as u64) as u128)
+                        .sum();
+                    assert_eq!(a, counts[n as usize], "{spec} w={w} n={n}");
+                }
+                for s in &sh {
+                    assert_eq!(s.len(), w as usize);
+                    assert_eq!(s[0], 0);
+                    assert!(s.windows(2).all(|p| p[0] < p[1]));
+                    let x = s.iter().fold(0, |a, &i| a ^ gf2::x_pow_mod(i as u128, &g));
+                    assert_eq!(x, 0, "{spec} {s:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn counts_match_brute_force() {
         for (spec, nmax) in [
             ("0x107", 26u64),
@@ -722,7 +960,7 @@ pub(crate) mod tests {
             assert!(list.iter().any(|(lk, _, _)| *lk == k), "{name}");
         }
         for (k, want, src) in list {
-            let g = Generator::from_koopman(k).unwrap();
+            let g = Generator::guess_koopman(k).unwrap();
             if src == "op" {
                 // The premise of the [op] rule: g = (x+1) * a primitive
                 // polynomial of degree k-1 (see the data file).
@@ -772,7 +1010,7 @@ pub(crate) mod tests {
             let k = u64::from_str_radix(f[1].trim_start_matches("0x"), 16).unwrap();
             let hd: u32 = f[2].parse().unwrap();
             let len: u64 = f[3].parse().unwrap();
-            let g = Generator::from_koopman(k).unwrap();
+            let g = Generator::guess_koopman(k).unwrap();
             let p = hd_profile(&g, Some(hd)).unwrap();
             let e = p.entries.iter().find(|e| e.hd == hd).unwrap();
             assert_eq!(e.max_data_bits, len, "{} HD {hd}", f[4]);
@@ -784,7 +1022,7 @@ pub(crate) mod tests {
         // [hdlen]: "Len=2975 {0,2215,2866} (0x80000000) (Bits=4)": a 2975-bit
         // data word with bits 0, 2215, 2866 set and a one-bit FCS. Ours is the
         // same codeword: those three positions and the FCS bit at 2975 + 31.
-        let g = Generator::from_koopman(0x82608edb).unwrap();
+        let g = Generator::from_koopman(32, 0x82608edb).unwrap();
         let p = hd_profile(&g, Some(5)).unwrap();
         let e = &p.entries[2];
         assert_eq!(e.max_data_bits, 2974);

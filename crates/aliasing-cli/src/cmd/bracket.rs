@@ -22,7 +22,10 @@ pub fn run(
     // the minimum distance: the lightest non-zero count, else above W
     let hd = |x: &bracket::Bracket| match x.counts.iter().skip(1).position(|&a| a > 0) {
         Some(i) => (i as u64 + 1).to_string(),
-        None => format!(">={}", x.counts.len() + usize::from(g.divisible_by_x_plus_1() && x.counts.len() % 2 == 1)),
+        None => format!(
+            ">={}",
+            x.counts.len() + usize::from(g.divisible_by_x_plus_1() && x.counts.len() % 2 == 1)
+        ),
     };
     let method = "bracket (certified bounds: enumerated low weights + proven tail bound)";
     let text = match format {
@@ -50,16 +53,28 @@ pub fn run(
         }
         Format::Table | Format::Csv => {
             let mut rows = vec![
-                ["ber", "bits", "hd", "A_w (w=0..W)", "P_ud_lower", "P_ud_upper", "rel_width"]
-                    .map(String::from)
-                    .to_vec(),
+                [
+                    "ber",
+                    "bits",
+                    "hd",
+                    "A_w (w=0..W)",
+                    "P_ud_lower",
+                    "P_ud_upper",
+                    "rel_width",
+                ]
+                .map(String::from)
+                .to_vec(),
             ];
             for x in &b {
                 rows.push(vec![
                     format!("{:e}", x.ber),
                     x.bits.to_string(),
                     hd(x),
-                    x.counts.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" "),
+                    x.counts
+                        .iter()
+                        .map(|c| c.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" "),
                     output::prob(x.lower),
                     output::prob(x.upper),
                     format!("{:.3e}", x.relative_width()),

@@ -515,8 +515,7 @@ pub fn run(
     // A generator and its reciprocal have the same weight distribution at
     // every length (the code read backwards), so the same P_ud: evaluate
     // the smaller of each pair present and copy it to the other.
-    let present: std::collections::HashSet<Generator> =
-        todo.iter().map(|c| c.generator).collect();
+    let present: std::collections::HashSet<Generator> = todo.iter().map(|c| c.generator).collect();
     let is_copy = |g: &Generator| {
         let rec = g.reciprocal();
         rec < *g && present.contains(&rec)
