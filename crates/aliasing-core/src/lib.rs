@@ -23,6 +23,7 @@
 //!   trait (a new exact method goes here), `auto`, one-point [`curve::escape`].
 //! - [`search`]: which generator to use: exhaustive or sampled search by
 //!   Hamming distance, then exact `P_ud`.
+//! - [`bracket`]: a certified bracket on `P_ud` for CRCs wider than 32 bits.
 //! - [`internet`]: exact Internet-checksum escapes (random data, given payload).
 //! - [`fletcher`]: exact Fletcher-16 escapes; why not Fletcher-32/Adler-32.
 //! - [`layout`]: frame layouts and stacks of checks (Ethernet, IPv4, TCP),
@@ -55,6 +56,7 @@
 
 #[doc(hidden)] // internal: atomic writes for the CLI and the simulator
 pub mod atomic;
+pub mod bracket;
 pub mod bsc;
 pub mod burst;
 pub mod catalogue;

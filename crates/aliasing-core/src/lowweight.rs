@@ -23,7 +23,7 @@ use crate::poly::Generator;
 use rayon::prelude::*;
 
 /// Widest generator this module accepts.
-pub const MAX_WIDTH: u32 = 63;
+pub const MAX_WIDTH: u32 = 64;
 
 /// Largest number of hash probes a search may take before it is refused.
 pub const WORK_LIMIT: f64 = 2e10;
@@ -74,11 +74,13 @@ fn syndromes_from(g: &Generator, last: u64, at: usize) -> Vec<u64> {
     out
 }
 
-/// Open-addressing hash map from syndromes (never `u64::MAX`) to a `u64`.
+/// Open-addressing hash map from syndromes to a `u64`. `u64::MAX` marks an
+/// empty slot; that syndrome (possible at width 64) is kept aside in `max`.
 pub(crate) struct Table {
     keys: Vec<u64>,
     vals: Vec<u64>,
     len: usize,
+    max: Option<u64>,
 }
 
 const EMPTY: u64 = u64::MAX;
@@ -90,6 +92,7 @@ impl Table {
             keys: vec![EMPTY; cap],
             vals: vec![0; cap],
             len: 0,
+            max: None,
         }
     }
     #[inline]
@@ -119,16 +122,27 @@ impl Table {
     }
     /// Inserts unless present (the first value is kept).
     pub(crate) fn insert(&mut self, k: u64, v: u64) {
+        if k == EMPTY {
+            self.max.get_or_insert(v);
+            return;
+        }
         self.entry(k, v);
     }
     /// Adds 1 to the value of `k` (inserting it with 1).
     fn increment(&mut self, k: u64) {
+        if k == EMPTY {
+            *self.max.get_or_insert(0) += 1;
+            return;
+        }
         if let (i, true) = self.entry(k, 1) {
             self.vals[i] += 1;
         }
     }
     #[inline]
     pub(crate) fn get(&self, k: u64) -> Option<u64> {
+        if k == EMPTY {
+            return self.max;
+        }
         let mask = self.keys.len() - 1;
         let mut i = self.slot(k);
         loop {
@@ -150,6 +164,7 @@ impl Table {
         self.vals = vec![0; cap];
         self.len = 0;
         for (k, v) in old_k.into_iter().zip(old_v) {
+            // (`max` is kept as it is)
             if k != EMPTY {
                 self.insert(k, v);
             }

@@ -246,6 +246,20 @@ pub fn run(args: Args) -> Result<()> {
     crate::args::check_outputs(&[args.output.as_deref(), args.plot.as_deref()])?;
     let bers = parse_bers(&args.ber)?;
     let (bits, lengths_note) = lengths(&args)?;
+    if let Some(c) = &args.crc {
+        let crc = catalogue::resolve(c)?;
+        if crc.generator.width() > aliasing_core::dual::MAX_WIDTH && args.method == MethodArg::Auto
+        {
+            return super::bracket::run(
+                &crc,
+                &bits,
+                &bers,
+                &lengths_note,
+                args.format,
+                args.output.as_deref(),
+            );
+        }
+    }
     let budget = match &args.memory {
         Some(m) => MemoryBudget::parse(m).with_context(|| {
             format!("--memory `{m}` is not a byte count (e.g. 8G, 512M, 1000000)")
