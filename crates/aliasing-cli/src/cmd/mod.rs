@@ -6,4 +6,5 @@ pub mod hd;
 pub mod merge;
 pub mod plot;
 pub mod simulate;
+pub mod stack;
 pub mod weights;
