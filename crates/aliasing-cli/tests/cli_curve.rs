@@ -330,3 +330,40 @@ fn checksums_methods_and_plots() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn auto_answers_a_ber_above_one_half_with_the_chain() {
+    // The dual code handles BERs up to 1/2 only; auto must not pick it.
+    let v = json(&["curve", "--crc", "16", "--ber", "0.7", "--bits", "12144"]);
+    assert_eq!(v["method"], "markov");
+    let ratio = v["points"][0]["p_alias_given_error"].as_f64().unwrap() * 65536.0;
+    assert!((ratio - 1.0).abs() < 1e-6, "{v}");
+}
+
+#[test]
+fn memory_flag_is_the_budget() {
+    let args = ["curve", "--crc", "16", "--ber", "1e-5", "--memory", "1K"];
+    let o = alias(&args);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("over the limit of 1.0 KiB"),
+        "{}",
+        stderr(&o)
+    );
+    let o = alias(&["curve", "--crc", "16", "--ber", "1e-5", "--memory", "lots"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with("error: --memory `lots`"),
+        "{}",
+        stderr(&o)
+    );
+    // The flag wins over the environment variable.
+    let o = alias_env(
+        &[
+            "curve", "--crc", "16", "--ber", "1e-5", "--bits", "100", "--memory", "1G",
+        ],
+        "ALIAS_MEMORY_LIMIT",
+        "1K",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+}

@@ -41,23 +41,54 @@ pub struct Entry {
     pub check: u64,
 }
 
+impl Entry {
+    /// The entry as a [`CrcAlgorithm`] (generator plus register conventions).
+    ///
+    /// ```
+    /// use aliasing_core::catalogue::CRC_32_ISCSI;
+    /// let c = CRC_32_ISCSI.algorithm();
+    /// assert_eq!(c.checksum(b"123456789"), 0xE3069283);
+    /// assert_eq!(c.generator.koopman_string(), "0x8F6E37A0");
+    /// ```
+    pub fn algorithm(&self) -> CrcAlgorithm {
+        CrcAlgorithm::new(
+            self.name,
+            self.generator(),
+            self.init,
+            self.refin,
+            self.refout,
+            self.xorout,
+            Some(self.check),
+        )
+    }
+
+    /// The entry's generator polynomial.
+    pub const fn generator(&self) -> Generator {
+        Generator::normal_const(self.width, self.poly)
+    }
+}
+
 macro_rules! entries {
     ($($c:ident => $name:literal),* $(,)?) => {
-        &[$(Entry {
-            name: $name,
-            width: crc::$c.width as u32,
-            poly: crc::$c.poly as u64,
-            init: crc::$c.init as u64,
-            refin: crc::$c.refin,
-            refout: crc::$c.refout,
-            xorout: crc::$c.xorout as u64,
-            check: crc::$c.check as u64,
-        }),*]
+        $(
+            #[doc = concat!("`", $name, "` from the CRC RevEng catalogue (through `crc::", stringify!($c), "`).")]
+            pub const $c: Entry = Entry {
+                name: $name,
+                width: crc::$c.width as u32,
+                poly: crc::$c.poly as u64,
+                init: crc::$c.init as u64,
+                refin: crc::$c.refin,
+                refout: crc::$c.refout,
+                xorout: crc::$c.xorout as u64,
+                check: crc::$c.check as u64,
+            };
+        )*
+        /// Every entry of the RevEng catalogue with width up to 64, from the `crc` crate.
+        pub static ENTRIES: &[Entry] = &[$($c),*];
     };
 }
 
-/// Every entry of the RevEng catalogue with width up to 64, from the `crc` crate.
-pub static ENTRIES: &[Entry] = entries![
+entries![
     CRC_3_GSM => "CRC-3/GSM", CRC_3_ROHC => "CRC-3/ROHC",
     CRC_4_G_704 => "CRC-4/G-704", CRC_4_INTERLAKEN => "CRC-4/INTERLAKEN",
     CRC_5_EPC_C1G2 => "CRC-5/EPC-C1G2", CRC_5_G_704 => "CRC-5/G-704", CRC_5_USB => "CRC-5/USB",
@@ -195,16 +226,7 @@ fn normalize(s: &str) -> String {
 }
 
 fn entry_to_algorithm(e: &Entry) -> CrcAlgorithm {
-    let g = Generator::new(e.width, e.poly).expect("catalogue polynomials are valid");
-    CrcAlgorithm::new(
-        e.name,
-        g,
-        e.init,
-        e.refin,
-        e.refout,
-        e.xorout,
-        Some(e.check),
-    )
+    e.algorithm()
 }
 
 /// Looks up a catalogue entry by RevEng name (case- and punctuation-insensitive).
@@ -340,6 +362,34 @@ mod tests {
         for e in ENTRIES {
             let a = entry_to_algorithm(e);
             assert_eq!(a.checksum(b"123456789"), e.check, "{}", e.name);
+        }
+    }
+
+    #[test]
+    fn crc_crate_constants_convert_to_their_entries() {
+        assert_eq!(
+            CrcAlgorithm::from(&crc::CRC_16_KERMIT),
+            resolve("kermit").unwrap()
+        );
+        assert_eq!(CrcAlgorithm::from(&crc::CRC_8_SMBUS).name, "CRC-8/SMBUS");
+        assert_eq!(CrcAlgorithm::from(&crc::CRC_64_XZ), CRC_64_XZ.algorithm());
+        // Parameters outside the catalogue: a custom CRC with the same bits
+        // as the `crc` crate computes.
+        const ODD: crc::Algorithm<u16> = crc::Algorithm {
+            width: 16,
+            poly: 0xBAAD,
+            init: 0x1234,
+            refin: true,
+            refout: false,
+            xorout: 0x00FF,
+            check: 0,
+            residue: 0,
+        };
+        let ours = CrcAlgorithm::from(&ODD);
+        assert!(ours.name.starts_with("custom"), "{}", ours.name);
+        let theirs = crc::Crc::<u16>::new(&ODD);
+        for data in [&b"123456789"[..], b"", b"\x00\xff alias"] {
+            assert_eq!(ours.checksum(data), u64::from(theirs.checksum(data)));
         }
     }
 

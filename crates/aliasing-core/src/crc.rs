@@ -2,9 +2,13 @@
 //! (`init`, `refin`, `refout`, `xorout`) for any width 1..=64.
 //!
 //! ```
-//! use aliasing_core::catalogue;
+//! use aliasing_core::{catalogue, crc::CrcAlgorithm};
 //! let crc = catalogue::resolve("crc32").unwrap();
 //! assert_eq!(crc.checksum(b"123456789"), 0xCBF43926);
+//! // The same CRC from the `crc` crate's constant, or the catalogue's:
+//! let same = CrcAlgorithm::from(&::crc::CRC_32_ISO_HDLC);
+//! assert_eq!(same, crc);
+//! assert_eq!(catalogue::CRC_32_ISO_HDLC.algorithm(), crc);
 //! ```
 
 use crate::check::Check;
@@ -12,6 +16,7 @@ use crate::poly::{Generator, reflect};
 
 /// A CRC algorithm: a generator plus the register conventions of the RevEng model.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CrcAlgorithm {
     /// Catalogue name (e.g. `CRC-32/ISO-HDLC`), or a description of a custom polynomial.
     pub name: String,
@@ -59,6 +64,30 @@ impl CrcAlgorithm {
     pub fn plain(generator: Generator) -> Self {
         let name = format!("custom {}", generator.full_string());
         Self::new(name, generator, 0, false, false, 0, None)
+    }
+
+    /// A builder for a custom CRC: `init`, `refin`, `refout`, `xorout`
+    /// default to 0 / false, the name to `custom <full form>`.
+    ///
+    /// ```
+    /// use aliasing_core::{crc::CrcAlgorithm, poly::Generator};
+    /// // CRC-16/KERMIT built by hand.
+    /// let c = CrcAlgorithm::builder(Generator::normal_const(16, 0x1021))
+    ///     .name("my CRC-16")
+    ///     .reflected(true)
+    ///     .build();
+    /// assert_eq!(c.checksum(b"123456789"), 0x2189);
+    /// ```
+    pub fn builder(generator: Generator) -> CrcBuilder {
+        CrcBuilder {
+            name: None,
+            generator,
+            init: 0,
+            refin: false,
+            refout: false,
+            xorout: 0,
+            check: None,
+        }
     }
 
     /// The width in bits.
@@ -110,6 +139,100 @@ impl CrcAlgorithm {
         (reg ^ self.xorout) & mask
     }
 }
+
+/// Builds a custom [`CrcAlgorithm`]; see [`CrcAlgorithm::builder`].
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct CrcBuilder {
+    name: Option<String>,
+    generator: Generator,
+    init: u64,
+    refin: bool,
+    refout: bool,
+    xorout: u64,
+    check: Option<u64>,
+}
+
+impl CrcBuilder {
+    /// The name reported in outputs.
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+    /// Register contents before the first message bit (masked to the width).
+    pub fn init(mut self, init: u64) -> Self {
+        self.init = init & self.generator.mask();
+        self
+    }
+    /// Bytes read least significant bit first.
+    pub fn refin(mut self, refin: bool) -> Self {
+        self.refin = refin;
+        self
+    }
+    /// Register reflected before `xorout`.
+    pub fn refout(mut self, refout: bool) -> Self {
+        self.refout = refout;
+        self
+    }
+    /// Both `refin` and `refout`.
+    pub fn reflected(self, reflected: bool) -> Self {
+        self.refin(reflected).refout(reflected)
+    }
+    /// Value XORed into the final register (masked to the width).
+    pub fn xorout(mut self, xorout: u64) -> Self {
+        self.xorout = xorout & self.generator.mask();
+        self
+    }
+    /// The expected CRC of ASCII `123456789`, if known.
+    pub fn check(mut self, check: u64) -> Self {
+        self.check = Some(check);
+        self
+    }
+    /// The CRC.
+    pub fn build(self) -> CrcAlgorithm {
+        let name = self
+            .name
+            .unwrap_or_else(|| format!("custom {}", self.generator.full_string()));
+        CrcAlgorithm::new(
+            name,
+            self.generator,
+            self.init,
+            self.refin,
+            self.refout,
+            self.xorout,
+            self.check,
+        )
+    }
+}
+
+macro_rules! from_crc_algorithm {
+    ($($t:ty),*) => {$(
+        impl From<&::crc::Algorithm<$t>> for CrcAlgorithm {
+            /// The same CRC as the `crc` crate's constant, named after its
+            /// catalogue entry when the parameters match one.
+            fn from(a: &::crc::Algorithm<$t>) -> Self {
+                let width = u32::from(a.width);
+                let (poly, init, xorout, check) =
+                    (a.poly as u64, a.init as u64, a.xorout as u64, a.check as u64);
+                let named = crate::catalogue::ENTRIES.iter().find(|e| {
+                    (e.width, e.poly, e.init, e.refin, e.refout, e.xorout, e.check)
+                        == (width, poly, init, a.refin, a.refout, xorout, check)
+                });
+                if let Some(e) = named {
+                    return e.algorithm();
+                }
+                CrcAlgorithm::builder(Generator::normal_const(width, poly))
+                    .init(init)
+                    .refin(a.refin)
+                    .refout(a.refout)
+                    .xorout(xorout)
+                    .check(check)
+                    .build()
+            }
+        }
+    )*};
+}
+from_crc_algorithm!(u8, u16, u32, u64);
 
 fn make_table(g: &Generator, refin: bool) -> [u64; 256] {
     let w = g.width();

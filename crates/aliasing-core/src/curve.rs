@@ -17,10 +17,11 @@
 //! assert!(res.ratio_to_ideal(pt) < 1e-2);
 //! ```
 
-use crate::bsc::{self, CurvePoint};
+use crate::bsc::CurvePoint;
 use crate::crc::CrcAlgorithm;
 use crate::error::{Error, Result};
 use crate::poly::Generator;
+use crate::units::{Ber, Bits, MemoryBudget};
 use crate::{dual, markov};
 use std::fmt;
 use std::str::FromStr;
@@ -31,9 +32,9 @@ use std::str::FromStr;
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum Method {
-    /// Choose: [`Method::Dual`] where [`dual::recommended`] says it is
-    /// cheaper (few lengths, wide CRCs) or the chain would not fit in memory,
-    /// else [`Method::Markov`].
+    /// Choose, among the methods that apply to the request and fit the
+    /// memory budget, the one with the smallest estimated time (see
+    /// [`ExactMethod::assess`]).
     Auto,
     /// The Markov chain over register states ([`crate::markov`]):
     /// `O(n 2^r)` time, `O(2^r)` memory per BER in flight.
@@ -89,7 +90,7 @@ pub struct CurveResult {
     pub generator: Generator,
     /// The method actually used (never [`Method::Auto`]).
     pub method: Method,
-    /// One point per BER and length, BER-major, lengths in the order given.
+    /// One point per BER and length, BER-major, lengths ascending.
     pub points: Vec<CurvePoint>,
 }
 
@@ -101,29 +102,240 @@ impl CurveResult {
     }
 }
 
+/// A validated request for a CRC's exact curve: the generator, lengths in
+/// bits (ascending, without repeats) and BERs (in the order given).
+///
+/// Results come back in one order for every method: BER-major (every length
+/// of the first BER, then the next), lengths ascending.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    generator: Generator,
+    lengths: Vec<Bits>,
+    bers: Vec<Ber>,
+}
+
+impl Request {
+    /// Checks a curve request: at least one BER and one length, every length
+    /// at least `width + 1` bits (one data bit). Lengths are sorted and
+    /// repeats dropped.
+    pub fn new(generator: &Generator, lengths: &[Bits], bers: &[Ber]) -> Result<Request> {
+        if bers.is_empty() {
+            return Err(Error::BadBer("list is empty".into()));
+        }
+        if lengths.is_empty() {
+            return Err(Error::BadLength("the length list is empty".into()));
+        }
+        let width = generator.width();
+        if let Some(n) = lengths.iter().find(|n| n.0 <= width as u64) {
+            return Err(Error::BadLength(format!(
+                "{} bits is too short for a {width}-bit check (a codeword has the \
+                 {width} check bits plus at least one data bit)",
+                n.0
+            )));
+        }
+        let mut lengths = lengths.to_vec();
+        lengths.sort_unstable();
+        lengths.dedup();
+        Ok(Request {
+            generator: *generator,
+            lengths,
+            bers: bers.to_vec(),
+        })
+    }
+
+    /// The generator.
+    pub fn generator(&self) -> &Generator {
+        &self.generator
+    }
+
+    /// Codeword lengths in bits, ascending.
+    pub fn lengths(&self) -> &[Bits] {
+        &self.lengths
+    }
+
+    /// Bit error rates, in the order given.
+    pub fn bers(&self) -> &[Ber] {
+        &self.bers
+    }
+
+    fn raw_lengths(&self) -> Vec<u64> {
+        self.lengths.iter().map(|n| n.0).collect()
+    }
+
+    fn raw_bers(&self) -> Vec<f64> {
+        self.bers.iter().map(|p| p.get()).collect()
+    }
+}
+
+/// What an exact method expects a request to cost. Estimates, used only to
+/// refuse what does not fit and to choose between methods.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cost {
+    /// Estimated time in seconds (a model with per-operation costs measured
+    /// on the development machine; only ratios between methods matter).
+    pub seconds: f64,
+    /// Estimated peak memory in bytes.
+    pub bytes: f64,
+}
+
+/// An exact method for a CRC's curve. A new method is a type implementing
+/// this trait, listed in [`methods`] and given a [`Method`] variant;
+/// [`Method::Auto`] then considers it.
+pub trait ExactMethod: Sync {
+    /// Its name.
+    fn method(&self) -> Method;
+
+    /// Whether the method applies to `req` (an error saying why not, e.g. a
+    /// width or BER outside its range) and at what cost.
+    fn assess(&self, req: &Request) -> Result<Cost>;
+
+    /// The points, BER-major with lengths ascending; only called after
+    /// [`ExactMethod::admit`] accepted the request.
+    fn compute(&self, req: &Request, budget: MemoryBudget) -> Result<Vec<CurvePoint>>;
+
+    /// [`ExactMethod::assess`], then [`Error::TooBig`] if the memory does
+    /// not fit `budget`.
+    fn admit(&self, req: &Request, budget: MemoryBudget) -> Result<Cost> {
+        let cost = self.assess(req)?;
+        budget.admit(|| self.describe(req), cost.bytes)?;
+        Ok(cost)
+    }
+
+    /// What a refusal names: `the exact Markov solver for a 16-bit CRC`.
+    fn describe(&self, req: &Request) -> String {
+        format!(
+            "the {} method for {}",
+            self.method(),
+            req.generator().full_string()
+        )
+    }
+}
+
+// Per-operation costs measured on the development machine (2 cores): a chain
+// state update about 0.15 ns with the fused kernel of [`markov::walk`]
+// (`alias curve --crc 16 --bits 17:12144:1 --ber 1e-5`: 0.1 s of chain for
+// 8e8 updates), a dual-code window step about 0.8 ns (CRC-32 weights at 12144
+// bits: 3.3 s for 2^32 windows) and a high-precision term of the dual
+// evaluation about 250 ns (3.1 ms for one P_ud at 12144 bits). Only the ratio
+// matters.
+const CHAIN_NS: f64 = 0.15;
+const WINDOW_NS: f64 = 0.8;
+const TERM_NS: f64 = 250.0;
+
+/// The Markov chain over register states ([`crate::markov`]).
+struct MarkovMethod;
+
+impl ExactMethod for MarkovMethod {
+    fn method(&self) -> Method {
+        Method::Markov
+    }
+    fn assess(&self, req: &Request) -> Result<Cost> {
+        let r = req.generator().width();
+        let n_max = req.lengths().last().map_or(0, |n| n.0) as f64;
+        let bers = req.bers().len();
+        Ok(Cost {
+            seconds: CHAIN_NS * 1e-9 * n_max * (r as f64).exp2() * bers as f64,
+            bytes: markov::estimate_bytes(r, bers),
+        })
+    }
+    fn compute(&self, req: &Request, _budget: MemoryBudget) -> Result<Vec<CurvePoint>> {
+        let (lengths, bers) = (req.raw_lengths(), req.raw_bers());
+        let r = req.generator().width() as u64;
+        // BER-major: one chain pass per BER gives every length.
+        let pud = markov::solve(req.generator(), &lengths, &bers);
+        Ok(bers
+            .iter()
+            .zip(&pud)
+            .flat_map(|(&p, row)| {
+                lengths
+                    .iter()
+                    .zip(row)
+                    .map(move |(&n, &ud)| CurvePoint::new(p, n, r, ud))
+            })
+            .collect())
+    }
+    fn describe(&self, req: &Request) -> String {
+        let bers = req.bers().len();
+        format!(
+            "the exact Markov solver for a {}-bit CRC ({bers} BER{})",
+            req.generator().width(),
+            if bers == 1 { "" } else { "s" }
+        )
+    }
+}
+
+/// The dual code's weights and MacWilliams ([`crate::dual`]).
+struct DualMethod;
+
+impl ExactMethod for DualMethod {
+    fn method(&self) -> Method {
+        Method::Dual
+    }
+    fn assess(&self, req: &Request) -> Result<Cost> {
+        let g = req.generator();
+        if g.width() > dual::MAX_WIDTH {
+            return Err(Error::Unsupported(format!(
+                "the dual-code method handles widths up to {}, not {}",
+                dual::MAX_WIDTH,
+                g.width()
+            )));
+        }
+        if let Some(p) = req.bers().iter().find(|p| p.get() > 0.5) {
+            return Err(Error::Unsupported(format!(
+                "the dual-code method handles bit error rates up to 0.5, not {p}"
+            )));
+        }
+        let lengths = req.raw_lengths();
+        let terms: f64 = lengths.iter().map(|&n| n as f64 + 1.0).sum();
+        let seconds = 1e-9
+            * (WINDOW_NS * dual::work_estimate(g, &lengths)
+                + TERM_NS * terms * req.bers().len() as f64);
+        Ok(Cost {
+            seconds,
+            bytes: dual::memory_estimate(g, &lengths),
+        })
+    }
+    fn compute(&self, req: &Request, budget: MemoryBudget) -> Result<Vec<CurvePoint>> {
+        let (lengths, bers) = (req.raw_lengths(), req.raw_bers());
+        // dual::curve is length-major: point (l, b) sits at l * |bers| + b.
+        let by_length = dual::curve_within(req.generator(), &lengths, &bers, budget)?;
+        let nb = bers.len();
+        Ok((0..nb)
+            .flat_map(|b| (0..lengths.len()).map(move |l| (l, b)))
+            .map(|(l, b)| by_length[l * nb + b])
+            .collect())
+    }
+    fn describe(&self, req: &Request) -> String {
+        format!(
+            "the dual-code weights of {} at these lengths",
+            req.generator().full_string()
+        )
+    }
+}
+
+/// Every exact method for CRCs, in the order [`Method::Auto`] prefers them
+/// on equal cost (its error, when none applies, is the first one's).
+pub fn methods() -> &'static [&'static dyn ExactMethod] {
+    &[&MarkovMethod, &DualMethod]
+}
+
+fn method_of(m: Method) -> Option<&'static dyn ExactMethod> {
+    methods().iter().copied().find(|x| x.method() == m)
+}
+
 /// Checks a curve request: at least one BER and one length, every BER in
 /// [0, 1], every length at least `width + 1` bits (one data bit).
 pub fn validate(width: u32, lengths: &[u64], bers: &[f64]) -> Result<()> {
-    if bers.is_empty() {
-        return Err(Error::BadBer("list is empty".into()));
-    }
-    for &p in bers {
-        bsc::check_ber(p)?;
-    }
-    if lengths.is_empty() {
-        return Err(Error::BadLength("the length list is empty".into()));
-    }
-    if let Some(&n) = lengths.iter().find(|&&n| n <= width as u64) {
-        return Err(Error::BadLength(format!(
-            "{n} bits is too short for a {width}-bit check (a codeword has the \
-             {width} check bits plus at least one data bit)"
-        )));
-    }
-    Ok(())
+    let bers = Ber::list(bers)?;
+    let g = Generator::new(width, 1)?;
+    let lengths: Vec<Bits> = lengths.iter().map(|&n| Bits(n)).collect();
+    Request::new(&g, &lengths, &bers).map(|_| ())
 }
 
 /// The exact curve of `crc` at every length (bits, check bits included) and
-/// BER, with `method` ([`Method::Auto`] picks one).
+/// BER, with `method` ([`Method::Auto`] picks one), held to the memory
+/// budget of [`MemoryBudget::from_env`]. Points are BER-major, lengths
+/// ascending (repeats dropped).
 ///
 /// Fails with a one-line error on a bad request, or with [`Error::TooBig`]
 /// when the method would not fit in memory (checked before allocating).
@@ -133,81 +345,83 @@ pub fn exact(
     bers: &[f64],
     method: Method,
 ) -> Result<CurveResult> {
-    let g = crc.generator;
-    validate(g.width(), lengths, bers)?;
-    let method = match method {
-        Method::Auto => choose(&g, lengths, bers.len())?,
-        m => m,
+    let bers = Ber::list(bers)?;
+    let lengths: Vec<Bits> = lengths.iter().map(|&n| Bits(n)).collect();
+    let req = Request::new(&crc.generator, &lengths, &bers)?;
+    exact_within(crc, &req, method, MemoryBudget::from_env()?)
+}
+
+/// [`exact`] for a validated request, held to `budget`.
+pub fn exact_within(
+    crc: &CrcAlgorithm,
+    req: &Request,
+    method: Method,
+    budget: MemoryBudget,
+) -> Result<CurveResult> {
+    let chosen: &dyn ExactMethod = match method {
+        Method::Auto => choose_within(req, budget)?,
+        m => {
+            let x = method_of(m).expect("every method but auto is listed");
+            x.admit(req, budget)?;
+            x
+        }
     };
-    let points = match method {
-        Method::Markov => markov::curve(&g, lengths, bers)?,
-        Method::Dual => dual::curve(&g, lengths, bers)?,
-        Method::Auto => unreachable!("resolved above"),
-    };
-    let points = ber_major(points, lengths, bers);
+    let points = chosen.compute(req, budget)?;
     Ok(CurveResult {
         name: crc.name.clone(),
-        generator: g,
-        method,
+        generator: *req.generator(),
+        method: chosen.method(),
         points,
     })
 }
 
-/// Orders points BER-major (every length for the first BER, then the next),
-/// each in the order given, whatever order the method produced them in.
-fn ber_major(mut points: Vec<CurvePoint>, lengths: &[u64], bers: &[f64]) -> Vec<CurvePoint> {
-    use std::collections::HashMap;
-    let li: HashMap<u64, usize> = lengths.iter().enumerate().map(|(i, &n)| (n, i)).collect();
-    let bi: HashMap<u64, usize> = bers
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.to_bits(), i))
-        .collect();
-    points.sort_by_cached_key(|pt| {
-        (
-            bi.get(&pt.ber.to_bits()).copied(),
-            li.get(&pt.bits).copied(),
-        )
-    });
-    points
+/// The exact escape probability of `crc` at one length and BER, in one
+/// call (the method chosen as by [`Method::Auto`]).
+///
+/// ```
+/// use aliasing_core::{catalogue::CRC_16_IBM_3740, curve::escape, units::{Ber, Bytes}};
+/// let pt = escape(&CRC_16_IBM_3740.algorithm(), Bytes(1518), Ber::new(1e-9)?)?;
+/// assert_eq!((pt.bits, pt.data_bits), (12144, 12128));
+/// assert!(pt.p_undetected > 0.0 && pt.p_undetected < 1e-20);
+/// # Ok::<(), aliasing_core::Error>(())
+/// ```
+pub fn escape(crc: &CrcAlgorithm, length: impl Into<Bits>, ber: Ber) -> Result<CurvePoint> {
+    let req = Request::new(&crc.generator, &[length.into()], &[ber])?;
+    let res = exact_within(crc, &req, Method::Auto, MemoryBudget::from_env()?)?;
+    Ok(res.points[0])
 }
 
-/// The method [`Method::Auto`] picks for `g` at `lengths` with `bers` BERs.
-///
-/// Whichever of the two fits in memory; if both do, the one with the smaller
-/// estimated time. The time model uses per-operation costs measured on the
-/// development machine (2 cores): a chain state update about 0.15 ns with
-/// the fused kernel of [`markov::walk`] (`alias curve --crc 16 --bits
-/// 17:12144:1 --ber 1e-5`: 0.1 s of chain for 8e8 updates), a dual-code
-/// window step about 0.8 ns (CRC-32 weights at 12144 bits: 3.3 s for 2^32
-/// windows) and a high-precision term of the dual evaluation about 250 ns
-/// (3.1 ms for one P_ud at 12144 bits). Only the ratio matters.
-///
-/// Fails only when the memory limit itself cannot be read (a malformed
-/// [`markov::MEMORY_LIMIT_ENV`]).
-pub fn choose(g: &Generator, lengths: &[u64], bers: usize) -> Result<Method> {
-    const CHAIN_NS: f64 = 0.15;
-    const WINDOW_NS: f64 = 0.8;
-    const TERM_NS: f64 = 250.0;
-    let limit = markov::memory_limit()?;
-    let chain_fits = markov::estimate_bytes(g.width(), bers) <= limit;
-    let dual_fits = g.width() <= dual::MAX_WIDTH && dual::memory_estimate(g, lengths) <= limit;
-    Ok(match (chain_fits, dual_fits) {
-        (true, false) | (false, false) => Method::Markov,
-        (false, true) => Method::Dual,
-        (true, true) => {
-            let states = (g.width() as f64).exp2();
-            let n_max = lengths.iter().copied().max().unwrap_or(0) as f64;
-            let chain = CHAIN_NS * n_max * states * bers as f64;
-            let terms: f64 = lengths.iter().map(|&n| n as f64 + 1.0).sum();
-            let dual = WINDOW_NS * dual::work_estimate(g, lengths) + TERM_NS * terms * bers as f64;
-            if dual < chain {
-                Method::Dual
-            } else {
-                Method::Markov
+fn choose_within(req: &Request, budget: MemoryBudget) -> Result<&'static dyn ExactMethod> {
+    let mut best: Option<(&'static dyn ExactMethod, f64)> = None;
+    let mut first_error = None;
+    for &m in methods() {
+        match m.admit(req, budget) {
+            Ok(c) => {
+                if best.is_none_or(|(_, s)| c.seconds < s) {
+                    best = Some((m, c.seconds));
+                }
+            }
+            Err(e) => {
+                first_error.get_or_insert(e);
             }
         }
-    })
+    }
+    match (best, first_error) {
+        (Some((m, _)), _) => Ok(m),
+        (None, Some(e)) => Err(e),
+        (None, None) => Err(Error::Unsupported("no exact method is listed".into())),
+    }
+}
+
+/// The method [`Method::Auto`] picks for `g` at `lengths` with `bers`
+/// (validated BERs), under the budget of [`MemoryBudget::from_env`]: among
+/// the methods that apply and fit, the one with the smallest estimated time.
+///
+/// Fails when no method applies (the first method's reason), or when the
+/// budget cannot be read (a malformed [`markov::MEMORY_LIMIT_ENV`]).
+pub fn choose(g: &Generator, lengths: &[Bits], bers: &[Ber]) -> Result<Method> {
+    let req = Request::new(g, lengths, bers)?;
+    Ok(choose_within(&req, MemoryBudget::from_env()?)?.method())
 }
 
 #[cfg(test)]
@@ -256,16 +470,66 @@ mod tests {
         }
         // A 32-bit CRC at one length goes to the dual code.
         let crc32 = catalogue::resolve("crc32").unwrap();
-        assert_eq!(choose(&crc32.generator, &[12144], 1).unwrap(), Method::Dual);
-        // Every length of a 16-bit CRC goes to the chain (one pass for all),
-        // a handful of lengths to the dual code.
-        let all: Vec<u64> = (17..=12144).collect();
-        let crc16 = catalogue::resolve("16").unwrap();
-        assert_eq!(choose(&crc16.generator, &all, 5).unwrap(), Method::Markov);
+        let b1 = Ber::list(&[1e-5]).unwrap();
+        let b5 = Ber::list(&[1e-4, 1e-5, 1e-6, 1e-7, 1e-8]).unwrap();
         assert_eq!(
-            choose(&crc16.generator, &[512, 12144], 5).unwrap(),
+            choose(&crc32.generator, &[Bits(12144)], &b1).unwrap(),
             Method::Dual
         );
+        // Every length of a 16-bit CRC goes to the chain (one pass for all),
+        // a handful of lengths to the dual code.
+        let all: Vec<Bits> = (17..=12144).map(Bits).collect();
+        let crc16 = catalogue::resolve("16").unwrap();
+        assert_eq!(choose(&crc16.generator, &all, &b5).unwrap(), Method::Markov);
+        assert_eq!(
+            choose(&crc16.generator, &[Bits(512), Bits(12144)], &b5).unwrap(),
+            Method::Dual
+        );
+        // A BER above 1/2 is outside the dual code's range: auto takes the
+        // chain (`alias curve --crc 16 --ber 0.7 --bits 12144`).
+        let high = Ber::list(&[0.7]).unwrap();
+        assert_eq!(
+            choose(&crc16.generator, &[Bits(12144)], &high).unwrap(),
+            Method::Markov
+        );
+        let res = exact(&crc16, &[12144], &[0.7], Method::Auto).unwrap();
+        // At BER > 1/2 long codewords alias at almost exactly 2^-16.
+        let pt = res.points[0];
+        assert!((res.ratio_to_ideal(&pt) - 1.0).abs() < 1e-6, "{pt:?}");
+        assert!(exact(&crc16, &[12144], &[0.7], Method::Dual).is_err());
+    }
+
+    #[test]
+    fn one_order_whatever_the_method() {
+        // BER-major, lengths ascending, repeats dropped, for both methods.
+        let crc = catalogue::resolve("crc16-ccitt").unwrap();
+        let lengths = [1000, 40, 512, 40];
+        let bers = [1e-3, 0.5, 1e-9];
+        let m = exact(&crc, &lengths, &bers, Method::Markov).unwrap();
+        let d = exact(&crc, &lengths, &bers, Method::Dual).unwrap();
+        let key = |r: &CurveResult| -> Vec<(f64, u64)> {
+            r.points.iter().map(|p| (p.ber, p.bits)).collect()
+        };
+        let want: Vec<(f64, u64)> = bers
+            .iter()
+            .flat_map(|&p| [40, 512, 1000].map(|n| (p, n)))
+            .collect();
+        assert_eq!(key(&m), want);
+        assert_eq!(key(&d), want);
+    }
+
+    #[test]
+    fn a_budget_refuses_before_computing() {
+        let crc = catalogue::resolve("16").unwrap();
+        let req =
+            Request::new(&crc.generator, &[Bits(12144)], &Ber::list(&[1e-5]).unwrap()).unwrap();
+        let tiny = MemoryBudget::bytes(1024.0).unwrap();
+        for m in [Method::Auto, Method::Markov, Method::Dual] {
+            let e = exact_within(&crc, &req, m, tiny).unwrap_err();
+            assert!(matches!(e, Error::TooBig { .. }), "{m}: {e}");
+        }
+        let ok = MemoryBudget::bytes(1e9).unwrap();
+        assert!(exact_within(&crc, &req, Method::Auto, ok).is_ok());
     }
 
     #[test]

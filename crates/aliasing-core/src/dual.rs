@@ -40,15 +40,12 @@ use crate::error::{Error, Result};
 use crate::gf2;
 use crate::highprec;
 use crate::poly::Generator;
+use crate::units::MemoryBudget;
 use crate::weights::DualWeights;
 use rayon::prelude::*;
 
 /// Widest generator this module accepts.
 pub const MAX_WIDTH: u32 = 32;
-
-/// Largest memory [`dual_weights`] may plan to use, in bytes (see
-/// [`memory_estimate`]).
-pub const MEMORY_LIMIT: f64 = 2.0 * 1024.0 * 1024.0 * 1024.0;
 
 /// The LFSR in Galois form with byte tables for 64 output bits and the
 /// 64-step jump at once.
@@ -358,32 +355,6 @@ pub fn work_estimate(g: &Generator, lengths: &[u64]) -> f64 {
     states * lengths.len() as f64 + walk
 }
 
-/// `true` when the dual-code method should answer a curve over `lengths`
-/// rather than the Markov chain (for `--method auto`): the width is at most
-/// 32 and its work (`2^r` per distinct length, plus a cycle walk if needed)
-/// is below the chain's `n_max 2^r` state updates. Every length of a curve
-/// comes from one chain run, so long lists of lengths favour the chain.
-///
-/// ```
-/// use aliasing_core::{dual, poly::Generator};
-/// let crc32: Generator = "0x104C11DB7".parse().unwrap();
-/// assert!(dual::recommended(&crc32, &[12144]));
-/// let crc8: Generator = "0x107".parse().unwrap();
-/// // a curve at every length up to 100: one chain run beats 100 dual passes
-/// assert!(!dual::recommended(&crc8, &(1..=100).collect::<Vec<_>>()));
-/// ```
-pub fn recommended(g: &Generator, lengths: &[u64]) -> bool {
-    if g.width() > MAX_WIDTH || lengths.is_empty() {
-        return false;
-    }
-    let mut uniq = lengths.to_vec();
-    uniq.sort_unstable();
-    uniq.dedup();
-    let n_max = *uniq.last().expect("non-empty") as f64;
-    // one dual window step costs about as much as one chain state update
-    work_estimate(g, &uniq) < n_max * (g.width() as f64).exp2()
-}
-
 /// Peak memory of [`dual_weights`] in bytes (bitmap of the walk, if any,
 /// and the per-thread histograms). The walk above 24 bits is counted with
 /// its fallback bitmap, an upper bound.
@@ -497,22 +468,33 @@ fn run_task(lf: &Lfsr, t: &Task, lengths: &[u64], hists: &mut Hists) {
 /// Cost `O(2^r)` per length (about 2^32 steps for a 32-bit CRC), memory
 /// `O(n)` per thread, plus the cycle walk (see the module documentation) for
 /// generators that are neither primitive nor `(x+1)` times a primitive.
+///
+/// Refused with [`Error::TooBig`] when [`memory_estimate`] exceeds the memory
+/// budget of [`MemoryBudget::from_env`]; [`dual_weights_within`] takes the
+/// budget as an argument.
 pub fn dual_weights(g: &Generator, lengths: &[u64]) -> Result<Vec<DualWeights>> {
+    dual_weights_within(g, lengths, MemoryBudget::from_env()?)
+}
+
+/// [`dual_weights`] held to `budget`.
+pub fn dual_weights_within(
+    g: &Generator,
+    lengths: &[u64],
+    budget: MemoryBudget,
+) -> Result<Vec<DualWeights>> {
     if let Some(&n) = lengths.iter().find(|&&n| n == 0) {
         return Err(Error::BadLength(format!("{n} bits")));
     }
     let lf = Lfsr::new(g)?;
-    let need = memory_estimate(g, lengths);
-    if need > MEMORY_LIMIT {
-        return Err(Error::TooBig {
-            what: format!(
+    budget.admit(
+        || {
+            format!(
                 "the dual-code weights of {} at these lengths",
                 g.full_string()
-            ),
-            need: crate::error::human_bytes(need),
-            limit: crate::error::human_bytes(MEMORY_LIMIT),
-        });
-    }
+            )
+        },
+        memory_estimate(g, lengths),
+    )?;
     let cyc = cycles(g)?;
     let threads = rayon::current_num_threads().max(1) as u64;
     let mut tasks = Vec::new();
@@ -581,6 +563,16 @@ pub fn p_undetected(dual: &DualWeights, p: f64) -> Result<f64> {
 /// Lengths are codeword bits (check bits included); BERs must lie in
 /// [0, 0.5]. Widths up to 32.
 pub fn curve(g: &Generator, lengths: &[u64], bers: &[f64]) -> Result<Vec<CurvePoint>> {
+    curve_within(g, lengths, bers, MemoryBudget::from_env()?)
+}
+
+/// [`curve`] held to `budget`.
+pub fn curve_within(
+    g: &Generator,
+    lengths: &[u64],
+    bers: &[f64],
+    budget: MemoryBudget,
+) -> Result<Vec<CurvePoint>> {
     for &p in bers {
         check_ber(p)?;
         if p > 0.5 {
@@ -595,7 +587,7 @@ pub fn curve(g: &Generator, lengths: &[u64], bers: &[f64]) -> Result<Vec<CurvePo
     let mut uniq: Vec<u64> = lengths.to_vec();
     uniq.sort_unstable();
     uniq.dedup();
-    let duals = dual_weights(g, &uniq)?;
+    let duals = dual_weights_within(g, &uniq, budget)?;
     let r = g.width() as u64;
     let jobs: Vec<(u64, f64)> = lengths
         .iter()

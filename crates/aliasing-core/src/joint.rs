@@ -535,7 +535,7 @@ pub fn check_p_undetected(
             })?;
             Ok((d.bits, crate::dual::p_undetected(d, p)?))
         }
-        CheckKind::Internet { ranges, .. } => {
+        CheckKind::Internet { ranges, constant } => {
             if ranges.len() > 1 && ranges.iter().any(|&(a, b)| (b - a) % 2 == 1) {
                 return Err(Error::Unsupported(format!(
                     "{}: words run across its byte ranges",
@@ -555,7 +555,7 @@ pub fn check_p_undetected(
                 let at = covered.iter().position(|&b| b == c.field).ok_or_else(|| {
                     Error::Unsupported(format!("{}: its field is outside its ranges", c.name))
                 })?;
-                crate::internet::p_undetected_mixed(&bytes, at, p)?
+                crate::internet::p_undetected_mixed(&bytes, at, *constant, p)?
             } else {
                 return Err(Error::Unsupported(format!(
                     "{}: covers bytes that vary with a fixed payload",

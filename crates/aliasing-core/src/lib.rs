@@ -11,11 +11,16 @@
 //! - [`check`]: the [`check::Check`] trait shared by CRCs and checksums.
 //! - [`checksum`]: Internet (RFC 1071), Fletcher-16/32 and Adler-32.
 //! - [`bsc`]: the binary symmetric channel, computed without cancellation.
+//! - [`channel`]: the Gilbert-Elliott burst channel's parameters.
 //! - [`markov`]: the exact Markov-chain solver over register states.
 //! - [`dual`], [`weights`], [`highprec`]: exact `P_ud` from the dual code's
 //!   weights (MacWilliams), up to 32-bit CRCs.
 //! - [`lowweight`]: low-weight codewords by meet-in-the-middle, HD profiles.
-//! - [`curve`]: exact aliasing curves, choosing the method.
+//! - [`units`]: typed BER, lengths in bits or bytes, the memory budget.
+//! - [`curve`]: exact aliasing curves of CRCs: the [`curve::ExactMethod`]
+//!   trait (a new exact method goes here), `auto`, one-point [`curve::escape`].
+//! - [`search`]: which generator to use: exhaustive or sampled search by
+//!   Hamming distance, then exact `P_ud`.
 //! - [`internet`]: exact Internet-checksum escapes (random data, given payload).
 //! - [`fletcher`]: exact Fletcher-16 escapes; why not Fletcher-32/Adler-32.
 //! - [`layout`]: frame layouts and stacks of checks (Ethernet, IPv4, TCP),
@@ -35,6 +40,7 @@
 pub mod atomic;
 pub mod bsc;
 pub mod catalogue;
+pub mod channel;
 pub mod check;
 pub mod checksum;
 pub mod compare;
@@ -51,7 +57,9 @@ pub mod layout;
 pub mod lowweight;
 pub mod markov;
 pub mod poly;
+pub mod search;
 mod series;
+pub mod units;
 pub mod weights;
 
 pub use error::{Error, Result};

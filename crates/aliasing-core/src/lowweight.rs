@@ -492,6 +492,53 @@ impl HdProfile {
             .collect();
         format!("{{{}}}", v.join(","))
     }
+
+    /// The Hamming distance at `data_bits` data bits (check bits excluded):
+    /// the fewest bit errors that can go undetected in a codeword of that
+    /// length.
+    ///
+    /// Fails on `data_bits == 0`, and where the profile was cut short by a
+    /// `max_hd` below the weight of the generator so that only a lower bound
+    /// is known.
+    ///
+    /// ```
+    /// use aliasing_core::{lowweight::hd_profile, poly::Generator};
+    /// let p = hd_profile(&Generator::from_koopman(32, 0x82608EDB).unwrap(), Some(6)).unwrap();
+    /// assert_eq!(p.hd_at(12112).unwrap(), 4); // CRC-32 on an Ethernet frame
+    /// assert_eq!(p.hd_at(2974).unwrap(), 5);
+    /// assert_eq!(p.hd_at(269).unwrap(), 5);
+    /// assert!(p.hd_at(268).is_err()); // HD >= 6: the profile stops there
+    /// ```
+    pub fn hd_at(&self, data_bits: u64) -> Result<u32> {
+        if data_bits == 0 {
+            return Err(Error::BadLength(
+                "a codeword needs at least 1 data bit".into(),
+            ));
+        }
+        let covering = self
+            .entries
+            .iter()
+            .rev()
+            .find(|e| e.max_data_bits >= data_bits);
+        match covering {
+            // Beyond the HD-3 length (the period): a weight-2 codeword exists.
+            None => Ok(2),
+            Some(e) if e.hd == self.entries.last().map_or(0, |l| l.hd) => {
+                // The top entry: exact only if it is the weight of g, an
+                // upper bound at every length (g is itself a codeword).
+                let wt = self.generator.full().count_ones();
+                if e.hd == wt {
+                    Ok(wt)
+                } else {
+                    Err(Error::Unsupported(format!(
+                        "the profile stops at HD {}; the HD at {data_bits} data bits is at least {}",
+                        e.hd, e.hd
+                    )))
+                }
+            }
+            Some(e) => Ok(e.hd),
+        }
+    }
 }
 
 /// Data lengths up to this many bits are settled by listing every codeword.
@@ -749,6 +796,29 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn hd_at_matches_brute_force() {
+        // Independent check: the minimum weight of m x^r + (m x^r mod g)
+        // over every non-zero data word m of k bits.
+        for g in [
+            Generator::new(8, 0x07).unwrap(),
+            Generator::from_koopman(8, 0x9C).unwrap(),
+            Generator::new(5, 0x05).unwrap(),
+        ] {
+            let p = hd_profile(&g, None).unwrap();
+            let r = g.width();
+            for k in 1..=14u32 {
+                let mut min = u32::MAX;
+                for m in 1u128..(1u128 << k) {
+                    let shifted = m << r;
+                    let (_, rem) = gf2::divmod(shifted, g.full());
+                    min = min.min((shifted ^ rem).count_ones());
+                }
+                assert_eq!(p.hd_at(k as u64).unwrap(), min, "{g} at {k} data bits");
+            }
+        }
+    }
+
+    #[test]
     fn shapes_match_counts_and_brute_force() {
         for (spec, nmax) in [
             ("0x107", 26u64),
@@ -886,7 +956,7 @@ pub(crate) mod tests {
             assert!(list.iter().any(|(lk, _, _)| *lk == k), "{name}");
         }
         for (k, want, src) in list {
-            let g = Generator::from_koopman(k).unwrap();
+            let g = Generator::guess_koopman(k).unwrap();
             if src == "op" {
                 // The premise of the [op] rule: g = (x+1) * a primitive
                 // polynomial of degree k-1 (see the data file).
@@ -936,7 +1006,7 @@ pub(crate) mod tests {
             let k = u64::from_str_radix(f[1].trim_start_matches("0x"), 16).unwrap();
             let hd: u32 = f[2].parse().unwrap();
             let len: u64 = f[3].parse().unwrap();
-            let g = Generator::from_koopman(k).unwrap();
+            let g = Generator::guess_koopman(k).unwrap();
             let p = hd_profile(&g, Some(hd)).unwrap();
             let e = p.entries.iter().find(|e| e.hd == hd).unwrap();
             assert_eq!(e.max_data_bits, len, "{} HD {hd}", f[4]);
@@ -948,7 +1018,7 @@ pub(crate) mod tests {
         // [hdlen]: "Len=2975 {0,2215,2866} (0x80000000) (Bits=4)": a 2975-bit
         // data word with bits 0, 2215, 2866 set and a one-bit FCS. Ours is the
         // same codeword: those three positions and the FCS bit at 2975 + 31.
-        let g = Generator::from_koopman(0x82608edb).unwrap();
+        let g = Generator::from_koopman(32, 0x82608edb).unwrap();
         let p = hd_profile(&g, Some(5)).unwrap();
         let e = &p.entries[2];
         assert_eq!(e.max_data_bits, 2974);

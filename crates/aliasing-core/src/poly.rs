@@ -103,8 +103,36 @@ impl Generator {
         Self::new(width, (full & mask(width) as u128) as u64)
     }
 
-    /// A generator from Koopman notation: `x^r` at the top bit, the `+1` implicit.
-    pub fn from_koopman(k: u64) -> Result<Self> {
+    /// A generator from Koopman notation with its width stated: `x^r` at the
+    /// top bit (bit `width - 1`), the `+1` implicit.
+    ///
+    /// Fails unless the top bit of `k` is exactly bit `width - 1`: Koopman's
+    /// `0x0BAD` is a 12-bit generator, and asking for 16 bits is an error,
+    /// not a silent guess.
+    ///
+    /// ```
+    /// use aliasing_core::poly::Generator;
+    /// let g = Generator::from_koopman(16, 0xBAAD).unwrap();
+    /// assert_eq!(g.full_string(), "0x1755B");
+    /// assert!(Generator::from_koopman(16, 0x0BAD).is_err());
+    /// ```
+    pub fn from_koopman(width: u32, k: u64) -> Result<Self> {
+        let g = Self::guess_koopman(k)?;
+        if g.width != width {
+            return Err(Error::BadPolynomial {
+                spec: format!("{width}:k:0x{k:X}"),
+                reason: format!("Koopman value has degree {}, not {width}", g.width),
+            });
+        }
+        Ok(g)
+    }
+
+    /// A generator from Koopman notation, the width read from the top set
+    /// bit (which is the `x^r` term by definition of the notation). This is
+    /// what the `k:0x...` string notation means; in code prefer
+    /// [`Generator::from_koopman`] or [`Generator::koopman_const`], which
+    /// state the width.
+    pub fn guess_koopman(k: u64) -> Result<Self> {
         if k == 0 {
             return Err(Error::BadPolynomial {
                 spec: "k:0x0".into(),
@@ -113,6 +141,55 @@ impl Generator {
         }
         let width = 64 - k.leading_zeros();
         Self::new(width, ((k << 1) | 1) & mask(width))
+    }
+
+    /// A generator from its width and normal form, for constants.
+    ///
+    /// # Panics
+    /// If [`Generator::new`] would refuse it (at compile time in a `const`).
+    ///
+    /// ```
+    /// use aliasing_core::poly::Generator;
+    /// const CRC32: Generator = Generator::normal_const(32, 0x04C11DB7);
+    /// assert_eq!(CRC32.koopman(), 0x82608EDB);
+    /// ```
+    pub const fn normal_const(width: u32, normal: u64) -> Generator {
+        assert!(width >= 1 && width <= 64, "width outside 1..=64");
+        let m = if width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << width) - 1
+        };
+        assert!(normal & !m == 0, "value has bits above the width");
+        assert!(normal & 1 == 1, "constant term is 0");
+        Generator { width, normal }
+    }
+
+    /// A generator from Koopman notation with its width stated, for constants.
+    ///
+    /// # Panics
+    /// Unless the top bit of `k` is bit `width - 1` (at compile time in a `const`).
+    ///
+    /// ```
+    /// use aliasing_core::poly::Generator;
+    /// const G: Generator = Generator::koopman_const(16, 0xBAAD);
+    /// assert_eq!(G, Generator::from_koopman(16, 0xBAAD).unwrap());
+    /// ```
+    pub const fn koopman_const(width: u32, k: u64) -> Generator {
+        assert!(width >= 1 && width <= 64, "width outside 1..=64");
+        assert!(
+            64 - k.leading_zeros() == width,
+            "Koopman value's top bit is not x^width"
+        );
+        let m = if width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << width) - 1
+        };
+        Generator {
+            width,
+            normal: ((k << 1) | 1) & m,
+        }
     }
 
     /// A generator from reversed notation with the given width.
@@ -313,7 +390,7 @@ impl FromStr for Generator {
                     return Generator::from_reversed(w, v).map_err(|e| rewrap(spec, e));
                 }
                 if let Some(k) = rest.strip_prefix("k:") {
-                    let g = Generator::from_koopman(fits_u64(spec, parse_hex(spec, k)?)?)
+                    let g = Generator::guess_koopman(fits_u64(spec, parse_hex(spec, k)?)?)
                         .map_err(|e| rewrap(spec, e))?;
                     return check_width(spec, g, w);
                 }
@@ -327,7 +404,7 @@ impl FromStr for Generator {
             }
             if head == "k" {
                 let v = fits_u64(spec, parse_hex(spec, rest)?)?;
-                return Generator::from_koopman(v).map_err(|e| rewrap(spec, e));
+                return Generator::guess_koopman(v).map_err(|e| rewrap(spec, e));
             }
             if let Some(wtxt) = head.strip_prefix('r') {
                 let v = fits_u64(spec, parse_hex(spec, rest)?)?;

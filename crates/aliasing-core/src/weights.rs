@@ -22,7 +22,103 @@
 //! ```
 
 use crate::error::{Error, Result};
+use crate::poly::Generator;
+use crate::{dual, lowweight};
 use dashu::integer::{IBig, UBig};
+
+/// How [`distribution`] counts codewords.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum WeightMethod {
+    /// [`WeightMethod::Syndromes`] when only weights up to 4 are asked for
+    /// and that is less work than the `2^r` dual words, else
+    /// [`WeightMethod::Dual`] when the width allows.
+    #[default]
+    Auto,
+    /// Dual-code weights and the MacWilliams identity (widths up to
+    /// [`dual::MAX_WIDTH`], every weight).
+    Dual,
+    /// Meet-in-the-middle on the syndromes `x^i mod g` (weights up to 6).
+    Syndromes,
+}
+
+/// The low part of a CRC code's weight distribution at one length.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WeightDistribution {
+    /// Codeword length `n` in bits, check bits included.
+    pub bits: u64,
+    /// `counts[w] = A_w` for `w = 0..=max_weight`.
+    pub counts: Vec<UBig>,
+    /// The dual code's whole distribution, when the dual method was used.
+    pub dual: Option<DualWeights>,
+}
+
+/// The weights `A_0..=A_max_weight` of the code of `g` shortened to `bits`
+/// bits (check bits included); `max_weight` is capped at `bits`. With
+/// `want_dual`, the dual method is required and its `B_w` are returned too.
+///
+/// ```
+/// use aliasing_core::{poly::Generator, weights::{distribution, WeightMethod}};
+/// let g = Generator::new(32, 0x04C11DB7).unwrap();
+/// let d = distribution(&g, 12144, 4, WeightMethod::Auto, false).unwrap();
+/// assert_eq!(d.counts[4].to_string(), "223059"); // A_4 of CRC-32 on 1518 bytes
+/// ```
+pub fn distribution(
+    g: &Generator,
+    bits: u64,
+    max_weight: u64,
+    method: WeightMethod,
+    want_dual: bool,
+) -> Result<WeightDistribution> {
+    if bits == 0 {
+        return Err(Error::BadLength("--bits must be at least 1".into()));
+    }
+    let max_w = max_weight.min(bits) as usize;
+    let use_dual = match method {
+        WeightMethod::Dual => true,
+        WeightMethod::Syndromes => false,
+        // low weights only: meet-in-the-middle (bits^2/2 probes) when that
+        // is less work than the 2^r dual words
+        WeightMethod::Auto => {
+            g.width() <= dual::MAX_WIDTH
+                && (want_dual
+                    || max_w > 4
+                    || (bits as f64).powi(2) / 2.0 > (g.width() as f64).exp2())
+        }
+    };
+    if use_dual {
+        let d = dual::dual_weights(g, &[bits])?.remove(0);
+        let counts = macwilliams(&d, max_w)?;
+        return Ok(WeightDistribution {
+            bits,
+            counts,
+            dual: Some(d),
+        });
+    }
+    if want_dual {
+        return Err(Error::Unsupported(format!(
+            "--dual needs the dual method (CRC width up to {})",
+            dual::MAX_WIDTH
+        )));
+    }
+    if max_w > 6 {
+        return Err(Error::Unsupported(
+            "the syndromes method counts weights up to 6; use --max-weight 6 or --method dual"
+                .into(),
+        ));
+    }
+    let mut counts = vec![UBig::ONE, UBig::ZERO];
+    for w in 2..=max_w as u32 {
+        let c = lowweight::weight_counts(g, w, bits + 1)?;
+        counts.push(UBig::from(c[bits as usize]));
+    }
+    counts.truncate(max_w + 1);
+    Ok(WeightDistribution {
+        bits,
+        counts,
+        dual: None,
+    })
+}
 
 /// The weight distribution `B_w` of the dual of a shortened CRC code.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -210,7 +306,7 @@ mod published {
             let w: usize = f[2].parse().unwrap();
             let data_bits: u64 = f[3].parse().unwrap();
             let want: u64 = f[4].parse().unwrap();
-            let g = Generator::from_koopman(k).unwrap();
+            let g = Generator::guess_koopman(k).unwrap();
             let n = data_bits + g.width() as u64;
             let d = dual::dual_weights(&g, &[n]).unwrap().remove(0);
             let a = macwilliams(&d, w).unwrap();

@@ -68,8 +68,8 @@ pub fn exact_values(plan: &Plan) -> ExactValues {
         }
     }
     for (i, c) in f.checks.iter().enumerate() {
-        if let CheckKind::Internet { .. } = &c.kind {
-            out.checks[i] = internet_exact(plan, i, ber);
+        if let CheckKind::Internet { ranges, constant } = &c.kind {
+            out.checks[i] = internet_exact(plan, ranges, c.field, *constant, ber);
         }
     }
     if f.checks.len() == 1 {
@@ -78,18 +78,43 @@ pub fn exact_values(plan: &Plan) -> ExactValues {
     out
 }
 
-/// Internet checksum `i` (its covered part from `aliasing_core::joint::check_p_undetected`):
+/// The Internet checksum over `ranges` with its field at byte `field`:
 /// exact (from `aliasing_core::internet`) when the covered bytes are all
 /// fixed (the given-payload method), or when some are random data (the
 /// real-field model, known bytes flipping in their known directions: a TCP
 /// segment's header and random payload). The check also "escapes" when
 /// errors fall only outside its bytes:
-/// `P = P_ud(covered) + (1-p)^covered * P_err(rest)`.
-fn internet_exact(plan: &Plan, i: usize, ber: f64) -> Option<f64> {
-    use aliasing_core::bsc;
+/// `P = P_ud(covered) + (1-p)^covered * P_err(rest)`. `constant` is the
+/// folded sum of the words summed but not sent (pseudo-header).
+pub fn internet_exact(
+    plan: &Plan,
+    ranges: &[(usize, usize)],
+    field: usize,
+    constant: u16,
+    ber: f64,
+) -> Option<f64> {
+    use aliasing_core::{bsc, internet};
     let f = &plan.frame;
-    let (n_cov, p_cov) = aliasing_core::joint::check_p_undetected(f, i, None, ber).ok()?;
+    let covered: Vec<usize> = ranges.iter().flat_map(|&(a, b)| a..b).collect();
+    let n_cov = 8 * covered.len() as u64;
     let rest = f.n_bits() - n_cov;
+    // Words run across ranges only when every range but the last is whole words.
+    if ranges.iter().any(|&(a, b)| (b - a) % 2 == 1) && ranges.len() > 1 {
+        return None;
+    }
+    let p_cov = if covered.iter().all(|&b| !f.varies[b]) {
+        let bytes: Vec<u8> = covered.iter().map(|&b| f.template[b]).collect();
+        internet::p_undetected_payload(&bytes, ber).ok()?
+    } else if f.payload == crate::stack::Payload::Random {
+        let bytes: Vec<Option<u8>> = covered
+            .iter()
+            .map(|&b| (!f.varies[b]).then_some(f.template[b]))
+            .collect();
+        let at = covered.iter().position(|&b| b == field)?;
+        internet::p_undetected_mixed(&bytes, at, constant, ber).ok()?
+    } else {
+        return None;
+    };
     Some(p_cov + bsc::p_clean(n_cov, ber) * bsc::p_error(rest, ber))
 }
 

@@ -6,6 +6,7 @@ use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
 use aliasing_core::bsc::CurvePoint;
 use aliasing_core::compare::{self, CheckKind};
+use aliasing_core::units::{Ber, Bits, MemoryBudget};
 use aliasing_core::{catalogue, curve};
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
@@ -90,6 +91,10 @@ pub struct Args {
     /// Also draw the curve to FILE.svg or FILE.png (log-log, one line per BER).
     #[arg(long)]
     pub plot: Option<PathBuf>,
+    /// Memory budget of the exact method, e.g. 8G or 512M (default: the
+    /// ALIAS_MEMORY_LIMIT environment variable, else 80% of available memory).
+    #[arg(long)]
+    pub memory: Option<String>,
 }
 
 fn lengths(args: &Args) -> Result<(Vec<u64>, String)> {
@@ -119,7 +124,7 @@ struct Computed {
     points: Vec<CurvePoint>,
 }
 
-fn compute(args: &Args, bers: &[f64], bits: &[u64]) -> Result<Computed> {
+fn compute(args: &Args, bers: &[f64], bits: &[u64], budget: MemoryBudget) -> Result<Computed> {
     let payload = read_payload(args.payload.as_deref(), args.payload_hex.as_deref())?;
     let kind = match (&args.crc, &args.check) {
         (Some(c), _) => CheckKind::Crc(Box::new(catalogue::resolve(c)?)),
@@ -132,7 +137,10 @@ fn compute(args: &Args, bers: &[f64], bits: &[u64]) -> Result<Computed> {
             (Some(p), true) => vec![8 * p.len() as u64],
             _ => bits.to_vec(),
         };
-        let res = curve::exact(crc, &bits, bers, args.method.into())?;
+        let bers = Ber::list(bers)?;
+        let lengths: Vec<Bits> = bits.iter().map(|&n| Bits(n)).collect();
+        let req = curve::Request::new(&crc.generator, &lengths, &bers)?;
+        let res = curve::exact_within(crc, &req, args.method.into(), budget)?;
         let g = res.generator;
         return Ok(Computed {
             name: res.name,
@@ -183,7 +191,13 @@ fn compute(args: &Args, bers: &[f64], bits: &[u64]) -> Result<Computed> {
 pub fn run(args: Args) -> Result<()> {
     let bers = parse_bers(&args.ber)?;
     let (bits, lengths_note) = lengths(&args)?;
-    let res = compute(&args, &bers, &bits)?;
+    let budget = match &args.memory {
+        Some(m) => MemoryBudget::parse(m).with_context(|| {
+            format!("--memory `{m}` is not a byte count (e.g. 8G, 512M, 1000000)")
+        })?,
+        None => MemoryBudget::from_env()?,
+    };
+    let res = compute(&args, &bers, &bits, budget)?;
     let ratio = |pt: &CurvePoint| pt.p_alias_given_error * 2f64.powi(res.width as i32);
     // The JSON document is built only where it is used (60,000 points take
     // a noticeable share of a width-16 run otherwise).

@@ -5,6 +5,7 @@ pub mod curve;
 pub mod hd;
 pub mod merge;
 pub mod plot;
+pub mod search;
 pub mod simulate;
 pub mod stack;
 pub mod weights;

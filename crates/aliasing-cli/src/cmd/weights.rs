@@ -2,8 +2,8 @@
 
 use crate::cmd::hd::crc_json;
 use crate::output::{self, Format};
-use aliasing_core::{catalogue, dual, lowweight, weights};
-use anyhow::{Result, bail};
+use aliasing_core::{catalogue, weights};
+use anyhow::Result;
 use dashu::integer::UBig;
 use std::path::PathBuf;
 
@@ -59,45 +59,14 @@ fn count_value(c: &UBig) -> serde_json::Value {
 pub fn run(args: Args) -> Result<()> {
     let crc = catalogue::resolve(&args.crc)?;
     let g = crc.generator;
-    if args.bits == 0 {
-        bail!("invalid length: --bits must be at least 1");
-    }
-    let max_w = args.max_weight.min(args.bits) as usize;
-    let use_dual = match args.method {
-        Method::Dual => true,
-        Method::Syndromes => false,
-        // low weights only: meet-in-the-middle (bits^2/2 probes) when that
-        // is less work than the 2^r dual words
-        Method::Auto => {
-            g.width() <= dual::MAX_WIDTH
-                && (args.dual
-                    || max_w > 4
-                    || (args.bits as f64).powi(2) / 2.0 > (g.width() as f64).exp2())
-        }
+    let method = match args.method {
+        Method::Auto => weights::WeightMethod::Auto,
+        Method::Dual => weights::WeightMethod::Dual,
+        Method::Syndromes => weights::WeightMethod::Syndromes,
     };
-    let (a, b): (Vec<UBig>, Option<weights::DualWeights>) = if use_dual {
-        let d = dual::dual_weights(&g, &[args.bits])?.remove(0);
-        (weights::macwilliams(&d, max_w)?, Some(d))
-    } else {
-        if args.dual {
-            bail!(
-                "--dual needs the dual method (CRC width up to {})",
-                dual::MAX_WIDTH
-            );
-        }
-        if max_w > 6 {
-            bail!(
-                "the syndromes method counts weights up to 6; use --max-weight 6 or --method dual"
-            );
-        }
-        let mut a = vec![UBig::ONE, UBig::ZERO];
-        for w in 2..=max_w as u32 {
-            let c = lowweight::weight_counts(&g, w, args.bits + 1)?;
-            a.push(UBig::from(c[args.bits as usize]));
-        }
-        a.truncate(max_w + 1);
-        (a, None)
-    };
+    let weights::WeightDistribution {
+        counts: a, dual: b, ..
+    } = weights::distribution(&g, args.bits, args.max_weight, method, args.dual)?;
     let dual_list: Vec<(usize, u64)> = match (&b, args.dual) {
         (Some(d), true) => d
             .counts

@@ -22,6 +22,9 @@
 //!   registers per pass over the vector (vectorised for AVX2); the solver's
 //!   kernel from width 8 on x86-64 ([`Plan`]).
 //!
+//! [`gilbert`] runs the product chain (register x channel state) of a
+//! Gilbert-Elliott burst channel on the butterfly kernel.
+//!
 //! One pass yields every length up to the largest requested. Cost
 //! `O(n_max * 2^r)` per BER; memory one vector of `2^r` f64 per BER in
 //! flight with [`walk`] ([`estimate_bytes`]). [`check_memory`] refuses a run
@@ -36,22 +39,17 @@
 //! ```
 
 pub mod butterfly;
+pub mod gilbert;
 pub mod inplace;
 pub mod sparse;
 pub mod walk;
 
 use crate::bsc::{self, CurvePoint};
-use crate::error::{Error, Result, human_bytes};
+use crate::error::Result;
 use crate::poly::Generator;
 use rayon::prelude::*;
 
-/// Environment variable overriding the memory limit: a byte count with an
-/// optional `K`, `M`, `G` or `T` suffix (powers of 1024), e.g. `8G`.
-pub const MEMORY_LIMIT_ENV: &str = "ALIAS_MEMORY_LIMIT";
-
-/// Share of the available memory (`MemAvailable` in `/proc/meminfo`) a run
-/// may use when [`MEMORY_LIMIT_ENV`] is not set.
-pub const MEMORY_FRACTION: f64 = 0.8;
+pub use crate::units::{MEMORY_FRACTION, MEMORY_LIMIT_ENV};
 
 /// Environment variable that turns the hand-vectorised kernels off (any
 /// value but `0`): the solver then takes the portable paths a CPU without
@@ -110,62 +108,23 @@ pub fn estimate_bytes(width: u32, bers: usize) -> f64 {
     vectors * 8.0 * 2f64.powi(width as i32) + (1 << 20) as f64
 }
 
-/// The memory limit in bytes: [`MEMORY_LIMIT_ENV`] if set, else
-/// [`MEMORY_FRACTION`] of `MemAvailable` (of `MemTotal` if that is missing;
-/// 4 GiB where `/proc/meminfo` cannot be read).
+/// The memory limit in bytes: [`crate::units::MemoryBudget::from_env`].
 pub fn memory_limit() -> Result<f64> {
-    if let Ok(s) = std::env::var(MEMORY_LIMIT_ENV) {
-        return parse_bytes(&s).ok_or_else(|| {
-            Error::Invalid(format!(
-                "{MEMORY_LIMIT_ENV}=`{s}` is not a byte count (e.g. 8G, 512M, 1000000)"
-            ))
-        });
-    }
-    let info = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
-    let field = |name: &str| {
-        info.lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|v| v.parse::<f64>().ok())
-            .map(|kib| kib * 1024.0)
-    };
-    let avail = field("MemAvailable:")
-        .or_else(|| field("MemTotal:"))
-        .unwrap_or(4.0 * (1u64 << 30) as f64);
-    Ok(avail * MEMORY_FRACTION)
-}
-
-fn parse_bytes(s: &str) -> Option<f64> {
-    let s = s.trim();
-    let (num, mult) = match s.chars().last()?.to_ascii_uppercase() {
-        'K' => (&s[..s.len() - 1], 1u64 << 10),
-        'M' => (&s[..s.len() - 1], 1 << 20),
-        'G' => (&s[..s.len() - 1], 1 << 30),
-        'T' => (&s[..s.len() - 1], 1 << 40),
-        _ => (s, 1),
-    };
-    let v: f64 = num.trim().parse().ok()?;
-    (v.is_finite() && v > 0.0).then_some(v * mult as f64)
+    Ok(crate::units::MemoryBudget::from_env()?.get())
 }
 
 /// Refuses a run whose [`estimate_bytes`] exceeds `limit` bytes, with a
 /// one-line [`Error::TooBig`] giving both.
 pub fn check_memory(width: u32, bers: usize, limit: f64) -> Result<()> {
-    let need = estimate_bytes(width, bers);
-    if need > limit {
-        return Err(Error::TooBig {
-            what: format!(
+    crate::units::MemoryBudget::bytes(limit)?.admit(
+        || {
+            format!(
                 "the exact Markov solver for a {width}-bit CRC ({bers} BER{})",
                 if bers == 1 { "" } else { "s" }
-            ),
-            need: human_bytes(need),
-            limit: format!(
-                "{} (set {MEMORY_LIMIT_ENV} to change it)",
-                human_bytes(limit)
-            ),
-        });
-    }
-    Ok(())
+            )
+        },
+        estimate_bytes(width, bers),
+    )
 }
 
 /// `P_undetected` of the CRC `g` for every BER (outer index) and length

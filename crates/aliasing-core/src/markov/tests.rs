@@ -304,10 +304,11 @@ fn memory_refusal() {
         "{msg}"
     );
     assert!(!msg.contains('\n'));
-    assert_eq!(parse_bytes("8G"), Some(8.0 * (1u64 << 30) as f64));
-    assert_eq!(parse_bytes("1000"), Some(1000.0));
-    assert_eq!(parse_bytes("x"), None);
-    assert_eq!(parse_bytes("-1M"), None);
+    let parse = |s: &str| crate::units::MemoryBudget::parse(s).map(|b| b.get());
+    assert_eq!(parse("8G"), Some(8.0 * (1u64 << 30) as f64));
+    assert_eq!(parse("1000"), Some(1000.0));
+    assert_eq!(parse("x"), None);
+    assert_eq!(parse("-1M"), None);
 }
 
 #[test]
