@@ -176,7 +176,7 @@ fn check_best_rows(widths: std::ops::RangeInclusive<u32>) {
         let hist = hd_histogram(&q, &space, Shard::WHOLE).unwrap();
         let best = hist.keys().max().copied().unwrap();
         assert!(best >= hd, "width {r} HD {hd} at {len} ({src}): best {best}");
-        let g = Generator::from_koopman(k).unwrap();
+        let g = Generator::from_koopman(r, k).unwrap();
         assert_eq!(g.width(), r);
         assert!(distances(&g, &q).unwrap()[0] >= hd, "0x{k:x}");
         let q1 = query(r, &[len + 1 + rr], &[1e-6], 1);
