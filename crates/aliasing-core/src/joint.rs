@@ -94,6 +94,9 @@ pub const MAX_COINS: usize = 16;
 
 const MODULUS: i64 = 65535;
 
+/// The denominator of [`JointModel::pass_count`]: `65535 * 2^16`.
+pub const PASS_SCALE: u64 = 65535 << MAX_COINS;
+
 /// How a flip of one bit changes one checksum's sum.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Dir {
@@ -295,6 +298,19 @@ impl JointModel {
     /// If a position is not below [`JointModel::n`] or more than
     /// [`MAX_COINS`] random payload bits flip.
     pub fn pass_probability(&self, pattern: &[u32]) -> f64 {
+        let c = self
+            .pass_count(pattern)
+            .expect("too many random bits flipped");
+        c as f64 / PASS_SCALE as f64
+    }
+
+    /// [`JointModel::pass_probability`] times [`PASS_SCALE`]: an exact
+    /// integer (coins contribute halves, the field model 65535ths). `None`
+    /// when more than [`MAX_COINS`] random payload bits flip.
+    ///
+    /// # Panics
+    /// If a position is not below [`JointModel::n`].
+    pub fn pass_count(&self, pattern: &[u32]) -> Option<u64> {
         let nc = self.internet.len();
         let mut fixed = [0i64; MAX_CHECKS];
         let mut coins = [[0i64; MAX_CHECKS]; MAX_COINS];
@@ -311,19 +327,27 @@ impl JointModel {
                     Dir::Down => fixed[i] -= v,
                     Dir::Field => field[i] |= 1 << c,
                     Dir::Coin => {
-                        let j = *coin.get_or_insert_with(|| {
-                            k += 1;
-                            k - 1
-                        });
-                        assert!(j < MAX_COINS, "too many random bits flipped");
+                        let j = match coin {
+                            Some(j) => j,
+                            None => {
+                                if k == MAX_COINS {
+                                    return None;
+                                }
+                                k += 1;
+                                coin = Some(k - 1);
+                                k - 1
+                            }
+                        };
                         coins[j][i] = v;
                     }
                 }
             }
         }
-        let mut total = 0.0;
+        // at most one check has a random field (JointModel::new), so each
+        // coin assignment contributes 65535 (passes), 0, or the field's count
+        let mut total = 0u64;
         for mask in 0u32..1 << k {
-            let mut prod = 1.0;
+            let mut v = MODULUS as u64;
             for i in 0..nc {
                 let mut d = fixed[i];
                 for (j, c) in coins.iter().enumerate().take(k) {
@@ -333,18 +357,18 @@ impl JointModel {
                         d += c[i]
                     }
                 }
-                prod *= if field[i] == 0 {
-                    (d.rem_euclid(MODULUS) == 0) as u8 as f64
+                v = if field[i] == 0 {
+                    v * (d.rem_euclid(MODULUS) == 0) as u64
                 } else {
-                    field_pass(d, field[i])
+                    field_count(d, field[i]) * (v / MODULUS as u64)
                 };
-                if prod == 0.0 {
+                if v == 0 {
                     break;
                 }
             }
-            total += prod;
+            total += v;
         }
-        total / (1u64 << k) as f64
+        Some(total << (MAX_COINS - k))
     }
 
     /// `true` if `pattern` flips a bit of a field computed from random data.
@@ -435,9 +459,9 @@ impl JointModel {
     }
 }
 
-/// `P(F's bits at the columns in `cols` make `d + sum (+-2^c)` vanish mod
-/// 65535)` with `F` uniform on `0..=0xFFFE`.
-fn field_pass(d: i64, cols: u16) -> f64 {
+/// The number of field values `F` in `0..=0xFFFE` whose bits at the columns
+/// in `cols` make `d + sum (+-2^c)` vanish mod 65535 (out of 65535).
+fn field_count(d: i64, cols: u16) -> u64 {
     let f = cols.count_ones();
     let mut hits = 0u64;
     // `ones`: the columns where F has a 1 (flip down)
@@ -452,7 +476,7 @@ fn field_pass(d: i64, cols: u16) -> f64 {
         }
         ones = (ones.wrapping_sub(cols)) & cols; // next subset
     }
-    hits as f64 / MODULUS as f64
+    hits
 }
 
 fn wire_bit(frame: &Frame, byte: usize, bit: u32) -> u32 {
@@ -989,17 +1013,17 @@ mod tests {
     }
 
     #[test]
-    fn field_pass_counts_the_field_values() {
+    fn field_count_counts_the_field_values() {
         // one flipped field column c: F's bit is 0 for 32768 values, 1 for 32767
         for c in 0..16 {
             let v = 1i64 << c;
-            assert_eq!(field_pass(-v, 1 << c), 32768.0 / 65535.0);
-            assert_eq!(field_pass(v, 1 << c), 32767.0 / 65535.0);
-            assert_eq!(field_pass(v + 3, 1 << c), 0.0);
+            assert_eq!(field_count(-v, 1 << c), 32768);
+            assert_eq!(field_count(v, 1 << c), 32767);
+            assert_eq!(field_count(v + 3, 1 << c), 0);
         }
         // all 16 columns: only F = 0 (all up: +0xFFFF = 0 mod 65535) and
         // F = 0xFFFF (excluded) cancel on their own
-        assert_eq!(field_pass(0, 0xFFFF), 1.0 / 65535.0);
+        assert_eq!(field_count(0, 0xFFFF), 1);
     }
 
     #[test]

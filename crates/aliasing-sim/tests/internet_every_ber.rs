@@ -24,7 +24,11 @@ fn internet_checks_at_every_ber_against_monte_carlo_long() {
 fn check_every_ber(edge_frames: u64, mid_frames: u64) {
     for stack in ["internet", "tcp", "ethernet-tcp"] {
         for (i, ber) in [0.01, 0.3, 0.5, 0.7, 0.99, 1.0].into_iter().enumerate() {
-            let frames = if (0.2..0.8).contains(&ber) { mid_frames } else { edge_frames };
+            let frames = if (0.2..0.8).contains(&ber) {
+                mid_frames
+            } else {
+                edge_frames
+            };
             let frame = Frame::new(stack, 200, Payload::Random).unwrap();
             let plan = Plan::new(frame, Channel::Bsc { ber }, 7 + i as u64, frames);
             let c = simulate(&plan, &RunOptions::default(), None).unwrap();
@@ -35,7 +39,10 @@ fn check_every_ber(edge_frames: u64, mid_frames: u64) {
                 let exact = internet_exact(&plan, ranges, check.field, *constant, ber)
                     .unwrap_or_else(|| panic!("{stack} {} at {ber}: no exact value", check.name));
                 let hits = c.escapes[k];
-                eprintln!("{stack} {} at {ber}: exact {exact:e}, {hits}/{frames}", check.name);
+                eprintln!(
+                    "{stack} {} at {ber}: exact {exact:e}, {hits}/{frames}",
+                    check.name
+                );
                 if ber == 1.0 {
                     assert!(exact == 0.0 || exact == 1.0);
                     assert_eq!(hits as f64, exact * frames as f64, "{stack} {}", check.name);

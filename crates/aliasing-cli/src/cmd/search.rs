@@ -117,11 +117,15 @@ fn checksum(body: &ShardBody) -> Result<String> {
 }
 
 fn read_shard(p: &Path) -> Result<ShardBody> {
-    let text = std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
+    let text =
+        std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
     let f: ShardFile = serde_json::from_str(&text)
         .with_context(|| format!("{} is not an `alias search` shard file", p.display()))?;
     if f.body.format != FORMAT || f.body.version != 1 {
-        bail!("{} is not an `alias search` shard file (version 1)", p.display());
+        bail!(
+            "{} is not an `alias search` shard file (version 1)",
+            p.display()
+        );
     }
     if checksum(&f.body)? != f.checksum {
         bail!("{} is corrupt: its checksum does not match", p.display());
@@ -144,7 +148,8 @@ fn lengths(a: &Args) -> Result<Vec<u64>> {
 }
 
 fn read_candidates(p: &Path, width: u32) -> Result<Vec<Generator>> {
-    let text = std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
+    let text =
+        std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.split('#').next().unwrap_or("").trim();
@@ -177,8 +182,14 @@ fn parse_shard(s: &str) -> Result<Shard> {
     let (i, n) = s
         .split_once('/')
         .with_context(|| format!("invalid --shard `{s}`: use I/N"))?;
-    let i: u64 = i.trim().parse().with_context(|| format!("invalid --shard `{s}`"))?;
-    let n: u64 = n.trim().parse().with_context(|| format!("invalid --shard `{s}`"))?;
+    let i: u64 = i
+        .trim()
+        .parse()
+        .with_context(|| format!("invalid --shard `{s}`"))?;
+    let n: u64 = n
+        .trim()
+        .parse()
+        .with_context(|| format!("invalid --shard `{s}`"))?;
     Ok(Shard::new(i, n)?)
 }
 
@@ -287,7 +298,12 @@ fn merge(a: &Args, files: &[PathBuf]) -> Result<()> {
             );
         }
         if b.shard.count != n || b.shard.index == 0 || b.shard.index > n {
-            bail!("{} is shard {}/{}, not of {n}", p.display(), b.shard.index, b.shard.count);
+            bail!(
+                "{} is shard {}/{}, not of {n}",
+                p.display(),
+                b.shard.index,
+                b.shard.count
+            );
         }
         let slot = &mut seen[b.shard.index as usize - 1];
         if let Some(q) = slot {
@@ -370,7 +386,10 @@ fn catalogue_of(query: &Query, id: &SpaceId, part: &Partial) -> Result<Vec<Known
 }
 
 fn hd_text(r: &Ranked) -> String {
-    r.hd.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+    r.hd.iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// Notes where a generator of lower distance has the lower P_ud.
@@ -406,7 +425,9 @@ fn point_json(query: &Query, r: &Ranked) -> serde_json::Value {
     let mut pts = Vec::new();
     for (li, &n) in query.lengths.iter().enumerate() {
         for (bi, &p) in query.bers.iter().enumerate() {
-            pts.push(serde_json::json!({"bits": n, "ber": p, "p_undetected": r.p_undetected[li][bi]}));
+            pts.push(
+                serde_json::json!({"bits": n, "ber": p, "p_undetected": r.p_undetected[li][bi]}),
+            );
         }
     }
     serde_json::Value::Array(pts)
@@ -433,11 +454,12 @@ fn report(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -
         listed.push((k.names.clone(), &k.ranked));
     }
     let notes = notes(query, &listed);
-    let stages = |s: &search::StageStats| {
-        serde_json::json!({"generators": s.generators, "seconds": s.seconds, "per_second": s.rate()})
-    };
+    let stages = |s: &search::StageStats| serde_json::json!({"generators": s.generators, "seconds": s.seconds, "per_second": s.rate()});
     let space_text = match id.kind.as_str() {
-        "all" => format!("all {} generators of width {} with the +1 term", id.count, query.width),
+        "all" => format!(
+            "all {} generators of width {} with the +1 term",
+            id.count, query.width
+        ),
         "sample" => format!("a sample of {} generators ({})", id.count, id.id),
         _ => format!("{} generators from the candidates file", id.count),
     };
@@ -499,7 +521,14 @@ fn report(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -
         Format::Csv => {
             let mut rows = vec![
                 [
-                    "rank", "koopman", "full", "reciprocal_of", "min_hd", "bits", "hd", "ber",
+                    "rank",
+                    "koopman",
+                    "full",
+                    "reciprocal_of",
+                    "min_hd",
+                    "bits",
+                    "hd",
+                    "ber",
                     "p_undetected",
                 ]
                 .map(String::from)
@@ -587,7 +616,8 @@ fn report(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -
                 rows.push(row(
                     (i + 1).to_string(),
                     r,
-                    m.map(|j| format!("=#{} reversed", j + 1)).unwrap_or_default(),
+                    m.map(|j| format!("=#{} reversed", j + 1))
+                        .unwrap_or_default(),
                 ));
             }
             s += &output::table(&rows);
@@ -616,9 +646,16 @@ fn report(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -
     if let Some(p) = &a.plot {
         let mut checks = Vec::new();
         let mut points = Vec::new();
-        for (name, r) in listed.iter().take(8).chain(listed.iter().skip(part.results.len())) {
+        for (name, r) in listed
+            .iter()
+            .take(8)
+            .chain(listed.iter().skip(part.results.len()))
+        {
             let label = format!("{name} HD {}", r.min_hd);
-            if checks.iter().any(|c: &serde_json::Value| c["name"] == label.as_str()) {
+            if checks
+                .iter()
+                .any(|c: &serde_json::Value| c["name"] == label.as_str())
+            {
                 continue;
             }
             checks.push(serde_json::json!({"name": label, "check_bits": query.width}));

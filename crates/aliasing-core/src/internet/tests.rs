@@ -422,7 +422,9 @@ fn carry_payload_mixed(seg: &[Option<u8>], p: f64) -> f64 {
     for (o, b) in seg.iter().enumerate() {
         match b {
             Some(v) => d.add_byte(o, *v),
-            None => random[byte_columns(o)..][..8].iter_mut().for_each(|r| *r += 1),
+            None => random[byte_columns(o)..][..8]
+                .iter_mut()
+                .for_each(|r| *r += 1),
         }
     }
     carry_mixed(&random, &d.up, &d.down, p).unwrap()
@@ -521,8 +523,15 @@ fn every_error_pattern_of_a_short_frame_against_the_real_checksum() {
 /// every pattern of the other bytes, so each pattern is counted once.
 fn brute_force_field(template: &[Option<u8>], constant: u16) -> Vec<f64> {
     let n = 8 * template.len();
-    let free = template[2..].iter().position(|b| b.is_none()).map(|i| i + 2);
-    let values: Vec<u8> = if free.is_some() { (0..=255).collect() } else { vec![0] };
+    let free = template[2..]
+        .iter()
+        .position(|b| b.is_none())
+        .map(|i| i + 2);
+    let values: Vec<u8> = if free.is_some() {
+        (0..=255).collect()
+    } else {
+        vec![0]
+    };
     let m = 65535i64;
     let word = |fr: &[u8], i: usize| -> i64 {
         let hi = fr[2 * i] as i64;
@@ -537,7 +546,12 @@ fn brute_force_field(template: &[Option<u8>], constant: u16) -> Vec<f64> {
         let f = !ones_complement_sum(&fr, constant);
         fr[..2].copy_from_slice(&f.to_be_bytes());
         let mut field: Vec<(i64, u32)> = (0..=0xFFFFu32)
-            .map(|e| ((((f as u32) ^ e) as i64 - f as i64).rem_euclid(m), e.count_ones()))
+            .map(|e| {
+                (
+                    (((f as u32) ^ e) as i64 - f as i64).rem_euclid(m),
+                    e.count_ones(),
+                )
+            })
             .collect();
         field.sort_unstable();
         let rest_bits = n - 16;
@@ -584,7 +598,10 @@ fn field_from_the_data_against_brute_force_on_tiny_frames() {
                 .map(|w| a[w as usize] * p.powi(w) * (1.0 - p).powi(n - w))
                 .sum();
             let v = p_undetected_mixed(template, 0, constant, p).unwrap();
-            assert!(rel(v, brute) < 1e-12, "{template:?} c={constant:#x} p={p}: {v} vs {brute}");
+            assert!(
+                rel(v, brute) < 1e-12,
+                "{template:?} c={constant:#x} p={p}: {v} vs {brute}"
+            );
         }
     }
     // the random-data entry point enumerates the same way
@@ -612,7 +629,10 @@ fn every_bit_flipped() {
     assert_eq!(p_undetected_mixed(&seg, 16, 0x0506, 1.0).unwrap(), 0.0);
     assert_eq!(p_undetected_mixed(&seg, 16, 0, 1.0).unwrap(), 1.0);
     // the given-payload method agrees
-    assert_eq!(p_undetected_payload(&[0x12, 0x34, 0xED, 0xCB], 1.0).unwrap(), 1.0);
+    assert_eq!(
+        p_undetected_payload(&[0x12, 0x34, 0xED, 0xCB], 1.0).unwrap(),
+        1.0
+    );
     assert_eq!(p_undetected_payload(&[0x12, 0x34, 0xED], 1.0).unwrap(), 0.0);
 }
 
@@ -635,7 +655,11 @@ fn the_certified_methods_agree_where_they_overlap() {
         let l = Layout::new(&seg, 0, constant).unwrap();
         let q = 1.0 - p;
         let clean = f64::exp(8.0 * bytes as f64 * f64::ln_1p(-p));
-        let tail = if l.tau == 0 { f64::exp(8.0 * bytes as f64 * f64::ln_1p(-q)) } else { 0.0 };
+        let tail = if l.tau == 0 {
+            f64::exp(8.0 * bytes as f64 * f64::ln_1p(-q))
+        } else {
+            0.0
+        };
         let a = independent_field(&l, l.tau, q).unwrap() + tail - clean;
         let b = 1.0 / MODULUS as f64 - clean;
         assert!(rel(a, b) < 1e-12, "{bytes} p={p}: {a} vs {b}");

@@ -100,7 +100,13 @@ impl SynSet {
 
 /// Calls `f(xor)` for every `k`-subset of positions `[1, hi)` (syndrome
 /// XOR, seeded with `acc`) until `f` returns `true`; returns whether it did.
-fn each_subset(syn: &[u64], hi: usize, k: usize, acc: u64, f: &mut impl FnMut(u64) -> bool) -> bool {
+fn each_subset(
+    syn: &[u64],
+    hi: usize,
+    k: usize,
+    acc: u64,
+    f: &mut impl FnMut(u64) -> bool,
+) -> bool {
     if k == 0 {
         return f(acc);
     }
@@ -119,7 +125,13 @@ fn choose(m: f64, k: usize) -> f64 {
 
 /// Smallest span `L < bound` of a weight-`w` codeword (`w >= 3`), given that
 /// no codeword of weight `w - 2k` (k >= 1) has a span below `bound`.
-fn min_span(syn: &[u64], w: u32, bound: usize, set: &mut SynSet, work: &mut f64) -> Result<Option<u64>> {
+fn min_span(
+    syn: &[u64],
+    w: u32,
+    bound: usize,
+    set: &mut SynSet,
+    work: &mut f64,
+) -> Result<Option<u64>> {
     let inner = (w - 2) as usize;
     let h1 = inner.div_ceil(2);
     let h2 = inner - h1;
@@ -256,7 +268,13 @@ mod tests {
 
     #[test]
     fn agrees_with_the_hd_profile() {
-        for spec in ["0x104C11DB7", "0x11EDC6F41", "0x1D5", "0x15D6DCB", "0x13D65"] {
+        for spec in [
+            "0x104C11DB7",
+            "0x11EDC6F41",
+            "0x1D5",
+            "0x15D6DCB",
+            "0x13D65",
+        ] {
             let g: Generator = spec.parse().unwrap();
             let prof = crate::lowweight::hd_profile(&g, Some(7)).unwrap();
             let r = g.width() as u64;

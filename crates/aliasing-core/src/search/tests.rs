@@ -16,7 +16,9 @@ fn dual_p_ud_matches_the_markov_chain() {
     // two independent exact methods on every 6-bit generator and a few 16-bit ones
     let lengths = [7u64, 20, 64];
     let bers = [1e-6, 1e-2, 0.3];
-    let mut gens: Vec<Generator> = (0..32).map(|i| Generator::new(6, 2 * i + 1).unwrap()).collect();
+    let mut gens: Vec<Generator> = (0..32)
+        .map(|i| Generator::new(6, 2 * i + 1).unwrap())
+        .collect();
     for s in ["0x11021", "0x18005", "0x13D65"] {
         gens.push(s.parse().unwrap());
     }
@@ -133,11 +135,26 @@ fn refuses_bad_queries() {
     let good = query(8, &[64], &[1e-5], 3);
     assert!(good.validate().is_ok());
     for bad in [
-        Query { width: 33, ..good.clone() },
-        Query { lengths: vec![8], ..good.clone() },
-        Query { lengths: vec![], ..good.clone() },
-        Query { bers: vec![0.0], ..good.clone() },
-        Query { bers: vec![0.7], ..good.clone() },
+        Query {
+            width: 33,
+            ..good.clone()
+        },
+        Query {
+            lengths: vec![8],
+            ..good.clone()
+        },
+        Query {
+            lengths: vec![],
+            ..good.clone()
+        },
+        Query {
+            bers: vec![0.0],
+            ..good.clone()
+        },
+        Query {
+            bers: vec![0.7],
+            ..good.clone()
+        },
     ] {
         assert!(bad.validate().is_err(), "{bad:?}");
     }
@@ -175,14 +192,21 @@ fn check_best_rows(widths: std::ops::RangeInclusive<u32>) {
         let space = Space::All { width: r };
         let hist = hd_histogram(&q, &space, Shard::WHOLE).unwrap();
         let best = hist.keys().max().copied().unwrap();
-        assert!(best >= hd, "width {r} HD {hd} at {len} ({src}): best {best}");
+        assert!(
+            best >= hd,
+            "width {r} HD {hd} at {len} ({src}): best {best}"
+        );
         let g = Generator::from_koopman(r, k).unwrap();
         assert_eq!(g.width(), r);
         assert!(distances(&g, &q).unwrap()[0] >= hd, "0x{k:x}");
         let q1 = query(r, &[len + 1 + rr], &[1e-6], 1);
         let hist = hd_histogram(&q1, &space, Shard::WHOLE).unwrap();
         let best = hist.keys().max().copied().unwrap();
-        assert!(best < hd, "width {r} HD {hd} at {} ({src}): best {best}", len + 1);
+        assert!(
+            best < hd,
+            "width {r} HD {hd} at {} ({src}): best {best}",
+            len + 1
+        );
         checked += 1;
     }
     assert!(checked > 0);
@@ -197,4 +221,3 @@ fn koopman_best_rows_widths_8_to_12() {
 fn koopman_best_rows_widths_13_to_16() {
     check_best_rows(13..=16);
 }
-
