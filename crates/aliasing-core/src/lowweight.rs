@@ -336,9 +336,14 @@ pub fn weight_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u128>> {
     Ok(out)
 }
 
-/// Largest number of position pairs [`shapes`] scans for weight 5
-/// (`max_len^2 / 2`; lengths up to about 63,000 bits).
-pub const SHAPE_PAIR_LIMIT: f64 = 2e9;
+/// Largest number of pair probes [`shapes`] makes for weight 4
+/// (`max_len^2 / 2`; lengths up to about 77,000 bits).
+pub const SHAPE_PAIR_LIMIT: f64 = 3e9;
+
+/// Largest number of position pairs [`shapes`] joins for weight 5
+/// (`max_len^2 / 2`; lengths up to 20,000 bits: each slice of the join
+/// scans every pair, so the work grows with the square of this).
+pub const SHAPE5_PAIR_LIMIT: f64 = 2e8;
 
 /// Every weight-`w` codeword *shape* of span below `max_len` (`w` = 2 to 5):
 /// exponent sets `{0, .., L}` with the XOR of their syndromes 0, lowest
@@ -351,7 +356,8 @@ pub const SHAPE_PAIR_LIMIT: f64 = 2e9;
 /// pair `(b, L)` (`max_len^2 / 2` probes, in parallel), weight 5 joins the
 /// position pairs `(a, b)` and `(c, L)` on `s_a ^ s_b = 1 ^ s_c ^ s_L`,
 /// `b < c`, by sorting the pairs one slice of the syndrome space at a time
-/// (a few tens of MiB at Ethernet lengths; [`SHAPE_PAIR_LIMIT`] pairs).
+/// (a few tens of MiB at Ethernet lengths; [`SHAPE_PAIR_LIMIT`] and
+/// [`SHAPE5_PAIR_LIMIT`] bound the work).
 /// Lengths beyond the period of `g` are refused.
 ///
 /// ```
@@ -374,9 +380,14 @@ pub fn shapes(g: &Generator, w: u32, max_len: u64) -> Result<Vec<Vec<u32>>> {
     }
     let n = max_len as usize;
     let pairs = (n as f64) * (n as f64) / 2.0;
-    if w >= 4 && pairs > SHAPE_PAIR_LIMIT {
+    let limit = if w == 5 {
+        SHAPE5_PAIR_LIMIT
+    } else {
+        SHAPE_PAIR_LIMIT
+    };
+    if w >= 4 && pairs > limit {
         return Err(Error::Unsupported(format!(
-            "weight-{w} shapes up to {n} bits need about {pairs:.1e} pair probes, over the limit of {SHAPE_PAIR_LIMIT:.0e}"
+            "weight-{w} shapes up to {n} bits need about {pairs:.1e} pair probes, over the limit of {limit:.0e}"
         )));
     }
     if n < 2 {
