@@ -4,6 +4,10 @@
 //!   1..=12144 bits, 5 BERs, as the solver runs it (target: 0.5 s or less on
 //!   2 cores); `markov/w16_all_lengths_5_bers` the same with the butterfly
 //!   kernel alone, the baseline measured in the same run.
+//! - `markov/w16_all_lengths_gilbert_elliott`: width 16, every length
+//!   1..=12144 bits, one Gilbert-Elliott channel ([`gilbert::solve`],
+//!   target: 2 s or less); `markov/w16_all_lengths_1_ber_solver` the BSC
+//!   solver on one BER, its baseline in the same run.
 //! - `markov_growth/butterfly/*`: the kernel, one BER, shorter runs at widths
 //!   16, 20 and 24 on preallocated vectors, with throughput in bytes moved
 //!   (one read and one write of the `2^r` f64 state vector per step), beside
@@ -21,7 +25,8 @@
 
 use aliasing_core::{
     catalogue,
-    markov::{self, butterfly, inplace, walk},
+    channel::GilbertElliott,
+    markov::{self, butterfly, gilbert, inplace, walk},
 };
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rayon::prelude::*;
@@ -41,6 +46,15 @@ fn all_lengths(c: &mut Criterion) {
     // What `alias curve` runs (the walk kernel on x86-64 with AVX2).
     group.bench_function("w16_all_lengths_5_bers_solver", |b| {
         b.iter(|| markov::solve(black_box(&g), &lengths, &bers))
+    });
+    // Gilbert-Elliott (issue 11 target: 2 s or less), beside the BSC
+    // solver on one BER as the baseline in the same run.
+    let ge: GilbertElliott = "1e-7,0.3,1e-4,0.05".parse().unwrap();
+    group.bench_function("w16_all_lengths_1_ber_solver", |b| {
+        b.iter(|| markov::solve(black_box(&g), &lengths, &bers[..1]))
+    });
+    group.bench_function("w16_all_lengths_gilbert_elliott", |b| {
+        b.iter(|| gilbert::solve(black_box(&g), &lengths, &ge))
     });
     group.finish();
 }

@@ -181,7 +181,7 @@ fn killed_and_resumed_run_equals_the_uninterrupted_one() {
     // a corrupt checkpoint is refused and not overwritten
     let bad = saved.replacen("\"frames\"", "\"framez\"", 1);
     std::fs::write(&cp, &bad).unwrap();
-    fails_with(&alias(&r), "not a valid simulation file");
+    fails_with(&alias(&r), "not a valid alias-simulate file");
     assert_eq!(std::fs::read_to_string(&cp).unwrap(), bad);
 }
 
@@ -284,7 +284,7 @@ fn bad_input_is_one_line_and_exit_2() {
     std::fs::write(&garbage, "{not json").unwrap();
     fails_with(
         &alias(&["merge", garbage.to_str().unwrap()]),
-        "not a valid simulation file",
+        "not a valid alias-simulate file",
     );
 }
 
@@ -325,4 +325,258 @@ fn plot_of_a_run() {
     ]);
     fails_with(&o, "svg or .png");
     assert!(!gif.exists());
+}
+
+/// Issue 10's defect: a merge of shards of a fixed-payload run printed exact
+/// values of an all-zero payload. The merged report (exact values included)
+/// must equal the single run's.
+#[test]
+fn merge_of_a_fixed_payload_keeps_its_exact_values() {
+    let base = [
+        "simulate",
+        "--frames",
+        "2e5",
+        "--bytes",
+        "200",
+        "--ber",
+        "1e-3",
+        "--stack",
+        "tcp",
+        "--payload",
+        "pattern:48656c6c6f",
+        "--seed",
+        "7",
+        "--format",
+        "json",
+    ];
+    let whole = json(&alias(&base));
+    let tcp = whole["checks"][0]["exact"].as_f64().unwrap();
+    // the payload's own value, not the all-zero payload's
+    let mut zeros = base.to_vec();
+    zeros[10] = "pattern:00";
+    assert_ne!(
+        json(&alias(&zeros))["checks"][0]["exact"].as_f64().unwrap(),
+        tcp
+    );
+    let mut files = Vec::new();
+    for i in 1..=2 {
+        let f = tmp(&format!("fixed{i}.json"));
+        let _ = std::fs::remove_file(&f);
+        let shard = format!("{i}/2");
+        let mut a = base.to_vec();
+        a.extend(["--shard", &shard, "--out", f.to_str().unwrap()]);
+        assert!(alias(&a).status.success());
+        files.push(f.to_str().unwrap().to_string());
+    }
+    let merged = json(&alias(&["merge", &files[0], &files[1], "--format", "json"]));
+    assert_eq!(merged, whole);
+    // the TCP checksum covers the whole segment
+    let tcp = &whole["checks"][0];
+    assert_eq!(tcp["errored_in_coverage"], whole["frames_with_error"]);
+    assert_eq!(tcp["escapes_in_coverage"], tcp["escapes"]);
+    // per check: errors inside its coverage, and escapes among them
+    let v = json(&alias(&[
+        "simulate",
+        "--frames",
+        "1e5",
+        "--bytes",
+        "200",
+        "--ber",
+        "1e-3",
+        "--stack",
+        "ethernet-tcp",
+        "--format",
+        "json",
+        "--no-exact",
+    ]));
+    let ip = &v["checks"][0];
+    let (errored, escaped) = (
+        ip["errored_in_coverage"].as_u64().unwrap(),
+        ip["escapes_in_coverage"].as_u64().unwrap(),
+    );
+    assert!(errored > 0 && errored < v["frames_with_error"].as_u64().unwrap());
+    assert!(escaped <= ip["escapes"].as_u64().unwrap());
+    let rate = ip["rate_in_coverage"].as_f64().unwrap();
+    assert_eq!(rate, escaped as f64 / errored as f64);
+    // the FCS covers the whole frame
+    assert_eq!(
+        v["checks"][2]["errored_in_coverage"],
+        v["frames_with_error"]
+    );
+}
+
+#[test]
+fn resume_alone_continues_and_a_mismatch_names_the_field() {
+    let base = [
+        "simulate",
+        "--frames",
+        "4e5",
+        "--bytes",
+        "64",
+        "--stack",
+        "crc16",
+        "--ber",
+        "1e-3",
+        "--seed",
+        "5",
+        "--chunk-frames",
+        "10000",
+        "--format",
+        "json",
+        "--no-exact",
+    ];
+    let whole = json(&alias(&base));
+    // a finished checkpoint resumes to the same report, with nothing retyped
+    let cp = tmp("alone.ckpt");
+    let _ = std::fs::remove_file(&cp);
+    let mut a = base.to_vec();
+    a.extend(["--checkpoint", cp.to_str().unwrap()]);
+    assert_eq!(json(&alias(&a)), whole);
+    let c = cp.to_str().unwrap();
+    assert_eq!(
+        json(&alias(&[
+            "simulate",
+            "--resume",
+            c,
+            "--format",
+            "json",
+            "--no-exact"
+        ])),
+        whole
+    );
+    // given parameters that match are accepted; one that differs is named
+    assert_eq!(
+        json(&alias(&[
+            "simulate",
+            "--resume",
+            c,
+            "--seed",
+            "5",
+            "--format",
+            "json",
+            "--no-exact"
+        ])),
+        whole
+    );
+    let o = alias(&["simulate", "--resume", c, "--seed", "6"]);
+    fails_with(&o, "seed: 5 there, 6 given");
+    fails_with(
+        &alias(&["simulate", "--resume", c, "--bytes", "65"]),
+        "bytes: 64 there, 65 given",
+    );
+    fails_with(
+        &alias(&["simulate", "--resume", c, "--shard", "1/2", "--out", "x"]),
+        "shard 1/1",
+    );
+}
+
+#[test]
+fn up_front_checks_refuse_before_any_work() {
+    // each of these would run for hours if the check came after the work
+    let big = ["simulate", "--frames", "1e15", "--bytes", "1518"];
+    for (flag, path) in [
+        ("-o", "/nonexistent/s.txt"),
+        ("--checkpoint", "/nonexistent/c.ckpt"),
+        ("--plot", "/nonexistent/p.svg"),
+    ] {
+        let mut a = big.to_vec();
+        a.extend([flag, path]);
+        fails_with(&alias(&a), "/nonexistent");
+    }
+    let mut a = big.to_vec();
+    a.extend(["--shard", "1/2", "--out", "/nonexistent/o.json"]);
+    fails_with(&alias(&a), "/nonexistent");
+    fails_with(
+        &alias(&["simulate", "--frames", "1e4", "--threads", "100000"]),
+        "at most 1024",
+    );
+    fails_with(&alias(&["simulate", "--frames", "1e17"]), "at most 1e16");
+    fails_with(
+        &alias(&["simulate", "--rare", "--samples", "1e16"]),
+        "at most 1e15",
+    );
+    // the rare-event sampler at BER 0.5: hundreds of strata, one sample or more each
+    let v = json(&alias(&[
+        "simulate",
+        "--rare",
+        "--ber",
+        "0.5",
+        "--samples",
+        "1e3",
+        "--bytes",
+        "64",
+        "--format",
+        "json",
+    ]));
+    let r = &v["result"]["stack"];
+    assert!(r["ci_low"].as_f64().unwrap() <= r["exact"].as_f64().unwrap());
+    assert!(r["exact"].as_f64().unwrap() <= r["ci_high"].as_f64().unwrap());
+}
+
+/// `--rare` in shards, with checkpoints: the merge equals the single run bit
+/// for bit, and a checkpoint resumes to it.
+#[test]
+fn rare_event_shards_and_checkpoints_equal_the_single_run() {
+    let base = [
+        "simulate",
+        "--rare",
+        "--stack",
+        "ethernet-tcp",
+        "--bytes",
+        "80",
+        "--ber",
+        "1e-2",
+        "--samples",
+        "6e5",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+        "--no-exact",
+    ];
+    let whole = json(&alias(&base));
+    let mut files = Vec::new();
+    for i in 1..=3 {
+        let f = tmp(&format!("rare{i}.json"));
+        let _ = std::fs::remove_file(&f);
+        let shard = format!("{i}/3");
+        let mut a = base.to_vec();
+        a.extend(["--shard", &shard, "--out", f.to_str().unwrap()]);
+        let o = alias(&a);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        files.push(f.to_str().unwrap().to_string());
+    }
+    let mut m = vec!["merge"];
+    m.extend(files.iter().map(|s| s.as_str()));
+    m.extend(["--format", "json", "--no-exact"]);
+    assert_eq!(json(&alias(&m)), whole);
+    // a repeated shard, or a shard of another run, is refused in one line
+    fails_with(&alias(&["merge", &files[0], &files[0], &files[2]]), "twice");
+    let sim = tmp("fixed1.json");
+    if sim.exists() {
+        fails_with(&alias(&["merge", &files[0], sim.to_str().unwrap()]), "file");
+    }
+    // checkpointed and resumed (from the finished checkpoint)
+    let cp = tmp("rare.ckpt");
+    let _ = std::fs::remove_file(&cp);
+    let mut a = base.to_vec();
+    a.extend(["--checkpoint", cp.to_str().unwrap()]);
+    assert_eq!(json(&alias(&a)), whole);
+    let c = cp.to_str().unwrap();
+    assert_eq!(
+        json(&alias(&[
+            "simulate",
+            "--rare",
+            "--resume",
+            c,
+            "--format",
+            "json",
+            "--no-exact"
+        ])),
+        whole
+    );
+    fails_with(
+        &alias(&["simulate", "--rare", "--resume", c, "--samples", "7e5"]),
+        "samples: 600000 there, 700000 given",
+    );
 }

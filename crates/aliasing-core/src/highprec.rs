@@ -154,6 +154,68 @@ pub fn p_undetected(dual: &DualWeights, p: f64) -> Result<f64> {
     }
 }
 
+/// `P_ud - sum_{w=1}^{W} A_w p^w (1-p)^(n-w)`: the share of `P_ud` from
+/// codewords of weight above `W`, given `low = [A_1, .., A_W]` exact (from
+/// [`crate::weights::macwilliams`] or an enumeration). The difference is
+/// formed in the same fixed point as [`p_undetected`] with the error of each
+/// subtracted term bounded too (`A_w (2n + 2w + 2)` units: `p^w` within `2w`,
+/// `(1-p)^(n-w)` within `2n`, one truncating product), so it keeps 14
+/// significant digits however small it is beside `P_ud`. Comes back as 0
+/// only when it is below about `1e-330` (or exactly 0).
+pub fn p_undetected_above(dual: &DualWeights, p: f64, low: &[UBig]) -> Result<f64> {
+    if !(p.is_finite() && (0.0..=0.5).contains(&p)) {
+        return Err(Error::Unsupported(format!(
+            "the dual-code evaluation needs a bit error rate in [0, 0.5], not {p}"
+        )));
+    }
+    let n = dual.bits;
+    if p == 0.0 || n <= dual.width as u64 {
+        return Ok(0.0);
+    }
+    let (m, q) = dyadic(p);
+    let mut bound = UBig::from(4 * n + 4);
+    for (i, a) in low.iter().enumerate() {
+        bound += a * UBig::from(2 * n + 2 * (i as u64 + 1) + 2);
+    }
+    let bound_bits = bound.bit_len();
+    let mut prec = (q + 64).max(128);
+    loop {
+        let (s, zn) = terms(dual, m, q, prec);
+        let one = UBig::ONE << prec;
+        let pfix = UBig::from(m) << (prec - q);
+        let z = &one - &pfix;
+        let mut sub = zn;
+        for (i, a) in low.iter().enumerate() {
+            let w = i as u64 + 1;
+            if w > n || *a == UBig::ZERO {
+                continue;
+            }
+            let t = mul_fixed(
+                &pow_fixed(&pfix, w, prec),
+                &pow_fixed(&z, n - w, prec),
+                prec,
+            );
+            sub += a * t;
+        }
+        let need = bound_bits + 47;
+        if s > sub {
+            let r = s - sub;
+            if r.bit_len() > need {
+                return Ok(fixed_to_f64(&r, prec));
+            }
+            if prec > need + 1100 {
+                return Ok(0.0);
+            }
+            prec += need + 2 - r.bit_len();
+        } else {
+            if prec > need + 1100 {
+                return Ok(0.0);
+            }
+            prec *= 2;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,6 +226,32 @@ mod tests {
             let (m, q) = dyadic(p);
             assert_eq!(ldexp(m as f64, -(q as i64)), p);
             assert!(m & 1 == 1 || m == 0);
+        }
+    }
+
+    #[test]
+    fn remainder_above_low_weights_matches_the_direct_sum() {
+        // x^3+x+1 at n = 7 (Hamming code): A = 1,0,0,7,7,0,0,1.
+        let g: crate::poly::Generator = "0xB".parse().unwrap();
+        let d = crate::dual::dual_weights(&g, &[7]).unwrap().remove(0);
+        let a = crate::weights::macwilliams(&d, 7).unwrap();
+        for p in [0.3, 1e-3, 1e-9] {
+            let direct = |from: usize| -> f64 {
+                (from..=7)
+                    .map(|w| {
+                        let c: f64 = u64::try_from(&a[w]).unwrap() as f64;
+                        c * crate::bsc::pattern_probability(7, w as u64, p)
+                    })
+                    .sum()
+            };
+            for w_max in 0..=6usize {
+                let got = p_undetected_above(&d, p, &a[1..=w_max]).unwrap();
+                let want = direct(w_max + 1);
+                assert!(
+                    (got - want).abs() <= 1e-13 * want,
+                    "p={p} W={w_max}: {got} vs {want}"
+                );
+            }
         }
     }
 

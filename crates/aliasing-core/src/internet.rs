@@ -171,6 +171,15 @@ impl Directions {
         self.up.iter().chain(self.down.iter()).sum()
     }
 
+    /// The change `sum_k 2^k (up_k - down_k) mod M` when every bit flips.
+    pub fn change_when_all_flip(&self) -> u64 {
+        let m = MODULUS as i128;
+        let v: i128 = (0..WIDTH)
+            .map(|k| (1i128 << k) * (self.up[k] as i128 - self.down[k] as i128))
+            .sum();
+        v.rem_euclid(m) as u64
+    }
+
     /// Number of weight-2 error patterns that escape: `sum_k up_k * down_k`
     /// (both flips in one column, opposite original values).
     pub fn escaping_pairs(&self) -> u64 {
@@ -178,14 +187,15 @@ impl Directions {
     }
 }
 
-/// Exact `P_ud` of the Internet checksum over `bytes` transmitted bytes of
-/// uniformly random data at bit error rate `p` (see the module conventions).
+/// Exact `P_ud` over `bytes` transmitted bytes when every bit, the checksum
+/// field's included, is an independent fair coin: a building block of the
+/// real model [`p_undetected`], where the field is computed from the data.
 ///
 /// ```
-/// let p = aliasing_core::internet::p_undetected(1500, 1.5e-5).unwrap();
+/// let p = aliasing_core::internet::p_undetected_coins(1500, 1.5e-5).unwrap();
 /// assert!(p > 0.0 && p < 1e-3);
 /// ```
-pub fn p_undetected(bytes: u64, p: f64) -> Result<f64> {
+pub fn p_undetected_coins(bytes: u64, p: f64) -> Result<f64> {
     bsc::check_ber(p)?;
     if bytes == 0 {
         return Err(Error::BadLength("a codeword of 0 bytes".into()));
@@ -224,12 +234,16 @@ pub fn p_undetected_payload(payload: &[u8], p: f64) -> Result<f64> {
         return Ok(0.0);
     }
     let d = Directions::from_payload(payload);
+    if p == 1.0 {
+        // every bit flips: the change is fixed
+        return Ok((d.change_when_all_flip() == 0) as u8 as f64);
+    }
     if let Some(v) = carry_payload(&d.up, &d.down, p) {
         return Ok(v);
     }
     let n = d.bits();
     if -(n as f64) * f64::ln_1p(-p) > 20.0 {
-        return Ok(Spectrum::new(WIDTH, p).mixed(&[0; WIDTH], &d.up, &d.down));
+        return Ok(Spectrum::new(WIDTH, p).mixed(&[0; WIDTH], &d.up, &d.down, 0));
     }
     Err(Error::Unsupported(format!(
         "no exact method reached the required accuracy for this payload at BER {p}"
@@ -580,143 +594,63 @@ pub fn carry_payload(up: &[u64], down: &[u64], p: f64) -> Option<f64> {
 /// column `k`, by the carry chain (`None` where its cut would need more than
 /// 64 flips per column).
 pub fn carry_mixed(random: &[u64], up: &[u64], down: &[u64], p: f64) -> Option<f64> {
+    carry_target(random, up, down, 0, p)
+}
+
+/// Like [`carry_mixed`], with the change required to be `target mod M`
+/// instead of 0: for `target != 0`, `P(change = target mod M)` (no flip
+/// never qualifies). `V = target + t M` is the chain of `V - target`: every
+/// column's change shifted by minus the target's bit there.
+pub(crate) fn carry_target(
+    random: &[u64],
+    up: &[u64],
+    down: &[u64],
+    target: u64,
+    p: f64,
+) -> Option<f64> {
     let max = (0..random.len())
         .map(|k| random[k] + up[k] + down[k])
         .max()
         .unwrap_or(0);
-    carry_adaptive(max, |cut| {
+    carry_adaptive(max + (target != 0) as u64, |cut| {
         (0..random.len())
             .map(|k| {
-                Some(convolve(
+                let law = convolve(
                     &random_law(random[k], p, cut)?,
                     &payload_law(up[k], down[k], p, cut)?,
                     cut,
-                ))
+                );
+                Some(if target == 0 {
+                    law
+                } else {
+                    aim(&law, (target >> k) & 1, cut)
+                })
             })
             .collect()
     })
 }
 
-/// `P_ud` for random data when the checksum field is a real checksum rather
-/// than random bits: the data words uniform and the field the checksum of
-/// them, so the field is uniform on its 65535 values `0x0000..=0xFFFE` (the
-/// ones'-complement sum of data never folds to `+0` unless every covered word
-/// is zero) instead of all 65536. The field's residual coupling to the few
-/// data bits an error touches is of order `65536^-(words not hit)` and is
-/// neglected. Then `P = P_random + (P_random - P_ffff) / 65535`, with `P_ffff`
-/// the probability for a field fixed to `0xFFFF`. Needs at least 2 bytes.
-///
-/// ```
-/// use aliasing_core::internet::{p_undetected, p_undetected_real_field};
-/// let a = p_undetected(1500, 1.5e-5).unwrap();
-/// let b = p_undetected_real_field(1500, 1.5e-5).unwrap();
-/// assert!(((b - a) / a).abs() < 1e-6);
-/// ```
-pub fn p_undetected_real_field(bytes: u64, p: f64) -> Result<f64> {
-    let pa = p_undetected(bytes, p)?;
-    if bytes < 2 {
-        return Err(Error::BadLength(format!(
-            "{bytes} bytes has no room for a 2-byte checksum field"
-        )));
-    }
-    if p == 0.0 {
-        return Ok(0.0);
-    }
-    let mut random = column_counts(bytes);
-    for r in random.iter_mut() {
-        *r -= 1;
-    }
-    let up = [0u64; WIDTH];
-    let down = [1u64; WIDTH];
-    let pf = match carry_mixed(&random, &up, &down, p) {
-        Some(v) => v,
-        None => Spectrum::new(WIDTH, p).mixed(&random, &up, &down),
-    };
-    Ok(pa + (pa - pf) / MODULUS as f64)
-}
-
-/// `P_ud` of a codeword whose covered bytes are partly fixed and partly
-/// uniformly random, the checksum field a real checksum of them: a TCP
-/// segment with a known header and random payload, say. `bytes` lists the
-/// transmitted covered bytes in word order (`None` for a random byte; the
-/// entries at `field` and `field + 1` are ignored) and `field` is the even
-/// offset of the 2-byte field.
-///
-/// The model of [`p_undetected_real_field`], with each fixed byte's flips in
-/// their known directions: the field uniform on its 65535 values, its
-/// coupling to the bits an error touches neglected (of order
-/// `65536^-(random words not hit)`). Needs at least one random byte; with
-/// none the field is known and [`p_undetected_payload`] applies. With every
-/// byte random it equals [`p_undetected_real_field`].
-///
-/// ```
-/// use aliasing_core::internet::{p_undetected_mixed, p_undetected_real_field};
-/// // 20 known header bytes, the field at offset 16, 1440 random payload bytes.
-/// let mut seg: Vec<Option<u8>> = (0..20u8).map(|b| Some(b * 7)).collect();
-/// seg.extend(std::iter::repeat(None).take(1440));
-/// let mixed = p_undetected_mixed(&seg, 16, 1.5e-5).unwrap();
-/// let random = p_undetected_real_field(1460, 1.5e-5).unwrap();
-/// assert!(mixed > 0.0 && (mixed / random - 1.0).abs() < 0.05);
-/// ```
-pub fn p_undetected_mixed(bytes: &[Option<u8>], field: usize, p: f64) -> Result<f64> {
-    let (pa, pf) = mixed_parts(bytes, field, p)?;
-    Ok(pa + (pa - pf) / MODULUS as f64)
-}
-
-/// The two terms of [`p_undetected_mixed`]: `P_ud` with the field's 16 bits
-/// random, and with the field fixed to `0xFFFF` (never a real value).
-fn mixed_parts(bytes: &[Option<u8>], field: usize, p: f64) -> Result<(f64, f64)> {
-    bsc::check_ber(p)?;
-    if field % 2 == 1 || field + 2 > bytes.len() {
-        return Err(Error::BadLength(format!(
-            "the checksum field at byte {field} must start a 16-bit word of the {} bytes",
-            bytes.len()
-        )));
-    }
-    let others = || {
-        bytes
-            .iter()
-            .enumerate()
-            .filter(move |&(o, _)| o != field && o != field + 1)
-    };
-    if others().all(|(_, b)| b.is_some()) {
-        return Err(Error::Invalid(
-            "no random byte: the field is known, use the given-payload method".into(),
-        ));
-    }
-    if p == 0.0 {
-        return Ok((0.0, 0.0));
-    }
-    let mut random = [0u64; WIDTH];
-    let mut fixed = Directions {
-        up: [0; WIDTH],
-        down: [0; WIDTH],
-    };
-    for (o, b) in others() {
-        match *b {
-            Some(v) => fixed.add_byte(o, v),
-            None => random[byte_columns(o)..][..8]
-                .iter_mut()
-                .for_each(|r| *r += 1),
+/// A column law shifted by `-bit`, its clean outcome folded in as a change
+/// of `-bit` (for a non-zero target the clean pattern is no exception).
+fn aim(law: &ColumnLaw<f64>, bit: u64, cut: usize) -> ColumnLaw<f64> {
+    let f = cut as i64;
+    let b = bit as i64;
+    let mut flip = vec![0.0; 2 * cut + 1];
+    let mut tail = law.tail;
+    for (i, &v) in law.flip.iter().enumerate() {
+        let d = i as i64 - f - b;
+        if d < -f {
+            tail += v;
+        } else {
+            flip[(d + f) as usize] += v;
         }
     }
-    let Directions { up, down } = fixed;
-    let n = (8 * bytes.len()) as f64;
-    let solve = |random: &[u64], down: &[u64]| -> Result<f64> {
-        if let Some(v) = carry_mixed(random, &up, down, p) {
-            return Ok(v);
-        }
-        if -n * f64::ln_1p(-p) > 20.0 {
-            return Ok(Spectrum::new(WIDTH, p).mixed(random, &up, down));
-        }
-        Err(Error::Unsupported(format!(
-            "no exact method reached the required accuracy for this segment at BER {p}"
-        )))
-    };
-    Ok((
-        solve(&random.map(|r| r + 1), &down)?,
-        solve(&random, &down.map(|d| d + 1))?,
-    ))
+    flip[(f - b) as usize] += law.clean;
+    ColumnLaw {
+        clean: 0.0,
+        flip,
+        tail,
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -830,7 +764,8 @@ impl Spectrum {
 
     /// Fixed directions; the plain sum (used where `(1-p)^n < e^-20`).
     /// `random[k]` random bits plus `up[k]`, `down[k]` fixed ones in column `k`.
-    fn mixed(&self, random: &[u64], up: &[u64], down: &[u64]) -> f64 {
+    /// With `target != 0` it is `P(change = target mod M)` (no clean term).
+    fn mixed(&self, random: &[u64], up: &[u64], down: &[u64], target: u64) -> f64 {
         let p = self.p;
         let n: u64 = up.iter().chain(down).chain(random).sum();
         // ln|1 - p + p cos| and pi where it is negative (p > 1/2)
@@ -869,9 +804,13 @@ impl Spectrum {
                     idx -= self.m;
                 }
             }
-            acc.add(lm.exp() * ar.cos());
+            // times e^{-2 pi i j target / M}: cos(ar - theta)
+            let t = ((j as u64 * target) % self.m as u64) as usize;
+            acc.add(lm.exp() * (ar.cos() * self.cos[t] + ar.sin() * self.sin[t]));
         }
-        let clean = if p < 1.0 {
+        let clean = if target != 0 {
+            0.0
+        } else if p < 1.0 {
             f64::exp(n as f64 * f64::ln_1p(-p))
         } else {
             0.0
@@ -891,8 +830,11 @@ pub fn fourier_random(counts: &[u64], p: f64) -> f64 {
 /// in exact arithmetic, accurate in `f64` only where `(1-p)^n` is far below
 /// `1/M` (large `n p`); used there as the fallback of the carry chain.
 pub fn fourier_payload(up: &[u64], down: &[u64], p: f64) -> f64 {
-    Spectrum::new(up.len(), p).mixed(&vec![0; up.len()], up, down)
+    Spectrum::new(up.len(), p).mixed(&vec![0; up.len()], up, down, 0)
 }
+
+mod field;
+pub use field::{p_undetected, p_undetected_mixed, p_undetected_real_field};
 
 #[cfg(test)]
 mod tests;

@@ -12,6 +12,8 @@
 //!   the one name table of checks ([`check::resolve`]).
 //! - [`checksum`]: Internet (RFC 1071), Fletcher-16/32 and Adler-32.
 //! - [`bsc`]: the binary symmetric channel, computed without cancellation.
+//! - [`burst`]: burst-error guarantees of a CRC, counted by enumeration.
+//! - [`channel`]: the Gilbert-Elliott burst channel's parameters.
 //! - [`markov`]: the exact Markov-chain solver over register states.
 //! - [`dual`], [`weights`], [`highprec`]: exact `P_ud` from the dual code's
 //!   weights (MacWilliams), up to 32-bit CRCs.
@@ -19,10 +21,14 @@
 //! - [`units`]: typed BER, lengths in bits or bytes, the memory budget.
 //! - [`curve`]: exact aliasing curves of CRCs: the [`curve::ExactMethod`]
 //!   trait (a new exact method goes here), `auto`, one-point [`curve::escape`].
+//! - [`search`]: which generator to use: exhaustive or sampled search by
+//!   Hamming distance, then exact `P_ud`.
+//! - [`bracket`]: a certified bracket on `P_ud` for CRCs wider than 32 bits.
 //! - [`internet`]: exact Internet-checksum escapes (random data, given payload).
 //! - [`fletcher`]: exact Fletcher-16 escapes; why not Fletcher-32/Adler-32.
 //! - [`layout`]: frame layouts and stacks of checks (Ethernet, IPv4, TCP),
 //!   shared by the simulator and the exact joint computation.
+//! - [`joint`]: exact joint escape of a CRC and Internet checksums over a layout.
 //! - [`compare`]: exact curves of any check over byte lengths.
 //!
 //! ```
@@ -50,8 +56,11 @@
 
 #[doc(hidden)] // internal: atomic writes for the CLI and the simulator
 pub mod atomic;
+pub mod bracket;
 pub mod bsc;
+pub mod burst;
 pub mod catalogue;
+pub mod channel;
 pub mod check;
 pub mod checksum;
 pub mod compare;
@@ -63,10 +72,12 @@ pub mod fletcher;
 pub mod gf2;
 pub mod highprec;
 pub mod internet;
+pub mod joint;
 pub mod layout;
 pub mod lowweight;
 pub mod markov;
 pub mod poly;
+pub mod search;
 mod series;
 pub mod units;
 pub mod weights;

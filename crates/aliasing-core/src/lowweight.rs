@@ -23,7 +23,7 @@ use crate::poly::Generator;
 use rayon::prelude::*;
 
 /// Widest generator this module accepts.
-pub const MAX_WIDTH: u32 = 63;
+pub const MAX_WIDTH: u32 = 64;
 
 /// Largest number of hash probes a search may take before it is refused.
 pub const WORK_LIMIT: f64 = 2e10;
@@ -74,22 +74,25 @@ fn syndromes_from(g: &Generator, last: u64, at: usize) -> Vec<u64> {
     out
 }
 
-/// Open-addressing hash map from syndromes (never `u64::MAX`) to a `u64`.
-struct Table {
+/// Open-addressing hash map from syndromes to a `u64`. `u64::MAX` marks an
+/// empty slot; that syndrome (possible at width 64) is kept aside in `max`.
+pub(crate) struct Table {
     keys: Vec<u64>,
     vals: Vec<u64>,
     len: usize,
+    max: Option<u64>,
 }
 
 const EMPTY: u64 = u64::MAX;
 
 impl Table {
-    fn with_capacity(n: usize) -> Self {
+    pub(crate) fn with_capacity(n: usize) -> Self {
         let cap = (n.max(16) * 2).next_power_of_two();
         Table {
             keys: vec![EMPTY; cap],
             vals: vec![0; cap],
             len: 0,
+            max: None,
         }
     }
     #[inline]
@@ -118,17 +121,28 @@ impl Table {
         }
     }
     /// Inserts unless present (the first value is kept).
-    fn insert(&mut self, k: u64, v: u64) {
+    pub(crate) fn insert(&mut self, k: u64, v: u64) {
+        if k == EMPTY {
+            self.max.get_or_insert(v);
+            return;
+        }
         self.entry(k, v);
     }
     /// Adds 1 to the value of `k` (inserting it with 1).
     fn increment(&mut self, k: u64) {
+        if k == EMPTY {
+            *self.max.get_or_insert(0) += 1;
+            return;
+        }
         if let (i, true) = self.entry(k, 1) {
             self.vals[i] += 1;
         }
     }
     #[inline]
-    fn get(&self, k: u64) -> Option<u64> {
+    pub(crate) fn get(&self, k: u64) -> Option<u64> {
+        if k == EMPTY {
+            return self.max;
+        }
         let mask = self.keys.len() - 1;
         let mut i = self.slot(k);
         loop {
@@ -150,6 +164,7 @@ impl Table {
         self.vals = vec![0; cap];
         self.len = 0;
         for (k, v) in old_k.into_iter().zip(old_v) {
+            // (`max` is kept as it is)
             if k != EMPTY {
                 self.insert(k, v);
             }
@@ -157,18 +172,9 @@ impl Table {
     }
 }
 
-/// `c_w(L)` for `L = 0..max_len`: the number of weight-`w` codewords whose
-/// lowest position is 0 and highest is `L` (`w` = 2 to 6).
-///
-/// Cost `O(max_len)` for `w <= 3`, `O(max_len^2 / 2)` hash probes for
-/// `w = 4` (parallel over `L`), and for `w = 5` a table of the
-/// `max_len^2 / 2` pair syndromes (meet in the middle: `{0, a, b, c, L}` is
-/// a codeword iff `s_a ^ s_b = 1 ^ s_L ^ s_c`), `max_len^2 / 2` probes and as
-/// many inserts; about 4 GiB and some seconds at Ethernet lengths. For
-/// `w = 6` the same pair table is probed for every `(c, d, L)`:
-/// `max_len^3 / 6` probes, refused above [`WORK_LIMIT`] (lengths up to about
-/// 4,900 bits).
-pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
+/// Refuses, before any work, what [`span_counts`] would refuse: a weight
+/// outside 2..=6, a length over the limits of work or memory.
+pub fn check_span(g: &Generator, w: u32, max_len: u64) -> Result<()> {
     check_width(g)?;
     if !(2..=6).contains(&w) {
         return Err(Error::Unsupported(format!(
@@ -208,6 +214,25 @@ pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
                 limit: crate::error::human_bytes(limit),
             });
         }
+    }
+    Ok(())
+}
+
+/// `c_w(L)` for `L = 0..max_len`: the number of weight-`w` codewords whose
+/// lowest position is 0 and highest is `L` (`w` = 2 to 6).
+///
+/// Cost `O(max_len)` for `w <= 3`, `O(max_len^2 / 2)` hash probes for
+/// `w = 4` (parallel over `L`), and for `w = 5` a table of the
+/// `max_len^2 / 2` pair syndromes (meet in the middle: `{0, a, b, c, L}` is
+/// a codeword iff `s_a ^ s_b = 1 ^ s_L ^ s_c`), `max_len^2 / 2` probes and as
+/// many inserts; about 4 GiB and some seconds at Ethernet lengths. For
+/// `w = 6` the same pair table is probed for every `(c, d, L)`:
+/// `max_len^3 / 6` probes, refused above [`WORK_LIMIT`] (lengths up to about
+/// 4,900 bits).
+pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
+    check_span(g, w, max_len)?;
+    let n = max_len as usize;
+    if w >= 5 {
         return Ok(span_counts56(&syndromes(g, n.max(1)), n, w));
     }
     let period = gf2::period(g);
@@ -309,6 +334,152 @@ pub fn weight_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u128>> {
         cum += cl as u128;
     }
     Ok(out)
+}
+
+/// Largest number of pair probes [`shapes`] makes for weight 4
+/// (`max_len^2 / 2`; lengths up to about 77,000 bits).
+pub const SHAPE_PAIR_LIMIT: f64 = 3e9;
+
+/// Largest number of position pairs [`shapes`] joins for weight 5
+/// (`max_len^2 / 2`; lengths up to 20,000 bits: each slice of the join
+/// scans every pair, so the work grows with the square of this).
+pub const SHAPE5_PAIR_LIMIT: f64 = 2e8;
+
+/// Every weight-`w` codeword *shape* of span below `max_len` (`w` = 2 to 5):
+/// exponent sets `{0, .., L}` with the XOR of their syndromes 0, lowest
+/// first, listed once each. Placed at offset `o` (exponents `+ o`), a shape
+/// is a codeword of every length `n > L + o`; so the weight-`w` codewords at
+/// length `n` are the shapes of span `L < n` at the `n - L` offsets, and
+/// `sum (n - L)` over the list is `A_w(n)` of [`weight_counts`].
+///
+/// Weights 2 and 3 look up one syndrome table, weight 4 probes it for every
+/// pair `(b, L)` (`max_len^2 / 2` probes, in parallel), weight 5 joins the
+/// position pairs `(a, b)` and `(c, L)` on `s_a ^ s_b = 1 ^ s_c ^ s_L`,
+/// `b < c`, by sorting the pairs one slice of the syndrome space at a time
+/// (a few tens of MiB at Ethernet lengths; [`SHAPE_PAIR_LIMIT`] and
+/// [`SHAPE5_PAIR_LIMIT`] bound the work).
+/// Lengths beyond the period of `g` are refused.
+///
+/// ```
+/// use aliasing_core::{lowweight, poly::Generator};
+/// let g: Generator = "0x104C11DB7".parse().unwrap(); // CRC-32
+/// let s = lowweight::shapes(&g, 4, 3008).unwrap();
+/// assert_eq!(s, vec![vec![0, 2215, 2866, 2975 + 31]]);
+/// ```
+pub fn shapes(g: &Generator, w: u32, max_len: u64) -> Result<Vec<Vec<u32>>> {
+    check_width(g)?;
+    if !(2..=5).contains(&w) {
+        return Err(Error::Unsupported(format!(
+            "codeword shapes are listed for weights 2 to 5, not {w}"
+        )));
+    }
+    if max_len as u128 > gf2::period(g) || max_len > u32::MAX as u64 {
+        return Err(Error::Unsupported(format!(
+            "codeword shapes are listed for lengths up to the period of the generator, not {max_len} bits"
+        )));
+    }
+    let n = max_len as usize;
+    let pairs = (n as f64) * (n as f64) / 2.0;
+    let limit = if w == 5 {
+        SHAPE5_PAIR_LIMIT
+    } else {
+        SHAPE_PAIR_LIMIT
+    };
+    if w >= 4 && pairs > limit {
+        return Err(Error::Unsupported(format!(
+            "weight-{w} shapes up to {n} bits need about {pairs:.1e} pair probes, over the limit of {limit:.0e}"
+        )));
+    }
+    if n < 2 {
+        return Ok(Vec::new());
+    }
+    let syn = syndromes(g, n);
+    if w == 5 {
+        return Ok(shapes5(&syn));
+    }
+    // distinct syndromes below the period: position of each
+    let mut at = Table::with_capacity(n);
+    for (j, &s) in syn.iter().enumerate().skip(1) {
+        at.insert(s, j as u64);
+    }
+    let out: Vec<Vec<u32>> = (1..n)
+        .into_par_iter()
+        .flat_map_iter(|l| {
+            let t = 1 ^ syn[l];
+            let mut v: Vec<Vec<u32>> = Vec::new();
+            match w {
+                2 => {
+                    if t == 0 {
+                        v.push(vec![0, l as u32]);
+                    }
+                }
+                3 => {
+                    if let Some(a) = at.get(t)
+                        && (a as usize) < l
+                    {
+                        v.push(vec![0, a as u32, l as u32]);
+                    }
+                }
+                _ => {
+                    for (b, &sb) in syn.iter().enumerate().take(l).skip(2) {
+                        if let Some(a) = at.get(t ^ sb)
+                            && (a as usize) < b
+                        {
+                            v.push(vec![0, a as u32, b as u32, l as u32]);
+                        }
+                    }
+                }
+            }
+            v
+        })
+        .collect();
+    Ok(out)
+}
+
+/// Weight-5 shapes `{0, a, b, c, L}`: pairs `(x, y)`, `1 <= x < y < n`, keyed
+/// by `s_x ^ s_y`; a left pair `(a, b)` with key `k` and a right pair
+/// `(c, L)` with key `k ^ 1` and `b < c` make a shape. The key space is cut
+/// into slices by `(k >> 1)` (so `k` and `k ^ 1` share one), each slice
+/// gathered, sorted and joined on its own.
+fn shapes5(syn: &[u64]) -> Vec<Vec<u32>> {
+    let n = syn.len();
+    let pairs = n * (n - 1) / 2;
+    let slices = (pairs / (1 << 22)).max(1).next_power_of_two() as u64;
+    let mut out: Vec<Vec<u32>> = (0..slices)
+        .into_par_iter()
+        .flat_map_iter(|slice| {
+            let mut v: Vec<(u64, u32, u32)> = Vec::new();
+            for x in 1..n {
+                let sx = syn[x];
+                for (y, &sy) in syn.iter().enumerate().skip(x + 1) {
+                    let k = sx ^ sy;
+                    if (k >> 1) & (slices - 1) == slice {
+                        v.push((k, x as u32, y as u32));
+                    }
+                }
+            }
+            v.sort_unstable();
+            let mut found = Vec::new();
+            let mut i = 0;
+            while i < v.len() {
+                let k = v[i].0;
+                let j = i + v[i..].partition_point(|e| e.0 == k);
+                let r0 = v.partition_point(|e| e.0 < (k ^ 1));
+                let r1 = r0 + v[r0..].partition_point(|e| e.0 == (k ^ 1));
+                for &(_, a, b) in &v[i..j] {
+                    for &(_, c, l) in &v[r0..r1] {
+                        if b < c {
+                            found.push(vec![0, a, b, c, l]);
+                        }
+                    }
+                }
+                i = j;
+            }
+            found
+        })
+        .collect();
+    out.sort_unstable();
+    out
 }
 
 /// One entry of a Hamming-distance profile.
@@ -668,6 +839,39 @@ pub(crate) mod tests {
                     min = min.min((shifted ^ rem).count_ones());
                 }
                 assert_eq!(p.hd_at(k as u64).unwrap(), min, "{g} at {k} data bits");
+            }
+        }
+    }
+
+    #[test]
+    fn shapes_match_counts_and_brute_force() {
+        for (spec, nmax) in [
+            ("0x107", 26u64),
+            ("0x11021", 60),
+            ("0x18005", 60),
+            ("0x1F", 24),
+        ] {
+            let g: Generator = spec.parse().unwrap();
+            let period = gf2::period(&g) as u64;
+            let nmax = nmax.min(period);
+            for w in 2..=5u32 {
+                let sh = shapes(&g, w, nmax).unwrap();
+                let counts = weight_counts(&g, w, nmax + 1).unwrap();
+                for n in 1..=nmax {
+                    let a: u128 = sh
+                        .iter()
+                        .filter(|s| (*s.last().unwrap() as u64) < n)
+                        .map(|s| (n - *s.last().unwrap() as u64) as u128)
+                        .sum();
+                    assert_eq!(a, counts[n as usize], "{spec} w={w} n={n}");
+                }
+                for s in &sh {
+                    assert_eq!(s.len(), w as usize);
+                    assert_eq!(s[0], 0);
+                    assert!(s.windows(2).all(|p| p[0] < p[1]));
+                    let x = s.iter().fold(0, |a, &i| a ^ gf2::x_pow_mod(i as u128, &g));
+                    assert_eq!(x, 0, "{spec} {s:?}");
+                }
             }
         }
     }

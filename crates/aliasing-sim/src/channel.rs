@@ -20,31 +20,9 @@ use crate::stream::{below, unit_f64};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 
-/// Parameters of a Gilbert-Elliott channel: a two-state Markov chain over the
-/// bits in transmission order, each state with its own bit error rate.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct GilbertElliott {
-    /// Bit error rate in the good state.
-    pub p_good: f64,
-    /// Bit error rate in the bad (burst) state.
-    pub p_bad: f64,
-    /// Probability per bit of moving from good to bad.
-    pub good_to_bad: f64,
-    /// Probability per bit of moving from bad to good.
-    pub bad_to_good: f64,
-}
-
-impl GilbertElliott {
-    /// Long-run fraction of bits in the bad state.
-    pub fn bad_fraction(&self) -> f64 {
-        self.good_to_bad / (self.good_to_bad + self.bad_to_good)
-    }
-    /// Long-run bit error rate.
-    pub fn mean_ber(&self) -> f64 {
-        let b = self.bad_fraction();
-        b * self.p_bad + (1.0 - b) * self.p_good
-    }
-}
+/// The Gilbert-Elliott channel's parameters (shared with the exact solver,
+/// [`aliasing_core::markov::gilbert`]).
+pub use aliasing_core::channel::GilbertElliott;
 
 /// An error model.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -76,16 +54,7 @@ impl Channel {
         };
         match *self {
             Channel::Bsc { ber } => prob("BER", ber),
-            Channel::Burst(g) => {
-                prob("good-state BER", g.p_good)?;
-                prob("bad-state BER", g.p_bad)?;
-                prob("good-to-bad probability", g.good_to_bad)?;
-                prob("bad-to-good probability", g.bad_to_good)?;
-                if g.good_to_bad + g.bad_to_good == 0.0 {
-                    return Err("burst transition probabilities cannot both be 0".into());
-                }
-                Ok(())
-            }
+            Channel::Burst(g) => g.validate().map_err(|e| e.to_string()),
             Channel::Exactly { k } => {
                 if k == 0 || k as u64 > n_bits {
                     Err(format!("--errors must be in 1..={n_bits}, got {k}"))

@@ -68,8 +68,8 @@ pub fn exact_values(plan: &Plan) -> ExactValues {
         }
     }
     for (i, c) in f.checks.iter().enumerate() {
-        if let CheckKind::Internet { ranges, .. } = &c.kind {
-            out.checks[i] = internet_exact(plan, ranges, c.field, ber);
+        if let CheckKind::Internet { ranges, constant } = &c.kind {
+            out.checks[i] = internet_exact(plan, ranges, c.field, *constant, ber);
         }
     }
     if f.checks.len() == 1 {
@@ -84,8 +84,15 @@ pub fn exact_values(plan: &Plan) -> ExactValues {
 /// real-field model, known bytes flipping in their known directions: a TCP
 /// segment's header and random payload). The check also "escapes" when
 /// errors fall only outside its bytes:
-/// `P = P_ud(covered) + (1-p)^covered * P_err(rest)`.
-fn internet_exact(plan: &Plan, ranges: &[(usize, usize)], field: usize, ber: f64) -> Option<f64> {
+/// `P = P_ud(covered) + (1-p)^covered * P_err(rest)`. `constant` is the
+/// folded sum of the words summed but not sent (pseudo-header).
+pub fn internet_exact(
+    plan: &Plan,
+    ranges: &[(usize, usize)],
+    field: usize,
+    constant: u16,
+    ber: f64,
+) -> Option<f64> {
     use aliasing_core::{bsc, internet};
     let f = &plan.frame;
     let covered: Vec<usize> = ranges.iter().flat_map(|&(a, b)| a..b).collect();
@@ -104,7 +111,7 @@ fn internet_exact(plan: &Plan, ranges: &[(usize, usize)], field: usize, ber: f64
             .map(|&b| (!f.varies[b]).then_some(f.template[b]))
             .collect();
         let at = covered.iter().position(|&b| b == field)?;
-        internet::p_undetected_mixed(&bytes, at, ber).ok()?
+        internet::p_undetected_mixed(&bytes, at, constant, ber).ok()?
     } else {
         return None;
     };

@@ -11,8 +11,13 @@
 //! - [`dense`]: real bytes and real checks (the reference).
 //! - [`run`]: the parallel, chunked, resumable driver.
 //! - [`interval`]: exact Clopper-Pearson intervals.
+//! - `mpi` (feature `mpi`): MPI ranks as a [`shard::Team`].
 //! - [`rare`]: stratified, conditional sampling for rare CRC escapes.
-//! - [`shard`]: result and checkpoint files, merging shards.
+//! - [`spec`]: the payload spec and the parameter set of a run ([`spec::Params`]).
+//! - [`session`]: a run as the command line sees it: parameters, shard,
+//!   checkpoint and resume, result files, merge and the report.
+//! - [`shard`]: shards, checkpoints and merging for any computation cut
+//!   into a fixed list of work items (frames, rare-event strata, ...).
 //! - [`report`]: escapes per check and for the stack, with intervals.
 //! - [`exact`]: exact values to print beside the estimates (CRCs and Internet
 //!   checksums on a BSC).
@@ -42,10 +47,14 @@ pub mod channel;
 pub mod dense;
 pub mod exact;
 pub mod interval;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod rare;
 pub mod report;
 pub mod run;
+pub mod session;
 pub mod shard;
 pub mod sparse;
+pub mod spec;
 pub mod stack;
 pub mod stream;

@@ -4,11 +4,13 @@
 //!
 //! A check "escapes" on a frame when the frame has at least one flipped bit
 //! (anywhere in it) and that check passes; the stack escapes when every
-//! check passes.
+//! check passes. Beside that rate, each check has the frames with an error
+//! inside its coverage (the bytes it reads and its own field) and its escape
+//! rate among them: how often the check misses an error it could see.
 
 use crate::interval::clopper_pearson;
-use crate::run::Counts;
-use crate::shard::Params;
+use crate::run::{Counts, Plan};
+use crate::spec::Params;
 use serde::{Deserialize, Serialize};
 
 /// Estimate of one escape probability.
@@ -29,6 +31,15 @@ pub struct Estimate {
     pub per_errored_frame: f64,
     /// The exact probability per frame, where an exact method applies.
     pub exact: Option<f64>,
+    /// Frames with an error inside the check's coverage (checks only).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub errored_in_coverage: Option<u64>,
+    /// Of those, frames the check passed.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub escapes_in_coverage: Option<u64>,
+    /// `escapes_in_coverage / errored_in_coverage` (0 when none).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub rate_in_coverage: Option<f64>,
 }
 
 /// A run's summary.
@@ -70,6 +81,9 @@ fn estimate(name: Option<String>, escapes: u64, c: &Counts, exact: Option<f64>) 
             escapes as f64 / c.frames_with_error as f64
         },
         exact,
+        errored_in_coverage: None,
+        escapes_in_coverage: None,
+        rate_in_coverage: None,
     }
 }
 
@@ -86,12 +100,21 @@ impl Report {
             .iter()
             .enumerate()
             .map(|(i, n)| {
-                estimate(
+                let mut e = estimate(
                     Some(n.clone()),
                     c.escapes[i],
                     c,
                     exact.get(i).copied().flatten(),
-                )
+                );
+                let (errored, escaped) = (c.errored_in_coverage[i], c.escapes_in_coverage[i]);
+                e.errored_in_coverage = Some(errored);
+                e.escapes_in_coverage = Some(escaped);
+                e.rate_in_coverage = Some(if errored == 0 {
+                    0.0
+                } else {
+                    escaped as f64 / errored as f64
+                });
+                e
             })
             .collect();
         Report {
@@ -102,5 +125,19 @@ impl Report {
             checks,
             stack: estimate(None, c.stack_escapes, c, stack_exact),
         }
+    }
+}
+
+impl Report {
+    /// The report of a run of `plan`: its check names, and the exact values
+    /// (computed from the plan itself, its payload included) unless `no_exact`.
+    pub fn of(plan: &Plan, params: Params, c: &Counts, no_exact: bool) -> Self {
+        let exact = if no_exact {
+            Default::default()
+        } else {
+            crate::exact::exact_values(plan)
+        };
+        let names: Vec<String> = plan.frame.checks.iter().map(|c| c.name.clone()).collect();
+        Report::new(params, &names, c, &exact.checks, exact.stack)
     }
 }

@@ -15,17 +15,20 @@
 
 use crate::channel::{Channel, ErrorStream};
 use crate::dense::Dense;
+use crate::shard::{Drive, Tally, Team, drive};
 use crate::sparse::Sparse;
 use crate::stack::Frame;
 use crate::stream::chunk_rng;
 use aliasing_core::{Error, Result};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Frames per chunk unless told otherwise. Part of the parameters: changing it
 /// changes the random streams.
 pub const DEFAULT_CHUNK_FRAMES: u64 = 1 << 16;
+
+/// The most frames one run accepts.
+pub const MAX_FRAMES: u64 = 10_000_000_000_000_000;
 
 /// What to simulate.
 #[derive(Debug, Clone)]
@@ -61,9 +64,7 @@ impl Plan {
 
     /// The chunks of shard `i` of `n` (1-based): every `n`-th chunk from `i - 1`.
     pub fn shard_chunks(&self, shard: (u64, u64)) -> u64 {
-        let (i, n) = shard;
-        let total = self.chunks();
-        if total < i { 0 } else { (total - i) / n + 1 }
+        crate::shard::shard_items(self.chunks(), shard)
     }
 
     /// Checks the parameters.
@@ -71,8 +72,17 @@ impl Plan {
         self.channel
             .validate(self.frame.n_bits())
             .map_err(Error::Invalid)?;
-        if self.chunk_frames == 0 {
-            return Err(Error::Invalid("chunk size must be positive".into()));
+        if self.chunk_frames == 0 || self.chunk_frames > 1 << 40 {
+            return Err(Error::Invalid(
+                "chunk size must be from 1 to 2^40 frames".into(),
+            ));
+        }
+        if self.frames > MAX_FRAMES {
+            return Err(Error::Invalid(format!(
+                "{} frames: at most {MAX_FRAMES:e} per run (about 14 hours on 4096 cores at \
+                 2e8 frames/s each); split a larger study into runs with different seeds",
+                self.frames
+            )));
         }
         if self.frame.checks.len() > 63 {
             return Err(Error::Invalid("at most 63 checks per stack".into()));
@@ -102,10 +112,15 @@ pub struct Counts {
     pub frames_with_error: u64,
     /// Flipped bits in all.
     pub bit_errors: u64,
-    /// Per check: frames with an error that the check passed.
+    /// Per check: frames with an error (anywhere in the frame) that the check passed.
     pub escapes: Vec<u64>,
     /// Frames with an error that every check passed.
     pub stack_escapes: u64,
+    /// Per check: frames with at least one flipped bit in the bytes the
+    /// check covers (the bytes it reads and its own field).
+    pub errored_in_coverage: Vec<u64>,
+    /// Per check: those of `errored_in_coverage` that the check passed.
+    pub escapes_in_coverage: Vec<u64>,
 }
 
 impl Counts {
@@ -113,6 +128,8 @@ impl Counts {
     pub fn zero(checks: usize) -> Self {
         Counts {
             escapes: vec![0; checks],
+            errored_in_coverage: vec![0; checks],
+            escapes_in_coverage: vec![0; checks],
             ..Default::default()
         }
     }
@@ -126,6 +143,29 @@ impl Counts {
         for (a, b) in self.escapes.iter_mut().zip(&other.escapes) {
             *a += b;
         }
+        for (a, b) in self
+            .errored_in_coverage
+            .iter_mut()
+            .zip(&other.errored_in_coverage)
+        {
+            *a += b;
+        }
+        for (a, b) in self
+            .escapes_in_coverage
+            .iter_mut()
+            .zip(&other.escapes_in_coverage)
+        {
+            *a += b;
+        }
+    }
+}
+
+impl Tally for Counts {
+    fn empty_like(&self) -> Self {
+        Counts::zero(self.escapes.len())
+    }
+    fn add(&mut self, other: &Self) {
+        Counts::add(self, other)
     }
 }
 
@@ -135,6 +175,8 @@ pub struct Prepared<'a> {
     engine: Engine,
     sparse: Option<Sparse<'a>>,
     dense: Dense<'a>,
+    /// Per byte: the checks covering it (bit `i` for check `i`).
+    coverage: Vec<u64>,
 }
 
 impl<'a> Prepared<'a> {
@@ -145,6 +187,7 @@ impl<'a> Prepared<'a> {
             engine,
             sparse: (engine == Engine::Sparse).then(|| Sparse::new(&plan.frame, plan.seed)),
             dense: Dense::new(&plan.frame, plan.seed),
+            coverage: coverage(&plan.frame),
         }
     }
 
@@ -207,6 +250,16 @@ impl<'a> Prepared<'a> {
                 p &= p - 1;
             }
             counts.stack_escapes += (pass == all) as u64;
+            let mut hit = 0u64;
+            for &t in &flips {
+                hit |= self.coverage[plan.frame.bit_at(t).0];
+            }
+            while hit != 0 {
+                let i = hit.trailing_zeros() as usize;
+                counts.errored_in_coverage[i] += 1;
+                counts.escapes_in_coverage[i] += (pass >> i & 1) as u64;
+                hit &= hit - 1;
+            }
             visit(index - 1, &flips, pass);
         }
         counts
@@ -218,32 +271,43 @@ impl<'a> Prepared<'a> {
     }
 }
 
-/// Where a run stands: chunks of its shard done, and their tallies.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Progress {
-    /// Number of this shard's chunks done (always a prefix of its chunk list).
-    pub chunks_done: u64,
-    /// Tallies of those chunks.
-    pub counts: Counts,
+/// Per byte of `frame`, the mask of the checks covering it: the bytes each
+/// check reads and its own field.
+fn coverage(frame: &Frame) -> Vec<u64> {
+    let mut m = vec![0u64; frame.bytes];
+    for (i, c) in frame.checks.iter().enumerate() {
+        for b in frame.covered_bytes(i) {
+            m[b] |= 1 << i;
+        }
+        for x in &mut m[c.field..c.field + c.field_len] {
+            *x |= 1 << i;
+        }
+    }
+    m
 }
 
+/// Where a run stands: chunks of its shard done, and their tallies.
+pub type Progress = crate::shard::Progress<Counts>;
+
 /// A checkpoint callback: saves the progress; an error stops the run.
-pub type CheckpointFn<'a> = &'a (dyn Fn(&Progress) -> Result<()> + Sync);
+pub type CheckpointFn<'a> = crate::shard::CheckpointFn<'a, Counts>;
 
 /// How to run a plan.
 pub struct RunOptions<'a> {
     /// Engine.
     pub engine: Engine,
-    /// Worker threads (0 = all cores).
+    /// Worker threads (0 = all cores, at most [`crate::shard::MAX_THREADS`]).
     pub threads: usize,
     /// Run only shard `i` of `n` (1-based).
     pub shard: (u64, u64),
-    /// Called with the progress after every batch (frames done in this shard).
+    /// Called with the progress after every batch (frames done in this shard, of all its frames).
     pub on_progress: Option<&'a (dyn Fn(u64, u64) + Sync)>,
     /// Called with the state at most every `checkpoint_every`; an error stops the run.
     pub on_checkpoint: Option<CheckpointFn<'a>>,
     /// Interval between checkpoints.
     pub checkpoint_every: Duration,
+    /// Processes sharing the run (MPI ranks); member 0 gets the total.
+    pub team: Option<&'a dyn Team>,
 }
 
 impl Default for RunOptions<'_> {
@@ -255,36 +319,25 @@ impl Default for RunOptions<'_> {
             on_progress: None,
             on_checkpoint: None,
             checkpoint_every: Duration::from_secs(5),
+            team: None,
         }
     }
 }
 
 /// Runs `plan` (the shard in `opts`), continuing from `resume` if given.
-/// Returns the tallies of the shard's chunks.
+/// Returns the tallies of the shard's chunks (at member 0 of a team).
 pub fn simulate(plan: &Plan, opts: &RunOptions, resume: Option<Progress>) -> Result<Counts> {
     plan.validate()?;
+    crate::shard::check_shard(opts.shard)?;
     let (si, sn) = opts.shard;
-    if sn == 0 || si == 0 || si > sn {
-        return Err(Error::Invalid(format!(
-            "shard {si}/{sn}: expected I/N with 1 <= I <= N"
-        )));
-    }
     let total = plan.shard_chunks(opts.shard);
-    let mut state = resume.unwrap_or(Progress {
-        chunks_done: 0,
-        counts: Counts::zero(plan.frame.checks.len()),
-    });
+    let state = resume.unwrap_or(Progress::start(Counts::zero(plan.frame.checks.len())));
     if state.chunks_done > total || state.counts.escapes.len() != plan.frame.checks.len() {
         return Err(Error::Invalid(
             "the checkpoint does not fit this run".into(),
         ));
     }
     let prepared = Prepared::new(plan, opts.engine);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .build()
-        .map_err(|e| Error::Invalid(format!("cannot start threads: {e}")))?;
-    let threads = pool.current_num_threads() as u64;
     let shard_frames = |done: u64| -> u64 {
         (0..done)
             .map(|j| {
@@ -294,42 +347,20 @@ pub fn simulate(plan: &Plan, opts: &RunOptions, resume: Option<Progress>) -> Res
             .sum()
     };
     let all_frames = shard_frames(total);
-    let mut last_checkpoint = Instant::now();
-    // Batches of a few chunks per thread; they grow while the batches are quick.
-    let mut batch = threads * 2;
-    while state.chunks_done < total {
-        let start = state.chunks_done;
-        let end = (start + batch).min(total);
-        let t0 = Instant::now();
-        let part = pool.install(|| {
-            (start..end)
-                .into_par_iter()
-                .map(|j| prepared.chunk((si - 1) + j * sn))
-                .reduce(
-                    || Counts::zero(plan.frame.checks.len()),
-                    |mut a, b| {
-                        a.add(&b);
-                        a
-                    },
-                )
-        });
-        state.counts.add(&part);
-        state.chunks_done = end;
-        if t0.elapsed() < Duration::from_millis(200) {
-            batch = (batch * 2).min(threads * 64);
-        } else if batch > threads {
-            batch /= 2;
+    let on_progress = opts.on_progress;
+    let progress = move |p: &Progress, _: u64| {
+        if let Some(f) = on_progress {
+            f(p.counts.frames, all_frames);
         }
-        if let Some(p) = opts.on_progress {
-            p(state.counts.frames, all_frames);
-        }
-        if let Some(cp) = opts.on_checkpoint
-            && state.chunks_done < total
-            && last_checkpoint.elapsed() >= opts.checkpoint_every
-        {
-            cp(&state)?;
-            last_checkpoint = Instant::now();
-        }
-    }
-    Ok(state.counts)
+    };
+    let drive_opts = Drive {
+        threads: opts.threads,
+        on_progress: Some(&progress),
+        on_checkpoint: opts.on_checkpoint,
+        checkpoint_every: opts.checkpoint_every,
+        team: opts.team,
+    };
+    drive(plan.chunks(), opts.shard, state, &drive_opts, |c| {
+        prepared.chunk(c)
+    })
 }

@@ -1,36 +1,273 @@
-//! Result and checkpoint files, and merging shards.
+//! Shards, checkpoints and merging, for any long computation whose work is a
+//! list of items fixed by its parameters.
 //!
-//! A file holds the run's parameters, a hash of them, the shard, how far the
-//! run got and its tallies, wrapped with a checksum of the whole body:
-//! `{"checksum": "<fnv1a64 hex>", "body": {...}}`. Files are written to a
-//! temporary name and renamed into place, so a killed run never leaves a
-//! half-written file. A corrupt file, or one from other parameters or
-//! another seed, is refused with a message naming the problem.
+//! A computation is cut into `items` work items (chunks of frames, strata
+//! chunks of the rare-event sampler, codeword shapes, generator ranges...),
+//! the list fixed by the parameters alone. Each item yields a [`Tally`]:
+//! integer counts whose sum is exact and does not depend on order. Shard `i`
+//! of `n` (1-based) takes every `n`-th item from `i - 1`; an MPI rank, a
+//! thread or a resumed run takes whichever items it is given. Because tallies
+//! add exactly, every split gives the same total, bit for bit.
+//!
+//! [`drive`] runs a shard's items in parallel batches (rayon), reports
+//! progress, and calls a checkpoint callback between batches; the items done
+//! are always a prefix of the shard's list, so a checkpoint is just a count
+//! and a tally. With a [`Team`] (MPI ranks, see the `mpi` feature) each batch
+//! is spread over the team's members and reduced at member 0.
+//!
+//! [`ShardFile`] is the file of a shard or checkpoint: its kind, the
+//! parameters, a hash of them, the shard, how far it got and its tally,
+//! wrapped with a checksum of the whole body:
+//! `{"checksum": "<fnv1a64 hex>", "body": {...}}`. Files are written
+//! atomically ([`aliasing_core::atomic`]), so a killed run never leaves a
+//! half-written file. [`merge`] refuses, with one line, files of another kind,
+//! other parameters, unfinished shards, a shard given twice or missing.
+//!
+//! ```
+//! use aliasing_sim::shard::{drive, merge, Drive, Progress, ShardFile};
+//! // a toy computation: the sum of 0..1000 cut into 10 items of 100
+//! let work = |item: u64| (item * 100..(item + 1) * 100).sum::<u64>();
+//! let whole = drive(10, (1, 1), Progress::start(0), &Drive::default(), work).unwrap();
+//! let files: Vec<_> = (1..=3)
+//!     .map(|i| {
+//!         let t = drive(10, (i, 3), Progress::start(0), &Drive::default(), work).unwrap();
+//!         (format!("s{i}"), ShardFile::finished("toy", "params".to_string(), (i, 3), 10, t))
+//!     })
+//!     .collect();
+//! let (_, total) = merge(&files).unwrap();
+//! assert_eq!(total, whole);
+//! assert_eq!(whole, 499_500);
+//! ```
 
-use crate::channel::Channel;
-use crate::run::{Counts, Progress};
 use aliasing_core::{Error, Result};
+use rayon::prelude::*;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-
 use std::path::Path;
+use std::time::{Duration, Instant};
 
-/// Everything a run's result depends on.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Params {
-    /// Stack name.
-    pub stack: String,
-    /// Frame length in bytes.
-    pub bytes: usize,
-    /// Error model.
-    pub channel: Channel,
-    /// Payload description (`random`, or the fixed bytes' length and hash).
-    pub payload: String,
-    /// Frames in the whole run (all shards).
-    pub frames: u64,
-    /// Seed.
-    pub seed: u64,
-    /// Frames per chunk.
-    pub chunk_frames: u64,
+/// Integer tallies of part of a computation. `add` must be exact and
+/// order-independent (integer sums), so every split gives the same total.
+pub trait Tally: Clone + Send + Serialize + DeserializeOwned {
+    /// The tally of no work, shaped like `self` (same number of checks, strata...).
+    fn empty_like(&self) -> Self;
+    /// Adds `other` into `self`.
+    fn add(&mut self, other: &Self);
+}
+
+impl Tally for u64 {
+    fn empty_like(&self) -> Self {
+        0
+    }
+    fn add(&mut self, other: &Self) {
+        *self += other;
+    }
+}
+
+/// Shard `i` of `n`, 1-based.
+pub type Shard = (u64, u64);
+
+/// Checks a shard `(i, n)`: `1 <= i <= n`.
+pub fn check_shard(shard: Shard) -> Result<()> {
+    let (i, n) = shard;
+    if n == 0 || i == 0 || i > n {
+        return Err(Error::Invalid(format!(
+            "shard {i}/{n}: expected I/N with 1 <= I <= N"
+        )));
+    }
+    Ok(())
+}
+
+/// Number of the `items` items that shard `(i, n)` takes (every `n`-th from `i - 1`).
+pub fn shard_items(items: u64, shard: Shard) -> u64 {
+    let (i, n) = shard;
+    if items < i { 0 } else { (items - i) / n + 1 }
+}
+
+/// The `j`-th item of shard `(i, n)`.
+pub fn shard_item(shard: Shard, j: u64) -> u64 {
+    (shard.0 - 1) + j * shard.1
+}
+
+/// Where a shard stands: items done (always a prefix of its item list) and their tally.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress<T> {
+    /// Number of this shard's items done.
+    pub chunks_done: u64,
+    /// Tallies of those items.
+    pub counts: T,
+}
+
+impl<T> Progress<T> {
+    /// Nothing done yet: `zero` is the empty tally.
+    pub fn start(zero: T) -> Self {
+        Progress {
+            chunks_done: 0,
+            counts: zero,
+        }
+    }
+}
+
+/// A progress callback: the state and the number of items in the shard.
+pub type ProgressFn<'a, T> = &'a (dyn Fn(&Progress<T>, u64) + Sync);
+
+/// A checkpoint callback: saves the progress; an error stops the run.
+pub type CheckpointFn<'a, T> = &'a (dyn Fn(&Progress<T>) -> Result<()> + Sync);
+
+/// A group of processes sharing one computation (MPI ranks); member 0 reduces.
+///
+/// Every member calls [`drive`] with the same arguments; the items of each
+/// batch are dealt to the members, and member 0 receives the others' tallies,
+/// adds them and alone calls the progress and checkpoint callbacks. Only
+/// member 0's return value is the total; the others return their last part.
+pub trait Team {
+    /// This member's index, `0..size`.
+    fn rank(&self) -> usize;
+    /// Number of members.
+    fn size(&self) -> usize;
+    /// Member 0's `value`, on every member.
+    fn broadcast(&self, value: u64) -> u64;
+    /// At member 0: every member's bytes in member order (its own first);
+    /// elsewhere: sends `bytes` to member 0 and returns nothing.
+    fn gather(&self, bytes: Vec<u8>) -> Vec<Vec<u8>>;
+    /// Ends every member's process with `code` (a member that failed; MPI's
+    /// `MPI_Abort`). The default does nothing.
+    fn abort(&self, code: i32) {
+        let _ = code;
+    }
+}
+
+/// How [`drive`] runs: threads, callbacks, team.
+pub struct Drive<'a, T> {
+    /// Worker threads (0 = all cores).
+    pub threads: usize,
+    /// Called with the state and the number of items in the shard after every batch.
+    pub on_progress: Option<ProgressFn<'a, T>>,
+    /// Called with the state at most every `checkpoint_every`; an error stops the run.
+    pub on_checkpoint: Option<CheckpointFn<'a, T>>,
+    /// Interval between checkpoints.
+    pub checkpoint_every: Duration,
+    /// Processes sharing the work (MPI), if any.
+    pub team: Option<&'a dyn Team>,
+}
+
+impl<T> Default for Drive<'_, T> {
+    fn default() -> Self {
+        Drive {
+            threads: 0,
+            on_progress: None,
+            on_checkpoint: None,
+            checkpoint_every: Duration::from_secs(5),
+            team: None,
+        }
+    }
+}
+
+/// The most worker threads a run accepts.
+pub const MAX_THREADS: usize = 1024;
+
+/// A rayon pool of `threads` threads (0 = all cores), refusing more than [`MAX_THREADS`].
+pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
+    if threads > MAX_THREADS {
+        return Err(Error::Invalid(format!(
+            "{threads} threads: at most {MAX_THREADS} (0 uses every core)"
+        )));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::Invalid(format!("cannot start threads: {e}")))
+}
+
+/// Runs shard `shard` of a computation of `items` items, `work(item)` giving
+/// each item's tally, starting from `start` (the empty tally, or a
+/// checkpoint's progress). Returns the shard's total (at a team's member 0).
+pub fn drive<T: Tally + Sync>(
+    items: u64,
+    shard: Shard,
+    start: Progress<T>,
+    opts: &Drive<T>,
+    work: impl Fn(u64) -> T + Sync,
+) -> Result<T> {
+    check_shard(shard)?;
+    let total = shard_items(items, shard);
+    let pool = pool(opts.threads)?;
+    let threads = pool.current_num_threads() as u64;
+    let (rank, size) = opts
+        .team
+        .map(|t| (t.rank() as u64, t.size() as u64))
+        .unwrap_or((0, 1));
+    let run = |range: std::ops::Range<u64>| -> Option<T> {
+        pool.install(|| {
+            range
+                .into_par_iter()
+                .map(|j| work(shard_item(shard, j)))
+                .reduce_with(|mut a, b| {
+                    a.add(&b);
+                    a
+                })
+        })
+    };
+    let mut state = start;
+    if state.chunks_done > total {
+        return Err(Error::Invalid(
+            "the checkpoint does not fit this run".into(),
+        ));
+    }
+    let mut last_checkpoint = Instant::now();
+    // Batches of a few items per thread and member; they grow while quick.
+    let mut batch = threads * 2 * size;
+    while state.chunks_done < total {
+        let start = state.chunks_done;
+        let end = opts.team.map_or((start + batch).min(total), |t| {
+            t.broadcast((start + batch).min(total))
+        });
+        let t0 = Instant::now();
+        // member r takes the r-th of `size` equal slices of the batch
+        let len = end - start;
+        let lo = start + len * rank / size;
+        let hi = start + len * (rank + 1) / size;
+        let part = run(lo..hi);
+        match opts.team {
+            None => {
+                if let Some(p) = part {
+                    state.counts.add(&p);
+                }
+            }
+            Some(team) => {
+                let bytes = part
+                    .map(|p| serde_json::to_vec(&p).expect("serializable"))
+                    .unwrap_or_default();
+                for b in team.gather(bytes) {
+                    if !b.is_empty() {
+                        let p: T = serde_json::from_slice(&b).map_err(|e| {
+                            Error::Invalid(format!("a rank sent an unreadable tally: {e}"))
+                        })?;
+                        state.counts.add(&p);
+                    }
+                }
+            }
+        }
+        state.chunks_done = end;
+        if t0.elapsed() < Duration::from_millis(200) {
+            batch = (batch * 2).min(threads * 64 * size);
+        } else if batch > threads * size {
+            batch /= 2;
+        }
+        if rank == 0 {
+            if let Some(p) = opts.on_progress {
+                p(&state, total);
+            }
+            if let Some(cp) = opts.on_checkpoint
+                && state.chunks_done < total
+                && last_checkpoint.elapsed() >= opts.checkpoint_every
+            {
+                cp(&state)?;
+                last_checkpoint = Instant::now();
+            }
+        }
+    }
+    Ok(state.counts)
 }
 
 /// 64-bit FNV-1a hash (integrity and identity of files, not security).
@@ -43,54 +280,67 @@ pub fn fnv1a64(data: &[u8]) -> u64 {
     h
 }
 
-impl Params {
-    /// Hash identifying the parameters.
-    pub fn hash(&self) -> String {
-        format!(
-            "{:016x}",
-            fnv1a64(
-                serde_json::to_string(self)
-                    .expect("serializable")
-                    .as_bytes()
-            )
+/// Hash identifying a parameter set (of its compact JSON form).
+pub fn params_hash<P: Serialize>(params: &P) -> String {
+    format!(
+        "{:016x}",
+        fnv1a64(
+            serde_json::to_string(params)
+                .expect("serializable")
+                .as_bytes()
         )
-    }
+    )
 }
 
-/// The contents of a result or checkpoint file.
+/// The contents of a shard result or checkpoint file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RunFile {
-    /// Always `alias-simulate`.
+pub struct ShardFile<P, T> {
+    /// What computed it (`alias-simulate`, `alias-rare`, ...).
     pub format: String,
     /// File format version.
     pub version: u32,
-    /// Parameters of the run.
-    pub params: Params,
-    /// `params.hash()`.
+    /// Parameters of the computation.
+    pub params: P,
+    /// [`params_hash`] of `params`.
     pub params_hash: String,
     /// Shard `i` of `n` (1-based).
-    pub shard: (u64, u64),
+    pub shard: Shard,
     /// `true` when the shard ran to the end.
     pub complete: bool,
-    /// Chunks done and tallies.
-    pub progress: Progress,
+    /// Items done and tallies.
+    pub progress: Progress<T>,
 }
 
-const FORMAT: &str = "alias-simulate";
-const VERSION: u32 = 1;
+/// Version of the file format.
+pub const VERSION: u32 = 2;
 
-impl RunFile {
-    /// A file for `params`, shard `shard`.
-    pub fn new(params: Params, shard: (u64, u64), complete: bool, progress: Progress) -> Self {
-        RunFile {
-            format: FORMAT.into(),
+impl<P: Serialize + DeserializeOwned, T: Serialize + DeserializeOwned> ShardFile<P, T> {
+    /// A file of kind `format` for `params`, shard `shard`.
+    pub fn new(
+        format: &str,
+        params: P,
+        shard: Shard,
+        complete: bool,
+        progress: Progress<T>,
+    ) -> Self {
+        ShardFile {
+            format: format.into(),
             version: VERSION,
-            params_hash: params.hash(),
+            params_hash: params_hash(&params),
             params,
             shard,
             complete,
             progress,
         }
+    }
+
+    /// The file of a finished shard of a computation of `items` items.
+    pub fn finished(format: &str, params: P, shard: Shard, items: u64, counts: T) -> Self {
+        let done = Progress {
+            chunks_done: shard_items(items, shard),
+            counts,
+        };
+        Self::new(format, params, shard, true, done)
     }
 
     /// Serialized text, with its checksum.
@@ -104,10 +354,10 @@ impl RunFile {
         serde_json::to_string_pretty(&wrapped).expect("serializable") + "\n"
     }
 
-    /// Parses and verifies text written by [`RunFile::to_text`].
-    pub fn from_text(text: &str, what: &str) -> Result<Self> {
-        let bad =
-            |why: &str| Error::Invalid(format!("{what} is not a valid simulation file: {why}"));
+    /// Parses and verifies text written by [`ShardFile::to_text`], of kind
+    /// `format`; `what` names the file in messages.
+    pub fn from_text(text: &str, format: &str, what: &str) -> Result<Self> {
+        let bad = |why: &str| Error::Invalid(format!("{what} is not a valid {format} file: {why}"));
         let v: serde_json::Value = serde_json::from_str(text).map_err(|_| bad("not JSON"))?;
         let body = v.get("body").ok_or_else(|| bad("no body"))?;
         let sum = v
@@ -118,21 +368,32 @@ impl RunFile {
         if format!("{:016x}", fnv1a64(compact.as_bytes())) != sum {
             return Err(bad("checksum mismatch (corrupt or edited)"));
         }
-        let f: RunFile = serde_json::from_value(body.clone()).map_err(|e| bad(&e.to_string()))?;
-        if f.format != FORMAT || f.version != VERSION {
-            return Err(bad(&format!("format {} version {}", f.format, f.version)));
+        let kind = body.get("format").and_then(|f| f.as_str()).unwrap_or("?");
+        let version = body.get("version").and_then(|f| f.as_u64()).unwrap_or(0);
+        if kind != format || version != VERSION as u64 {
+            return Err(bad(&format!(
+                "it is format {kind} version {version}, expected {format} version {VERSION}"
+            )));
         }
-        if f.params.hash() != f.params_hash {
+        let f: Self = serde_json::from_value(body.clone())
+            .map_err(|e| bad(&e.to_string().replace('\n', " ")))?;
+        if params_hash(&f.params) != f.params_hash {
             return Err(bad("parameter hash mismatch"));
+        }
+        check_shard(f.shard).map_err(|e| bad(&e.to_string()))?;
+        // byte for byte the text alias writes: any other edit (even of
+        // white space the checksum does not see) is refused
+        if f.to_text() != text {
+            return Err(bad("edited (not the text alias writes)"));
         }
         Ok(f)
     }
 
-    /// Reads and verifies a file.
-    pub fn read(path: &Path) -> Result<Self> {
+    /// Reads and verifies a file of kind `format`.
+    pub fn read(path: &Path, format: &str) -> Result<Self> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| Error::Invalid(format!("cannot read {}: {e}", path.display())))?;
-        Self::from_text(&text, &path.display().to_string())
+        Self::from_text(&text, format, &path.display().to_string())
     }
 
     /// Writes the file atomically (temporary file, fsync, rename).
@@ -142,16 +403,23 @@ impl RunFile {
     }
 }
 
-/// Adds complete shards `files` of one run: same parameters and seed, every
-/// shard `1..=n` exactly once. Returns the parameters and the total tallies.
-pub fn merge(files: &[(String, RunFile)]) -> Result<(Params, Counts)> {
+/// Adds complete shards `files` of one computation: same kind and
+/// parameters, every shard `1..=n` exactly once. Returns the parameters and
+/// the total tally (equal, bit for bit, to the unsharded run's).
+pub fn merge<P: Clone, T: Tally>(files: &[(String, ShardFile<P, T>)]) -> Result<(P, T)> {
     let Some((name0, first)) = files.first() else {
         return Err(Error::Invalid("no files to merge".into()));
     };
     let n = first.shard.1;
-    let mut seen = vec![false; n as usize];
-    let mut total = Counts::zero(first.progress.counts.escapes.len());
+    let mut seen = std::collections::BTreeSet::new();
+    let mut total = first.progress.counts.empty_like();
     for (name, f) in files {
+        if f.format != first.format {
+            return Err(Error::Invalid(format!(
+                "{name} is a {} file, {name0} a {} file",
+                f.format, first.format
+            )));
+        }
         if f.params_hash != first.params_hash {
             return Err(Error::Invalid(format!(
                 "{name} comes from other parameters or another seed than {name0}"
@@ -168,95 +436,42 @@ pub fn merge(files: &[(String, RunFile)]) -> Result<(Params, Counts)> {
                 f.shard.0, f.shard.1
             )));
         }
-        let i = (f.shard.0 - 1) as usize;
-        if seen[i] {
+        if !seen.insert(f.shard.0) {
             return Err(Error::Invalid(format!(
                 "shard {}/{n} given twice ({name})",
-                i + 1
+                f.shard.0
             )));
         }
-        seen[i] = true;
         total.add(&f.progress.counts);
     }
-    if let Some(missing) = seen.iter().position(|s| !s) {
-        return Err(Error::Invalid(format!(
-            "shard {}/{n} is missing",
-            missing + 1
-        )));
+    if let Some(missing) = (1..=n).find(|i| !seen.contains(i)) {
+        return Err(Error::Invalid(format!("shard {missing}/{n} is missing")));
     }
     Ok((first.params.clone(), total))
-}
-
-/// What the payload of a run is, as given on the command line: `random`,
-/// `pattern:HEX` or `file:PATH`.
-pub fn parse_payload(spec: &str) -> Result<(crate::stack::Payload, String)> {
-    use crate::stack::Payload;
-    let s = spec.trim();
-    if s.eq_ignore_ascii_case("random") {
-        return Ok((Payload::Random, "random".into()));
-    }
-    let bytes = if let Some(hex) = s.strip_prefix("pattern:") {
-        let hex = hex.trim_start_matches("0x");
-        if hex.is_empty() || hex.len() % 2 == 1 || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
-            return Err(Error::Invalid(format!(
-                "payload pattern `{hex}` is not an even number of hex digits"
-            )));
-        }
-        (0..hex.len() / 2)
-            .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex digits"))
-            .collect::<Vec<u8>>()
-    } else if let Some(path) = s.strip_prefix("file:") {
-        std::fs::read(path)
-            .map_err(|e| Error::Invalid(format!("cannot read payload file {path}: {e}")))?
-    } else {
-        return Err(Error::Invalid(format!(
-            "payload `{s}`: expected random, pattern:HEX or file:PATH"
-        )));
-    };
-    if bytes.is_empty() {
-        return Err(Error::Invalid("the payload is empty".into()));
-    }
-    let desc = format!("fixed:{}:{:016x}", bytes.len(), fnv1a64(&bytes));
-    Ok((Payload::Fixed(bytes), desc))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn file(shard: (u64, u64), seed: u64) -> RunFile {
-        let params = Params {
-            stack: "ethernet".into(),
-            bytes: 64,
-            channel: Channel::Bsc { ber: 1e-3 },
-            payload: "random".into(),
-            frames: 1000,
-            seed,
-            chunk_frames: 100,
-        };
-        let mut c = Counts::zero(1);
-        c.frames = shard.0 * 10;
-        RunFile::new(
-            params,
-            shard,
-            true,
-            Progress {
-                chunks_done: 1,
-                counts: c,
-            },
-        )
+    type F = ShardFile<String, u64>;
+
+    fn file(shard: Shard, seed: u64) -> F {
+        ShardFile::finished("toy", format!("seed {seed}"), shard, 10, shard.0 * 10)
     }
 
     #[test]
     fn round_trip_and_corruption() {
         let f = file((1, 2), 1);
         let t = f.to_text();
-        assert_eq!(RunFile::from_text(&t, "x").unwrap(), f);
-        let edited = t.replace("\"frames\": 10", "\"frames\": 11");
+        assert_eq!(F::from_text(&t, "toy", "x").unwrap(), f);
+        let edited = t.replace("\"counts\": 10", "\"counts\": 11");
         assert_ne!(edited, t);
-        let e = RunFile::from_text(&edited, "x").unwrap_err().to_string();
+        let e = F::from_text(&edited, "toy", "x").unwrap_err().to_string();
         assert!(e.contains("checksum"), "{e}");
-        assert!(RunFile::from_text(&t[..t.len() / 2], "x").is_err());
+        assert!(F::from_text(&t[..t.len() / 2], "toy", "x").is_err());
+        let e = F::from_text(&t, "other", "x").unwrap_err().to_string();
+        assert!(e.contains("format toy"), "{e}");
     }
 
     #[test]
@@ -264,27 +479,61 @@ mod tests {
         let a = ("a".to_string(), file((1, 2), 1));
         let b = ("b".to_string(), file((2, 2), 1));
         let (_, c) = merge(&[a.clone(), b.clone()]).unwrap();
-        assert_eq!(c.frames, 30);
-        assert!(
-            merge(&[a.clone(), ("c".into(), file((2, 2), 2))])
-                .unwrap_err()
-                .to_string()
-                .contains("another seed")
-        );
-        assert!(
-            merge(&[a.clone(), a.clone()])
-                .unwrap_err()
-                .to_string()
-                .contains("twice")
-        );
-        assert!(
-            merge(std::slice::from_ref(&a))
-                .unwrap_err()
-                .to_string()
-                .contains("missing")
-        );
+        assert_eq!(c, 30);
+        let one_line = |e: Error| {
+            let s = e.to_string();
+            assert!(!s.contains('\n'));
+            s
+        };
+        let e = one_line(merge(&[a.clone(), ("c".into(), file((2, 2), 2))]).unwrap_err());
+        assert!(e.contains("another seed"), "{e}");
+        let e = one_line(merge(&[a.clone(), a.clone()]).unwrap_err());
+        assert!(e.contains("twice"), "{e}");
+        let e = one_line(merge(std::slice::from_ref(&a)).unwrap_err());
+        assert!(e.contains("missing"), "{e}");
+        let e = one_line(merge(&[a.clone(), ("d".into(), file((2, 3), 1))]).unwrap_err());
+        assert!(e.contains("not one of 2"), "{e}");
         let mut unfinished = b.clone();
         unfinished.1.complete = false;
         assert!(merge(&[a, unfinished]).is_err());
+    }
+
+    proptest::proptest! {
+        /// A file with any one byte changed is refused, never accepted or a panic.
+        #[test]
+        fn any_changed_byte_is_refused(at in 0usize..10_000, delta in 1u8..=255) {
+            let t = file((2, 3), 7).to_text();
+            let mut b = t.clone().into_bytes();
+            let i = at % b.len();
+            b[i] = b[i].wrapping_add(delta);
+            if let Ok(s) = String::from_utf8(b) {
+                let e = F::from_text(&s, "toy", "x");
+                proptest::prop_assert!(e.is_err(), "byte {} accepted", i);
+                proptest::prop_assert!(!e.unwrap_err().to_string().contains('\n'));
+            }
+        }
+    }
+
+    #[test]
+    fn every_split_gives_the_same_total() {
+        let work = |i: u64| i * i + 1;
+        let whole = drive(37, (1, 1), Progress::start(0), &Drive::default(), work).unwrap();
+        for n in 1..6 {
+            let mut t = 0;
+            for i in 1..=n {
+                t += drive(37, (i, n), Progress::start(0), &Drive::default(), work).unwrap();
+            }
+            assert_eq!(t, whole);
+        }
+        // resuming from a prefix
+        let p = Progress {
+            chunks_done: 5,
+            counts: (0..5).map(|j| work(shard_item((2, 3), j))).sum(),
+        };
+        let resumed = drive(37, (2, 3), p, &Drive::default(), work).unwrap();
+        assert_eq!(
+            resumed,
+            drive(37, (2, 3), Progress::start(0), &Drive::default(), work).unwrap()
+        );
     }
 }

@@ -64,6 +64,7 @@ impl Column {
 
 /// Runs `alias compare`.
 pub fn run(args: Args) -> Result<()> {
+    crate::args::check_outputs(&[args.output.as_deref(), args.plot.as_deref()])?;
     let bers = parse_bers(&args.ber)?;
     let payload = read_payload(args.payload.as_deref(), args.payload_hex.as_deref())?;
     let bytes = match (&args.bytes, &payload) {

@@ -1,8 +1,8 @@
-//! `alias merge`: adds the shard result files of one `simulate` run.
+//! `alias merge`: adds the shard result files of one `simulate` run (plain
+//! or `--rare`); the result equals the single run's, bit for bit.
 
-use super::simulate::{Sink, plan_of};
-use aliasing_sim::shard::{RunFile, merge};
-use aliasing_sim::stack::Payload;
+use super::simulate::Sink;
+use aliasing_sim::session::{self, RARE_FORMAT};
 use anyhow::Result;
 use std::path::PathBuf;
 
@@ -21,24 +21,29 @@ pub struct Args {
 
 /// Runs `alias merge`.
 pub fn run(a: Args) -> Result<()> {
-    let mut files = Vec::new();
-    for p in &a.files {
-        files.push((p.display().to_string(), RunFile::read(p)?));
-    }
-    let (params, counts) = merge(&files)?;
-    // The layout (names of checks, exact values) does not depend on the payload bytes.
-    let payload = if params.payload == "random" {
-        Payload::Random
-    } else {
-        Payload::Fixed(vec![0])
-    };
-    let plan = plan_of(&params, payload)?;
+    a.report.check()?;
     if let Some(out) = &a.out {
-        let p = aliasing_sim::run::Progress {
-            chunks_done: plan.chunks(),
-            counts: counts.clone(),
-        };
-        RunFile::new(params.clone(), (1, 1), true, p).write(out)?;
+        super::simulate::check_output("--out", out)?;
     }
-    a.report.report(&plan, params, &counts)
+    if session::file_kind(&a.files[0]).as_deref() == Some(RARE_FORMAT) {
+        let (s, tally) = session::merge_rare_paths(&a.files)?;
+        if let Some(out) = &a.out {
+            let work = aliasing_sim::rare::RareWork::new(&s.plan, s.params.samples, 0)?;
+            session::RareFile::finished(
+                RARE_FORMAT,
+                s.params.clone(),
+                (1, 1),
+                work.items(),
+                tally.clone(),
+            )
+            .write(out)?;
+        }
+        let r = s.result(&tally, a.report.no_exact)?;
+        return a.report.report_rare(&s, &r);
+    }
+    let (s, counts) = session::merge_paths(&a.files)?;
+    if let Some(out) = &a.out {
+        s.result_file(counts.clone()).write(out)?;
+    }
+    a.report.report(&s, &counts)
 }

@@ -2,13 +2,15 @@
 
 use crate::output::{self, Format};
 use aliasing_sim::channel::{Channel, GilbertElliott};
+use aliasing_sim::rare::{MAX_SAMPLES, RareResult, RareTally};
 use aliasing_sim::report::{Estimate, Report};
-use aliasing_sim::run::{Engine, Plan, Progress, RunOptions, simulate};
-use aliasing_sim::shard::{Params, RunFile, parse_payload};
-use aliasing_sim::stack::Frame;
+use aliasing_sim::run::{Counts, Engine, MAX_FRAMES, RunOptions};
+use aliasing_sim::session::{Given, RareParams, RareSession, Session};
+use aliasing_sim::shard::{Drive, MAX_THREADS, Team};
+use aliasing_sim::spec::PayloadSpec;
 use anyhow::{Context, Result, bail};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Engine choice on the command line.
@@ -23,16 +25,18 @@ pub enum EngineArg {
 /// Arguments of `alias simulate`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Number of frames (e.g. 1e9).
-    #[arg(long, default_value = "1e6")]
-    frames: String,
-    /// Frame length in bytes, every check field included.
-    #[arg(long, default_value_t = 1518)]
-    bytes: usize,
-    /// ethernet, ethernet-tcp, tcp, internet, fletcher16, fletcher32, adler32, or a CRC spec.
-    #[arg(long, default_value = "ethernet")]
-    stack: String,
-    /// Binary symmetric channel with this bit error rate.
+    /// Number of frames (e.g. 1e9) [default: 1e6].
+    #[arg(long)]
+    frames: Option<String>,
+    /// Frame length in bytes, every check field included [default: 1518].
+    #[arg(long)]
+    bytes: Option<usize>,
+    /// ethernet, ethernet-tcp, tcp, internet, fletcher16, fletcher32, adler32,
+    /// or a CRC spec [default: ethernet].
+    #[arg(long)]
+    stack: Option<String>,
+    /// Binary symmetric channel with this bit error rate [default: 1e-5 when
+    /// no error model is given].
     #[arg(long)]
     ber: Option<f64>,
     /// Gilbert-Elliott bursts: good BER, bad BER, P(good->bad), P(bad->good).
@@ -41,13 +45,13 @@ pub struct Args {
     /// Exactly k random bit errors per frame.
     #[arg(long, value_name = "K")]
     errors: Option<u32>,
-    /// Payload: random, pattern:HEX or file:PATH.
-    #[arg(long, default_value = "random")]
-    payload: String,
-    /// Seed of every random stream.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Worker threads (0 = all cores).
+    /// Payload: random, pattern:HEX or file:PATH [default: random].
+    #[arg(long)]
+    payload: Option<String>,
+    /// Seed of every random stream [default: 1].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Worker threads (0 = all cores; at most 1024).
     #[arg(long, default_value_t = 0)]
     threads: usize,
     /// Engine (both give identical results on the same seed).
@@ -62,7 +66,8 @@ pub struct Args {
     /// Rewrite this checkpoint file atomically every few seconds.
     #[arg(long)]
     checkpoint: Option<PathBuf>,
-    /// Continue the run saved in this checkpoint file.
+    /// Continue the run saved in this checkpoint file (its parameters are
+    /// used; any also given must match).
     #[arg(long)]
     resume: Option<PathBuf>,
     /// Seconds between checkpoints.
@@ -73,26 +78,33 @@ pub struct Args {
     /// Rare-event estimation: stratified conditional sampling (BSC, a CRC in the stack).
     #[arg(long)]
     rare: bool,
-    /// Conditional samples in all for --rare (e.g. 1e8).
-    #[arg(long, default_value = "1e8")]
-    samples: String,
+    /// Conditional samples in all for --rare (e.g. 1e8) [default: 1e8].
+    #[arg(long)]
+    samples: Option<String>,
     /// Frames per chunk (changes the random streams).
     #[arg(long, hide = true)]
     chunk_frames: Option<u64>,
 }
 
-fn parse_count(s: &str) -> Result<u64> {
+fn parse_count(flag: &str, s: &str, max: u64) -> Result<u64> {
     let v: f64 = s
         .trim()
         .parse()
-        .with_context(|| format!("--frames `{s}` is not a number"))?;
-    if !((1.0..=9.0e18).contains(&v) && v.fract() == 0.0) {
-        bail!("--frames and --samples must be whole numbers from 1 to 9e18, got {s}");
+        .map_err(|_| anyhow::anyhow!("{flag} `{s}` is not a number"))?;
+    if !(v >= 1.0 && v.fract() == 0.0) {
+        bail!("{flag} must be a whole number from 1 to {max:e}, got {s}");
+    }
+    if v > max as f64 {
+        bail!(
+            "{flag} {s}: at most {max:e} per run (split a larger study into runs with \
+             different seeds)"
+        );
     }
     Ok(v as u64)
 }
 
-fn channel(a: &Args) -> Result<Channel> {
+/// The error model given, if any.
+fn channel(a: &Args) -> Result<Option<Channel>> {
     let given = a.ber.is_some() as u8 + a.burst.is_some() as u8 + a.errors.is_some() as u8;
     if given > 1 {
         bail!("give one error model: --ber, --burst or --errors");
@@ -106,19 +118,63 @@ fn channel(a: &Args) -> Result<Channel> {
         if v.len() != 4 {
             bail!("--burst `{b}`: expected four numbers PG,PB,G2B,B2G");
         }
-        return Ok(Channel::Burst(GilbertElliott {
+        return Ok(Some(Channel::Burst(GilbertElliott {
             p_good: v[0],
             p_bad: v[1],
             good_to_bad: v[2],
             bad_to_good: v[3],
-        }));
+        })));
     }
     if let Some(k) = a.errors {
-        return Ok(Channel::Exactly { k });
+        return Ok(Some(Channel::Exactly { k }));
     }
-    Ok(Channel::Bsc {
-        ber: a.ber.unwrap_or(1e-5),
+    Ok(a.ber.map(|ber| Channel::Bsc { ber }))
+}
+
+/// The parameters given on the command line (absent ones are defaults, or
+/// a resumed checkpoint's).
+fn given(a: &Args) -> Result<Given> {
+    Ok(Given {
+        stack: a.stack.clone(),
+        bytes: a.bytes,
+        channel: channel(a)?,
+        payload: a.payload.as_deref().map(PayloadSpec::parse).transpose()?,
+        frames: a
+            .frames
+            .as_deref()
+            .map(|f| parse_count("--frames", f, MAX_FRAMES))
+            .transpose()?,
+        seed: a.seed,
+        chunk_frames: a.chunk_frames,
     })
+}
+
+/// Refuses an output path that cannot be written (missing folder, a folder
+/// in its place) before any work starts.
+pub fn check_output(flag: &str, path: &Path) -> Result<()> {
+    if path.is_dir() {
+        bail!("{flag} {}: is a folder", path.display());
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !parent.is_dir() {
+        bail!(
+            "{flag} {}: folder {} does not exist",
+            path.display(),
+            parent.display()
+        );
+    }
+    let meta = std::fs::metadata(parent)?;
+    if meta.permissions().readonly() {
+        bail!(
+            "{flag} {}: folder {} is read-only",
+            path.display(),
+            parent.display()
+        );
+    }
+    Ok(())
 }
 
 fn parse_shard(s: &str) -> Result<(u64, u64)> {
@@ -146,6 +202,13 @@ pub fn render(r: &Report, format: Format) -> String {
             output::prob(e.ci_high),
             output::prob(e.per_errored_frame),
             opt(e.exact),
+            e.errored_in_coverage
+                .map(|x| x.to_string())
+                .unwrap_or_else(|| "-".into()),
+            e.escapes_in_coverage
+                .map(|x| x.to_string())
+                .unwrap_or_else(|| "-".into()),
+            opt(e.rate_in_coverage),
         ]
     };
     match format {
@@ -159,6 +222,9 @@ pub fn render(r: &Report, format: Format) -> String {
                 "ci95_high".into(),
                 "per_errored_frame".into(),
                 "exact".into(),
+                "errored_in_coverage".into(),
+                "escapes_in_coverage".into(),
+                "rate_in_coverage".into(),
             ]];
             for c in &r.checks {
                 rows.push(row(c.name.as_deref().unwrap_or("?"), c));
@@ -184,22 +250,46 @@ pub fn render(r: &Report, format: Format) -> String {
     }
 }
 
-/// The plan of a parameter set.
-pub fn plan_of(params: &Params, payload: aliasing_sim::stack::Payload) -> Result<Plan> {
-    let frame = Frame::new(&params.stack, params.bytes, payload)?;
-    let mut plan = Plan::new(frame, params.channel, params.seed, params.frames);
-    plan.chunk_frames = params.chunk_frames;
-    plan.validate()?;
-    Ok(plan)
+/// The progress bar of a run on a terminal (nothing on pipes): done of
+/// total `unit`, an integer rate and the ETA.
+pub fn progress_bar(unit: &str) -> Option<indicatif::ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let b = indicatif::ProgressBar::new(0);
+    b.set_style(
+        indicatif::ProgressStyle::with_template(&format!(
+            "{{bar:40}} {{pos}}/{{len}} {unit}  {{rate}}/s  ETA {{eta}}"
+        ))
+        .expect("template")
+        .with_key(
+            "rate",
+            |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{}", s.per_sec().round() as u64);
+            },
+        ),
+    );
+    Some(b)
 }
 
-/// Names of the checks of a parameter set (for reports).
-pub fn check_names(plan: &Plan) -> Vec<String> {
-    plan.frame.checks.iter().map(|c| c.name.clone()).collect()
-}
-
-/// Runs `alias simulate`.
-pub fn run(a: Args) -> Result<()> {
+/// The up-front checks of the output paths and the thread count.
+fn check_flags(a: &Args) -> Result<()> {
+    if a.threads > MAX_THREADS {
+        bail!(
+            "--threads {}: at most {MAX_THREADS} (0 uses every core)",
+            a.threads
+        );
+    }
+    for (flag, p) in [
+        ("--output", &a.report.output),
+        ("--out", &a.out),
+        ("--checkpoint", &a.checkpoint),
+        ("--plot", &a.report.plot),
+    ] {
+        if let Some(p) = p {
+            check_output(flag, p)?;
+        }
+    }
     if let Some(p) = &a.report.plot {
         if a.rare {
             bail!(
@@ -210,89 +300,49 @@ pub fn run(a: Args) -> Result<()> {
         // refuse a bad picture name before a long run, not after
         aliasing_plot::Format::from_path(p)?;
     }
-    if a.rare {
-        return run_rare(&a);
-    }
-    let frames = parse_count(&a.frames)?;
-    let ch = channel(&a)?;
-    let (payload, payload_desc) = parse_payload(&a.payload)?;
-    let shard = match &a.shard {
-        Some(s) => parse_shard(s)?,
-        None => (1, 1),
-    };
-    if shard.1 > 1 && a.out.is_none() {
-        bail!("--shard needs --out FILE for its result file");
-    }
     if !(a.checkpoint_every.is_finite() && a.checkpoint_every >= 0.0) {
         bail!("--checkpoint-every must be a number of seconds");
     }
-    let params = Params {
-        stack: a.stack.trim().to_string(),
-        bytes: a.bytes,
-        channel: ch,
-        payload: payload_desc,
-        frames,
-        seed: a.seed,
-        chunk_frames: a
-            .chunk_frames
-            .unwrap_or(aliasing_sim::run::DEFAULT_CHUNK_FRAMES),
-    };
-    let plan = plan_of(&params, payload)?;
-    let mut resume: Option<Progress> = None;
-    if let Some(path) = &a.resume {
-        let f = RunFile::read(path)?;
-        if f.params_hash != params.hash() {
-            bail!(
-                "checkpoint {} comes from other parameters or another seed ({} there, {} here)",
-                path.display(),
-                serde_json::to_string(&f.params).unwrap_or_default(),
-                serde_json::to_string(&params).unwrap_or_default()
-            );
-        }
-        if f.shard != shard {
-            bail!(
-                "checkpoint {} is for shard {}/{}, not {}/{}",
-                path.display(),
-                f.shard.0,
-                f.shard.1,
-                shard.0,
-                shard.1
-            );
-        }
-        resume = Some(f.progress);
+    Ok(())
+}
+
+/// Runs `alias simulate`. Under MPI, a rank that fails prints its error
+/// and ends the whole job (the others would wait for it forever).
+pub fn run(a: Args) -> Result<()> {
+    let team = crate::team::world();
+    let result = run_in(&a, team.as_deref());
+    if let (Err(e), Some(t)) = (&result, &team) {
+        let msg = format!("{e:#}").replace('\n', " ");
+        eprintln!("error: rank {} of {}: {msg}", t.rank(), t.size());
+        t.abort(2);
     }
-    let cp_path = a.checkpoint.clone().or_else(|| a.resume.clone());
-    if let Some(cp) = &a.checkpoint
-        && a.resume.as_deref() != Some(cp.as_path())
-        && cp.exists()
-    {
-        bail!(
-            "checkpoint {} already exists; continue it with --resume {} or remove it",
-            cp.display(),
-            cp.display()
-        );
+    result
+}
+
+fn run_in(a: &Args, team: Option<&dyn Team>) -> Result<()> {
+    check_flags(a)?;
+    let root = team.is_none_or(|t| t.rank() == 0);
+    if a.rare {
+        return run_rare(a, team, root);
     }
-    let bar = if std::io::stderr().is_terminal() {
-        let b = indicatif::ProgressBar::new(0);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} frames  {per_sec}  ETA {eta}",
-            )
-            .expect("template"),
-        );
-        Some(b)
-    } else {
-        None
+    let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+    if shard.is_some_and(|s| s.1 > 1) && a.out.is_none() {
+        bail!("--shard needs --out FILE for its result file");
+    }
+    let given = given(a)?;
+    let mut session = match &a.resume {
+        Some(path) => Session::resume(path, &given, shard)?,
+        None => Session::new(given.params(), shard.unwrap_or((1, 1)))?,
     };
+    if let Some(cp) = &a.checkpoint {
+        session = session.checkpoint_to(cp.clone())?;
+    }
+    let bar = if root { progress_bar("frames") } else { None };
     let progress = |done: u64, total: u64| {
         if let Some(b) = &bar {
             b.set_length(total);
             b.set_position(done);
         }
-    };
-    let write_cp = |p: &Progress| -> aliasing_core::Result<()> {
-        let path = cp_path.as_ref().expect("checkpoint path");
-        RunFile::new(params.clone(), shard, false, p.clone()).write(path)
     };
     let opts = RunOptions {
         engine: match a.engine {
@@ -300,27 +350,22 @@ pub fn run(a: Args) -> Result<()> {
             EngineArg::Dense => Engine::Dense,
         },
         threads: a.threads,
-        shard,
         on_progress: Some(&progress),
-        on_checkpoint: cp_path.as_ref().map(|_| &write_cp as _),
         checkpoint_every: Duration::from_secs_f64(a.checkpoint_every),
+        team,
+        ..Default::default()
     };
-    let counts = simulate(&plan, &opts, resume)?;
+    let counts = session.run(opts)?;
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let done = Progress {
-        chunks_done: plan.shard_chunks(shard),
-        counts: counts.clone(),
-    };
-    let file = RunFile::new(params.clone(), shard, true, done);
-    if let Some(cp) = &cp_path {
-        file.write(cp)?;
+    if !root {
+        return Ok(());
     }
     if let Some(out) = &a.out {
-        file.write(out)?;
+        session.result_file(counts.clone()).write(out)?;
     }
-    a.report.report(&plan, params, &counts)
+    a.report.report(&session, &counts)
 }
 
 /// Where a finished run's report goes: exact values or not, picture, format,
@@ -343,57 +388,106 @@ pub struct Sink {
 }
 
 impl Sink {
+    /// Refuses output paths that cannot be written, before any work.
+    pub fn check(&self) -> Result<()> {
+        if let Some(p) = &self.output {
+            check_output("--output", p)?;
+        }
+        if let Some(p) = &self.plot {
+            check_output("--plot", p)?;
+            aliasing_plot::Format::from_path(p)?;
+        }
+        Ok(())
+    }
+
     /// Adds the exact values where available, then plots and prints the report.
-    pub fn report(
-        &self,
-        plan: &Plan,
-        params: Params,
-        counts: &aliasing_sim::run::Counts,
-    ) -> Result<()> {
-        let exact = if self.no_exact {
-            Default::default()
-        } else {
-            aliasing_sim::exact::exact_values(plan)
-        };
-        let report = Report::new(
-            params,
-            &check_names(plan),
-            counts,
-            &exact.checks,
-            exact.stack,
-        );
+    pub fn report(&self, session: &Session, counts: &Counts) -> Result<()> {
+        let report = session.report(counts, self.no_exact);
         crate::args::plot(self.plot.as_deref(), &serde_json::to_value(&report)?)?;
         output::emit(self.output.as_deref(), &render(&report, self.format))
     }
+
+    /// Prints a rare-event result.
+    pub fn report_rare(&self, session: &RareSession, r: &RareResult) -> Result<()> {
+        output::emit(
+            self.output.as_deref(),
+            &render_rare(session, r, self.format),
+        )
+    }
 }
 
-fn run_rare(a: &Args) -> Result<()> {
-    if a.shard.is_some() || a.checkpoint.is_some() || a.resume.is_some() || a.out.is_some() {
-        bail!("--rare runs in one process: no --shard, --checkpoint, --resume or --out");
+fn run_rare(a: &Args, team: Option<&dyn Team>, root: bool) -> Result<()> {
+    if a.engine != EngineArg::Sparse {
+        bail!("--rare has its own sampler: no --engine");
     }
-    let samples = parse_count(&a.samples)?;
-    let (payload, payload_desc) = parse_payload(&a.payload)?;
-    let params = Params {
-        stack: a.stack.trim().to_string(),
-        bytes: a.bytes,
-        channel: channel(a)?,
-        payload: payload_desc,
-        frames: 1,
-        seed: a.seed,
-        chunk_frames: aliasing_sim::run::DEFAULT_CHUNK_FRAMES,
+    let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+    if shard.is_some_and(|s| s.1 > 1) && a.out.is_none() {
+        bail!("--shard needs --out FILE for its result file");
+    }
+    let samples = a
+        .samples
+        .as_deref()
+        .map(|s| parse_count("--samples", s, MAX_SAMPLES))
+        .transpose()?;
+    let mut given = given(a)?;
+    if given.frames.is_some() {
+        bail!("--rare draws --samples, not --frames");
+    }
+    given.frames = Some(1);
+    let mut session = match &a.resume {
+        Some(path) => RareSession::resume(path, &given, samples, shard)?,
+        None => RareSession::new(
+            RareParams {
+                params: given.params(),
+                samples: samples.unwrap_or(100_000_000),
+            },
+            shard.unwrap_or((1, 1)),
+        )?,
     };
-    let plan = plan_of(&params, payload)?;
-    let mut r = aliasing_sim::rare::estimate(&plan, samples, a.threads)?;
-    let exact = if a.report.no_exact {
-        Default::default()
+    if let Some(cp) = &a.checkpoint {
+        session = session.checkpoint_to(cp.clone())?;
+    }
+    let bar = if root {
+        progress_bar("sample chunks")
     } else {
-        aliasing_sim::exact::exact_values(&plan)
+        None
     };
-    r.stack.exact = exact.stack;
-    if let Some(i) = plan.frame.checks.iter().position(|c| c.name == r.crc_name) {
-        r.crc.exact = exact.checks.get(i).copied().flatten();
+    let progress = |p: &aliasing_sim::shard::Progress<RareTally>, total: u64| {
+        if let Some(b) = &bar {
+            b.set_length(total);
+            b.set_position(p.chunks_done);
+        }
+    };
+    let opts = Drive {
+        threads: a.threads,
+        on_progress: Some(&progress),
+        on_checkpoint: None,
+        checkpoint_every: Duration::from_secs_f64(a.checkpoint_every),
+        team,
+    };
+    let (tally, file) = session.run(&opts)?;
+    if let Some(b) = &bar {
+        b.finish_and_clear();
     }
-    let text = match a.report.format {
+    if !root {
+        return Ok(());
+    }
+    if let Some(out) = &a.out {
+        file.write(out)?;
+    }
+    if session.shard.1 > 1 {
+        // a shard's tally alone is no estimate: merge the shards
+        return Ok(());
+    }
+    let r = session.result(&tally, a.report.no_exact)?;
+    a.report.report_rare(&session, &r)
+}
+
+/// Renders a rare-event result in `format`.
+pub fn render_rare(session: &RareSession, r: &RareResult, format: Format) -> String {
+    let params = &session.params.params;
+    let samples = session.params.samples;
+    match format {
         Format::Json => {
             let v = serde_json::json!({ "params": params, "method": "rare", "samples": samples, "result": r });
             serde_json::to_string_pretty(&v).expect("serializable") + "\n"
@@ -421,11 +515,15 @@ fn run_rare(a: &Args) -> Result<()> {
             if f == Format::Csv {
                 output::csv(&rows)
             } else {
+                let ber = match params.channel {
+                    Channel::Bsc { ber } => ber,
+                    _ => f64::NAN,
+                };
                 format!(
                     "rare-event estimate (stratified conditional sampling) | stack {} | {} bytes | BER {} | seed {} | {} samples | strata 1..={} | left-out tail {}\n{}",
                     params.stack,
                     params.bytes,
-                    a.ber.unwrap_or(1e-5),
+                    ber,
                     params.seed,
                     samples,
                     r.strata.len(),
@@ -434,6 +532,5 @@ fn run_rare(a: &Args) -> Result<()> {
                 )
             }
         }
-    };
-    output::emit(a.report.output.as_deref(), &text)
+    }
 }

@@ -3,6 +3,7 @@
 //! the real checksum, the two exact methods against each other over the whole
 //! BER range, and against an exact rational evaluation.
 
+use super::field::*;
 use super::*;
 use crate::check::Check;
 use crate::checksum::{Internet, ones_complement_sum};
@@ -188,11 +189,11 @@ fn one_word_needs_all_sixteen_flips() {
     // (The characteristic function is not used here: with one word there is no
     // second-order term and its result would be rounding noise.)
     for p in [1e-12, 1e-3, 0.1, 0.5] {
-        let v = p_undetected(2, p).unwrap();
+        let v = p_undetected_coins(2, p).unwrap();
         assert!(rel(v, p.powi(16) / 32768.0) < 1e-13, "p={p}: {v}");
     }
     // One byte (pad not transmitted) can never escape.
-    assert_eq!(p_undetected(1, 0.3).unwrap(), 0.0);
+    assert_eq!(p_undetected_coins(1, 0.3).unwrap(), 0.0);
     // All-zero payload: every flip adds, so the lightest escape is one flip in
     // every column (65535 has 16 ones): W^16 patterns of weight 16.
     for (bytes, p) in [(8usize, 1e-9), (64, 1e-9), (1500, 1e-12)] {
@@ -210,7 +211,7 @@ fn leading_term_for_random_data() {
         let w = column_counts(bytes);
         let a2: f64 = w.iter().map(|&c| (c * (c - 1)) as f64 / 4.0).sum();
         let p = 1e-12;
-        let v = p_undetected(bytes, p).unwrap();
+        let v = p_undetected_coins(bytes, p).unwrap();
         let lead = a2 * bsc::pattern_probability(8 * bytes, 2, p);
         assert!(rel(v, lead) < 1e-6, "{bytes}: {v} vs {lead}");
     }
@@ -320,7 +321,7 @@ fn exact_rational_evaluation() {
                 .collect();
             let exact = carry_chain(&laws, cut).to_f64().value();
             let f = fourier_random(&counts, p);
-            let c = p_undetected(bytes, p).unwrap();
+            let c = p_undetected_coins(bytes, p).unwrap();
             assert!(
                 rel(f, exact) < 1e-13,
                 "{bytes} p={p}: fourier {f} exact {exact}"
@@ -351,12 +352,12 @@ fn payload_model_large_ber_uses_characteristic_function() {
 
 #[test]
 fn bad_input() {
-    assert!(p_undetected(0, 0.1).is_err());
-    assert!(p_undetected(10, 1.5).is_err());
-    assert!(p_undetected(10, f64::NAN).is_err());
+    assert!(p_undetected_coins(0, 0.1).is_err());
+    assert!(p_undetected_coins(10, 1.5).is_err());
+    assert!(p_undetected_coins(10, f64::NAN).is_err());
     assert!(p_undetected_payload(&[], 0.1).is_err());
     assert!(curve_payload(&[1, 2, 3], &[4], &[0.1]).is_err());
-    assert_eq!(p_undetected(100, 0.0).unwrap(), 0.0);
+    assert_eq!(p_undetected_coins(100, 0.0).unwrap(), 0.0);
 }
 
 #[test]
@@ -384,7 +385,7 @@ fn real_field_model_against_brute_force() {
     // with probability 1/2 either way), so by far less than 1/(65535 W)
     // relative at low BER; and the mixed chain agrees with the mixed spectrum.
     for bytes in [64u64, 1500] {
-        let a = p_undetected(bytes, 1e-6).unwrap();
+        let a = p_undetected_coins(bytes, 1e-6).unwrap();
         let b = p_undetected_real_field(bytes, 1e-6).unwrap();
         let w = (bytes / 2) as f64;
         let d = (b - a) / a;
@@ -394,20 +395,39 @@ fn real_field_model_against_brute_force() {
     random.iter_mut().for_each(|r| *r -= 1);
     let p = 0.01;
     let c = carry_mixed(&random, &[0; 16], &[1; 16], p).unwrap();
-    let f = Spectrum::new(16, p).mixed(&random, &[0; 16], &[1; 16]);
+    let f = Spectrum::new(16, p).mixed(&random, &[0; 16], &[1; 16], 0);
     assert!(rel(c, f) < 1e-11, "{c} vs {f}");
 }
 
 #[test]
-fn mixed_segment_all_random_is_the_real_field_model() {
-    for bytes in [20usize, 64, 1500, 1501] {
+fn mixed_segment_all_random_is_the_random_model() {
+    for (bytes, top) in [(20usize, 1e-3), (64, 0.1), (1500, 0.1), (1501, 0.1)] {
         let seg = vec![None; bytes];
-        for p in [1e-6, 1.5e-5, 1e-3, 0.1] {
-            let m = p_undetected_mixed(&seg, 16, p).unwrap();
-            let r = p_undetected_real_field(bytes as u64, p).unwrap();
+        for p in [1e-6, 1.5e-5, 1e-3, 0.1].into_iter().filter(|&p| p <= top) {
+            let m = p_undetected_mixed(&seg, 16, 0, p).unwrap();
+            let r = p_undetected(bytes as u64, p).unwrap();
             assert!(rel(m, r) < 1e-12, "{bytes} p={p}: {m} vs {r}");
         }
     }
+}
+
+/// `P_ud` by the carry chain with the random bytes (`None`) as fair coins
+/// and the others in their known directions.
+fn carry_payload_mixed(seg: &[Option<u8>], p: f64) -> f64 {
+    let mut random = [0u64; WIDTH];
+    let mut d = Directions {
+        up: [0; WIDTH],
+        down: [0; WIDTH],
+    };
+    for (o, b) in seg.iter().enumerate() {
+        match b {
+            Some(v) => d.add_byte(o, *v),
+            None => random[byte_columns(o)..][..8]
+                .iter_mut()
+                .for_each(|r| *r += 1),
+        }
+    }
+    carry_mixed(&random, &d.up, &d.down, p).unwrap()
 }
 
 #[test]
@@ -420,7 +440,10 @@ fn mixed_segment_fixed_bytes_against_given_payloads() {
         let mut seg: Vec<Option<u8>> = known.iter().map(|&b| Some(b)).collect();
         seg.splice(2..2, [None, None]); // the field at offset 2
         seg.insert(x_at, None);
-        let (_, pf) = mixed_parts(&seg, 2, p).unwrap();
+        let mut ffff = seg.clone();
+        ffff[2] = Some(0xFF);
+        ffff[3] = Some(0xFF);
+        let pf = carry_payload_mixed(&ffff, p);
         let avg: f64 = (0..=255u8)
             .map(|x| {
                 let frame: Vec<u8> = seg
@@ -439,10 +462,10 @@ fn mixed_segment_fixed_bytes_against_given_payloads() {
         assert!(rel(pf, avg) < 1e-12, "x at {x_at}, p={p}: {pf} vs {avg}");
     }
     // Bad input: an odd or outside field, no random byte.
-    assert!(p_undetected_mixed(&[None; 8], 3, 1e-3).is_err());
-    assert!(p_undetected_mixed(&[None; 8], 8, 1e-3).is_err());
-    assert!(p_undetected_mixed(&[Some(1), Some(2), None, None], 2, 1e-3).is_err());
-    assert!(p_undetected_mixed(&[None; 8], 0, 1.5).is_err());
+    assert!(p_undetected_mixed(&[None; 8], 3, 0, 1e-3).is_err());
+    assert!(p_undetected_mixed(&[None; 8], 8, 0, 1e-3).is_err());
+    assert!(p_undetected_mixed(&[Some(1), Some(2), None, None], 2, 0, 1e-3).is_err());
+    assert!(p_undetected_mixed(&[None; 8], 0, 0, 1.5).is_err());
 }
 
 #[test]
@@ -455,7 +478,7 @@ fn half_ber_closed_form() {
         let w = (bytes / 2) as i32;
         let m = MODULUS as f64;
         let exact = (1.0 + (m - 1.0) * 65536f64.powi(-2 * w)) / m - 0.5f64.powi(8 * bytes as i32);
-        let v = p_undetected(bytes, 0.5).unwrap();
+        let v = p_undetected_coins(bytes, 0.5).unwrap();
         assert!(rel(v, exact) < 1e-13, "{bytes}: {v} vs {exact}");
         assert!(rel(fourier_random(&column_counts(bytes), 0.5), exact) < 1e-13);
     }
@@ -489,4 +512,164 @@ fn every_error_pattern_of_a_short_frame_against_the_real_checksum() {
             assert!(rel(v, brute) < 1e-12, "{frame:x?} p={p}: {v} vs {brute}");
         }
     }
+}
+
+/// Escaping error patterns by weight, averaged over the data, by brute force:
+/// `template` holds the frame with the field at bytes 0..2 (its entries
+/// ignored) and at most one random byte (`None`); each data value's field is
+/// computed with `constant` as a sender would, and every error pattern is
+/// judged by the change of the ones'-complement sum (0 mod 65535). The
+/// field word's 65536 patterns are sorted by their change and matched against
+/// every pattern of the other bytes, so each pattern is counted once.
+fn brute_force_field(template: &[Option<u8>], constant: u16) -> Vec<f64> {
+    let n = 8 * template.len();
+    let free = template[2..]
+        .iter()
+        .position(|b| b.is_none())
+        .map(|i| i + 2);
+    let values: Vec<u8> = if free.is_some() {
+        (0..=255).collect()
+    } else {
+        vec![0]
+    };
+    let m = 65535i64;
+    let word = |fr: &[u8], i: usize| -> i64 {
+        let hi = fr[2 * i] as i64;
+        let lo = fr.get(2 * i + 1).copied().unwrap_or(0) as i64;
+        (hi << 8) | lo
+    };
+    let mut a = vec![0.0; n + 1];
+    for &v in &values {
+        let mut fr: Vec<u8> = template.iter().map(|b| b.unwrap_or(v)).collect();
+        fr[0] = 0;
+        fr[1] = 0;
+        let f = !ones_complement_sum(&fr, constant);
+        fr[..2].copy_from_slice(&f.to_be_bytes());
+        let mut field: Vec<(i64, u32)> = (0..=0xFFFFu32)
+            .map(|e| {
+                (
+                    (((f as u32) ^ e) as i64 - f as i64).rem_euclid(m),
+                    e.count_ones(),
+                )
+            })
+            .collect();
+        field.sort_unstable();
+        let rest_bits = n - 16;
+        for e in 0u64..(1 << rest_bits) {
+            let mut r = fr.clone();
+            for (j, b) in r[2..].iter_mut().enumerate() {
+                *b ^= (e >> (8 * j)) as u8;
+            }
+            let d: i64 = (1..template.len().div_ceil(2))
+                .map(|i| word(&r, i) - word(&fr, i))
+                .sum();
+            let want = (-d).rem_euclid(m);
+            let lo = field.partition_point(|x| x.0 < want);
+            for &(c, w) in &field[lo..] {
+                if c != want {
+                    break;
+                }
+                let weight = w as usize + e.count_ones() as usize;
+                if weight > 0 {
+                    a[weight] += 1.0;
+                }
+            }
+        }
+    }
+    a.iter().map(|x| x / values.len() as f64).collect()
+}
+
+#[test]
+fn field_from_the_data_against_brute_force_on_tiny_frames() {
+    // 3 bytes: the field and one random byte (odd length; with constant 0
+    // the all-zero byte folds to the field 0xFFFF); 4 bytes: the field, a
+    // known byte and a random one, with and without a pseudo-header constant.
+    let cases: [(&[Option<u8>], u16); 4] = [
+        (&[None, None, None], 0),
+        (&[None, None, None], 0x1234),
+        (&[None, None, Some(0xA5), None], 0),
+        (&[None, None, Some(0x3C), None], 0xFFFF),
+    ];
+    for (template, constant) in cases {
+        let a = brute_force_field(template, constant);
+        let n = (a.len() - 1) as i32;
+        for p in [1e-6f64, 1e-3, 0.05, 0.3, 0.5, 0.7, 0.99, 1.0] {
+            let brute: f64 = (1..=n)
+                .map(|w| a[w as usize] * p.powi(w) * (1.0 - p).powi(n - w))
+                .sum();
+            let v = p_undetected_mixed(template, 0, constant, p).unwrap();
+            assert!(
+                rel(v, brute) < 1e-12,
+                "{template:?} c={constant:#x} p={p}: {v} vs {brute}"
+            );
+        }
+    }
+    // the random-data entry point enumerates the same way
+    let a = brute_force_field(&[None, None, None], 0);
+    for p in [1e-3f64, 0.7, 1.0] {
+        let brute: f64 = (1..=24)
+            .map(|w| a[w] * p.powi(w as i32) * (1.0 - p).powi(24 - w as i32))
+            .sum();
+        assert!(rel(p_undetected(3, p).unwrap(), brute) < 1e-12);
+    }
+}
+
+#[test]
+fn every_bit_flipped() {
+    // BER 1: a valid even-length frame with no constant stays valid; an odd
+    // length (the pad is not sent) or a pseudo-header constant never does.
+    for bytes in [4u64, 100, 1500] {
+        assert_eq!(p_undetected(bytes, 1.0).unwrap(), 1.0);
+    }
+    for bytes in [5u64, 101, 1501] {
+        assert_eq!(p_undetected(bytes, 1.0).unwrap(), 0.0);
+    }
+    let mut seg: Vec<Option<u8>> = (0..20u8).map(|b| Some(b * 7)).collect();
+    seg.extend(std::iter::repeat_n(None, 180));
+    assert_eq!(p_undetected_mixed(&seg, 16, 0x0506, 1.0).unwrap(), 0.0);
+    assert_eq!(p_undetected_mixed(&seg, 16, 0, 1.0).unwrap(), 1.0);
+    // the given-payload method agrees
+    assert_eq!(
+        p_undetected_payload(&[0x12, 0x34, 0xED, 0xCB], 1.0).unwrap(),
+        1.0
+    );
+    assert_eq!(p_undetected_payload(&[0x12, 0x34, 0xED], 1.0).unwrap(), 0.0);
+}
+
+#[test]
+fn the_certified_methods_agree_where_they_overlap() {
+    // At moderate BER on long frames both the independent-field model with
+    // its coupling bound and the uniform-received-word bound certify: two
+    // independent computations (carry chain or spectrum against 1/M - (1-p)^n).
+    for (bytes, p) in [(1500u64, 0.1), (1500, 0.3), (9000, 0.05), (400, 0.45)] {
+        let l = Layout::random(bytes);
+        let a = independent_field(&l, 0, p).unwrap();
+        let b = 1.0 / MODULUS as f64 - f64::exp(8.0 * bytes as f64 * f64::ln_1p(-p));
+        assert!(rel(a, b) < 1e-12, "{bytes} p={p}: {a} vs {b}");
+        assert!(coupling_bound(&l, p) < 1e-13 * a);
+    }
+    // Above 1/2 the mirror (target tau at 1 - p) against the same 1/M.
+    for (bytes, p, constant) in [(1500usize, 0.7, 0u16), (1501, 0.9, 0), (1500, 0.8, 0x0506)] {
+        let mut seg = vec![None; bytes];
+        seg[4] = Some(0x45);
+        let l = Layout::new(&seg, 0, constant).unwrap();
+        let q = 1.0 - p;
+        let clean = f64::exp(8.0 * bytes as f64 * f64::ln_1p(-p));
+        let tail = if l.tau == 0 {
+            f64::exp(8.0 * bytes as f64 * f64::ln_1p(-q))
+        } else {
+            0.0
+        };
+        let a = independent_field(&l, l.tau, q).unwrap() + tail - clean;
+        let b = 1.0 / MODULUS as f64 - clean;
+        assert!(rel(a, b) < 1e-12, "{bytes} p={p}: {a} vs {b}");
+    }
+}
+
+#[test]
+fn refusals_name_the_reason() {
+    let e = p_undetected(12, 0.2).unwrap_err().to_string();
+    assert!(e.contains("cannot certify") && e.contains("BER 0.2"), "{e}");
+    assert!(p_undetected(2, 1e-3).is_err());
+    assert!(p_undetected(1, 1e-3).is_err());
 }

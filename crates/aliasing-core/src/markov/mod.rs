@@ -22,6 +22,9 @@
 //!   registers per pass over the vector (vectorised for AVX2); the solver's
 //!   kernel from width 8 on x86-64 ([`Kernel`]).
 //!
+//! [`gilbert`] runs the product chain (register x channel state) of a
+//! Gilbert-Elliott burst channel on the butterfly kernel.
+//!
 //! One pass yields every length up to the largest requested. Cost
 //! `O(n_max * 2^r)` per BER; memory one vector of `2^r` f64 per BER in
 //! flight with [`walk`] ([`estimate_bytes`]). [`check_memory`] refuses a run
@@ -37,6 +40,7 @@
 
 #[doc(hidden)] // kernel: public for the benches only
 pub mod butterfly;
+pub mod gilbert;
 #[doc(hidden)] // kernel: public for the benches only
 pub mod inplace;
 pub mod sparse;

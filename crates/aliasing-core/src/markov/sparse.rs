@@ -277,7 +277,8 @@ mod tests {
         assert_eq!(v, vec![9.0 / 64.0, 0.0, 0.0, 1.0 / 16.0]);
     }
 
-    /// A Gilbert-Elliott product chain (register x channel state) against
+    /// A Gilbert-Elliott product chain (register x channel state,
+    /// [`super::super::gilbert::sparse_chain`]) against
     /// brute force over every error pattern, each weighted by the channel's
     /// forward recursion: the general engine with a clean mass spread over
     /// several states and several accepting states.
@@ -290,25 +291,13 @@ mod tests {
         // t[c][c2]: channel moves from c to c2 after each bit.
         let t = [[0.95, 0.05], [0.4, 0.6]];
         let pi = [0.4 / 0.45, 0.05 / 0.45]; // stationary distribution
-        let ns = 2usize << r;
-        let mut clean = TriMat::new((ns, ns));
-        let mut error = TriMat::new((ns, ns));
-        for s in 0..(1u64 << r) {
-            let top = (s >> (r - 1)) & 1;
-            let s0 = ((s << 1) & g.mask()) ^ if top == 1 { g.normal() } else { 0 };
-            let s1 = s0 ^ g.normal();
-            for c in 0..2 {
-                for c2 in 0..2 {
-                    let from = 2 * s as usize + c;
-                    clean.add_triplet(2 * s0 as usize + c2, from, (1.0 - pe[c]) * t[c][c2]);
-                    error.add_triplet(2 * s1 as usize + c2, from, pe[c] * t[c][c2]);
-                }
-            }
-        }
-        let mut start = vec![0.0; ns];
-        start[0] = pi[0];
-        start[1] = pi[1];
-        let chain = ErrorChain::new(clean.to_csr(), error.to_csr(), start, vec![0, 1]).unwrap();
+        let ge = crate::channel::GilbertElliott {
+            p_good: pe[0],
+            p_bad: pe[1],
+            good_to_bad: t[0][1],
+            bad_to_good: t[1][0],
+        };
+        let chain = super::super::gilbert::sparse_chain(&g, &ge).unwrap();
         let nmax = 12usize;
         let lengths: Vec<u64> = (0..=nmax as u64).collect();
         let got = chain.p_undetected(&lengths);

@@ -48,7 +48,7 @@ pub const MIN_WIDTH: u32 = BLOCK as u32 + 4;
 const MAX_LANES: usize = 8;
 
 /// `A^-1(s)`: the state that the error-free step takes to `s`.
-fn unwind(s: u64, gn: u64, r: u32) -> u64 {
+pub(super) fn unwind(s: u64, gn: u64, r: u32) -> u64 {
     let b = s & 1;
     ((s ^ (b * gn)) >> 1) | (b << (r - 1))
 }

@@ -1,0 +1,677 @@
+//! `alias search`: which generator to use, by Hamming distance at the
+//! user's lengths and then by exact `P_ud` at the user's BERs
+//! (`aliasing_core::search`). Shards write a checksummed file; `--merge`
+//! combines them into the unsharded result.
+
+use crate::args::parse_bers;
+use crate::lengths::parse_lengths;
+use crate::output::{self, Format};
+use aliasing_core::catalogue;
+use aliasing_core::poly::Generator;
+use aliasing_core::search::{self, Objective, Partial, Progress, Query, Ranked, Shard, Space};
+use aliasing_sim::shard::fnv1a64;
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+/// Ranking objective on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ObjectiveArg {
+    /// Highest minimum distance at the lengths first, then lowest P_ud.
+    Hd,
+    /// Lowest P_ud (worst case over the lengths), distance ignored.
+    Pud,
+}
+
+/// Arguments of `alias search`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// CRC width r: every generator of width r with the +1 term is a
+    /// candidate (2^(r-1) of them) unless --candidates or --sample is given.
+    #[arg(long, required_unless_present = "merge")]
+    pub width: Option<u32>,
+    /// Codeword lengths in bits, check bits included (values, START:STOP:STEP, log:START:STOP:N).
+    #[arg(long, conflicts_with = "bytes", required_unless_present_any = ["bytes", "merge"])]
+    pub bits: Option<String>,
+    /// Codeword lengths in bytes (x 8 bits), check bytes included.
+    #[arg(long)]
+    pub bytes: Option<String>,
+    /// Bit error rates in (0, 0.5], comma-separated; the first decides ties of P_ud first.
+    #[arg(long, required_unless_present = "merge")]
+    pub ber: Option<String>,
+    /// Drop candidates whose minimum distance over the lengths is below D.
+    #[arg(long, default_value_t = 0)]
+    pub min_hd: u32,
+    /// How many generators to list (0: every survivor).
+    #[arg(long, default_value_t = 10)]
+    pub top: usize,
+    /// Ranking objective.
+    #[arg(long, value_enum, default_value_t = ObjectiveArg::Hd)]
+    pub objective: ObjectiveArg,
+    /// Only the generators in FILE (one per line, any notation of `--crc`; `#` comments).
+    #[arg(long, conflicts_with = "sample")]
+    pub candidates: Option<PathBuf>,
+    /// A seeded random sample of N generators of the width instead of all.
+    #[arg(long, requires = "seed")]
+    pub sample: Option<u64>,
+    /// Seed of --sample.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Run shard I of N (candidates split by index) and write its result file to --out.
+    #[arg(long, requires = "out")]
+    pub shard: Option<String>,
+    /// Shard result file (with --shard).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Combine the result files of every shard of one search instead of searching.
+    #[arg(long, num_args = 1.., conflicts_with_all = ["width", "bits", "bytes", "ber", "shard", "candidates", "sample"])]
+    pub merge: Option<Vec<PathBuf>>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Write to FILE (atomically) instead of stdout.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Also draw P(alias | error) of the listed generators and the catalogue's
+    /// CRCs of the width to FILE.svg or FILE.png.
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+}
+
+/// Which candidates a search covered (enough to tell shards of one search apart).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct SpaceId {
+    /// `all`, `candidates` or `sample`.
+    kind: String,
+    /// Number of candidates.
+    count: u64,
+    /// FNV-1a of the candidates' full notations (lists), or the seed (samples).
+    id: String,
+}
+
+/// The body of a shard result file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct ShardBody {
+    format: String,
+    version: u32,
+    query: Query,
+    space: SpaceId,
+    shard: Shard,
+    partial: Partial,
+}
+
+#[derive(Serialize, Deserialize)]
+struct ShardFile {
+    checksum: String,
+    body: ShardBody,
+}
+
+const FORMAT: &str = "alias-search";
+
+fn checksum(body: &ShardBody) -> Result<String> {
+    Ok(format!(
+        "{:016x}",
+        fnv1a64(serde_json::to_string(body)?.as_bytes())
+    ))
+}
+
+fn read_shard(p: &Path) -> Result<ShardBody> {
+    let text =
+        std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
+    let f: ShardFile = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not an `alias search` shard file", p.display()))?;
+    if f.body.format != FORMAT || f.body.version != 1 {
+        bail!(
+            "{} is not an `alias search` shard file (version 1)",
+            p.display()
+        );
+    }
+    if checksum(&f.body)? != f.checksum {
+        bail!("{} is corrupt: its checksum does not match", p.display());
+    }
+    Ok(f.body)
+}
+
+fn lengths(a: &Args) -> Result<Vec<u64>> {
+    if let Some(b) = &a.bits {
+        return parse_lengths(b);
+    }
+    let b = a.bytes.as_deref().expect("clap requires --bits or --bytes");
+    parse_lengths(b)?
+        .into_iter()
+        .map(|v| {
+            v.checked_mul(8)
+                .with_context(|| format!("invalid length: {v} bytes is too large"))
+        })
+        .collect()
+}
+
+fn read_candidates(p: &Path, width: u32) -> Result<Vec<Generator>> {
+    let text =
+        std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.split('#').next().unwrap_or("").trim();
+        if t.is_empty() {
+            continue;
+        }
+        let g = catalogue::resolve(t)
+            .with_context(|| format!("{} line {}", p.display(), i + 1))?
+            .generator;
+        if g.width() != width {
+            bail!(
+                "{} line {}: {} has width {}, not {width}",
+                p.display(),
+                i + 1,
+                g.full_string(),
+                g.width()
+            );
+        }
+        out.push(g);
+    }
+    out.sort_unstable();
+    out.dedup();
+    if out.is_empty() {
+        bail!("{} lists no generators", p.display());
+    }
+    Ok(out)
+}
+
+fn parse_shard(s: &str) -> Result<Shard> {
+    let (i, n) = s
+        .split_once('/')
+        .with_context(|| format!("invalid --shard `{s}`: use I/N"))?;
+    let i: u64 = i
+        .trim()
+        .parse()
+        .with_context(|| format!("invalid --shard `{s}`"))?;
+    let n: u64 = n
+        .trim()
+        .parse()
+        .with_context(|| format!("invalid --shard `{s}`"))?;
+    Ok(Shard::new(i, n)?)
+}
+
+/// Runs `alias search`.
+pub fn run(a: Args) -> Result<()> {
+    if let Some(files) = &a.merge {
+        return merge(&a, files);
+    }
+    let width = a.width.expect("clap requires --width");
+    let query = Query {
+        width,
+        lengths: lengths(&a)?,
+        bers: parse_bers(a.ber.as_deref().expect("clap requires --ber"))?,
+        min_hd: a.min_hd,
+        top: a.top,
+        objective: match a.objective {
+            ObjectiveArg::Hd => Objective::Hd,
+            ObjectiveArg::Pud => Objective::Pud,
+        },
+    };
+    query.validate()?;
+    let (space, id) = if let Some(p) = &a.candidates {
+        let v = read_candidates(p, width)?;
+        let names: Vec<String> = v.iter().map(Generator::full_string).collect();
+        let id = SpaceId {
+            kind: "candidates".into(),
+            count: v.len() as u64,
+            id: format!("{:016x}", fnv1a64(names.join(",").as_bytes())),
+        };
+        (Space::List(v), id)
+    } else if let Some(n) = a.sample {
+        let seed = a.seed.expect("clap requires --seed");
+        let s = Space::sample(width, n, seed)?;
+        let id = SpaceId {
+            kind: "sample".into(),
+            count: n,
+            id: format!("seed {seed}"),
+        };
+        (s, id)
+    } else {
+        if width > 24 && a.shard.is_none() {
+            bail!(
+                "an exhaustive search of width {width} has {} candidates; \
+                 use --sample, --candidates or --shard",
+                1u64 << (width - 1)
+            );
+        }
+        let s = Space::All { width };
+        let id = SpaceId {
+            kind: "all".into(),
+            count: s.len(),
+            id: String::new(),
+        };
+        (s, id)
+    };
+    let shard = match &a.shard {
+        Some(s) => parse_shard(s)?,
+        None => Shard::WHOLE,
+    };
+    if let Some(out) = &a.out
+        && a.shard.is_none()
+    {
+        bail!("--out {} needs --shard I/N", out.display());
+    }
+    let bar = progress_bar();
+    let part = search::run(&query, &space, shard, &|e| bar_event(&bar, e))?;
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    if let Some(out) = &a.out {
+        let body = ShardBody {
+            format: FORMAT.into(),
+            version: 1,
+            query: query.clone(),
+            space: id.clone(),
+            shard,
+            partial: part.clone(),
+        };
+        let f = ShardFile {
+            checksum: checksum(&body)?,
+            body,
+        };
+        aliasing_core::atomic::write(out, serde_json::to_string(&f)?.as_bytes())
+            .with_context(|| format!("cannot write {}", out.display()))?;
+    }
+    report(&a, &query, &id, shard, &part)
+}
+
+fn merge(a: &Args, files: &[PathBuf]) -> Result<()> {
+    let mut bodies = Vec::new();
+    for p in files {
+        bodies.push((p, read_shard(p)?));
+    }
+    let (_, first) = &bodies[0];
+    let n = first.shard.count;
+    if n == 0 || n > 1 << 20 {
+        bail!("{} has an invalid shard count {n}", bodies[0].0.display());
+    }
+    let mut seen: Vec<Option<&Path>> = vec![None; n as usize];
+    for (p, b) in &bodies {
+        if b.query != first.query || b.space != first.space {
+            bail!(
+                "{} is from another search (parameters differ from {})",
+                p.display(),
+                bodies[0].0.display()
+            );
+        }
+        if b.shard.count != n || b.shard.index == 0 || b.shard.index > n {
+            bail!(
+                "{} is shard {}/{}, not of {n}",
+                p.display(),
+                b.shard.index,
+                b.shard.count
+            );
+        }
+        let slot = &mut seen[b.shard.index as usize - 1];
+        if let Some(q) = slot {
+            bail!(
+                "shard {}/{n} given twice: {} and {}",
+                b.shard.index,
+                q.display(),
+                p.display()
+            );
+        }
+        *slot = Some(p.as_path());
+    }
+    if let Some(i) = seen.iter().position(Option::is_none) {
+        bail!("shard {}/{n} is missing", i + 1);
+    }
+    let query = first.query.clone();
+    let id = first.space.clone();
+    let part = Partial::merge(&query, bodies.into_iter().map(|(_, b)| b.partial).collect());
+    report(a, &query, &id, Shard::WHOLE, &part)
+}
+
+type Bar = Option<indicatif::ProgressBar>;
+
+fn progress_bar() -> Bar {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let b = indicatif::ProgressBar::new(0);
+    b.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{msg:>8} {bar:40} {pos}/{len} generators  {per_sec}  ETA {eta}",
+        )
+        .expect("template"),
+    );
+    Some(b)
+}
+
+fn bar_event(bar: &Bar, e: Progress) {
+    if let Some(b) = bar {
+        match e {
+            Progress::Stage { name, total } => {
+                b.set_message(name);
+                b.set_length(total);
+                b.set_position(0);
+                b.reset_eta();
+            }
+            Progress::Done(k) => b.inc(k),
+        }
+    }
+}
+
+/// A catalogue CRC of the searched width, evaluated like a candidate.
+struct Known {
+    names: String,
+    ranked: Ranked,
+    standing: Option<search::Standing>,
+}
+
+fn catalogue_of(query: &Query, id: &SpaceId, part: &Partial) -> Result<Vec<Known>> {
+    let mut by_gen: Vec<(Generator, Vec<&str>)> = Vec::new();
+    for e in catalogue::ENTRIES.iter().filter(|e| e.width == query.width) {
+        let g = Generator::new(e.width, e.poly)?;
+        match by_gen.iter_mut().find(|(h, _)| *h == g) {
+            Some((_, v)) => v.push(e.name),
+            None => by_gen.push((g, vec![e.name])),
+        }
+    }
+    let mut out = Vec::new();
+    for (g, names) in by_gen {
+        let ranked = search::evaluate(&g, query)?;
+        let standing = (id.kind == "all" && query.objective == Objective::Hd)
+            .then(|| search::standing(&ranked, part));
+        out.push(Known {
+            names: names.join(" "),
+            ranked,
+            standing,
+        });
+    }
+    Ok(out)
+}
+
+fn hd_text(r: &Ranked) -> String {
+    r.hd.iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// Notes where a generator of lower distance has the lower P_ud.
+fn notes(query: &Query, listed: &[(String, &Ranked)]) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some((best_name, best)) = listed.first() else {
+        return out;
+    };
+    for (name, r) in &listed[1..] {
+        if r.min_hd >= best.min_hd {
+            continue;
+        }
+        for (li, &n) in query.lengths.iter().enumerate() {
+            for (bi, &p) in query.bers.iter().enumerate() {
+                let (a, b) = (r.p_undetected[li][bi], best.p_undetected[li][bi]);
+                if a < b {
+                    out.push(format!(
+                        "{name} (HD {}) has a lower P_ud than {best_name} (HD {}) at {n} bits, BER {p:e}: {} < {}",
+                        r.min_hd,
+                        best.min_hd,
+                        output::prob(a),
+                        output::prob(b)
+                    ));
+                }
+            }
+        }
+    }
+    out.truncate(20);
+    out
+}
+
+fn point_json(query: &Query, r: &Ranked) -> serde_json::Value {
+    let mut pts = Vec::new();
+    for (li, &n) in query.lengths.iter().enumerate() {
+        for (bi, &p) in query.bers.iter().enumerate() {
+            pts.push(
+                serde_json::json!({"bits": n, "ber": p, "p_undetected": r.p_undetected[li][bi]}),
+            );
+        }
+    }
+    serde_json::Value::Array(pts)
+}
+
+fn hd_json(query: &Query, r: &Ranked) -> serde_json::Value {
+    query
+        .lengths
+        .iter()
+        .zip(&r.hd)
+        .map(|(&n, &h)| serde_json::json!({"bits": n, "hd": h}))
+        .collect()
+}
+
+fn report(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -> Result<()> {
+    let known = catalogue_of(query, id, part)?;
+    let rec = search::reciprocal_of(&part.results);
+    let mut listed: Vec<(String, &Ranked)> = part
+        .results
+        .iter()
+        .map(|r| (format!("{}", r.generator.koopman_string()), r))
+        .collect();
+    for k in &known {
+        listed.push((k.names.clone(), &k.ranked));
+    }
+    let notes = notes(query, &listed);
+    let stages = |s: &search::StageStats| serde_json::json!({"generators": s.generators, "seconds": s.seconds, "per_second": s.rate()});
+    let space_text = match id.kind.as_str() {
+        "all" => format!(
+            "all {} generators of width {} with the +1 term",
+            id.count, query.width
+        ),
+        "sample" => format!("a sample of {} generators ({})", id.count, id.id),
+        _ => format!("{} generators from the candidates file", id.count),
+    };
+    let text = match a.format {
+        Format::Json => {
+            let results: Vec<serde_json::Value> = part
+                .results
+                .iter()
+                .zip(&rec)
+                .enumerate()
+                .map(|(i, (r, m))| {
+                    serde_json::json!({
+                        "rank": i + 1,
+                        "koopman": r.generator.koopman_string(),
+                        "full": r.generator.full_string(),
+                        "reciprocal_of": m.map(|j| part.results[j].generator.koopman_string()),
+                        "min_hd": r.min_hd,
+                        "hd": hd_json(query, r),
+                        "points": point_json(query, r),
+                    })
+                })
+                .collect();
+            let cat: Vec<serde_json::Value> = known
+                .iter()
+                .map(|k| {
+                    serde_json::json!({
+                        "names": k.names,
+                        "koopman": k.ranked.generator.koopman_string(),
+                        "full": k.ranked.generator.full_string(),
+                        "min_hd": k.ranked.min_hd,
+                        "hd": hd_json(query, &k.ranked),
+                        "points": point_json(query, &k.ranked),
+                        "rank": k.standing.map(|s| serde_json::json!({"best": s.best, "worst": s.worst})),
+                    })
+                })
+                .collect();
+            let hist: serde_json::Map<String, serde_json::Value> = part
+                .hd_histogram
+                .iter()
+                .map(|(h, c)| (h.to_string(), (*c).into()))
+                .collect();
+            let v = serde_json::json!({
+                "width": query.width,
+                "objective": query.objective.name(),
+                "candidates": space_text,
+                "shard": [shard.index, shard.count],
+                "lengths": query.lengths,
+                "bers": query.bers,
+                "min_hd": query.min_hd,
+                "examined": part.examined,
+                "hd_histogram": hist,
+                "stages": {"distance": stages(&part.distance_stage), "p_undetected": stages(&part.pud_stage)},
+                "results": results,
+                "catalogue": cat,
+                "notes": notes,
+            });
+            serde_json::to_string_pretty(&v)? + "\n"
+        }
+        Format::Csv => {
+            let mut rows = vec![
+                [
+                    "rank",
+                    "koopman",
+                    "full",
+                    "reciprocal_of",
+                    "min_hd",
+                    "bits",
+                    "hd",
+                    "ber",
+                    "p_undetected",
+                ]
+                .map(String::from)
+                .to_vec(),
+            ];
+            for (i, (r, m)) in part.results.iter().zip(&rec).enumerate() {
+                for (li, &n) in query.lengths.iter().enumerate() {
+                    for (bi, &p) in query.bers.iter().enumerate() {
+                        rows.push(vec![
+                            (i + 1).to_string(),
+                            r.generator.koopman_string(),
+                            r.generator.full_string(),
+                            m.map(|j| part.results[j].generator.koopman_string())
+                                .unwrap_or_default(),
+                            r.min_hd.to_string(),
+                            n.to_string(),
+                            r.hd[li].to_string(),
+                            format!("{p:e}"),
+                            format!("{:e}", r.p_undetected[li][bi]),
+                        ]);
+                    }
+                }
+            }
+            output::csv(&rows)
+        }
+        Format::Table => {
+            let mut s = String::new();
+            s += &format!(
+                "# search: {space_text}; objective {}{}\n",
+                query.objective.name(),
+                if shard.count > 1 {
+                    format!("; shard {}/{}", shard.index, shard.count)
+                } else {
+                    String::new()
+                }
+            );
+            s += &format!(
+                "# lengths: codeword bits, check bits included; P_ud exact (dual-code weights); score = worst case over the lengths, BER by BER in the order given\n"
+            );
+            let hist: Vec<String> = part
+                .hd_histogram
+                .iter()
+                .rev()
+                .map(|(h, c)| format!("HD {h}: {c}"))
+                .collect();
+            s += &format!("# minimum distance over the lengths: {}\n", hist.join(", "));
+            s += &format!(
+                "# stages: distance {} generators in {:.2} s ({:.0}/s); P_ud {} in {:.2} s ({:.1}/s)\n",
+                part.distance_stage.generators,
+                part.distance_stage.seconds,
+                part.distance_stage.rate(),
+                part.pud_stage.generators,
+                part.pud_stage.seconds,
+                part.pud_stage.rate()
+            );
+            let mut head = vec![
+                "rank".to_string(),
+                "koopman".into(),
+                "full".into(),
+                "mirror".into(),
+                "hd".into(),
+            ];
+            for &n in &query.lengths {
+                for &p in &query.bers {
+                    head.push(format!("P_ud@{n},{p:e}"));
+                }
+            }
+            let row = |rank: String, r: &Ranked, mirror: String| {
+                let mut v = vec![
+                    rank,
+                    r.generator.koopman_string(),
+                    r.generator.full_string(),
+                    mirror,
+                    hd_text(r),
+                ];
+                for row in &r.p_undetected {
+                    for &x in row {
+                        v.push(output::prob(x));
+                    }
+                }
+                v
+            };
+            let mut rows = vec![head.clone()];
+            for (i, (r, m)) in part.results.iter().zip(&rec).enumerate() {
+                rows.push(row(
+                    (i + 1).to_string(),
+                    r,
+                    m.map(|j| format!("=#{} reversed", j + 1))
+                        .unwrap_or_default(),
+                ));
+            }
+            s += &output::table(&rows);
+            if !known.is_empty() {
+                s += &format!("\n# the catalogue's CRCs of width {}\n", query.width);
+                let mut rows = vec![head];
+                rows[0][0] = "rank".into();
+                rows[0][3] = "names".into();
+                for k in &known {
+                    let rank = match k.standing {
+                        Some(st) if st.best == st.worst => st.best.to_string(),
+                        Some(st) => format!("{}..{}", st.best, st.worst),
+                        None => "-".into(),
+                    };
+                    rows.push(row(rank, &k.ranked, k.names.clone()));
+                }
+                s += &output::table(&rows);
+            }
+            for n in &notes {
+                s += &format!("# note: {n}\n");
+            }
+            s
+        }
+    };
+    output::emit(a.output.as_deref(), &text)?;
+    if let Some(p) = &a.plot {
+        let mut checks = Vec::new();
+        let mut points = Vec::new();
+        for (name, r) in listed
+            .iter()
+            .take(8)
+            .chain(listed.iter().skip(part.results.len()))
+        {
+            let label = format!("{name} HD {}", r.min_hd);
+            if checks
+                .iter()
+                .any(|c: &serde_json::Value| c["name"] == label.as_str())
+            {
+                continue;
+            }
+            checks.push(serde_json::json!({"name": label, "check_bits": query.width}));
+            for (li, &n) in query.lengths.iter().enumerate() {
+                for (bi, &ber) in query.bers.iter().enumerate() {
+                    let pe = aliasing_core::bsc::p_error(n, ber);
+                    let ud = r.p_undetected[li][bi];
+                    points.push(serde_json::json!({
+                        "check": label, "ber": ber, "bits": n,
+                        "p_error": pe, "p_undetected": ud, "p_alias_given_error": ud / pe,
+                    }));
+                }
+            }
+        }
+        let doc = serde_json::json!({"checks": checks, "points": points});
+        crate::args::plot(Some(p), &doc)?;
+    }
+    Ok(())
+}

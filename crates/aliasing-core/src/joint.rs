@@ -1,0 +1,1273 @@
+//! Exact joint escape of a stack of one CRC and Internet checksums on a
+//! binary symmetric channel: the probability that a frame is corrupted and
+//! *every* check passes, from the CRC's low-weight codewords placed in the
+//! frame's wire positions.
+//!
+//! # The sum
+//!
+//! An error pattern escapes the CRC iff it is a codeword, so
+//! `P_joint = sum_w p^w (1-p)^(n-w) S_w`, where `S_w` sums, over the
+//! weight-`w` codewords at the frame length, the probability over the random
+//! bytes that every Internet checksum passes too. Codewords are named by wire
+//! position: the CRC covers the whole frame with its field at the end and
+//! processes bits in wire order, so wire bit `j` of an `n`-bit frame is the
+//! coefficient of `x^(n-1-j)` (Ethernet: bytes least significant bit first,
+//! CRC-32/ISO-HDLC reflected). [`JointModel::new`] checks this on a real
+//! frame and refuses a layout where it does not hold.
+//!
+//! Codeword *shapes* ([`crate::lowweight::shapes`]) slide over the frame.
+//! Inside the random payload a bit's role repeats every 16 bits (its column
+//! in the checksum's 16-bit word), so for the offsets where a shape lies
+//! wholly in that periodic zone only the offset mod 16 matters: 16
+//! evaluations, each counted as often as it occurs. The other offsets (those
+//! touching headers, check fields or the FCS) are evaluated one by one.
+//!
+//! # One pattern's pass probability
+//!
+//! The received ones'-complement sum folds to `0xFFFF` iff the integer sum is
+//! `0 mod 65535` and not zero; a valid frame's sum is `0 mod 65535`, and the
+//! integer sum is never zero here (the summed words of `ethernet-tcp`
+//! include non-zero fixed header words that a handful of flips cannot
+//! clear; the layout test builds real frames to confirm). Flipping bit `c`
+//! of a 16-bit word (its column; `2^16 = 1 mod 65535`, so only the column
+//! counts) adds `+2^c` if the bit was 0 and `-2^c` if it was 1, so a pattern
+//! passes check `i` iff `sum_j s_j 2^(c_j) = 0 mod 65535`. Then:
+//! - a flip in a fixed byte has a known sign;
+//! - a flip in a random payload bit has a fair-coin sign, independent of the
+//!   other bits (the same coin in every check that covers the bit);
+//! - a flip in a checksum field computed from random data has the sign of
+//!   the field's bit. The field is `F = 0xFFFF - fold(sum of the other
+//!   words)`, a function of the data: it takes the 65535 values
+//!   `0x0000..=0xFFFE`, never `0xFFFF`. The model: `F` uniform on those
+//!   65535 values, independent of the flipped payload bits; a set of `f`
+//!   flipped field columns then shows the bit pattern `b` with probability
+//!   `(2^(16-f) - [b all ones]) / 65535`.
+//!
+//! Why the model is (almost) exact. Condition on every payload bit but the
+//! `m` random 16-bit words the pattern does not touch. Their sum mod 65535
+//! has Fourier coefficients `65536^-m` at every non-zero frequency (one
+//! uniform word: `sum_{v<65536} w^(tv) / 65536 = 1/65536`, because `0` and
+//! `0xFFFF` are both `0 mod 65535`), so each residue has probability
+//! `1/65535` within `65536^-m`, and the total variation distance between
+//! `F` (given the touched bits) and the model is at most
+//! `65534/2 * 65536^-m < 2^(15 - 16m)`. A pattern that flips no field bit
+//! does not depend on `F` at all, so its probability is exact; one that
+//! does is within `2^(15-16m)` of the model, with `m` at least the check's
+//! random words minus `w - 1`. [`Term::model_error`] carries that bound
+//! (summed over the patterns that touch a field) into the bracket. For
+//! weights up to 5 it is below 1e-160 once the check has 40 random words
+//! (frames of 138 bytes or more in `ethernet-tcp`); tiny frames state it.
+//!
+//! # The bracket
+//!
+//! Every pass probability is at most 1, so the weights not enumerated add
+//! at most `R = P_ud(CRC) - sum_{w<=W} A_w p^w (1-p)^(n-w)`, with `P_ud` and
+//! `A_w` exact from the dual code (MacWilliams). `R` is formed in binary
+//! fixed point with a proven error bound ([`crate::highprec::p_undetected_above`]),
+//! so it is not lost to cancellation. `[low, high] = [sum_w S_w p^w (1-p)^(n-w),
+//! low + R]`, each widened by the field model's bound where that is not 0.
+//!
+//! ```
+//! use aliasing_core::joint::JointModel;
+//! use aliasing_core::layout::{Frame, Payload};
+//! let f = Frame::new("ethernet-tcp", 600, Payload::Random).unwrap();
+//! let m = JointModel::new(&f).unwrap();
+//! // two flips in one payload column cancel half the time ...
+//! let a = 8 * 100 + 3;
+//! assert_eq!(m.pass_probability(&[a, a + 16]), 0.5);
+//! // ... and one flip never passes the TCP checksum
+//! assert_eq!(m.pass_probability(&[a]), 0.0);
+//! ```
+
+use crate::bsc;
+use crate::error::{Error, Result};
+use crate::layout::{CheckKind, Frame, Payload};
+use crate::lowweight;
+use crate::poly::Generator;
+use rayon::prelude::*;
+
+/// Most Internet checksums a stack may have beside its CRC.
+pub const MAX_CHECKS: usize = 4;
+
+/// Most random payload bits one pattern may flip (its coins are enumerated).
+pub const MAX_COINS: usize = 16;
+
+const MODULUS: i64 = 65535;
+
+/// The denominator of [`JointModel::pass_count`]: `65535 * 2^16`.
+pub const PASS_SCALE: u64 = 65535 << MAX_COINS;
+
+/// How a flip of one bit changes one checksum's sum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dir {
+    /// A fixed 0 bit: `+2^c`.
+    Up,
+    /// A fixed 1 bit: `-2^c`.
+    Down,
+    /// A random payload bit: either, with probability 1/2 each.
+    Coin,
+    /// A bit of this check's own field, computed from random data.
+    Field,
+}
+
+/// Per wire bit: for each Internet check, `Some((column, direction))` when
+/// the check covers the bit.
+type BitRole = [Option<(u8, Dir)>; MAX_CHECKS];
+
+/// The stack's checks as the joint computation sees them: the CRC and, per
+/// wire bit, its role in each Internet checksum.
+#[derive(Debug, Clone)]
+pub struct JointModel {
+    /// Frame length in bits.
+    pub n: u32,
+    /// The CRC's generator.
+    pub generator: Generator,
+    /// Index of the CRC in the frame's checks.
+    pub crc: usize,
+    /// Indices of the Internet checksums in the frame's checks.
+    pub internet: Vec<usize>,
+    roles: Vec<BitRole>,
+    /// `[z0, z1)`: wire bits whose role repeats with period 16.
+    zone: Option<(u32, u32)>,
+    /// Per Internet check with a random field: its 16-bit words that are
+    /// wholly random payload (for the field model's bound); `None` for a
+    /// check whose field is fixed.
+    random_words: Vec<Option<u64>>,
+}
+
+fn column(offset: usize, bit: u32) -> u8 {
+    // big-endian words: the even byte of a word holds columns 8..16
+    if offset.is_multiple_of(2) {
+        8 + bit as u8
+    } else {
+        bit as u8
+    }
+}
+
+impl JointModel {
+    /// The model of `frame`: exactly one CRC over the whole frame with its
+    /// field at the end, sent in the bit order the CRC reads (checked on a
+    /// real frame), plus up to [`MAX_CHECKS`] Internet checksums; at most
+    /// one Internet field may depend on random data, and no other varying
+    /// field may lie under an Internet checksum.
+    pub fn new(frame: &Frame) -> Result<Self> {
+        let refuse = |why: &str| {
+            Error::Unsupported(format!(
+                "the joint computation does not handle stack `{}`: {why}",
+                frame.stack
+            ))
+        };
+        let crcs: Vec<usize> = (0..frame.checks.len())
+            .filter(|&i| matches!(frame.checks[i].kind, CheckKind::Crc { .. }))
+            .collect();
+        let internet: Vec<usize> = (0..frame.checks.len())
+            .filter(|&i| matches!(frame.checks[i].kind, CheckKind::Internet { .. }))
+            .collect();
+        if crcs.len() != 1 || crcs.len() + internet.len() != frame.checks.len() {
+            return Err(refuse(
+                "it needs one CRC and otherwise Internet checksums only",
+            ));
+        }
+        if internet.len() > MAX_CHECKS {
+            return Err(refuse("more than 4 Internet checksums"));
+        }
+        let crc = crcs[0];
+        let c = &frame.checks[crc];
+        let CheckKind::Crc { alg, .. } = &c.kind else {
+            unreachable!("filtered above")
+        };
+        if c.data != (0, c.field)
+            || c.field + c.field_len != frame.bytes
+            || 8 * c.field_len as u32 != alg.width()
+        {
+            return Err(refuse(
+                "the CRC must cover the whole frame with its field, of whole bytes, at the end",
+            ));
+        }
+        let n = u32::try_from(frame.n_bits()).map_err(|_| refuse("frame too long"))?;
+        let mut roles: Vec<BitRole> = vec![[None; MAX_CHECKS]; n as usize];
+        let mut random_words = Vec::new();
+        let random_byte = |b: usize| {
+            frame.payload == Payload::Random && (frame.random.0..frame.random.1).contains(&b)
+        };
+        for (k, &i) in internet.iter().enumerate() {
+            let ch = &frame.checks[i];
+            let CheckKind::Internet { ranges, .. } = &ch.kind else {
+                unreachable!("filtered above")
+            };
+            let field_varies = frame.varies[ch.field];
+            let mut off = 0usize;
+            let mut words = 0u64;
+            let mut pending_random = false;
+            for &(a, b) in ranges {
+                for byte in a..b {
+                    let own = (ch.field..ch.field + ch.field_len).contains(&byte);
+                    if own && (off - (byte - ch.field)) % 2 == 1 {
+                        return Err(refuse("a checksum field does not start a 16-bit word"));
+                    }
+                    let random = random_byte(byte);
+                    if frame.varies[byte] && !random && !own {
+                        return Err(refuse(
+                            "a field computed from random data lies under another checksum",
+                        ));
+                    }
+                    if off.is_multiple_of(2) {
+                        pending_random = random;
+                    } else if random && pending_random {
+                        words += 1;
+                    }
+                    for bit in 0..8u32 {
+                        let dir = if own && field_varies {
+                            Dir::Field
+                        } else if random {
+                            Dir::Coin
+                        } else if (frame.template[byte] >> bit) & 1 == 0 {
+                            Dir::Up
+                        } else {
+                            Dir::Down
+                        };
+                        let t = wire_bit(frame, byte, bit);
+                        roles[t as usize][k] = Some((column(off, bit), dir));
+                    }
+                    off += 1;
+                }
+            }
+            random_words.push(field_varies.then_some(words));
+        }
+        if random_words.iter().filter(|w| w.is_some()).count() > 1 {
+            return Err(refuse(
+                "more than one checksum field computed from random data",
+            ));
+        }
+        let zone = periodic_zone(&roles);
+        let model = JointModel {
+            n,
+            generator: alg.generator,
+            crc,
+            internet,
+            roles,
+            zone,
+            random_words,
+        };
+        model.check_wire_order(frame)?;
+        Ok(model)
+    }
+
+    /// Flips a codeword (`x^k g(x)` in wire positions) in a real frame and
+    /// checks that the CRC still passes, and that one flip fails it.
+    fn check_wire_order(&self, frame: &Frame) -> Result<()> {
+        let mut fr = frame.template.clone();
+        for i in 0..frame.checks.len() {
+            frame.fill_field(i, &mut fr);
+        }
+        let g = self.generator.full();
+        let deg = self.generator.width();
+        let n = self.n;
+        let bad = || {
+            Error::Unsupported(format!(
+                "stack `{}`: its CRC does not read the frame in wire bit order",
+                frame.stack
+            ))
+        };
+        if !frame.verify(self.crc, &fr) {
+            return Err(bad());
+        }
+        let k = (n - deg - 1) / 2;
+        let mut flipped = fr.clone();
+        for e in 0..=deg {
+            if (g >> e) & 1 == 1 {
+                let (b, m) = frame.bit_at(n - 1 - (e + k));
+                flipped[b] ^= m;
+            }
+        }
+        let mut one = fr.clone();
+        let (b, m) = frame.bit_at(n / 2);
+        one[b] ^= m;
+        if !frame.verify(self.crc, &flipped) || frame.verify(self.crc, &one) {
+            return Err(bad());
+        }
+        Ok(())
+    }
+
+    /// The probability over the random bytes that every Internet checksum
+    /// passes when the wire bits `pattern` (distinct) flip; the CRC is not
+    /// consulted. Exact for patterns that flip no field computed from random
+    /// data, else within the bound of the module documentation.
+    ///
+    /// # Panics
+    /// If a position is not below [`JointModel::n`] or more than
+    /// [`MAX_COINS`] random payload bits flip.
+    pub fn pass_probability(&self, pattern: &[u32]) -> f64 {
+        let c = self
+            .pass_count(pattern)
+            .expect("too many random bits flipped");
+        c as f64 / PASS_SCALE as f64
+    }
+
+    /// [`JointModel::pass_probability`] times [`PASS_SCALE`]: an exact
+    /// integer (coins contribute halves, the field model 65535ths). `None`
+    /// when more than [`MAX_COINS`] random payload bits flip.
+    ///
+    /// # Panics
+    /// If a position is not below [`JointModel::n`].
+    pub fn pass_count(&self, pattern: &[u32]) -> Option<u64> {
+        let nc = self.internet.len();
+        let mut fixed = [0i64; MAX_CHECKS];
+        let mut coins = [[0i64; MAX_CHECKS]; MAX_COINS];
+        let mut k = 0usize;
+        let mut field = [0u16; MAX_CHECKS];
+        for &t in pattern {
+            let role = &self.roles[t as usize];
+            let mut coin = None;
+            for (i, r) in role.iter().enumerate().take(nc) {
+                let Some((c, d)) = *r else { continue };
+                let v = 1i64 << c;
+                match d {
+                    Dir::Up => fixed[i] += v,
+                    Dir::Down => fixed[i] -= v,
+                    Dir::Field => field[i] |= 1 << c,
+                    Dir::Coin => {
+                        let j = match coin {
+                            Some(j) => j,
+                            None => {
+                                if k == MAX_COINS {
+                                    return None;
+                                }
+                                k += 1;
+                                coin = Some(k - 1);
+                                k - 1
+                            }
+                        };
+                        coins[j][i] = v;
+                    }
+                }
+            }
+        }
+        // at most one check has a random field (JointModel::new), so each
+        // coin assignment contributes 65535 (passes), 0, or the field's count
+        let mut total = 0u64;
+        for mask in 0u32..1 << k {
+            let mut v = MODULUS as u64;
+            for i in 0..nc {
+                let mut d = fixed[i];
+                for (j, c) in coins.iter().enumerate().take(k) {
+                    if (mask >> j) & 1 == 1 {
+                        d -= c[i]
+                    } else {
+                        d += c[i]
+                    }
+                }
+                v = if field[i] == 0 {
+                    v * (d.rem_euclid(MODULUS) == 0) as u64
+                } else {
+                    field_count(d, field[i]) * (v / MODULUS as u64)
+                };
+                if v == 0 {
+                    break;
+                }
+            }
+            total += v;
+        }
+        Some(total << (MAX_COINS - k))
+    }
+
+    /// `true` if `pattern` flips a bit of a field computed from random data.
+    fn touches_field(&self, pattern: &[u32]) -> bool {
+        pattern.iter().any(|&t| {
+            self.roles[t as usize]
+                .iter()
+                .any(|r| matches!(r, Some((_, Dir::Field))))
+        })
+    }
+
+    /// Bound on `|true - model|` for one pattern of weight `w` that flips a
+    /// field bit: `2^(15 - 16 m)`, `m` the random words of that check not
+    /// touched (at least its random words minus `w - 1`), capped at 1.
+    pub fn field_model_bound(&self, w: u32) -> f64 {
+        self.random_words
+            .iter()
+            .flatten()
+            .map(|&words| {
+                let m = words as i64 - (w as i64 - 1);
+                if m <= 0 {
+                    1.0
+                } else {
+                    (2f64.powi(15) * 2f64.powi(-16 * m.min(70) as i32)).min(1.0)
+                }
+            })
+            .fold(0.0, f64::max)
+    }
+
+    /// Sum of the pass probabilities of `shape` (wire positions, lowest 0)
+    /// over every offset at which it fits in the frame: `(pass sum,
+    /// placements, placements that flip a random field)`.
+    pub fn shape_sum(&self, shape: &[u32]) -> (f64, u64, u64) {
+        let span = *shape.last().expect("non-empty shape");
+        if span >= self.n {
+            return (0.0, 0, 0);
+        }
+        let offsets = self.n - span;
+        let (lo, hi) = match self.zone {
+            Some((z0, z1)) if z1 >= span && z0 < z1 - span => (z0, z1 - span),
+            _ => (0, 0),
+        };
+        let w = shape.len();
+        let mut buf = [0u32; 64];
+        let place = |buf: &mut [u32; 64], o: u32| {
+            for (b, &s) in buf.iter_mut().zip(shape) {
+                *b = s + o;
+            }
+        };
+        let (mut sum, mut touching) = (0.0, 0u64);
+        for o in (0..lo).chain(hi.max(lo)..offsets) {
+            place(&mut buf, o);
+            sum += self.pass_probability(&buf[..w]);
+            touching += self.touches_field(&buf[..w]) as u64;
+        }
+        if hi > lo {
+            for r in 0..16u32.min(hi - lo) {
+                let first = lo + r;
+                let count = (hi - first).div_ceil(16);
+                place(&mut buf, first);
+                sum += count as f64 * self.pass_probability(&buf[..w]);
+            }
+        }
+        (sum, offsets as u64, touching)
+    }
+
+    /// The weight-`w` term: every shape of span below `n` placed at every
+    /// offset (weights 2 to 5; see [`lowweight::shapes`] for the limits).
+    pub fn exact_term(&self, w: u32) -> Result<Term> {
+        let exps = lowweight::shapes(&self.generator, w, self.n as u64)?;
+        // exponent e is wire bit n-1-e: the shape reverses
+        let (pass_sum, codewords, touching) = exps
+            .par_iter()
+            .map(|s| {
+                let span = *s.last().expect("non-empty");
+                let wire: Vec<u32> = s.iter().rev().map(|&e| span - e).collect();
+                self.shape_sum(&wire)
+            })
+            .reduce(|| (0.0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
+        Ok(Term {
+            weight: w,
+            codewords: codewords as u128,
+            pass_sum,
+            pass_sum_ci: 0.0,
+            model_error: touching as f64 * self.field_model_bound(w),
+            exact: true,
+        })
+    }
+}
+
+/// The number of field values `F` in `0..=0xFFFE` whose bits at the columns
+/// in `cols` make `d + sum (+-2^c)` vanish mod 65535 (out of 65535).
+fn field_count(d: i64, cols: u16) -> u64 {
+    let f = cols.count_ones();
+    let mut hits = 0u64;
+    // `ones`: the columns where F has a 1 (flip down)
+    let mut ones: u16 = 0;
+    loop {
+        let delta = cols as i64 - 2 * ones as i64;
+        if (d + delta).rem_euclid(MODULUS) == 0 {
+            hits += (1u64 << (16 - f)) - (ones == cols) as u64;
+        }
+        if ones == cols {
+            break;
+        }
+        ones = (ones.wrapping_sub(cols)) & cols; // next subset
+    }
+    hits
+}
+
+fn wire_bit(frame: &Frame, byte: usize, bit: u32) -> u32 {
+    let within = if frame.lsb_first { bit } else { 7 - bit };
+    8 * byte as u32 + within
+}
+
+/// The longest run of wire bits whose role equals that of the bit 16
+/// before, extended back by 16: `[z0, z1)` with `role[t] = role[t + 16]`
+/// wherever both lie inside. `None` if shorter than 32 bits.
+fn periodic_zone(roles: &[BitRole]) -> Option<(u32, u32)> {
+    let mut best = (0usize, 0usize);
+    let mut start = None;
+    for t in 16..=roles.len() {
+        let same = t < roles.len() && roles[t] == roles[t - 16];
+        match (same, start) {
+            (true, None) => start = Some(t),
+            (false, Some(s)) => {
+                if t - s > best.1 - best.0 {
+                    best = (s, t);
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    let (s, e) = best;
+    if s >= 16 && e > s && e - s + 16 >= 32 {
+        Some(((s - 16) as u32, e as u32))
+    } else {
+        None
+    }
+}
+
+/// One weight's share of the joint escape.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Term {
+    /// Codeword weight `w`.
+    pub weight: u32,
+    /// Weight-`w` codewords at the frame length (`A_w`; for a sampled term,
+    /// the exact `A_w` from the dual code).
+    pub codewords: u128,
+    /// Sum of the pass probabilities over those codewords (`S_w`; an
+    /// estimate for a sampled term).
+    pub pass_sum: f64,
+    /// Half-width of the 95% confidence interval of `pass_sum` (0 when exact).
+    pub pass_sum_ci: f64,
+    /// Bound on the field model's error summed over the codewords (see the
+    /// module documentation).
+    pub model_error: f64,
+    /// `false` for a sampled term.
+    pub exact: bool,
+}
+
+impl Term {
+    /// `S_w p^w (1-p)^(n-w)`.
+    pub fn contribution(&self, n: u64, p: f64) -> f64 {
+        self.pass_sum * bsc::pattern_probability(n, self.weight as u64, p)
+    }
+}
+
+/// One check of the stack on its own at BER `p`: `(covered bits, P_ud)`,
+/// counting only errors inside the bits it covers (its field included).
+/// A CRC over the whole frame comes from `dual` (its exact dual weights at
+/// the frame length); an Internet checksum from
+/// [`crate::internet::p_undetected_payload`] when every covered byte is
+/// fixed, else [`crate::internet::p_undetected_mixed`] (fixed bytes in their
+/// known directions, random payload, the field a real checksum of it).
+pub fn check_p_undetected(
+    frame: &Frame,
+    i: usize,
+    dual: Option<&crate::weights::DualWeights>,
+    p: f64,
+) -> Result<(u64, f64)> {
+    let c = &frame.checks[i];
+    match &c.kind {
+        CheckKind::Crc { .. } => {
+            let d = dual.filter(|d| d.bits == frame.n_bits()).ok_or_else(|| {
+                Error::Unsupported(format!("{}: no dual weights at this length", c.name))
+            })?;
+            Ok((d.bits, crate::dual::p_undetected(d, p)?))
+        }
+        CheckKind::Internet { ranges, constant } => {
+            if ranges.len() > 1 && ranges.iter().any(|&(a, b)| (b - a) % 2 == 1) {
+                return Err(Error::Unsupported(format!(
+                    "{}: words run across its byte ranges",
+                    c.name
+                )));
+            }
+            let covered: Vec<usize> = ranges.iter().flat_map(|&(a, b)| a..b).collect();
+            let bits = 8 * covered.len() as u64;
+            let pud = if covered.iter().all(|&b| !frame.varies[b]) {
+                let bytes: Vec<u8> = covered.iter().map(|&b| frame.template[b]).collect();
+                crate::internet::p_undetected_payload(&bytes, p)?
+            } else if frame.payload == Payload::Random {
+                let bytes: Vec<Option<u8>> = covered
+                    .iter()
+                    .map(|&b| (!frame.varies[b]).then_some(frame.template[b]))
+                    .collect();
+                let at = covered.iter().position(|&b| b == c.field).ok_or_else(|| {
+                    Error::Unsupported(format!("{}: its field is outside its ranges", c.name))
+                })?;
+                crate::internet::p_undetected_mixed(&bytes, at, *constant, p)?
+            } else {
+                return Err(Error::Unsupported(format!(
+                    "{}: covers bytes that vary with a fixed payload",
+                    c.name
+                )));
+            };
+            Ok((bits, pud))
+        }
+        CheckKind::Sum(_) => Err(Error::Unsupported(format!(
+            "{}: no exact method for this check here",
+            c.name
+        ))),
+    }
+}
+
+/// How far [`JointStack::new`] goes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct JointOptions {
+    /// Highest weight enumerated exactly (2 to 5). Weight 5 is skipped (and
+    /// the highest exact weight is 4) where the frame is over the pair limit
+    /// of [`lowweight::shapes`].
+    pub max_weight: u32,
+    /// 4-subsets (generally `w-2`-subsets) drawn to estimate the next weight;
+    /// 0 for none.
+    pub samples: u64,
+    /// Seed of the sampler (the same seed gives the same estimate for any
+    /// thread count).
+    pub seed: u64,
+}
+
+impl Default for JointOptions {
+    fn default() -> Self {
+        JointOptions {
+            max_weight: 5,
+            samples: 50_000,
+            seed: 1,
+        }
+    }
+}
+
+/// The BER-independent part of the joint computation for one frame: the
+/// enumerated and sampled terms, and the CRC's exact weight distribution.
+#[derive(Debug, Clone)]
+pub struct JointStack {
+    /// The model the terms were computed with.
+    pub model: JointModel,
+    /// Exact terms, lowest weight first (weights with no codeword left out).
+    pub terms: Vec<Term>,
+    /// The sampled next weight, if any.
+    pub sampled: Option<Term>,
+    /// Highest weight enumerated.
+    pub max_weight: u32,
+    /// The CRC's dual weight distribution at the frame length.
+    pub dual: crate::weights::DualWeights,
+    /// `A_0 ..= A_{max_weight + 1}` from the dual code (MacWilliams).
+    pub a: Vec<dashu::integer::UBig>,
+}
+
+/// The joint escape at one BER.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JointPoint {
+    /// Bit error rate.
+    pub ber: f64,
+    /// Certified lower bound: the enumerated weights' contributions, less
+    /// the field model's bound.
+    pub low: f64,
+    /// Certified upper bound: `low` plus the CRC's `P_ud` share of every
+    /// weight not enumerated, plus the field model's bound.
+    pub high: f64,
+    /// The estimate: the enumerated terms plus the sampled next weight when
+    /// there is one (`low` otherwise).
+    pub estimate: f64,
+    /// 95% interval of the estimate, inside `[low, high]`: the sampled
+    /// term's interval plus the certified bound on the weights above it.
+    pub interval: (f64, f64),
+    /// `low` and `high` come from exact terms alone; `true` also when no
+    /// sampled term was used.
+    pub exact: bool,
+}
+
+impl JointStack {
+    /// Enumerates weights up to `opts.max_weight` for `frame`, computes the
+    /// CRC's dual weights (a few seconds for a 32-bit CRC) and, when
+    /// `opts.samples > 0`, estimates the next weight. `progress` is called
+    /// with (shapes done, shapes in all) as the enumeration goes.
+    pub fn new(
+        frame: &Frame,
+        opts: &JointOptions,
+        progress: Option<&(dyn Fn(u64, u64) + Sync)>,
+    ) -> Result<JointStack> {
+        if !(2..=5).contains(&opts.max_weight) {
+            return Err(Error::Unsupported(format!(
+                "the joint computation enumerates weights 2 to 5, not up to {}",
+                opts.max_weight
+            )));
+        }
+        let model = JointModel::new(frame)?;
+        let n = model.n as u64;
+        if model.generator.width() > 32 {
+            return Err(Error::Unsupported(
+                "the certified bracket needs the dual code: CRCs up to 32 bits".into(),
+            ));
+        }
+        let pairs = (n as f64) * (n as f64) / 2.0;
+        let max_weight = if pairs > lowweight::SHAPE_PAIR_LIMIT {
+            opts.max_weight.min(3)
+        } else if pairs > lowweight::SHAPE5_PAIR_LIMIT {
+            opts.max_weight.min(4)
+        } else {
+            opts.max_weight
+        };
+        let dual = crate::dual::dual_weights(&model.generator, &[n])?.remove(0);
+        let a = crate::weights::macwilliams(&dual, max_weight as usize + 1)?;
+        let mut terms = Vec::new();
+        for w in 2..=max_weight {
+            let want = u128::try_from(&a[w as usize]).unwrap_or(u128::MAX);
+            if want == 0 {
+                continue;
+            }
+            let t = model.exact_term_with(w, progress)?;
+            if t.codewords != want {
+                return Err(Error::Invalid(format!(
+                    "internal error: {} weight-{w} codewords enumerated, the dual code says {want}",
+                    t.codewords
+                )));
+            }
+            terms.push(t);
+        }
+        let mut st = JointStack {
+            model,
+            terms,
+            sampled: None,
+            max_weight,
+            dual,
+            a,
+        };
+        st.sample_next(opts.samples, opts.seed)?;
+        Ok(st)
+    }
+
+    /// Estimates the weight above the enumerated ones from `samples` draws
+    /// (see [`JointModel::sampled_term`]); nothing when `samples` is 0 or
+    /// there is no codeword of that weight.
+    pub fn sample_next(&mut self, samples: u64, seed: u64) -> Result<()> {
+        let next = self.max_weight + 1;
+        let a_next = u128::try_from(&self.a[next as usize]).unwrap_or(u128::MAX);
+        self.sampled = if samples > 0 && a_next > 0 {
+            Some(self.model.sampled_term(next, a_next, samples, seed)?)
+        } else {
+            None
+        };
+        Ok(())
+    }
+
+    /// The bracket and estimate at BER `p` (in [0, 0.5]).
+    pub fn at(&self, p: f64) -> Result<JointPoint> {
+        bsc::check_ber(p)?;
+        let n = self.model.n as u64;
+        let w = self.max_weight as usize;
+        let pp = |t: &Term| bsc::pattern_probability(n, t.weight as u64, p);
+        let sum: f64 = self.terms.iter().map(|t| t.contribution(n, p)).sum();
+        let model_err: f64 = self.terms.iter().map(|t| t.model_error * pp(t)).sum();
+        let rest = crate::highprec::p_undetected_above(&self.dual, p, &self.a[1..=w])?;
+        let low = (sum - model_err).max(0.0);
+        let high = sum + model_err + rest;
+        let Some(s) = &self.sampled else {
+            return Ok(JointPoint {
+                ber: p,
+                low,
+                high,
+                estimate: sum,
+                interval: (low, high),
+                exact: true,
+            });
+        };
+        let rest2 = crate::highprec::p_undetected_above(&self.dual, p, &self.a[1..=w + 1])?;
+        let ps = pp(s);
+        let est = sum + s.contribution(n, p);
+        let err = model_err + s.model_error * ps;
+        let lo = (sum + (s.pass_sum - s.pass_sum_ci).max(0.0) * ps - err).max(low);
+        let hi = (sum + (s.pass_sum + s.pass_sum_ci) * ps + err + rest2).min(high);
+        Ok(JointPoint {
+            ber: p,
+            low,
+            high,
+            estimate: est.clamp(low, high),
+            interval: (lo.min(hi), hi),
+            exact: false,
+        })
+    }
+}
+
+impl JointModel {
+    /// [`JointModel::exact_term`] with a progress callback (shapes done, in all).
+    pub fn exact_term_with(
+        &self,
+        w: u32,
+        progress: Option<&(dyn Fn(u64, u64) + Sync)>,
+    ) -> Result<Term> {
+        let Some(cb) = progress else {
+            return self.exact_term(w);
+        };
+        let exps = lowweight::shapes(&self.generator, w, self.n as u64)?;
+        let total = exps.len() as u64;
+        let done = std::sync::atomic::AtomicU64::new(0);
+        let (pass_sum, codewords, touching) = exps
+            .par_chunks(256)
+            .map(|chunk| {
+                let mut acc = (0.0, 0u64, 0u64);
+                for s in chunk {
+                    let span = *s.last().expect("non-empty");
+                    let wire: Vec<u32> = s.iter().rev().map(|&e| span - e).collect();
+                    let r = self.shape_sum(&wire);
+                    acc = (acc.0 + r.0, acc.1 + r.1, acc.2 + r.2);
+                }
+                let d = done.fetch_add(chunk.len() as u64, std::sync::atomic::Ordering::Relaxed);
+                cb(d + chunk.len() as u64, total);
+                acc
+            })
+            .reduce(|| (0.0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
+        Ok(Term {
+            weight: w,
+            codewords: codewords as u128,
+            pass_sum,
+            pass_sum_ci: 0.0,
+            model_error: touching as f64 * self.field_model_bound(w),
+            exact: true,
+        })
+    }
+
+    /// Estimates `S_w` from `samples` uniformly drawn `(w-2)`-subsets of the
+    /// frame's wire bits: each is completed by every pair `{x, y}` (outside
+    /// it) with `s_x ^ s_y` equal to its syndrome, found by one lookup per
+    /// `x`. Every weight-`w` codeword arises from exactly `C(w, 2)` subsets,
+    /// so the draws sample codewords uniformly; the ratio estimator
+    /// `S_w = A_w * (sum of pass probabilities) / (codewords found)` uses
+    /// the exact `a_w`, with a 95% interval by the delta method, widened
+    /// where few codewords pass: since every pass probability lies in
+    /// `[0, 1]`, `P(pass probability > 0) >= mean`, and `N` codewords of
+    /// which none passes put the mean below `3/N` at 95% (the rule of
+    /// three), so the upper half-width is at least `A_w (3/N)` less the
+    /// estimate. (Codewords found by one draw are not independent; with at
+    /// most a few per draw this is a small effect, not a proof.) Chunks of
+    /// draws have their own streams from `(seed, chunk)`.
+    pub fn sampled_term(&self, w: u32, a_w: u128, samples: u64, seed: u64) -> Result<Term> {
+        if !(3..=8).contains(&w) {
+            return Err(Error::Unsupported(format!(
+                "sampling weight {w}: weights 3 to 8 only"
+            )));
+        }
+        let n = self.n as usize;
+        // syndromes of wire bits: wire bit j is x^(n-1-j)
+        let exps = lowweight::syndromes(&self.generator, n);
+        let syn: Vec<u64> = (0..n).map(|j| exps[n - 1 - j]).collect();
+        let mut index = lowweight::Table::with_capacity(n);
+        for (j, &s) in syn.iter().enumerate() {
+            index.insert(s, j as u64);
+        }
+        const CHUNK: u64 = 1024;
+        let chunks = samples.div_ceil(CHUNK);
+        let k = w as usize - 2;
+        // per chunk: (sum Y, sum N, sum Y^2, sum N^2, sum Y N, draws)
+        let acc = (0..chunks)
+            .into_par_iter()
+            .map(|c| {
+                let mut rng =
+                    SplitMix(seed ^ (c.wrapping_add(1)).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                let draws = CHUNK.min(samples - c * CHUNK);
+                let mut a = [0f64; 6];
+                let mut pos = vec![0u32; w as usize];
+                for _ in 0..draws {
+                    let mut s = 0u64;
+                    let mut m = 0;
+                    while m < k {
+                        let x = rng.below(n as u64) as u32;
+                        if !pos[..m].contains(&x) {
+                            pos[m] = x;
+                            s ^= syn[x as usize];
+                            m += 1;
+                        }
+                    }
+                    let (mut y, mut cnt) = (0.0, 0.0);
+                    for (x, &sx) in syn.iter().enumerate() {
+                        let Some(z) = index.get(s ^ sx) else { continue };
+                        let (x, z) = (x as u32, z as u32);
+                        if z <= x || pos[..k].contains(&x) || pos[..k].contains(&z) {
+                            continue;
+                        }
+                        pos[k] = x;
+                        pos[k + 1] = z;
+                        let mut sorted = pos.clone();
+                        sorted.sort_unstable();
+                        y += self.pass_probability(&sorted);
+                        cnt += 1.0;
+                    }
+                    a[0] += y;
+                    a[1] += cnt;
+                    a[2] += y * y;
+                    a[3] += cnt * cnt;
+                    a[4] += y * cnt;
+                    a[5] += 1.0;
+                }
+                a
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .fold([0f64; 6], |mut t, a| {
+                for i in 0..6 {
+                    t[i] += a[i];
+                }
+                t
+            });
+        let [sy, sn, syy, snn, syn_, d] = acc;
+        if sn == 0.0 {
+            return Err(Error::Unsupported(format!(
+                "{samples} draws found no weight-{w} codeword: give more samples"
+            )));
+        }
+        let r = sy / sn;
+        // Var of the ratio estimator: Var(Y - r N) / (d * mean(N)^2)
+        let v = (syy - 2.0 * r * syn_ + r * r * snn) / d;
+        let var_r = v / (d * (sn / d).powi(2)) * d / (d - 1.0).max(1.0);
+        let aw = a_w as f64;
+        let half = (1.96 * var_r.max(0.0).sqrt()).max(3.0 / sn - r);
+        Ok(Term {
+            weight: w,
+            codewords: a_w,
+            pass_sum: aw * r,
+            pass_sum_ci: aw * half,
+            model_error: aw * self.field_model_bound(w),
+            exact: false,
+        })
+    }
+}
+
+/// SplitMix64: a small counter-based generator for reproducible draws.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `0..m` (Lemire's multiply-shift with rejection).
+    fn below(&mut self, m: u64) -> u64 {
+        loop {
+            let x = self.next();
+            let r = (x as u128 * m as u128) >> 64;
+            let lo = (x as u128 * m as u128) as u64;
+            if lo >= m.wrapping_neg() % m {
+                return r as u64;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue;
+    use crate::layout::CheckDef;
+
+    /// A 7-byte frame sent most significant bit first: a fixed header word,
+    /// an Internet checksum field over bytes 0..6, one random word, and
+    /// CRC-8/SMBUS over bytes 0..6 at byte 6.
+    fn tiny() -> Frame {
+        let mut template = vec![0u8; 7];
+        template[0] = 0xA5;
+        template[1] = 0x3C;
+        Frame {
+            stack: "tiny".into(),
+            bytes: 7,
+            lsb_first: false,
+            checks: vec![
+                CheckDef {
+                    name: "Internet".into(),
+                    kind: CheckKind::Internet {
+                        ranges: vec![(0, 6)],
+                        constant: 0,
+                    },
+                    data: (0, 6),
+                    field: 2,
+                    field_len: 2,
+                },
+                CheckDef {
+                    name: "CRC-8/SMBUS".into(),
+                    kind: CheckKind::Crc {
+                        alg: catalogue::resolve("CRC-8/SMBUS").unwrap(),
+                        little_endian: false,
+                    },
+                    data: (0, 6),
+                    field: 6,
+                    field_len: 1,
+                },
+            ],
+            random: (4, 6),
+            payload: Payload::Random,
+            template,
+            varies: vec![false, false, true, true, true, true, true],
+        }
+    }
+
+    /// Every payload: the fraction of frames on which every check passes
+    /// after flipping the wire bits `pat`, and whether the CRC passed always.
+    fn brute(f: &Frame, pat: &[u32]) -> (f64, bool) {
+        let mut pass = 0u64;
+        let mut crc_always = true;
+        let crc = f
+            .checks
+            .iter()
+            .position(|c| matches!(c.kind, CheckKind::Crc { .. }))
+            .unwrap();
+        for v in 0..=0xFFFFu32 {
+            let mut fr = f.template.clone();
+            fr[4] = (v >> 8) as u8;
+            fr[5] = v as u8;
+            for i in 0..f.checks.len() {
+                f.fill_field(i, &mut fr);
+            }
+            for &t in pat {
+                let (b, m) = f.bit_at(t);
+                fr[b] ^= m;
+            }
+            crc_always &= f.verify(crc, &fr);
+            pass += (0..f.checks.len()).all(|i| f.verify(i, &fr)) as u64;
+        }
+        (pass as f64 / 65536.0, crc_always)
+    }
+
+    #[test]
+    fn field_count_counts_the_field_values() {
+        // one flipped field column c: F's bit is 0 for 32768 values, 1 for 32767
+        for c in 0..16 {
+            let v = 1i64 << c;
+            assert_eq!(field_count(-v, 1 << c), 32768);
+            assert_eq!(field_count(v, 1 << c), 32767);
+            assert_eq!(field_count(v + 3, 1 << c), 0);
+        }
+        // all 16 columns: only F = 0 (all up: +0xFFFF = 0 mod 65535) and
+        // F = 0xFFFF (excluded) cancel on their own
+        assert_eq!(field_count(0, 0xFFFF), 1);
+    }
+
+    #[test]
+    fn tiny_layout_matches_brute_force_on_every_low_weight_codeword() {
+        let f = tiny();
+        let m = JointModel::new(&f).unwrap();
+        let n = m.n;
+        let mut checked = (0, 0);
+        // every pattern of weight 2..=4 that the CRC accepts
+        let mut pat = Vec::new();
+        fn rec(f: &Frame, m: &JointModel, pat: &mut Vec<u32>, from: u32, checked: &mut (u32, u32)) {
+            let n = m.n;
+            if checked.0 >= 150 && checked.1 >= 30 {
+                return;
+            }
+            if pat.len() >= 2 {
+                let syn = pat.iter().fold(0u64, |a, &t| {
+                    a ^ crate::gf2::x_pow_mod((n - 1 - t) as u128, &m.generator)
+                });
+                let touches = m.touches_field(pat);
+                let full = if touches {
+                    checked.1 >= 30
+                } else {
+                    checked.0 >= 150
+                };
+                if syn == 0 && !full {
+                    let (want, crc_ok) = brute(f, pat);
+                    assert!(crc_ok, "{pat:?}");
+                    let got = m.pass_probability(pat);
+                    if touches {
+                        // one random word: the field is a function of it, and
+                        // the model is only bounded (trivially here)
+                        assert!((got - want).abs() <= m.field_model_bound(pat.len() as u32));
+                        checked.1 += 1;
+                    } else {
+                        assert_eq!(got, want, "{pat:?}");
+                        checked.0 += 1;
+                    }
+                }
+            }
+            if pat.len() == 4 {
+                return;
+            }
+            for t in from..n {
+                pat.push(t);
+                rec(f, m, pat, t + 1, checked);
+                pat.pop();
+            }
+        }
+        rec(&f, &m, &mut pat, 0, &mut checked);
+        assert!(checked.0 > 100 && checked.1 > 10, "{checked:?}");
+        // the enumeration sees the same codewords
+        let st = JointStack::new(
+            &f,
+            &JointOptions {
+                max_weight: 4,
+                samples: 0,
+                seed: 1,
+            },
+            None,
+        )
+        .unwrap();
+        let total: u128 = st.terms.iter().map(|t| t.codewords).sum();
+        assert!(total > 0);
+        assert_eq!(n, 56);
+    }
+
+    #[test]
+    fn shape_sums_match_placement_by_placement() {
+        let f = Frame::new("ethernet-tcp", 400, Payload::Random).unwrap();
+        let m = JointModel::new(&f).unwrap();
+        assert!(m.zone.is_some());
+        for shape in [
+            vec![0u32, 5, 16, 21],
+            vec![0, 3, 19, 100, 2000],
+            vec![0, 1, 2, 3],
+        ] {
+            let (sum, count, _) = m.shape_sum(&shape);
+            let span = *shape.last().unwrap();
+            let mut want = 0.0;
+            for o in 0..m.n - span {
+                let p: Vec<u32> = shape.iter().map(|&s| s + o).collect();
+                want += m.pass_probability(&p);
+            }
+            assert_eq!(count, (m.n - span) as u64);
+            assert!(
+                (sum - want).abs() <= 1e-9 * want.max(1.0),
+                "{shape:?}: {sum} vs {want}"
+            );
+        }
+    }
+
+    /// A small deterministic generator for payloads.
+    fn payload(seed: u64, len: usize) -> Vec<u8> {
+        let mut r = SplitMix(seed);
+        (0..len).map(|_| r.next() as u8).collect()
+    }
+
+    #[test]
+    fn real_ethernet_tcp_frames_pass_at_the_computed_rates() {
+        // 600-byte frames: CRC-32 weight-5 codewords (HD 5 at 4800 bits).
+        let f = Frame::new("ethernet-tcp", 600, Payload::Random).unwrap();
+        let m = JointModel::new(&f).unwrap();
+        let exps = lowweight::shapes(&m.generator, 5, m.n as u64).unwrap();
+        assert!(!exps.is_empty());
+        let mut rng = SplitMix(7);
+        let frames = 400u64;
+        let (mut total_pass, mut total_want, mut total_var) = (0.0, 0.0, 0.0);
+        let (mut zeros, mut positives, mut header) = (0, 0, 0);
+        // placements: 60 at random (nearly all probability 0), and the
+        // first 60 with a positive probability met scanning random shapes
+        let mut chosen: Vec<Vec<u32>> = Vec::new();
+        let mut found = 0;
+        for i in 0..100_000u64 {
+            let s = &exps[rng.below(exps.len() as u64) as usize];
+            let span = *s.last().unwrap();
+            let wire: Vec<u32> = s.iter().rev().map(|&e| span - e).collect();
+            let o = if i % 3 == 0 {
+                rng.below(432.min(m.n - span) as u64) as u32
+            } else {
+                rng.below((m.n - span) as u64) as u32
+            };
+            let pat: Vec<u32> = wire.iter().map(|&t| t + o).collect();
+            if i < 60 {
+                chosen.push(pat);
+            } else if found < 60 && m.pass_probability(&pat) > 0.0 {
+                found += 1;
+                chosen.push(pat);
+            }
+        }
+        for (i, pat) in chosen.iter().enumerate() {
+            let i = i as u64;
+            header += (pat[0] < 432) as u32;
+            let want = m.pass_probability(pat);
+            let mut pass = 0u64;
+            for k in 0..frames {
+                let mut fr = f.template.clone();
+                let pl = payload(i * 1_000_003 + k, f.random.1 - f.random.0);
+                fr[f.random.0..f.random.1].copy_from_slice(&pl);
+                for c in 0..f.checks.len() {
+                    f.fill_field(c, &mut fr);
+                }
+                for &t in pat {
+                    let (b, mk) = f.bit_at(t);
+                    fr[b] ^= mk;
+                }
+                assert!(f.verify(m.crc, &fr), "FCS must pass: {pat:?}");
+                pass += (0..f.checks.len()).all(|c| f.verify(c, &fr)) as u64;
+            }
+            if want == 0.0 {
+                assert_eq!(pass, 0, "{pat:?} has probability 0");
+                zeros += 1;
+            } else {
+                positives += 1;
+                let mean = want * frames as f64;
+                let sd = (mean * (1.0 - want)).sqrt();
+                assert!(
+                    (pass as f64 - mean).abs() <= 5.0 * sd + 1.0,
+                    "{pat:?}: {pass} passes, expected {mean}"
+                );
+            }
+            total_pass += pass as f64;
+            total_want += want * frames as f64;
+            total_var += want * (1.0 - want) * frames as f64;
+        }
+        assert!(
+            zeros > 30 && positives >= 60 && header > 20,
+            "{zeros} {positives} {header}"
+        );
+        assert!((total_pass - total_want).abs() <= 4.0 * total_var.sqrt() + 1.0);
+    }
+
+    #[test]
+    fn bracket_holds_the_brute_force_value_on_a_tiny_layout() {
+        // all patterns of weight <= 4 by brute force vs the bracket of
+        // exact weights 2..=3 (weight 4 left to the certified remainder)
+        let f = tiny();
+        let st = JointStack::new(
+            &f,
+            &JointOptions {
+                max_weight: 3,
+                samples: 0,
+                seed: 1,
+            },
+            None,
+        )
+        .unwrap();
+        let p = 0.01;
+        let pt = st.at(p).unwrap();
+        assert!(pt.low <= pt.high);
+        let full = JointStack::new(
+            &f,
+            &JointOptions {
+                max_weight: 5,
+                samples: 0,
+                seed: 1,
+            },
+            None,
+        )
+        .unwrap()
+        .at(p)
+        .unwrap();
+        assert!(pt.low <= full.low * (1.0 + 1e-12) && full.high <= pt.high * (1.0 + 1e-12));
+    }
+}
+
+#[cfg(test)]
+mod sampling_tests {
+    use super::*;
+
+    #[test]
+    fn sampled_term_agrees_with_the_enumeration() {
+        // ethernet-tcp headers and payload over 200 bytes, with CRC-16/ARC
+        // in place of the FCS (2 fixed zero bytes before it): weight-4
+        // codewords are plentiful, enumerated and sampled
+        let mut f = Frame::new("ethernet-tcp", 200, Payload::Random).unwrap();
+        f.checks[2] = crate::layout::CheckDef {
+            name: "CRC-16/ARC".into(),
+            kind: CheckKind::Crc {
+                alg: crate::catalogue::resolve("CRC-16/ARC").unwrap(),
+                little_endian: true,
+            },
+            data: (0, 198),
+            field: 198,
+            field_len: 2,
+        };
+        let m = JointModel::new(&f).unwrap();
+        let exact = m.exact_term(4).unwrap();
+        assert!(exact.pass_sum > 100.0, "{}", exact.pass_sum);
+        let s = m.sampled_term(4, exact.codewords, 20_000, 3).unwrap();
+        assert!(s.pass_sum_ci > 0.0);
+        assert!(
+            (s.pass_sum - exact.pass_sum).abs() <= s.pass_sum_ci,
+            "{} +- {} vs {}",
+            s.pass_sum,
+            s.pass_sum_ci,
+            exact.pass_sum
+        );
+        // the same seed gives the same estimate
+        let again = m.sampled_term(4, exact.codewords, 20_000, 3).unwrap();
+        eprintln!(
+            "{} +- {} vs {} ({} codewords)",
+            s.pass_sum, s.pass_sum_ci, exact.pass_sum, exact.codewords
+        );
+        assert_eq!(s, again);
+    }
+}

@@ -1,0 +1,237 @@
+//! The exact escape of a CRC on a Gilbert-Elliott burst channel: the product
+//! chain (register state x channel state), in error-mass form.
+//!
+//! The channel ([`GilbertElliott`], design.md "Burst channels") sends bit `t`
+//! in state `c_t`, flips it with `e_{c_t}`, then moves; `c_0` is stationary.
+//! The product chain keeps one vector of `2^r` per channel state: `Q_c[s]`,
+//! the mass of the paths that have seen at least one error and sit in
+//! register state `s` and channel state `c`, and a pair `C_c` for the
+//! error-free paths. One bit is
+//!
+//! ```text
+//! Q'_c = M(e_c) Q_c + e_c C_c e_g        (the CRC step inside each state)
+//! C'_c = (1 - e_c) C_c
+//! Q''_G = (1-g2b) Q'_G + b2g Q'_B        (the 2x2 mix between them)
+//! Q''_B = g2b Q'_G + (1-b2g) Q'_B        (and the same for C')
+//! ```
+//!
+//! where `M(e)` is the register chain of a binary symmetric channel with BER
+//! `e` (a butterfly step) and `e_g` the state `normal(g)` that a
+//! first error reaches from 0. `P_undetected(t) = Q_G[0] + Q_B[0]` and
+//! `P_error(t) = sum_{u<t} (e_G C_G(u) + e_B C_B(u))`: every term of both is
+//! a sum of products of non-negative numbers, so nothing cancels and both
+//! stay accurate to about `t * eps` relative, down to 1e-40 and below.
+//!
+//! Bit order on the wire does not change the result: a stationary two-state
+//! chain is reversible, so an error pattern and its reverse have the same
+//! probability, and `g` and its reciprocal have the same escapes (tested).
+//!
+//! Cost: `O(n 2^r)` per channel: [`fused`] runs [`fused::BLOCK`] bits per
+//! pass over the two vectors, in place; memory one vector of `2^r` f64 per
+//! channel state ([`estimate_bytes`]); widths up to [`MAX_WIDTH`].
+//!
+//! ```
+//! use aliasing_core::{channel::GilbertElliott, markov::gilbert, poly::Generator};
+//! use aliasing_core::units::MemoryBudget;
+//! let g: Generator = "0x11021".parse().unwrap();
+//! let ge: GilbertElliott = "1e-7,0.3,1e-4,0.05".parse().unwrap();
+//! let budget = MemoryBudget::from_env().unwrap();
+//! let pts = gilbert::curve(&g, &[512, 12144], &ge, budget).unwrap();
+//! assert!(pts[1].p_undetected > 0.0 && pts[1].p_undetected < pts[1].p_error);
+//! ```
+
+use super::butterfly;
+use super::sparse::ErrorChain;
+use crate::bsc::CurvePoint;
+use crate::channel::GilbertElliott;
+use crate::error::{Error, Result};
+use crate::poly::Generator;
+use crate::units::MemoryBudget;
+
+/// The widest CRC this solver takes (two vectors of `2^24` f64 are 256 MiB;
+/// the time, `O(n 2^r)`, is what limits it).
+pub const MAX_WIDTH: u32 = 24;
+
+/// Estimated peak memory in bytes for a `width`-bit CRC: one vector of
+/// `2^width` f64 per channel state ([`fused`], in place), two below
+/// [`FUSED_WIDTH`] ([`solve_stepwise`]).
+pub fn estimate_bytes(width: u32) -> f64 {
+    let vectors = if width >= FUSED_WIDTH { 2.0 } else { 4.0 };
+    vectors * 8.0 * 2f64.powi(width as i32) + (1 << 20) as f64
+}
+
+/// Checks a request: the channel's parameters, the width (at most
+/// [`MAX_WIDTH`]) and the memory ([`estimate_bytes`] against `budget`);
+/// one-line errors.
+pub fn check(g: &Generator, ge: &GilbertElliott, budget: MemoryBudget) -> Result<()> {
+    ge.validate()?;
+    if g.width() > MAX_WIDTH {
+        return Err(Error::Unsupported(format!(
+            "the exact burst-channel solver takes CRCs up to {MAX_WIDTH} bits, not {}",
+            g.width()
+        )));
+    }
+    budget.admit(
+        || format!("the burst-channel chain for a {}-bit CRC", g.width()),
+        estimate_bytes(g.width()),
+    )
+}
+
+/// The aliasing curve of `g` on the channel `ge`, one [`CurvePoint`] per
+/// length in the order given, after [`check`] against `budget`
+/// ([`MemoryBudget::from_env`] by default). Each point's `ber` is the
+/// channel's mean BER ([`GilbertElliott::mean_ber`]); `p_error` is the
+/// channel's exact probability of at least one error in `bits` bits (not the
+/// binary symmetric channel's).
+pub fn curve(
+    g: &Generator,
+    lengths: &[u64],
+    ge: &GilbertElliott,
+    budget: MemoryBudget,
+) -> Result<Vec<CurvePoint>> {
+    check(g, ge, budget)?;
+    Ok(solve(g, lengths, ge))
+}
+
+/// [`curve`] without the checks: `ge` must be valid and the vectors must
+/// fit. The kernel of [`fused`] from width [`FUSED_WIDTH`], else
+/// [`solve_stepwise`]. The result does not depend on the thread count.
+pub fn solve(g: &Generator, lengths: &[u64], ge: &GilbertElliott) -> Vec<CurvePoint> {
+    if g.width() < FUSED_WIDTH {
+        return solve_stepwise(g, lengths, ge);
+    }
+    let mut it = fused::run(g, ge, lengths, g.width() >= 14).into_iter();
+    points(g, lengths, ge, |_| it.next().expect("one per length"))
+}
+
+/// The smallest width [`solve`] runs on [`fused`].
+pub const FUSED_WIDTH: u32 = 8;
+
+/// The product chain one bit at a time: two [`butterfly::step`]s and a
+/// mix per bit, two vectors per channel state. The reference for
+/// [`fused`] (they agree to 1e-13, tested) and the solver below
+/// [`FUSED_WIDTH`]. Same contract as [`solve`].
+pub fn solve_stepwise(g: &Generator, lengths: &[u64], ge: &GilbertElliott) -> Vec<CurvePoint> {
+    let n = 1usize << g.width();
+    let parallel = g.width() >= butterfly::PARALLEL_WIDTH;
+    let inject = g.normal() as usize;
+    let e = [ge.p_good, ge.p_bad];
+    let (g2b, b2g) = (ge.good_to_bad, ge.bad_to_good);
+    let (stay_g, stay_b) = (1.0 - g2b, 1.0 - b2g);
+    let mut order: Vec<usize> = (0..lengths.len()).collect();
+    order.sort_by_key(|&i| lengths[i]);
+    let mut out = vec![(0.0, 0.0); lengths.len()];
+    let [mut qg, mut qb, mut wg, mut wb] = std::array::from_fn(|_| vec![0.0f64; n]);
+    let mut clean = ge.stationary();
+    let mut p_err = 0.0f64;
+    let mut k = 0;
+    let mut t = 0u64;
+    loop {
+        while k < order.len() && lengths[order[k]] == t {
+            out[order[k]] = (p_err, qg[0] + qb[0]);
+            k += 1;
+        }
+        if k == order.len() {
+            break;
+        }
+        if n >= 1 << 12 {
+            rayon::join(
+                || butterfly::step(g, e[0], &qg, &mut wg, parallel),
+                || butterfly::step(g, e[1], &qb, &mut wb, parallel),
+            );
+        } else {
+            butterfly::step(g, e[0], &qg, &mut wg, parallel);
+            butterfly::step(g, e[1], &qb, &mut wb, parallel);
+        }
+        // Paths whose first error is this bit, in either channel state.
+        wg[inject] += e[0] * clean[0];
+        wb[inject] += e[1] * clean[1];
+        p_err += e[0] * clean[0] + e[1] * clean[1];
+        let c = [clean[0] * (1.0 - e[0]), clean[1] * (1.0 - e[1])];
+        clean = [stay_g * c[0] + b2g * c[1], g2b * c[0] + stay_b * c[1]];
+        mix(&mut wg, &mut wb, [stay_g, b2g, g2b, stay_b]);
+        std::mem::swap(&mut qg, &mut wg);
+        std::mem::swap(&mut qb, &mut wb);
+        t += 1;
+    }
+    let mut it = out.into_iter();
+    points(g, lengths, ge, |_| it.next().expect("one per length"))
+}
+
+/// The curve points from `(P_error, P_undetected)` per length.
+fn points(
+    g: &Generator,
+    lengths: &[u64],
+    ge: &GilbertElliott,
+    mut at: impl FnMut(u64) -> (f64, f64),
+) -> Vec<CurvePoint> {
+    let r = g.width() as u64;
+    let ber = ge.mean_ber();
+    lengths
+        .iter()
+        .map(|&bits| {
+            let (p_error, p_undetected) = at(bits);
+            CurvePoint {
+                ber,
+                bits,
+                data_bits: bits.saturating_sub(r),
+                p_error,
+                p_undetected,
+                p_alias_given_error: if p_error > 0.0 {
+                    p_undetected / p_error
+                } else {
+                    0.0
+                },
+            }
+        })
+        .collect()
+}
+
+/// The channel's move after a bit, in place on every register state:
+/// `(g, b) -> (m[0] g + m[1] b, m[2] g + m[3] b)`.
+fn mix(vg: &mut [f64], vb: &mut [f64], m: [f64; 4]) {
+    for (a, b) in vg.iter_mut().zip(vb.iter_mut()) {
+        let (x, y) = (*a, *b);
+        *a = m[0] * x + m[1] * y;
+        *b = m[2] * x + m[3] * y;
+    }
+}
+
+/// The same product chain as a general [`ErrorChain`] over `2 * 2^r` states
+/// (state `2 s + c`: register state `s`, channel state `c`, 0 good), built
+/// transition by transition from the register rule: an independent
+/// implementation for tests and small widths. Fails on an invalid channel.
+pub fn sparse_chain(g: &Generator, ge: &GilbertElliott) -> Result<ErrorChain> {
+    use sprs::TriMat;
+    ge.validate()?;
+    let r = g.width();
+    let pe = [ge.p_good, ge.p_bad];
+    // t[c][c2]: the channel moves from c to c2 after each bit.
+    let t = [
+        [1.0 - ge.good_to_bad, ge.good_to_bad],
+        [ge.bad_to_good, 1.0 - ge.bad_to_good],
+    ];
+    let ns = 2usize << r;
+    let mut clean = TriMat::new((ns, ns));
+    let mut error = TriMat::new((ns, ns));
+    for s in 0..(1u64 << r) {
+        let top = (s >> (r - 1)) & 1;
+        let s0 = ((s << 1) & g.mask()) ^ if top == 1 { g.normal() } else { 0 };
+        let s1 = s0 ^ g.normal();
+        for (c, (&e, row)) in pe.iter().zip(&t).enumerate() {
+            for (c2, &move_p) in row.iter().enumerate() {
+                let from = 2 * s as usize + c;
+                clean.add_triplet(2 * s0 as usize + c2, from, (1.0 - e) * move_p);
+                error.add_triplet(2 * s1 as usize + c2, from, e * move_p);
+            }
+        }
+    }
+    let mut start = vec![0.0; ns];
+    start[..2].copy_from_slice(&ge.stationary());
+    ErrorChain::new(clean.to_csr(), error.to_csr(), start, vec![0, 1])
+}
+
+pub mod fused;
+
+#[cfg(test)]
+mod tests;

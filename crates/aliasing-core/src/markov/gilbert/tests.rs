@@ -1,0 +1,244 @@
+use super::*;
+use crate::gf2;
+
+/// `|a - b| <= tol * max(|a|, |b|)`, with a message.
+fn close(a: f64, b: f64, tol: f64, what: &str) {
+    assert!(
+        (a - b).abs() <= tol * a.abs().max(b.abs()),
+        "{what}: {a:e} vs {b:e} (rel {:e})",
+        (a - b).abs() / a.abs().max(b.abs())
+    );
+}
+
+fn ge(p_good: f64, p_bad: f64, good_to_bad: f64, bad_to_good: f64) -> GilbertElliott {
+    GilbertElliott {
+        p_good,
+        p_bad,
+        good_to_bad,
+        bad_to_good,
+    }
+}
+
+/// The probability of one error pattern (`bits[i]`: bit `i` in time order
+/// flipped) by the channel's forward recursion, straight from its definition.
+fn path_probability(bits: &[bool], ch: &GilbertElliott) -> f64 {
+    let pe = [ch.p_good, ch.p_bad];
+    let t = [
+        [1.0 - ch.good_to_bad, ch.good_to_bad],
+        [ch.bad_to_good, 1.0 - ch.bad_to_good],
+    ];
+    let s = ch.good_to_bad + ch.bad_to_good;
+    let mut alpha = [ch.bad_to_good / s, ch.good_to_bad / s];
+    for &b in bits {
+        let mut next = [0.0; 2];
+        for c in 0..2 {
+            let emit = if b { pe[c] } else { 1.0 - pe[c] };
+            for c2 in 0..2 {
+                next[c2] += alpha[c] * emit * t[c][c2];
+            }
+        }
+        alpha = next;
+    }
+    alpha[0] + alpha[1]
+}
+
+/// `(P_error, P_undetected)` over all `2^n` error patterns: a pattern
+/// escapes iff its polynomial (bit `i` the coefficient of `x^(n-1-i)`) is a
+/// nonzero multiple of `g`, decided by polynomial division.
+fn brute_force(g: &Generator, n: usize, ch: &GilbertElliott) -> (f64, f64) {
+    // Compensated (Neumaier) sums: up to 2^13 terms, accurate to a few eps.
+    let (mut err, mut ud) = ([0.0; 2], [0.0; 2]);
+    let add = |acc: &mut [f64; 2], x: f64| {
+        let s = acc[0] + x;
+        acc[1] += if acc[0].abs() >= x.abs() {
+            (acc[0] - s) + x
+        } else {
+            (x - s) + acc[0]
+        };
+        acc[0] = s;
+    };
+    for e in 1u64..(1 << n) {
+        let bits: Vec<bool> = (0..n).map(|i| (e >> (n - 1 - i)) & 1 == 1).collect();
+        let pr = path_probability(&bits, ch);
+        add(&mut err, pr);
+        if gf2::rem(e as u128, g.full()) == 0 {
+            add(&mut ud, pr);
+        }
+    }
+    (err[0] + err[1], ud[0] + ud[1])
+}
+
+fn channels() -> Vec<GilbertElliott> {
+    vec![
+        ge(1e-3, 0.3, 0.05, 0.4),
+        ge(0.0, 0.5, 0.1, 0.25),
+        ge(0.02, 0.02, 0.3, 0.3), // a BSC in disguise
+        ge(1e-4, 0.9, 0.2, 0.6),
+        ge(0.1, 1.0, 1.0, 1.0), // alternating states
+    ]
+}
+
+#[test]
+#[allow(clippy::needless_range_loop)]
+fn brute_force_every_pattern() {
+    for spec in ["0x3", "0x7", "0xB", "0x13", "0x19", "0x1F", "0x107"] {
+        let g: Generator = spec.parse().unwrap();
+        let nmax = 13usize;
+        let lengths: Vec<u64> = (0..=nmax as u64).collect();
+        for ch in channels() {
+            let got = solve(&g, &lengths, &ch);
+            for n in 0..=nmax {
+                let (err, ud) = brute_force(&g, n, &ch);
+                let what = format!("{spec} {ch} n={n}");
+                assert_eq!(got[n].bits, n as u64);
+                if ud == 0.0 {
+                    assert_eq!(got[n].p_undetected, 0.0, "{what}");
+                } else {
+                    close(got[n].p_undetected, ud, 1e-13, &what);
+                }
+                if n > 0 {
+                    close(got[n].p_error, err, 1e-13, &what);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn bit_order_does_not_matter() {
+    // Pattern by pattern: a stationary two-state chain is reversible.
+    let ch = ge(1e-3, 0.3, 0.05, 0.4);
+    for e in 0u32..(1 << 10) {
+        let bits: Vec<bool> = (0..10).map(|i| (e >> i) & 1 == 1).collect();
+        let rev: Vec<bool> = bits.iter().rev().copied().collect();
+        close(
+            path_probability(&bits, &ch),
+            path_probability(&rev, &ch),
+            1e-14,
+            "reverse",
+        );
+    }
+    // So a CRC and its reciprocal (which divides the reversed patterns)
+    // escape equally, through the solver; and a non-stationary start would
+    // not have this symmetry (the brute force above pins the start).
+    for spec in ["0x11021", "0x1C867", "0x107"] {
+        let g: Generator = spec.parse().unwrap();
+        let gr = g.reciprocal();
+        assert_ne!(g, gr);
+        let lengths = [20, 100, 700];
+        for ch in [ge(1e-6, 0.2, 1e-3, 0.05), ge(1e-3, 0.5, 0.01, 0.1)] {
+            let a = solve(&g, &lengths, &ch);
+            let b = solve(&gr, &lengths, &ch);
+            for (x, y) in a.iter().zip(&b) {
+                close(x.p_undetected, y.p_undetected, 1e-12, spec);
+            }
+        }
+    }
+}
+
+#[test]
+fn equal_state_bers_reduce_to_the_binary_symmetric_channel() {
+    // Widths 8 and 16 (the BSC solver runs its walk kernel there on x86-64,
+    // an independent implementation), BERs from 0.5 down to 1e-10 (P_ud
+    // near 1e-37 at the shortest lengths).
+    for (spec, lengths) in [
+        ("0x107", vec![9u64, 10, 50, 333, 2000]),
+        ("0x11021", vec![17, 18, 40, 512, 1200]),
+    ] {
+        let g: Generator = spec.parse().unwrap();
+        for p in [0.5, 1e-5, 1e-10] {
+            let want = crate::markov::solve(&g, &lengths, &[p]);
+            let want = &want[0];
+            for (g2b, b2g) in [(0.1, 0.2), (1.0, 0.0)] {
+                let got = solve(&g, &lengths, &ge(p, p, g2b, b2g));
+                for (i, pt) in got.iter().enumerate() {
+                    let what = format!("{spec} p={p} n={}", pt.bits);
+                    assert!(pt.p_undetected > 0.0, "{what}");
+                    close(pt.p_undetected, want[i], 1e-12, &what);
+                    close(pt.p_error, crate::bsc::p_error(pt.bits, p), 1e-12, &what);
+                    close(pt.ber, p, 1e-15, &what);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn sparse_product_chain_agrees() {
+    // The general CSR engine on the same product chain, down to tiny
+    // probabilities (P_ud below 1e-40 for the first channel at short
+    // lengths).
+    for (spec, lengths) in [
+        ("0x107", vec![0u64, 5, 9, 64, 300, 1500]),
+        ("0x1021", vec![0, 5, 13, 64, 300]),
+        ("0x1C867", vec![0, 5, 17, 18, 64]),
+    ] {
+        let g: Generator = spec.parse().unwrap();
+        for ch in [
+            ge(1e-14, 1e-9, 1e-5, 0.1),
+            ge(1e-7, 0.3, 1e-4, 0.05),
+            ge(0.0, 0.5, 0.01, 0.2),
+        ] {
+            let want = sparse_chain(&g, &ch).unwrap().p_undetected(&lengths);
+            let got = solve(&g, &lengths, &ch);
+            for (pt, &w) in got.iter().zip(&want) {
+                let what = format!("{spec} {ch} n={}", pt.bits);
+                if w == 0.0 {
+                    assert_eq!(pt.p_undetected, 0.0, "{what}");
+                } else {
+                    close(pt.p_undetected, w, 1e-12, &what);
+                }
+            }
+        }
+    }
+    // The first channel really reaches the tiny range.
+    let g: Generator = "0x1C867".parse().unwrap();
+    let pt = solve(&g, &[64], &ge(1e-14, 1e-9, 1e-5, 0.1))[0];
+    assert!(pt.p_undetected > 0.0 && pt.p_undetected < 1e-40, "{pt:?}");
+}
+
+#[test]
+fn results_in_the_order_given_and_checks() {
+    let g: Generator = "0x107".parse().unwrap();
+    let ch = ge(1e-3, 0.3, 0.05, 0.4);
+    let a = solve(&g, &[100, 9, 50], &ch);
+    let b = solve(&g, &[9, 50, 100], &ch);
+    assert_eq!((a[0], a[1], a[2]), (b[2], b[0], b[1]));
+    let budget = MemoryBudget::bytes(1e9).unwrap();
+    assert!(curve(&g, &[100], &ge(0.1, 0.2, 0.0, 0.0), budget).is_err());
+    assert!(curve(&g, &[100], &ge(0.1, 1.5, 0.1, 0.1), budget).is_err());
+    let wide: Generator = "0x104C11DB7".parse().unwrap();
+    let e = curve(&wide, &[100], &ch, budget).unwrap_err();
+    assert!(matches!(e, Error::Unsupported(_)), "{e}");
+    let w20: Generator = "0x100009".parse().unwrap();
+    let small = MemoryBudget::bytes(1e6).unwrap();
+    let e = curve(&w20, &[100], &ch, small).unwrap_err();
+    assert!(matches!(e, Error::TooBig { .. }), "{e}");
+}
+
+#[test]
+fn fused_kernel_matches_stepwise() {
+    // Every length (so every block boundary and tail), widths 8 to 16,
+    // serial and parallel cosets.
+    for spec in ["0x107", "0x11D", "0x1021", "0x11021", "0x1C867"] {
+        let g: Generator = spec.parse().unwrap();
+        let lengths: Vec<u64> = (0..=301).rev().collect();
+        for ch in [ge(1e-3, 0.3, 0.05, 0.4), ge(1e-12, 1e-3, 1e-6, 0.2)] {
+            let want = solve_stepwise(&g, &lengths, &ch);
+            for parallel in [false, true] {
+                let got = fused::run(&g, &ch, &lengths, parallel);
+                for (w, &(pe, pu)) in want.iter().zip(&got) {
+                    let what = format!("{spec} {ch} n={} parallel={parallel}", w.bits);
+                    if w.p_undetected == 0.0 {
+                        assert_eq!(pu, 0.0, "{what}");
+                    } else {
+                        close(pu, w.p_undetected, 1e-13, &what);
+                    }
+                    if w.bits > 0 {
+                        close(pe, w.p_error, 1e-14, &what);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,426 @@
+//! A simulation as a command runs it: the parameters, the shard, the
+//! checkpoint to write and the one to resume from, the result file, merging
+//! shards and the report with exact values computed from the real payload.
+//!
+//! The rules live here, not in the command line:
+//! - a run resumed from a checkpoint takes its parameters from the file; any
+//!   parameter also given must match, or the refusal names the first field
+//!   that differs, in one line;
+//! - a checkpoint file that exists is continued only by resuming it (never
+//!   overwritten by a fresh run);
+//! - the result file of shard `i/n` records its parameters, so a merge
+//!   rebuilds the same plan (payload bytes included) and prints the same
+//!   exact values as the single run.
+//!
+//! ```
+//! use aliasing_sim::channel::Channel;
+//! use aliasing_sim::run::RunOptions;
+//! use aliasing_sim::session::{Session, merge};
+//! use aliasing_sim::spec::{Params, PayloadSpec};
+//! let p = Params::new("crc8", 32, Channel::Bsc { ber: 1e-2 }, PayloadSpec::Random, 300_000, 7);
+//! let whole = Session::new(p.clone(), (1, 1)).unwrap().run(RunOptions::default()).unwrap();
+//! let files: Vec<_> = (1..=3)
+//!     .map(|i| {
+//!         let s = Session::new(p.clone(), (i, 3)).unwrap();
+//!         let c = s.run(RunOptions::default()).unwrap();
+//!         (format!("shard {i}"), s.result_file(c))
+//!     })
+//!     .collect();
+//! let (params, total) = merge(&files).unwrap();
+//! assert_eq!((params, total), (p, whole));
+//! ```
+
+use crate::channel::Channel;
+use crate::rare::{RareResult, RareTally, RareWork};
+use crate::report::Report;
+use crate::run::{Counts, Plan, Progress, RunOptions, simulate};
+use crate::shard::{Shard, ShardFile, check_shard};
+use crate::spec::{Params, PayloadSpec};
+use aliasing_core::{Error, Result};
+use std::path::{Path, PathBuf};
+
+/// The kind of a simulation's shard and checkpoint files.
+pub const FORMAT: &str = "alias-simulate";
+
+/// A simulation's result or checkpoint file.
+pub type RunFile = ShardFile<Params, Counts>;
+
+/// Reads and verifies a simulation's result or checkpoint file.
+pub fn read(path: &Path) -> Result<RunFile> {
+    RunFile::read(path, FORMAT)
+}
+
+/// Parameters as given on a command line: each may be absent (a default, or
+/// the checkpoint's value when resuming).
+#[derive(Debug, Clone, Default)]
+pub struct Given {
+    /// Stack name (default `ethernet`).
+    pub stack: Option<String>,
+    /// Frame length in bytes (default 1518).
+    pub bytes: Option<usize>,
+    /// Error model (default a BSC at BER 1e-5).
+    pub channel: Option<Channel>,
+    /// Payload (default random).
+    pub payload: Option<PayloadSpec>,
+    /// Frames (default 1e6).
+    pub frames: Option<u64>,
+    /// Seed (default 1).
+    pub seed: Option<u64>,
+    /// Frames per chunk (default [`crate::run::DEFAULT_CHUNK_FRAMES`]).
+    pub chunk_frames: Option<u64>,
+}
+
+impl Given {
+    /// The parameters, with defaults for what is absent.
+    pub fn params(&self) -> Params {
+        let mut p = Params::new(
+            self.stack.as_deref().unwrap_or("ethernet"),
+            self.bytes.unwrap_or(1518),
+            self.channel.unwrap_or(Channel::Bsc { ber: 1e-5 }),
+            self.payload.clone().unwrap_or(PayloadSpec::Random),
+            self.frames.unwrap_or(1_000_000),
+            self.seed.unwrap_or(1),
+        );
+        if let Some(c) = self.chunk_frames {
+            p.chunk_frames = c;
+        }
+        p
+    }
+
+    /// `saved` with what is given put in: equal to `saved` when everything
+    /// given matches it.
+    fn over(&self, saved: &Params) -> Params {
+        let mut p = Params::new(
+            self.stack.as_deref().unwrap_or(&saved.stack),
+            self.bytes.unwrap_or(saved.bytes),
+            self.channel.unwrap_or(saved.channel),
+            self.payload.clone().unwrap_or(saved.payload.clone()),
+            self.frames.unwrap_or(saved.frames),
+            self.seed.unwrap_or(saved.seed),
+        );
+        p.chunk_frames = self.chunk_frames.unwrap_or(saved.chunk_frames);
+        p
+    }
+}
+
+/// One run of a simulation (or of one shard of it).
+pub struct Session {
+    /// The parameters.
+    pub params: Params,
+    /// The plan built from them.
+    pub plan: Plan,
+    /// The shard this run computes.
+    pub shard: Shard,
+    start: Option<Progress>,
+    checkpoint: Option<PathBuf>,
+    resumed_from: Option<PathBuf>,
+}
+
+impl Session {
+    /// A fresh run of shard `shard` of `params`.
+    pub fn new(params: Params, shard: Shard) -> Result<Self> {
+        check_shard(shard)?;
+        let plan = params.plan()?;
+        Ok(Session {
+            params,
+            plan,
+            shard,
+            start: None,
+            checkpoint: None,
+            resumed_from: None,
+        })
+    }
+
+    /// Continues the run saved at `path`. Parameters and the shard come from
+    /// the file; any given (`given`, `shard`) must match it.
+    pub fn resume(path: &Path, given: &Given, shard: Option<Shard>) -> Result<Self> {
+        let f = read(path)?;
+        let what = path.display();
+        if let Some(d) = f
+            .params
+            .difference(&given.over(&f.params), "there", "given")
+        {
+            return Err(Error::Invalid(format!(
+                "checkpoint {what} was written with other parameters: {d}"
+            )));
+        }
+        if let Some(s) = shard
+            && s != f.shard
+        {
+            return Err(Error::Invalid(format!(
+                "checkpoint {what} is for shard {}/{}, not {}/{}",
+                f.shard.0, f.shard.1, s.0, s.1
+            )));
+        }
+        let mut s = Session::new(f.params, f.shard)?;
+        if f.progress.chunks_done > s.plan.shard_chunks(s.shard)
+            || f.progress.counts.escapes.len() != s.plan.frame.checks.len()
+        {
+            return Err(Error::Invalid(format!(
+                "checkpoint {what} does not fit its own parameters"
+            )));
+        }
+        s.start = Some(f.progress);
+        s.checkpoint = Some(path.to_path_buf());
+        s.resumed_from = Some(path.to_path_buf());
+        Ok(s)
+    }
+
+    /// Rewrites the checkpoint at `path` during the run (and with the final
+    /// state at its end). Refuses a file that exists unless it is the one
+    /// this run resumes.
+    pub fn checkpoint_to(mut self, path: PathBuf) -> Result<Self> {
+        if self.resumed_from.as_deref() != Some(path.as_path()) && path.exists() {
+            return Err(Error::Invalid(format!(
+                "checkpoint {} already exists; continue it with --resume {} or remove it",
+                path.display(),
+                path.display()
+            )));
+        }
+        self.checkpoint = Some(path);
+        Ok(self)
+    }
+
+    /// The checkpoint file this run writes, if any.
+    pub fn checkpoint(&self) -> Option<&Path> {
+        self.checkpoint.as_deref()
+    }
+
+    /// Runs (the `shard` and `on_checkpoint` of `opts` are this session's);
+    /// returns the shard's tallies. At a team's member 0 the checkpoint is
+    /// written during the run and, finished, at its end.
+    pub fn run(&self, opts: RunOptions) -> Result<Counts> {
+        let write = |p: &Progress| -> Result<()> {
+            let path = self.checkpoint.as_ref().expect("checkpoint path");
+            RunFile::new(FORMAT, self.params.clone(), self.shard, false, p.clone()).write(path)
+        };
+        let opts = RunOptions {
+            shard: self.shard,
+            on_checkpoint: self.checkpoint.as_ref().map(|_| &write as _),
+            ..opts
+        };
+        let counts = simulate(&self.plan, &opts, self.start.clone())?;
+        let root = opts.team.is_none_or(|t| t.rank() == 0);
+        if root && let Some(cp) = &self.checkpoint {
+            self.result_file(counts.clone()).write(cp)?;
+        }
+        Ok(counts)
+    }
+
+    /// The finished shard's result file.
+    pub fn result_file(&self, counts: Counts) -> RunFile {
+        RunFile::finished(
+            FORMAT,
+            self.params.clone(),
+            self.shard,
+            self.plan.chunks(),
+            counts,
+        )
+    }
+
+    /// The report of `counts`, with exact values unless `no_exact`.
+    pub fn report(&self, counts: &Counts, no_exact: bool) -> Report {
+        Report::of(&self.plan, self.params.clone(), counts, no_exact)
+    }
+}
+
+/// Adds complete shards of one simulation (see [`crate::shard::merge`]).
+pub fn merge(files: &[(String, RunFile)]) -> Result<(Params, Counts)> {
+    crate::shard::merge(files)
+}
+
+/// Reads the shard files at `paths` and merges them into the whole run's
+/// session (the unsharded run) and tallies.
+pub fn merge_paths(paths: &[PathBuf]) -> Result<(Session, Counts)> {
+    let mut files = Vec::new();
+    for p in paths {
+        files.push((p.display().to_string(), read(p)?));
+    }
+    let (params, counts) = merge(&files)?;
+    Ok((Session::new(params, (1, 1))?, counts))
+}
+
+/// The kind of a rare-event run's shard and checkpoint files.
+pub const RARE_FORMAT: &str = "alias-rare";
+
+/// Everything a rare-event run's result depends on.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RareParams {
+    /// Stack, length, channel (a BSC), payload and seed (`frames` is unused, 1).
+    pub params: Params,
+    /// Samples asked for.
+    pub samples: u64,
+}
+
+/// A rare-event run's result or checkpoint file.
+pub type RareFile = ShardFile<RareParams, RareTally>;
+
+/// A rare-event run (or one shard of it): like [`Session`], over the
+/// strata's work items ([`crate::rare::RareWork`]).
+pub struct RareSession {
+    /// The parameters.
+    pub params: RareParams,
+    /// The plan built from them.
+    pub plan: Plan,
+    /// The shard this run computes.
+    pub shard: Shard,
+    start: Option<crate::shard::Progress<RareTally>>,
+    checkpoint: Option<PathBuf>,
+    resumed_from: Option<PathBuf>,
+}
+
+impl RareSession {
+    /// A fresh rare-event run of shard `shard`.
+    pub fn new(params: RareParams, shard: Shard) -> Result<Self> {
+        check_shard(shard)?;
+        let plan = params.params.plan()?;
+        Ok(RareSession {
+            params,
+            plan,
+            shard,
+            start: None,
+            checkpoint: None,
+            resumed_from: None,
+        })
+    }
+
+    /// Continues the rare-event run saved at `path`; what is given must match it.
+    pub fn resume(
+        path: &Path,
+        given: &Given,
+        samples: Option<u64>,
+        shard: Option<Shard>,
+    ) -> Result<Self> {
+        let f = RareFile::read(path, RARE_FORMAT)?;
+        let what = path.display();
+        let mut over = given.over(&f.params.params);
+        over.frames = f.params.params.frames;
+        if let Some(d) = f.params.params.difference(&over, "there", "given") {
+            return Err(Error::Invalid(format!(
+                "checkpoint {what} was written with other parameters: {d}"
+            )));
+        }
+        if let Some(s) = samples
+            && s != f.params.samples
+        {
+            return Err(Error::Invalid(format!(
+                "checkpoint {what} was written with other parameters: samples: {} there, {s} given",
+                f.params.samples
+            )));
+        }
+        if let Some(s) = shard
+            && s != f.shard
+        {
+            return Err(Error::Invalid(format!(
+                "checkpoint {what} is for shard {}/{}, not {}/{}",
+                f.shard.0, f.shard.1, s.0, s.1
+            )));
+        }
+        let mut s = RareSession::new(f.params, f.shard)?;
+        s.start = Some(f.progress);
+        s.checkpoint = Some(path.to_path_buf());
+        s.resumed_from = Some(path.to_path_buf());
+        Ok(s)
+    }
+
+    /// Rewrites the checkpoint at `path` during the run; refuses a file that
+    /// exists unless it is the one this run resumes.
+    pub fn checkpoint_to(mut self, path: PathBuf) -> Result<Self> {
+        if self.resumed_from.as_deref() != Some(path.as_path()) && path.exists() {
+            return Err(Error::Invalid(format!(
+                "checkpoint {} already exists; continue it with --resume {} or remove it",
+                path.display(),
+                path.display()
+            )));
+        }
+        self.checkpoint = Some(path);
+        Ok(self)
+    }
+
+    /// Runs the shard; returns its tally and the result file. `opts` gives
+    /// threads, progress (items done, items), checkpoint interval and team.
+    pub fn run(&self, opts: &crate::shard::Drive<RareTally>) -> Result<(RareTally, RareFile)> {
+        let work = RareWork::new(&self.plan, self.params.samples, opts.threads)?;
+        let start = match &self.start {
+            Some(p) => {
+                if p.counts.0.len() != work.zero().0.len()
+                    || p.chunks_done > crate::shard::shard_items(work.items(), self.shard)
+                {
+                    return Err(Error::Invalid(
+                        "the checkpoint does not fit its own parameters".into(),
+                    ));
+                }
+                p.clone()
+            }
+            None => crate::shard::Progress::start(work.zero()),
+        };
+        let write = |p: &crate::shard::Progress<RareTally>| -> Result<()> {
+            let path = self.checkpoint.as_ref().expect("checkpoint path");
+            RareFile::new(
+                RARE_FORMAT,
+                self.params.clone(),
+                self.shard,
+                false,
+                p.clone(),
+            )
+            .write(path)
+        };
+        let o = crate::shard::Drive {
+            threads: opts.threads,
+            on_progress: opts.on_progress,
+            on_checkpoint: self.checkpoint.as_ref().map(|_| &write as _),
+            checkpoint_every: opts.checkpoint_every,
+            team: opts.team,
+        };
+        let tally = crate::shard::drive(work.items(), self.shard, start, &o, |i| work.item(i))?;
+        let file = RareFile::finished(
+            RARE_FORMAT,
+            self.params.clone(),
+            self.shard,
+            work.items(),
+            tally.clone(),
+        );
+        let root = opts.team.is_none_or(|t| t.rank() == 0);
+        if root && let Some(cp) = &self.checkpoint {
+            file.write(cp)?;
+        }
+        Ok((tally, file))
+    }
+
+    /// The estimate from a whole run's tally, with the exact values unless `no_exact`.
+    pub fn result(&self, tally: &RareTally, no_exact: bool) -> Result<RareResult> {
+        let work = RareWork::new(&self.plan, self.params.samples, 0)?;
+        let mut r = work.finish(tally);
+        if !no_exact {
+            let exact = crate::exact::exact_values(&self.plan);
+            r.stack.exact = exact.stack;
+            if let Some(i) = self
+                .plan
+                .frame
+                .checks
+                .iter()
+                .position(|c| c.name == r.crc_name)
+            {
+                r.crc.exact = exact.checks.get(i).copied().flatten();
+            }
+        }
+        Ok(r)
+    }
+}
+
+/// Reads rare-event shard files and merges them into the whole run.
+pub fn merge_rare_paths(paths: &[PathBuf]) -> Result<(RareSession, RareTally)> {
+    let mut files = Vec::new();
+    for p in paths {
+        files.push((p.display().to_string(), RareFile::read(p, RARE_FORMAT)?));
+    }
+    let (params, tally) = crate::shard::merge(&files)?;
+    Ok((RareSession::new(params, (1, 1))?, tally))
+}
+
+/// The kind (`format` field) of the shard file at `path`, if it can be read.
+pub fn file_kind(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    Some(v.get("body")?.get("format")?.as_str()?.to_string())
+}

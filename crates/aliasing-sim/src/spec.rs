@@ -1,0 +1,229 @@
+//! What a simulation is, as data: the payload spec (parsed here, once) and
+//! the parameter set every result depends on ([`Params`]), which builds the
+//! [`Plan`] and is stored in shard and checkpoint files.
+//!
+//! ```
+//! use aliasing_sim::channel::Channel;
+//! use aliasing_sim::spec::{Params, PayloadSpec};
+//! let payload = PayloadSpec::parse("pattern:48656c6c6f").unwrap();
+//! let p = Params::new("ethernet-tcp", 1518, Channel::Bsc { ber: 1e-4 }, payload, 2_000_000, 7);
+//! let plan = p.plan().unwrap();
+//! assert_eq!(plan.frame.checks.len(), 3);
+//! // the parameters (payload bytes included) survive a file round trip
+//! let back: Params = serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
+//! assert_eq!(back, p);
+//! ```
+
+use crate::channel::Channel;
+use crate::run::{DEFAULT_CHUNK_FRAMES, Plan};
+use crate::stack::{Frame, Payload};
+use aliasing_core::{Error, Result};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// The payload of every frame: fresh random bytes, or the same bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PayloadSpec {
+    /// Fresh random bytes in every frame.
+    Random,
+    /// These bytes, repeated (or truncated) to the payload length.
+    Fixed(Vec<u8>),
+}
+
+impl PayloadSpec {
+    /// Parses `random`, `pattern:HEX` (an optional `0x` prefix) or `file:PATH`
+    /// (the file's bytes).
+    pub fn parse(spec: &str) -> Result<Self> {
+        let s = spec.trim();
+        if s.eq_ignore_ascii_case("random") {
+            return Ok(PayloadSpec::Random);
+        }
+        let bytes = if let Some(hex) = s.strip_prefix("pattern:") {
+            parse_hex(hex.trim_start_matches("0x"))?
+        } else if let Some(path) = s.strip_prefix("file:") {
+            std::fs::read(path)
+                .map_err(|e| Error::Invalid(format!("cannot read payload file {path}: {e}")))?
+        } else {
+            return Err(Error::Invalid(format!(
+                "payload `{s}`: expected random, pattern:HEX or file:PATH"
+            )));
+        };
+        if bytes.is_empty() {
+            return Err(Error::Invalid("the payload is empty".into()));
+        }
+        Ok(PayloadSpec::Fixed(bytes))
+    }
+
+    /// The frame's payload.
+    pub fn payload(&self) -> Payload {
+        match self {
+            PayloadSpec::Random => Payload::Random,
+            PayloadSpec::Fixed(b) => Payload::Fixed(b.clone()),
+        }
+    }
+
+    /// The same payload for frames of `bytes` bytes, without bytes past the
+    /// frame's end (which no frame reads).
+    fn fitted(self, bytes: usize) -> Self {
+        match self {
+            PayloadSpec::Fixed(mut b) if b.len() > bytes => {
+                b.truncate(bytes.max(1));
+                PayloadSpec::Fixed(b)
+            }
+            p => p,
+        }
+    }
+}
+
+fn parse_hex(hex: &str) -> Result<Vec<u8>> {
+    if hex.is_empty() || !hex.len().is_multiple_of(2) || !hex.chars().all(|c| c.is_ascii_hexdigit())
+    {
+        return Err(Error::Invalid(format!(
+            "payload pattern `{hex}` is not an even number of hex digits"
+        )));
+    }
+    Ok((0..hex.len() / 2)
+        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex digits"))
+        .collect())
+}
+
+/// In files: `random` or `bytes:HEX`.
+impl Serialize for PayloadSpec {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match self {
+            PayloadSpec::Random => s.serialize_str("random"),
+            PayloadSpec::Fixed(b) => {
+                let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+                s.serialize_str(&format!("bytes:{hex}"))
+            }
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for PayloadSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        if s == "random" {
+            return Ok(PayloadSpec::Random);
+        }
+        let hex = s
+            .strip_prefix("bytes:")
+            .ok_or_else(|| serde::de::Error::custom(format!("payload `{s}`")))?;
+        parse_hex(hex)
+            .map(PayloadSpec::Fixed)
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// Everything a simulation's result depends on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Params {
+    /// Stack name.
+    pub stack: String,
+    /// Frame length in bytes.
+    pub bytes: usize,
+    /// Error model.
+    pub channel: Channel,
+    /// The payload (its bytes, when fixed).
+    pub payload: PayloadSpec,
+    /// Frames in the whole run (all shards).
+    pub frames: u64,
+    /// Seed.
+    pub seed: u64,
+    /// Frames per chunk.
+    pub chunk_frames: u64,
+}
+
+impl Params {
+    /// A parameter set with the default chunk size.
+    pub fn new(
+        stack: &str,
+        bytes: usize,
+        channel: Channel,
+        payload: PayloadSpec,
+        frames: u64,
+        seed: u64,
+    ) -> Self {
+        Params {
+            stack: stack.trim().to_string(),
+            bytes,
+            channel,
+            payload: payload.fitted(bytes),
+            frames,
+            seed,
+            chunk_frames: DEFAULT_CHUNK_FRAMES,
+        }
+    }
+
+    /// The plan (frame layout with its payload, channel, chunks), validated.
+    pub fn plan(&self) -> Result<Plan> {
+        let frame = Frame::new(&self.stack, self.bytes, self.payload.payload())?;
+        let mut plan = Plan::new(frame, self.channel, self.seed, self.frames);
+        plan.chunk_frames = self.chunk_frames;
+        plan.validate()?;
+        Ok(plan)
+    }
+
+    /// Hash identifying the parameters.
+    pub fn hash(&self) -> String {
+        crate::shard::params_hash(self)
+    }
+
+    /// The first field in which `other` differs, as `name: A here, B there`
+    /// (`None` when they are the same).
+    pub fn difference(&self, other: &Params, here: &str, there: &str) -> Option<String> {
+        let a = serde_json::to_value(self).expect("serializable");
+        let b = serde_json::to_value(other).expect("serializable");
+        let (a, b) = (a.as_object()?, b.as_object()?);
+        for (k, va) in a {
+            let vb = b.get(k)?;
+            if va != vb {
+                return Some(format!("{k}: {va} {here}, {vb} {there}"));
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn payload_syntax() {
+        assert_eq!(PayloadSpec::parse(" random ").unwrap(), PayloadSpec::Random);
+        assert_eq!(
+            PayloadSpec::parse("pattern:0x00ff").unwrap(),
+            PayloadSpec::Fixed(vec![0, 255])
+        );
+        for bad in [
+            "pattern:",
+            "pattern:abc",
+            "pattern:zz",
+            "nope",
+            "file:/nonexistent/x",
+        ] {
+            let e = PayloadSpec::parse(bad).unwrap_err().to_string();
+            assert!(!e.contains('\n'), "{e}");
+        }
+        // bytes past the frame are dropped; the text form round-trips
+        let p = Params::new(
+            "crc8",
+            4,
+            Channel::Bsc { ber: 0.1 },
+            PayloadSpec::Fixed(vec![1, 2, 3, 4, 5, 6]),
+            10,
+            1,
+        );
+        assert_eq!(p.payload, PayloadSpec::Fixed(vec![1, 2, 3, 4]));
+        let t = serde_json::to_string(&p).unwrap();
+        assert!(t.contains("\"bytes:01020304\""), "{t}");
+        assert_eq!(serde_json::from_str::<Params>(&t).unwrap(), p);
+        let mut q = p.clone();
+        q.seed = 2;
+        assert_eq!(
+            p.difference(&q, "in the checkpoint", "given").unwrap(),
+            "seed: 1 in the checkpoint, 2 given"
+        );
+        assert_eq!(p.difference(&p, "a", "b"), None);
+    }
+}
