@@ -8,6 +8,7 @@
 //! alias curve --crc crc32 --bytes 1518 --ber 1e-5      # dual-code method
 //! alias compare --bytes 64,1500,9000 --ber 1e-6        # checks side by side
 //! alias hd --crc crc32c                                # Hamming-distance profile
+//! alias stack --bytes 64,594,1518,9018 --ber 1e-4,1e-5,1e-6,1e-8   # joint escape
 //! alias search --width 16 --bytes 1518 --ber 1e-5,1e-7  # which generator to use
 //! alias simulate --frames 1e9 --bytes 1518 --ber 1e-5 --stack ethernet-tcp --seed 1
 //! ```
@@ -44,6 +45,8 @@ enum Cmd {
     Compare(cmd::compare::Args),
     /// Monte Carlo through a stack of checks, with confidence intervals.
     Simulate(cmd::simulate::Args),
+    /// Exact joint escape of a stack of checks (FCS + IPv4 + TCP) vs the independence product.
+    Stack(cmd::stack::Args),
     /// Which generator to use: search by Hamming distance, then exact P_ud.
     Search(cmd::search::Args),
     /// Adds shard result files of one `simulate` run.
@@ -95,6 +98,7 @@ fn main() -> ExitCode {
         Cmd::Weights(a) => cmd::weights::run(a),
         Cmd::Compare(a) => cmd::compare::run(a),
         Cmd::Simulate(a) => cmd::simulate::run(a),
+        Cmd::Stack(a) => cmd::stack::run(a),
         Cmd::Search(a) => cmd::search::run(a),
         Cmd::Merge(a) => cmd::merge::run(a),
         Cmd::Plot(a) => cmd::plot::run(a),
