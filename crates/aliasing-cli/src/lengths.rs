@@ -93,9 +93,7 @@ pub fn whole_number(s: &str) -> std::result::Result<u64, String> {
         return Err(format!("is over {} (the largest 64-bit count)", u64::MAX));
     }
     match t.parse::<f64>() {
-        Ok(v) if v.is_finite() && v.fract() == 0.0 && v >= 0.0 && v <= 9_007_199_254_740_992.0 => {
-            Ok(v as u64)
-        }
+        Ok(v) if v.fract() == 0.0 && (0.0..=9_007_199_254_740_992.0).contains(&v) => Ok(v as u64),
         Ok(v) if v.is_finite() && v.fract() == 0.0 && v > 0.0 => {
             Err("is too large to be exact in exponent form (over 2^53); write the digits".into())
         }

@@ -120,6 +120,10 @@ fn lengths(args: &Args) -> Result<(Vec<u64>, String)> {
             .collect::<Result<Vec<u64>>>()?;
         return Ok((bits, format!("--bytes {b} (x 8 bits)")));
     }
+    if args.payload.is_some() || args.payload_hex.is_some() {
+        // `compute` takes the payload's whole length
+        return Ok((Vec::new(), "the payload's whole length".to_string()));
+    }
     Ok((DEFAULT_BITS.to_vec(), DEFAULT_LENGTHS_NOTE.to_string()))
 }
 
