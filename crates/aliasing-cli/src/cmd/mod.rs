@@ -1,5 +1,6 @@
 //! One module per subcommand. Each parses its arguments, calls the library and prints.
 
+pub mod bracket;
 pub mod compare;
 pub mod curve;
 pub mod hd;
@@ -7,4 +8,5 @@ pub mod merge;
 pub mod plot;
 pub mod search;
 pub mod simulate;
+pub mod stack;
 pub mod weights;
