@@ -26,6 +26,12 @@ pub fn run(a: Args) -> Result<()> {
         super::simulate::check_output("--out", out)?;
     }
     if session::file_kind(&a.files[0]).as_deref() == Some(RARE_FORMAT) {
+        if a.report.plot.is_some() {
+            anyhow::bail!(
+                "--plot draws Monte Carlo runs; a --rare estimate has one value per check \
+                 (use --format json)"
+            );
+        }
         let (s, tally) = session::merge_rare_paths(&a.files)?;
         if let Some(out) = &a.out {
             let work = aliasing_sim::rare::RareWork::new(&s.plan, s.params.samples, 0)?;
