@@ -8,6 +8,7 @@
 //! alias curve --crc crc32 --bytes 1518 --ber 1e-5      # dual-code method
 //! alias compare --bytes 64,1500,9000 --ber 1e-6        # checks side by side
 //! alias hd --crc crc32c                                # Hamming-distance profile
+//! alias stack --bytes 64,594,1518,9018 --ber 1e-4,1e-5,1e-6,1e-8   # joint escape
 //! alias search --width 16 --bytes 1518 --ber 1e-5,1e-7  # which generator to use
 //! alias simulate --frames 1e9 --bytes 1518 --ber 1e-5 --stack ethernet-tcp --seed 1
 //! ```
@@ -44,6 +45,8 @@ enum Cmd {
     Compare(cmd::compare::Args),
     /// Monte Carlo through a stack of checks, with confidence intervals.
     Simulate(cmd::simulate::Args),
+    /// Exact joint escape of a stack of checks (FCS + IPv4 + TCP) vs the independence product.
+    Stack(cmd::stack::Args),
     /// Which generator to use: search by Hamming distance, then exact P_ud.
     Search(cmd::search::Args),
     /// Adds shard result files of one `simulate` run.
@@ -52,14 +55,50 @@ enum Cmd {
     Plot(cmd::plot::Args),
 }
 
+/// A clap error as one line (its message and any tip), or clap's own output
+/// for `--help` and `--version`.
+fn parse_args() -> Result<Cli, ExitCode> {
+    Cli::try_parse().map_err(|e| {
+        use clap::error::ErrorKind;
+        if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+            || matches!(
+                e.kind(),
+                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            )
+        {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+        eprintln!("error: {} (see --help)", one_line(&e.render().to_string()));
+        ExitCode::from(2)
+    })
+}
+
+/// The first line of a clap message without its `error: ` prefix, with any
+/// `tip:` lines appended.
+fn one_line(rendered: &str) -> String {
+    let mut lines = rendered.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("invalid arguments");
+    let mut out = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    for tip in lines.filter(|l| l.starts_with("tip:")) {
+        out.push_str("; ");
+        out.push_str(tip);
+    }
+    out
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse_args() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
     let result = match cli.cmd {
         Cmd::Curve(a) => cmd::curve::run(a),
         Cmd::Hd(a) => cmd::hd::run(a),
         Cmd::Weights(a) => cmd::weights::run(a),
         Cmd::Compare(a) => cmd::compare::run(a),
         Cmd::Simulate(a) => cmd::simulate::run(a),
+        Cmd::Stack(a) => cmd::stack::run(a),
         Cmd::Search(a) => cmd::search::run(a),
         Cmd::Merge(a) => cmd::merge::run(a),
         Cmd::Plot(a) => cmd::plot::run(a),

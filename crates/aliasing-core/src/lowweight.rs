@@ -172,18 +172,9 @@ impl Table {
     }
 }
 
-/// `c_w(L)` for `L = 0..max_len`: the number of weight-`w` codewords whose
-/// lowest position is 0 and highest is `L` (`w` = 2 to 6).
-///
-/// Cost `O(max_len)` for `w <= 3`, `O(max_len^2 / 2)` hash probes for
-/// `w = 4` (parallel over `L`), and for `w = 5` a table of the
-/// `max_len^2 / 2` pair syndromes (meet in the middle: `{0, a, b, c, L}` is
-/// a codeword iff `s_a ^ s_b = 1 ^ s_L ^ s_c`), `max_len^2 / 2` probes and as
-/// many inserts; about 4 GiB and some seconds at Ethernet lengths. For
-/// `w = 6` the same pair table is probed for every `(c, d, L)`:
-/// `max_len^3 / 6` probes, refused above [`WORK_LIMIT`] (lengths up to about
-/// 4,900 bits).
-pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
+/// Refuses, before any work, what [`span_counts`] would refuse: a weight
+/// outside 2..=6, a length over the limits of work or memory.
+pub fn check_span(g: &Generator, w: u32, max_len: u64) -> Result<()> {
     check_width(g)?;
     if !(2..=6).contains(&w) {
         return Err(Error::Unsupported(format!(
@@ -223,6 +214,25 @@ pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
                 limit: crate::error::human_bytes(limit),
             });
         }
+    }
+    Ok(())
+}
+
+/// `c_w(L)` for `L = 0..max_len`: the number of weight-`w` codewords whose
+/// lowest position is 0 and highest is `L` (`w` = 2 to 6).
+///
+/// Cost `O(max_len)` for `w <= 3`, `O(max_len^2 / 2)` hash probes for
+/// `w = 4` (parallel over `L`), and for `w = 5` a table of the
+/// `max_len^2 / 2` pair syndromes (meet in the middle: `{0, a, b, c, L}` is
+/// a codeword iff `s_a ^ s_b = 1 ^ s_L ^ s_c`), `max_len^2 / 2` probes and as
+/// many inserts; about 4 GiB and some seconds at Ethernet lengths. For
+/// `w = 6` the same pair table is probed for every `(c, d, L)`:
+/// `max_len^3 / 6` probes, refused above [`WORK_LIMIT`] (lengths up to about
+/// 4,900 bits).
+pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
+    check_span(g, w, max_len)?;
+    let n = max_len as usize;
+    if w >= 5 {
         return Ok(span_counts56(&syndromes(g, n.max(1)), n, w));
     }
     let period = gf2::period(g);
@@ -326,9 +336,14 @@ pub fn weight_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u128>> {
     Ok(out)
 }
 
-/// Largest number of position pairs [`shapes`] scans for weight 5
-/// (`max_len^2 / 2`; lengths up to about 63,000 bits).
-pub const SHAPE_PAIR_LIMIT: f64 = 2e9;
+/// Largest number of pair probes [`shapes`] makes for weight 4
+/// (`max_len^2 / 2`; lengths up to about 77,000 bits).
+pub const SHAPE_PAIR_LIMIT: f64 = 3e9;
+
+/// Largest number of position pairs [`shapes`] joins for weight 5
+/// (`max_len^2 / 2`; lengths up to 20,000 bits: each slice of the join
+/// scans every pair, so the work grows with the square of this).
+pub const SHAPE5_PAIR_LIMIT: f64 = 2e8;
 
 /// Every weight-`w` codeword *shape* of span below `max_len` (`w` = 2 to 5):
 /// exponent sets `{0, .., L}` with the XOR of their syndromes 0, lowest
@@ -341,7 +356,8 @@ pub const SHAPE_PAIR_LIMIT: f64 = 2e9;
 /// pair `(b, L)` (`max_len^2 / 2` probes, in parallel), weight 5 joins the
 /// position pairs `(a, b)` and `(c, L)` on `s_a ^ s_b = 1 ^ s_c ^ s_L`,
 /// `b < c`, by sorting the pairs one slice of the syndrome space at a time
-/// (a few tens of MiB at Ethernet lengths; [`SHAPE_PAIR_LIMIT`] pairs).
+/// (a few tens of MiB at Ethernet lengths; [`SHAPE_PAIR_LIMIT`] and
+/// [`SHAPE5_PAIR_LIMIT`] bound the work).
 /// Lengths beyond the period of `g` are refused.
 ///
 /// ```
@@ -364,9 +380,14 @@ pub fn shapes(g: &Generator, w: u32, max_len: u64) -> Result<Vec<Vec<u32>>> {
     }
     let n = max_len as usize;
     let pairs = (n as f64) * (n as f64) / 2.0;
-    if w >= 4 && pairs > SHAPE_PAIR_LIMIT {
+    let limit = if w == 5 {
+        SHAPE5_PAIR_LIMIT
+    } else {
+        SHAPE_PAIR_LIMIT
+    };
+    if w >= 4 && pairs > limit {
         return Err(Error::Unsupported(format!(
-            "weight-{w} shapes up to {n} bits need about {pairs:.1e} pair probes, over the limit of {SHAPE_PAIR_LIMIT:.0e}"
+            "weight-{w} shapes up to {n} bits need about {pairs:.1e} pair probes, over the limit of {limit:.0e}"
         )));
     }
     if n < 2 {
@@ -400,8 +421,8 @@ pub fn shapes(g: &Generator, w: u32, max_len: u64) -> Result<Vec<Vec<u32>>> {
                     }
                 }
                 _ => {
-                    for b in 2..l {
-                        if let Some(a) = at.get(t ^ syn[b])
+                    for (b, &sb) in syn.iter().enumerate().take(l).skip(2) {
+                        if let Some(a) = at.get(t ^ sb)
                             && (a as usize) < b
                         {
                             v.push(vec![0, a as u32, b as u32, l as u32]);
@@ -927,7 +948,7 @@ pub(crate) mod tests {
     }
 
     fn published() -> Vec<(u64, Vec<u64>, String)> {
-        include_str!("../../../data/koopman-hd-profiles.txt")
+        include_str!("../data/koopman-hd-profiles.txt")
             .lines()
             .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
             .map(|l| {
@@ -992,7 +1013,7 @@ pub(crate) mod tests {
 
     /// Rows of `data/published-32bit.txt` of one kind, split into fields.
     pub(crate) fn published_32bit(kind: &str) -> Vec<Vec<String>> {
-        include_str!("../../../data/published-32bit.txt")
+        include_str!("../data/published-32bit.txt")
             .lines()
             .filter(|l| !l.starts_with('#') && l.split_whitespace().next() == Some(kind))
             .map(|l| l.split_whitespace().map(str::to_string).collect())

@@ -5,9 +5,18 @@
 //! uniformly random `k`-set is a random `(k-1)`-set `A` plus one of the
 //! `n - k + 1` remaining positions, so
 //! `P(escape | k) = E[#{m not in A : S(A + m) = 0 and the other checks pass} / (n - k + 1)]`.
-//! The CRC part is a lookup: `m` must have syndrome `S(A)`. The other checks
-//! of the stack are evaluated on the whole pattern by the sparse engine with
-//! a fresh random payload. Samples go first to a pilot of every stratum,
+//! The CRC part is a lookup: `m` must have syndrome `S(A)`. Where the stack
+//! is one CRC plus Internet checksums (`ethernet-tcp`), each codeword found
+//! counts with the exact probability over the payload that every checksum
+//! passes (`aliasing_core::joint::JointModel::pass_count`, in units of
+//! `1 / PASS_SCALE`), not with one random payload's verdict
+//! (Rao-Blackwellisation: same mean, never more variance, and joint escapes
+//! at 1e-20 become visible); otherwise, and for patterns of more than 16
+//! random bits, the other checks are evaluated on the whole pattern by the
+//! sparse engine with a fresh random payload. With those exact pass
+//! probabilities, the strata `k <= 5` are exact too where the codewords can
+//! be listed (`JointModel::exact_term`: `P(stack escape | k) = S_k / C(n, k)`),
+//! so only the far smaller strata above them are sampled. Samples go first to a pilot of every stratum,
 //! then to strata in proportion to weight times standard deviation (Neyman).
 //! Strata beyond `k_max` are left out; their whole mass `P(K > k_max)` is
 //! reported and added to the upper end of the interval. Intervals are normal
@@ -24,6 +33,7 @@ use crate::run::Plan;
 use crate::sparse::Sparse;
 use crate::stack::CheckKind;
 use crate::stream::{below, chunk_rng, mix64};
+use aliasing_core::joint::{JointModel, PASS_SCALE};
 use aliasing_core::{Error, Result};
 use rand_xoshiro::rand_core::Rng;
 use rayon::prelude::*;
@@ -159,9 +169,9 @@ pub struct Sums {
     pub crc: u64,
     /// Sum of the squares of the CRC's hits.
     pub crc2: u128,
-    /// Sum of the stack's hits.
-    pub stack: u64,
-    /// Sum of the squares of the stack's hits.
+    /// Sum of the stack's hits, in units of `1 / PASS_SCALE` of a hit.
+    pub stack: u128,
+    /// Sum of the squares of the stack's hits (same units, squared).
     pub stack2: u128,
 }
 
@@ -179,9 +189,11 @@ impl Sums {
         let n = self.n.max(1) as f64;
         let d2 = denom * denom;
         let mc = self.crc as f64 / n / denom;
-        let ms = self.stack as f64 / n / denom;
+        let u = PASS_SCALE as f64;
+        let ms = self.stack as f64 / u / n / denom;
         let vc = (self.crc2 as f64 / n / d2 - mc * mc).max(0.0) * n / (n - 1.0).max(1.0);
-        let vs = (self.stack2 as f64 / n / d2 - ms * ms).max(0.0) * n / (n - 1.0).max(1.0);
+        let vs =
+            (self.stack2 as f64 / (u * u) / n / d2 - ms * ms).max(0.0) * n / (n - 1.0).max(1.0);
         (mc, vc, ms, vs)
     }
 }
@@ -209,6 +221,8 @@ struct Ctx<'a> {
     sparse: Sparse<'a>,
     n: u64,
     single: bool,
+    /// Exact checksum pass probabilities, where the stack allows.
+    joint: Option<JointModel>,
 }
 
 impl Ctx<'_> {
@@ -230,28 +244,34 @@ impl Ctx<'_> {
                 syn ^= self.table[v as usize];
             }
             let frame_index = rng.next_u64();
-            let (mut hits, mut stack_hits) = (0u32, 0u32);
+            let (mut hits, mut stack_hits) = (0u32, 0u128);
             self.lookup.each(syn, |m| {
                 if a.contains(&m) {
                     return;
                 }
                 hits += 1;
                 if self.single {
-                    stack_hits += 1;
+                    stack_hits += PASS_SCALE as u128;
                 } else {
                     pattern.clear();
                     pattern.extend_from_slice(&a);
                     pattern.push(m);
                     pattern.sort_unstable();
-                    let pass = self.sparse.verdict(frame_index, &pattern, &mut buf);
-                    stack_hits += (pass == self.sparse.all_pass()) as u32;
+                    match self.joint.as_ref().and_then(|j| j.pass_count(&pattern)) {
+                        Some(c) => stack_hits += c as u128,
+                        None => {
+                            let pass = self.sparse.verdict(frame_index, &pattern, &mut buf);
+                            stack_hits +=
+                                (pass == self.sparse.all_pass()) as u128 * PASS_SCALE as u128;
+                        }
+                    }
                 }
             });
             s.n += 1;
             s.crc += hits as u64;
             s.crc2 += (hits as u64 * hits as u64) as u128;
-            s.stack += stack_hits as u64;
-            s.stack2 += (stack_hits as u64 * stack_hits as u64) as u128;
+            s.stack += stack_hits;
+            s.stack2 += stack_hits * stack_hits;
         }
         s
     }
@@ -300,7 +320,8 @@ impl Ctx<'_> {
 #[derive(Debug, Clone, PartialEq)]
 struct StratumPlan {
     weight: f64,
-    exact: Option<f64>,
+    /// Exact `(P(CRC escape | k), P(stack escape | k))`.
+    exact: Option<(f64, f64)>,
     samples: u64,
 }
 
@@ -382,10 +403,16 @@ impl<'a> RareWork<'a> {
             sparse: Sparse::new(f, plan.seed),
             n,
             single: f.checks.len() == 1,
+            joint: JointModel::new(f).ok().filter(|_| f.checks.len() > 1),
         };
         // strata: k = 1 ..= k_max, leaving out a tail below 1e-6 * 2^-r of P(K >= 1)
         let p_err = aliasing_core::bsc::p_error(n, p);
-        let floor = p_err * 1e-6 * (-(alg.width() as f64) * std::f64::consts::LN_2).exp();
+        let mut floor = p_err * 1e-6 * (-(alg.width() as f64) * std::f64::consts::LN_2).exp();
+        if ctx.joint.is_some() {
+            // joint escapes sit near 2^-16 per Internet checksum below the
+            // CRC's: go that much deeper before leaving a tail out
+            floor *= 2f64.powi(-16 * (f.checks.len() as i32 - 1));
+        }
         let mut weights = Vec::new();
         let mut k = 1u64;
         let mut truncation = 0.0;
@@ -409,6 +436,27 @@ impl<'a> RareWork<'a> {
         let exact_low: Vec<Option<f64>> = (1..=kmax.min(3))
             .map(|k| pool.install(|| ctx.exact_crc(k)))
             .collect();
+        // With exact checksum pass probabilities, strata up to weight 5 are
+        // also exact where the codewords can be listed (aliasing_core::joint):
+        // P(stack escape | k) = S_k / C(n, k), P(CRC escape | k) = A_k / C(n, k).
+        let mut exact_joint: Vec<Option<(f64, f64)>> = vec![None; kmax as usize];
+        if let Some(j) = &ctx.joint {
+            let pairs = (n as f64) * (n as f64) / 2.0;
+            for k in 2..=kmax.min(5) {
+                let limit = if k == 5 {
+                    aliasing_core::lowweight::SHAPE5_PAIR_LIMIT
+                } else {
+                    aliasing_core::lowweight::SHAPE_PAIR_LIMIT
+                };
+                if k >= 4 && pairs > limit {
+                    break;
+                }
+                let t = pool.install(|| j.exact_term(k as u32))?;
+                let ln_c = ln_binom_pmf(k, n, 0.5) + n as f64 * std::f64::consts::LN_2;
+                let inv = (-ln_c).exp();
+                exact_joint[k as usize - 1] = Some((t.codewords as f64 * inv, t.pass_sum * inv));
+            }
+        }
         let mut strata: Vec<StratumPlan> = weights
             .iter()
             .enumerate()
@@ -416,7 +464,7 @@ impl<'a> RareWork<'a> {
                 let e = exact_low.get(i).copied().flatten();
                 StratumPlan {
                     weight: w,
-                    exact: e.filter(|&e| e == 0.0 || ctx.single),
+                    exact: exact_joint[i].or(e.filter(|&e| e == 0.0 || ctx.single).map(|e| (e, e))),
                     samples: 0,
                 }
             })
@@ -497,7 +545,7 @@ impl<'a> RareWork<'a> {
             let denom = (n - k + 1) as f64;
             let w = plan.weight;
             let (mc, vc, ms, vs) = match plan.exact {
-                Some(e) => (e, 0.0, e, 0.0),
+                Some((c, st)) => (c, 0.0, st, 0.0),
                 None => {
                     let b = w * mult * 40f64.ln() / (s.n.max(1) as f64 * denom);
                     if s.crc == 0 {
@@ -614,5 +662,48 @@ mod tests {
             )
             .is_err()
         );
+    }
+
+    #[test]
+    fn joint_estimate_agrees_with_the_exact_bracket() {
+        use aliasing_core::joint::{JointOptions, JointStack};
+        let frame = Frame::new("ethernet-tcp", 300, Payload::Random).unwrap();
+        let ber = 1e-4;
+        let plan = Plan::new(frame.clone(), Channel::Bsc { ber }, 5, 1);
+        let r = estimate(&plan, 200_000, 0).unwrap();
+        let st = JointStack::new(
+            &frame,
+            &JointOptions {
+                max_weight: 5,
+                samples: 0,
+                seed: 1,
+            },
+            None,
+        )
+        .unwrap();
+        let b = st.at(ber).unwrap();
+        assert!(r.stack.rate > 0.0);
+        // the estimate holds the exact weights 4-5 (strata 4-5) and samples the
+        // rest with exact pass probabilities: inside the certified bracket
+        assert!(
+            r.stack.ci_high >= b.low && r.stack.ci_low <= b.high,
+            "{:?} vs [{}, {}]",
+            r.stack,
+            b.low,
+            b.high
+        );
+        assert!(
+            r.stack.rate >= b.low * (1.0 - 1e-9),
+            "{} < {}",
+            r.stack.rate,
+            b.low
+        );
+        // strata 4 and 5 came from the enumeration, the ones above were sampled
+        assert!(
+            r.strata
+                .iter()
+                .any(|s| s.k == 5 && s.samples == 0 && s.stack > 0.0)
+        );
+        assert!(r.strata.iter().any(|s| s.k > 5 && s.samples > 0));
     }
 }

@@ -8,4 +8,5 @@ pub mod merge;
 pub mod plot;
 pub mod search;
 pub mod simulate;
+pub mod stack;
 pub mod weights;
