@@ -1,0 +1,133 @@
+//! End-to-end tests of `alias search`: JSON schema, shards and merge, bad input.
+
+use std::process::{Command, Output};
+
+fn alias(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_alias"))
+        .args(args)
+        .output()
+        .expect("run alias")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let o = alias(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    serde_json::from_slice(&o.stdout).expect("one JSON document")
+}
+
+const Q: [&str; 8] = [
+    "--width",
+    "9",
+    "--bits",
+    "20,100",
+    "--ber",
+    "1e-5,1e-3",
+    "--top",
+    "6",
+];
+
+#[test]
+fn json_schema_and_reciprocal_pairs() {
+    let mut a = vec!["search"];
+    a.extend(Q);
+    a.extend(["--format", "json"]);
+    let v = json(&a);
+    assert_eq!(v["width"], 9);
+    assert_eq!(v["objective"], "hd");
+    let res = v["results"].as_array().unwrap();
+    assert_eq!(res.len(), 6);
+    for r in res {
+        assert!(r["koopman"].as_str().unwrap().starts_with("0x"));
+        assert!(r["full"].as_str().unwrap().starts_with("0x"));
+        assert_eq!(r["hd"].as_array().unwrap().len(), 2);
+        assert_eq!(r["hd"][1]["bits"], 100);
+        assert_eq!(r["points"].as_array().unwrap().len(), 4);
+        assert!(r["points"][0]["p_undetected"].as_f64().unwrap() > 0.0);
+        if let Some(k) = r["reciprocal_of"].as_str() {
+            let other = res
+                .iter()
+                .find(|o| o["koopman"] == k)
+                .expect("listed earlier");
+            assert_eq!(other["points"], r["points"]);
+        }
+    }
+}
+
+#[test]
+fn shards_merge_and_refuse_repeats() {
+    let dir = std::env::temp_dir().join(format!("alias-search-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let files: Vec<String> = (1..=3)
+        .map(|i| dir.join(format!("s{i}.json")).display().to_string())
+        .collect();
+    for (i, f) in files.iter().enumerate() {
+        let shard = format!("{}/3", i + 1);
+        let mut a = vec!["search"];
+        a.extend(Q);
+        a.extend(["--shard", &shard, "--out", f, "--format", "csv"]);
+        assert!(alias(&a).status.success());
+    }
+    let mut a = vec!["search"];
+    a.extend(Q);
+    a.extend(["--format", "json"]);
+    let whole = json(&a);
+    let mut m = vec!["search", "--format", "json", "--merge"];
+    m.extend(files.iter().map(String::as_str));
+    let merged = json(&m);
+    assert_eq!(merged["results"], whole["results"]);
+    assert_eq!(merged["hd_histogram"], whole["hd_histogram"]);
+    // a repeated or missing shard, or a corrupt file, is refused
+    for bad in [
+        vec![files[0].as_str(), files[0].as_str(), files[2].as_str()],
+        vec![files[0].as_str(), files[1].as_str()],
+    ] {
+        let mut m = vec!["search", "--merge"];
+        m.extend(bad);
+        let o = alias(&m);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).starts_with("error: "));
+    }
+    let text = std::fs::read_to_string(&files[1]).unwrap();
+    std::fs::write(&files[1], text.replacen("\"min_hd\":", "\"min_hd\":1", 1)).unwrap();
+    let mut m = vec!["search", "--merge"];
+    m.extend(files.iter().map(String::as_str));
+    let o = alias(&m);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    for args in [
+        vec!["search", "--width", "40", "--bits", "100", "--ber", "1e-5"],
+        vec!["search", "--width", "8", "--bits", "8", "--ber", "1e-5"],
+        vec!["search", "--width", "8", "--bits", "100", "--ber", "0.7"],
+        vec!["search", "--width", "28", "--bits", "100", "--ber", "1e-5"],
+        vec![
+            "search", "--width", "8", "--bits", "100", "--ber", "1e-5", "--shard", "3/2", "--out",
+            "/tmp/x",
+        ],
+    ] {
+        let o = alias(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let e = stderr(&o);
+        assert!(
+            e.starts_with("error: ") && e.trim_end().lines().count() == 1,
+            "{args:?}: {e}"
+        );
+    }
+}
+
+#[test]
+fn curve_of_a_64_bit_crc_prints_the_bracket() {
+    let o = alias(&[
+        "curve", "--crc", "crc64-xz", "--bits", "300", "--ber", "1e-9",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = String::from_utf8(o.stdout).unwrap();
+    assert!(s.contains("method: bracket"), "{s}");
+}
