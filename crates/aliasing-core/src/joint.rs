@@ -211,7 +211,7 @@ impl JointModel {
                             "a field computed from random data lies under another checksum",
                         ));
                     }
-                    if off % 2 == 0 {
+                    if off.is_multiple_of(2) {
                         pending_random = random;
                     } else if random && pending_random {
                         words += 1;
@@ -1162,7 +1162,7 @@ mod tests {
         for (i, pat) in chosen.iter().enumerate() {
             let i = i as u64;
             header += (pat[0] < 432) as u32;
-            let want = m.pass_probability(&pat);
+            let want = m.pass_probability(pat);
             let mut pass = 0u64;
             for k in 0..frames {
                 let mut fr = f.template.clone();

@@ -396,8 +396,8 @@ pub fn shapes(g: &Generator, w: u32, max_len: u64) -> Result<Vec<Vec<u32>>> {
                     }
                 }
                 _ => {
-                    for b in 2..l {
-                        if let Some(a) = at.get(t ^ syn[b])
+                    for (b, &sb) in syn.iter().enumerate().take(l).skip(2) {
+                        if let Some(a) = at.get(t ^ sb)
                             && (a as usize) < b
                         {
                             v.push(vec![0, a as u32, b as u32, l as u32]);
