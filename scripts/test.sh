@@ -16,3 +16,6 @@ else
   echo "warning: clippy is not installed and could not be added: lints skipped" >&2
 fi
 cargo test --workspace --locked
+# The library crates must package and build from their packages alone
+# (data files inside the crate, versions on path dependencies, licences).
+cargo package --workspace --locked --exclude aliasing-benches --exclude aliasing-examples

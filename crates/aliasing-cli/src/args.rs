@@ -13,9 +13,36 @@ pub fn parse_bers(spec: &str) -> Result<Vec<f64>> {
         let p: f64 = item
             .parse()
             .with_context(|| format!("bit error rate `{item}` is not a number"))?;
+        let mantissa = item.split(['e', 'E']).next().unwrap_or("");
+        if p == 0.0 && mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
+            bail!("bit error rate `{item}` underflows to 0 (the smallest is about 2.2e-308)");
+        }
+        if p > 0.0 && p < f64::MIN_POSITIVE {
+            bail!("bit error rate `{item}` is below the smallest normal number, 2.2e-308");
+        }
         out.push(aliasing_core::bsc::check_ber(p)?);
     }
     Ok(out)
+}
+
+/// Refuses, before any work, output paths that cannot be written: a folder
+/// that does not exist, or a path that is itself a folder. `None` passes.
+pub fn check_outputs(paths: &[Option<&Path>]) -> Result<()> {
+    for p in paths.iter().flatten() {
+        if p.is_dir() {
+            bail!("cannot write {}: it is a folder", p.display());
+        }
+        if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty())
+            && !dir.is_dir()
+        {
+            bail!(
+                "cannot write {}: the folder {} does not exist",
+                p.display(),
+                dir.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Parses hex digits, ignoring whitespace and an optional `0x`.

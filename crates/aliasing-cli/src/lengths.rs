@@ -56,26 +56,82 @@ pub fn parse_lengths(spec: &str) -> Result<Vec<u64>> {
     Ok(out)
 }
 
+/// The largest length accepted, in the list's unit (bits or bytes): no exact
+/// method finishes beyond it (the chain is `O(n 2^r)`, the dual code and
+/// the checksum methods `O(n)` per point at best).
+pub const MAX_LENGTH: u64 = 1_000_000_000;
+
 fn num(s: &str, item: &str) -> Result<u64> {
-    let t = s.trim().replace('_', "");
-    let v: u64 = match t.parse() {
-        Ok(v) => v,
-        Err(_) => {
-            if t.starts_with('-') {
-                bail!("invalid length: `{item}` is negative");
-            }
-            bail!("invalid length: `{item}` is not a whole number");
-        }
-    };
+    let v = whole_number(s).map_err(|e| anyhow::anyhow!("invalid length: `{item}` {e}"))?;
     if v == 0 {
         bail!("invalid length: `{item}` is zero");
     }
+    if v > MAX_LENGTH {
+        bail!("invalid length: `{item}` is over the limit of {MAX_LENGTH} (1e9)");
+    }
     Ok(v)
+}
+
+/// A whole number (see [`whole_number`]) as a clap value parser.
+pub fn parse_count(s: &str) -> std::result::Result<u64, String> {
+    whole_number(s).map_err(|e| format!("`{s}` {e}"))
+}
+
+/// The one number syntax for counts and lengths: a whole number written as
+/// digits (`1500`, `1_000`) or in exponent form (`1e3`, `2.5e6`) as long as
+/// its value is whole and exactly representable (up to 2^53 in exponent
+/// form). The error says what is wrong, without the input (callers name it).
+pub fn whole_number(s: &str) -> std::result::Result<u64, String> {
+    let t = s.trim().replace('_', "");
+    if t.starts_with('-') {
+        return Err("is negative".into());
+    }
+    if let Ok(v) = t.parse::<u64>() {
+        return Ok(v);
+    }
+    if t.bytes().all(|b| b.is_ascii_digit()) && !t.is_empty() {
+        return Err(format!("is over {} (the largest 64-bit count)", u64::MAX));
+    }
+    match t.parse::<f64>() {
+        Ok(v) if v.is_finite() && v.fract() == 0.0 && v >= 0.0 && v <= 9_007_199_254_740_992.0 => {
+            Ok(v as u64)
+        }
+        Ok(v) if v.is_finite() && v.fract() == 0.0 && v > 0.0 => {
+            Err("is too large to be exact in exponent form (over 2^53); write the digits".into())
+        }
+        _ => Err("is not a whole number".into()),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_number_syntax_and_limits() {
+        assert_eq!(parse_lengths("1e3,2.5e3").unwrap(), vec![1000, 2500]);
+        assert_eq!(
+            parse_lengths("1e3:3e3:1e3").unwrap(),
+            vec![1000, 2000, 3000]
+        );
+        for bad in [
+            "1.5",
+            "1e-3",
+            "18446744073709551615",
+            "1000000000000",
+            "1e12",
+            "99999999999999999999",
+        ] {
+            let e = parse_lengths(bad).unwrap_err().to_string();
+            assert!(e.starts_with("invalid length"), "{bad}: {e}");
+        }
+        assert!(
+            parse_lengths("1e12")
+                .unwrap_err()
+                .to_string()
+                .contains("limit of 1000000000")
+        );
+    }
 
     #[test]
     fn forms() {

@@ -55,8 +55,43 @@ enum Cmd {
     Plot(cmd::plot::Args),
 }
 
+/// A clap error as one line (its message and any tip), or clap's own output
+/// for `--help` and `--version`.
+fn parse_args() -> Result<Cli, ExitCode> {
+    Cli::try_parse().map_err(|e| {
+        use clap::error::ErrorKind;
+        if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+            || matches!(
+                e.kind(),
+                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            )
+        {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+        eprintln!("error: {} (see --help)", one_line(&e.render().to_string()));
+        ExitCode::from(2)
+    })
+}
+
+/// The first line of a clap message without its `error: ` prefix, with any
+/// `tip:` lines appended.
+fn one_line(rendered: &str) -> String {
+    let mut lines = rendered.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("invalid arguments");
+    let mut out = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    for tip in lines.filter(|l| l.starts_with("tip:")) {
+        out.push_str("; ");
+        out.push_str(tip);
+    }
+    out
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse_args() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
     let result = match cli.cmd {
         Cmd::Curve(a) => cmd::curve::run(a),
         Cmd::Hd(a) => cmd::hd::run(a),

@@ -331,6 +331,105 @@ fn checksums_methods_and_plots() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `curve --burst` against `simulate --burst` on the same channel (seeded):
+/// the exact P(undetected) must lie in the simulation's 95% interval and the
+/// exact P(error) within 5 sigma of the simulated share of errored frames.
+/// A reflected CRC, so the simulator's wire order (LSB first) is the order
+/// the register reads the bits.
+#[test]
+fn burst_curve_agrees_with_simulate_burst() {
+    for (ch, seed) in [("1e-3,0.3,0.01,0.1", "3"), ("0,0.5,0.002,0.05", "5")] {
+        let exact = json(&[
+            "curve",
+            "--crc",
+            "CRC-8/MAXIM-DOW",
+            "--bits",
+            "128",
+            "--burst",
+            ch,
+        ]);
+        assert_eq!(exact["channel"]["model"], "gilbert-elliott");
+        assert_eq!(exact["method"], "markov");
+        let pt = &exact["points"][0];
+        let (pud, perr) = (
+            pt["p_undetected"].as_f64().unwrap(),
+            pt["p_error"].as_f64().unwrap(),
+        );
+        let o = alias(&[
+            "simulate",
+            "--stack",
+            "CRC-8/MAXIM-DOW",
+            "--bytes",
+            "16",
+            "--burst",
+            ch,
+            "--frames",
+            "1e6",
+            "--seed",
+            seed,
+            "--format",
+            "json",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let sim: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let c = &sim["checks"][0];
+        let (lo, hi) = (
+            c["ci_low"].as_f64().unwrap(),
+            c["ci_high"].as_f64().unwrap(),
+        );
+        assert!(
+            lo <= pud && pud <= hi,
+            "{ch}: exact {pud} outside [{lo}, {hi}]"
+        );
+        let frames = sim["frames"].as_f64().unwrap();
+        let share = sim["frames_with_error"].as_f64().unwrap() / frames;
+        let sigma = (perr * (1.0 - perr) / frames).sqrt();
+        assert!(
+            (share - perr).abs() < 5.0 * sigma,
+            "{ch}: {share} vs {perr}"
+        );
+    }
+}
+
+#[test]
+fn burst_refusals_are_one_line() {
+    for (args, needle) in [
+        (
+            vec!["--crc", "32", "--burst", "1e-6,0.3,1e-4,0.05"],
+            "alias simulate",
+        ),
+        (
+            vec!["--crc", "16", "--burst", "1e-6,0.3,1e-4"],
+            "four numbers",
+        ),
+        (
+            vec!["--crc", "16", "--burst", "1e-6,1.3,1e-4,0.1"],
+            "bad-state BER",
+        ),
+        (vec!["--crc", "16", "--burst", "0.1,0.3,0,0"], "both be 0"),
+        (
+            vec![
+                "--crc",
+                "16",
+                "--burst",
+                "1e-6,0.3,1e-4,0.05",
+                "--method",
+                "dual",
+            ],
+            "--method dual",
+        ),
+    ] {
+        let mut a = vec!["curve"];
+        a.extend(args);
+        let o = alias(&a);
+        assert_eq!(o.status.code(), Some(2), "{a:?}");
+        let e = stderr(&o);
+        assert_eq!(e.trim_end().lines().count(), 1, "{e}");
+        assert!(e.starts_with("error: ") && e.contains(needle), "{e}");
+        assert!(o.stdout.is_empty());
+    }
+}
+
 #[test]
 fn auto_answers_a_ber_above_one_half_with_the_chain() {
     // The dual code handles BERs up to 1/2 only; auto must not pick it.

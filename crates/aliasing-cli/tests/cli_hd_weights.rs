@@ -209,3 +209,69 @@ fn bad_input_is_one_line_and_exit_2() {
         assert!(err.starts_with("error: "), "{err}");
     }
 }
+
+/// The burst rows of `alias hd --format json` against bursts counted here by
+/// polynomial division (every pattern with both end bits set, at several
+/// starts): none of length <= r escapes, 2^-(r-1) of length r + 1, 2^-r
+/// longer.
+#[test]
+fn hd_burst_guarantees_match_enumeration() {
+    for (spec, full) in [("CRC-8/SMBUS", 0x107u64), ("CRC-12/DECT", 0x180F)] {
+        let v = json(&["hd", "--crc", spec, "--format", "json"]);
+        let r = 63 - full.leading_zeros();
+        let rows = v["bursts"].as_array().unwrap();
+        assert_eq!(rows.len(), 3);
+        let rem = |mut a: u64| {
+            while a != 0 && 63 - a.leading_zeros() >= r {
+                a ^= full << (63 - a.leading_zeros() - r);
+            }
+            a
+        };
+        // Share undetected of bursts of length b at start s.
+        let share = |b: u32, s: u32| {
+            let mid = b.saturating_sub(2);
+            let bad = (0..1u64 << mid)
+                .filter(|&m| {
+                    let body = if b == 1 { 1 } else { 1 | 1 << (b - 1) | m << 1 };
+                    rem(body << s) == 0
+                })
+                .count();
+            bad as f64 / (1u64 << mid) as f64
+        };
+        for s in [0, 3, 11] {
+            for b in 1..=r {
+                assert_eq!(share(b, s), 0.0, "{spec} b={b}");
+            }
+            assert_eq!(
+                share(r + 1, s),
+                rows[1]["undetected_fraction"].as_f64().unwrap()
+            );
+            for b in r + 2..=r + 5 {
+                assert_eq!(
+                    share(b, s),
+                    rows[2]["undetected_fraction"].as_f64().unwrap()
+                );
+            }
+        }
+        assert_eq!(rows[0]["undetected_fraction"], 0.0);
+        assert_eq!(rows[0]["max_length"], r);
+        assert_eq!(rows[0]["enumerated_to"], r);
+        assert_eq!(rows[1]["min_length"], r + 1);
+        assert_eq!(
+            rows[1]["undetected_fraction"].as_f64().unwrap(),
+            2f64.powi(1 - r as i32)
+        );
+        assert_eq!(rows[2]["min_length"], r + 2);
+        assert!(rows[2]["max_length"].is_null());
+        assert_eq!(
+            rows[2]["undetected_fraction"].as_f64().unwrap(),
+            2f64.powi(-(r as i32))
+        );
+    }
+    let (code, out, _) = alias(&["hd", "--crc", "crc32"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("1-32") && out.contains("2^-31") && out.contains("2^-32"),
+        "{out}"
+    );
+}

@@ -188,7 +188,7 @@ pub static ALIASES: &[(&str, &str)] = &[
 pub static EXTRA_GENERATORS: &[(&str, &str)] = &[("CRC-32K", "k:0xBA0DC66B")];
 
 /// The default maximal-length polynomials: `data/primitive-polynomials.txt`.
-pub static PRIMITIVE_TABLE: &str = include_str!("../../../data/primitive-polynomials.txt");
+pub static PRIMITIVE_TABLE: &str = include_str!("../data/primitive-polynomials.txt");
 
 /// The project's default primitive polynomial of `width` (3..=64).
 ///
@@ -466,6 +466,32 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod data_files {
+    /// The crate ships its own copies of the workspace's `data/` tables (a
+    /// published crate cannot read outside its directory); they must agree.
+    #[test]
+    fn crate_copies_equal_the_workspace_data() {
+        let crate_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let workspace = crate_dir.join("../../data");
+        if !workspace.is_dir() {
+            return; // built from a published package: no workspace copy
+        }
+        for name in [
+            "primitive-polynomials.txt",
+            "koopman-hd-profiles.txt",
+            "published-32bit.txt",
+        ] {
+            let ours = std::fs::read(crate_dir.join("data").join(name)).unwrap();
+            let theirs = std::fs::read(workspace.join(name)).unwrap();
+            assert!(
+                ours == theirs,
+                "crates/aliasing-core/data/{name} differs from data/{name}"
+            );
         }
     }
 }

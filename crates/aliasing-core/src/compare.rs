@@ -1,5 +1,6 @@
-//! Check kinds side by side: parse a check name (a checksum or any CRC spec)
-//! and compute its exact aliasing curve over frame lengths in **bytes**.
+//! Checks side by side: the exact aliasing curve of any
+//! [`CheckSpec`] (a checksum or a CRC, named through [`crate::check::resolve`])
+//! over frame lengths in **bytes**.
 //!
 //! Lengths are whole codewords in bytes, everything the check covers and that
 //! is transmitted, check field included; `bits = 8 * bytes`.
@@ -18,36 +19,20 @@
 //! `alias compare` shows `n/a` with that note.
 //!
 //! ```
-//! use aliasing_core::compare::{CheckKind, curve};
-//! let inet: CheckKind = "internet".parse().unwrap();
+//! use aliasing_core::{check::CheckSpec, compare::curve};
+//! let inet: CheckSpec = "internet".parse().unwrap();
 //! assert_eq!(inet.name(), "Internet");
 //! let pts = curve(&inet, &[1500], &[1.5e-5], None).unwrap();
 //! assert_eq!(pts[0].bits, 12000);
-//! assert!("crc32".parse::<CheckKind>().is_ok());
-//! assert!("no-such-check".parse::<CheckKind>().is_err());
+//! assert!("crc32".parse::<CheckSpec>().is_ok());
+//! assert!("no-such-check".parse::<CheckSpec>().is_err());
 //! ```
 
 use crate::bsc::{self, CurvePoint};
-use crate::catalogue;
+use crate::check::CheckSpec;
 use crate::crc::CrcAlgorithm;
 use crate::error::{Error, Result};
 use crate::{fletcher, internet};
-use std::str::FromStr;
-
-/// A check whose aliasing can be computed or compared.
-#[derive(Debug, Clone, PartialEq)]
-pub enum CheckKind {
-    /// The Internet checksum (RFC 1071; TCP, UDP, IP).
-    Internet,
-    /// Fletcher-16: two sums of bytes modulo 255.
-    Fletcher16,
-    /// Fletcher-32: two sums of 16-bit words modulo 65535.
-    Fletcher32,
-    /// Adler-32 (RFC 1950): two sums of bytes modulo 65521.
-    Adler32,
-    /// A CRC, as resolved by [`catalogue::resolve`].
-    Crc(Box<CrcAlgorithm>),
-}
 
 /// The default set of `alias compare`: CRC-32, CRC-32C, CRC-16-CCITT,
 /// Internet, Fletcher-32, Adler-32.
@@ -60,62 +45,6 @@ pub const DEFAULT_CHECKS: &[&str] = &[
     "adler32",
 ];
 
-impl FromStr for CheckKind {
-    type Err = Error;
-    /// `internet` (also `inet`, `ip`, `tcp`, `udp`, `rfc1071`), `fletcher16`,
-    /// `fletcher32`, `adler32` (dashes and case ignored), or any CRC spec
-    /// accepted by [`catalogue::resolve`].
-    fn from_str(spec: &str) -> Result<Self> {
-        let key: String = spec
-            .trim()
-            .chars()
-            .filter(|c| !matches!(c, '-' | '_' | ' '))
-            .collect::<String>()
-            .to_ascii_lowercase();
-        Ok(match key.as_str() {
-            "internet" | "inet" | "ip" | "tcp" | "udp" | "rfc1071" => CheckKind::Internet,
-            "fletcher16" => CheckKind::Fletcher16,
-            "fletcher32" => CheckKind::Fletcher32,
-            "adler32" | "adler" => CheckKind::Adler32,
-            "" => return Err(Error::Invalid("empty check name".into())),
-            _ => CheckKind::Crc(Box::new(catalogue::resolve(spec)?)),
-        })
-    }
-}
-
-impl CheckKind {
-    /// Display name: `Internet`, `Fletcher-16`, ..., or the CRC's catalogue name.
-    pub fn name(&self) -> String {
-        match self {
-            CheckKind::Internet => "Internet".into(),
-            CheckKind::Fletcher16 => "Fletcher-16".into(),
-            CheckKind::Fletcher32 => "Fletcher-32".into(),
-            CheckKind::Adler32 => "Adler-32".into(),
-            CheckKind::Crc(c) => c.name.clone(),
-        }
-    }
-
-    /// Number of check bits.
-    pub fn check_bits(&self) -> u32 {
-        match self {
-            CheckKind::Internet | CheckKind::Fletcher16 => 16,
-            CheckKind::Fletcher32 | CheckKind::Adler32 => 32,
-            CheckKind::Crc(c) => c.width(),
-        }
-    }
-
-    /// Shortest codeword in bytes the check accepts.
-    pub fn min_bytes(&self) -> u64 {
-        match self {
-            CheckKind::Internet => 1,
-            CheckKind::Fletcher16 => 2,
-            CheckKind::Fletcher32 | CheckKind::Adler32 => 4,
-            // at least one data bit beyond the check bits
-            CheckKind::Crc(c) => (c.width() as u64 + 1).div_ceil(8),
-        }
-    }
-}
-
 /// The exact aliasing curve of `check` at every length in `bytes` (whole
 /// codewords) and BER, BER-major (every length for the first BER, then the
 /// next). With `payload`, the given-data computation: the Internet checksum
@@ -126,7 +55,7 @@ impl CheckKind {
 /// Returns [`Error::Unsupported`] (one line, saying why) where no exact method
 /// applies: Fletcher-32 and Adler-32, and Fletcher-16 with a payload.
 pub fn curve(
-    check: &CheckKind,
+    check: &CheckSpec,
     bytes: &[u64],
     bers: &[f64],
     payload: Option<&[u8]>,
@@ -164,28 +93,28 @@ pub fn curve(
         )));
     }
     match check {
-        CheckKind::Internet => match payload {
+        CheckSpec::Internet => match payload {
             None => internet::curve(bytes, bers),
             Some(p) => internet::curve_payload(p, bytes, bers),
         },
-        CheckKind::Fletcher16 => match payload {
+        CheckSpec::Fletcher16 => match payload {
             None => fletcher::curve16(bytes, bers),
             Some(_) => Err(Error::Unsupported(
                 "Fletcher-16 for a given payload is not computed exactly (only for random data)"
                     .into(),
             )),
         },
-        CheckKind::Fletcher32 | CheckKind::Adler32 => Err(Error::Unsupported(format!(
+        CheckSpec::Fletcher32 | CheckSpec::Adler32 => Err(Error::Unsupported(format!(
             "no exact method for {}: two sums modulo {} give about 4.3e9 joint states; \
              use `alias simulate`",
             check.name(),
-            if *check == CheckKind::Adler32 {
+            if *check == CheckSpec::Adler32 {
                 65521
             } else {
                 65535
             }
         ))),
-        CheckKind::Crc(crc) => crc_curve(crc, bytes, bers),
+        CheckSpec::Crc(crc) => crc_curve(crc, bytes, bers),
     }
 }
 
@@ -214,18 +143,18 @@ mod tests {
             ("crc32", "CRC-32/ISO-HDLC"),
             ("crc32c", "CRC-32/ISCSI"),
         ] {
-            assert_eq!(s.parse::<CheckKind>().unwrap().name(), n, "{s}");
+            assert_eq!(s.parse::<CheckSpec>().unwrap().name(), n, "{s}");
         }
         for s in DEFAULT_CHECKS {
-            assert!(s.parse::<CheckKind>().is_ok(), "{s}");
+            assert!(s.parse::<CheckSpec>().is_ok(), "{s}");
         }
-        assert!("".parse::<CheckKind>().is_err());
-        assert!("fletcher64".parse::<CheckKind>().is_err());
+        assert!("".parse::<CheckSpec>().is_err());
+        assert!("fletcher64".parse::<CheckSpec>().is_err());
     }
 
     #[test]
     fn internet_curve_and_errors() {
-        let c = CheckKind::Internet;
+        let c = CheckSpec::Internet;
         let pts = curve(&c, &[64, 1500], &[1e-6, 1e-5], None).unwrap();
         assert_eq!(pts.len(), 4);
         // BER-major
@@ -251,9 +180,9 @@ mod tests {
         assert_eq!(pl[0].bits, 32);
         // a CRC through the curve driver, lengths in bytes, BER-major whichever
         // method the driver picks; both methods agree
-        let crc: CheckKind = "crc16-ccitt".parse().unwrap();
+        let crc: CheckSpec = "crc16-ccitt".parse().unwrap();
         let pts = curve(&crc, &[64, 1518], &[1e-3, 1e-5], None).unwrap();
-        let CheckKind::Crc(alg) = &crc else { panic!() };
+        let CheckSpec::Crc(alg) = &crc else { panic!() };
         for m in [crate::curve::Method::Markov, crate::curve::Method::Dual] {
             let direct = crate::curve::exact(alg, &[512, 12144], &[1e-3, 1e-5], m)
                 .unwrap()
@@ -272,7 +201,7 @@ mod tests {
                 assert!(rel < 1e-10, "{m:?} {pt:?} {d:?}");
             }
         }
-        for k in [CheckKind::Fletcher32, CheckKind::Adler32] {
+        for k in [CheckSpec::Fletcher32, CheckSpec::Adler32] {
             assert!(matches!(
                 curve(&k, &[100], &[1e-5], None),
                 Err(Error::Unsupported(_))

@@ -6,6 +6,7 @@ use thiserror::Error;
 ///
 /// Every message is a single line, suitable for printing after `error: `.
 #[derive(Debug, Error, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Error {
     /// A polynomial, CRC name or check name that could not be understood.
     #[error("invalid polynomial or CRC `{spec}`: {reason}")]

@@ -317,6 +317,7 @@ pub struct ColumnLaw<T> {
 }
 
 /// Arithmetic the carry chain needs: `f64`, or exact rationals in tests.
+#[doc(hidden)] // internal: the carry chain's two number types
 pub trait Semiring: Clone {
     /// Additive identity.
     fn zero() -> Self;

@@ -33,7 +33,7 @@
 //! assert_eq!(f.n_bits(), 12144);
 //! ```
 
-use crate::check::Check;
+use crate::check::{Check, CheckSpec};
 use crate::checksum::{Adler32, Fletcher16, Fletcher32, ones_complement_sum};
 use crate::crc::CrcAlgorithm;
 use crate::{Error, Result, catalogue};
@@ -157,6 +157,68 @@ fn too_short(stack: &str, bytes: usize, min: usize) -> Error {
     ))
 }
 
+/// The layout of a bare check: random data followed by the check value
+/// (checks, random range, bit order).
+type Layout = (Vec<CheckDef>, (usize, usize), bool);
+
+fn bare_check(stack: &str, bytes: usize, spec: CheckSpec) -> Result<Layout> {
+    let sum = |kind: SumKind, len: usize, name: &str| -> Result<Layout> {
+        if bytes <= len {
+            return Err(too_short(stack, bytes, len + 1));
+        }
+        let checks = vec![CheckDef {
+            name: name.into(),
+            kind: CheckKind::Sum(kind),
+            data: (0, bytes - len),
+            field: bytes - len,
+            field_len: len,
+        }];
+        Ok((checks, (0, bytes - len), true))
+    };
+    match spec {
+        CheckSpec::Internet => {
+            if bytes < 4 || bytes % 2 == 1 {
+                return Err(Error::BadLength(format!(
+                    "the `internet` stack needs an even number of bytes, at least 4; got {bytes}"
+                )));
+            }
+            let checks = vec![CheckDef {
+                name: "Internet".into(),
+                kind: CheckKind::Internet {
+                    ranges: vec![(0, bytes)],
+                    constant: 0,
+                },
+                data: (0, bytes - 2),
+                field: bytes - 2,
+                field_len: 2,
+            }];
+            Ok((checks, (0, bytes - 2), true))
+        }
+        CheckSpec::Fletcher16 => sum(SumKind::Fletcher16, 2, "Fletcher-16"),
+        CheckSpec::Fletcher32 => sum(SumKind::Fletcher32, 4, "Fletcher-32"),
+        CheckSpec::Adler32 => sum(SumKind::Adler32, 4, "Adler-32"),
+        CheckSpec::Crc(alg) => {
+            let alg = *alg;
+            let len = alg.width().div_ceil(8) as usize;
+            if bytes <= len {
+                return Err(too_short(stack, bytes, len + 1));
+            }
+            let lsb = alg.refin;
+            let checks = vec![CheckDef {
+                name: alg.name.clone(),
+                kind: CheckKind::Crc {
+                    little_endian: alg.refout,
+                    alg,
+                },
+                data: (0, bytes - len),
+                field: bytes - len,
+                field_len: len,
+            }];
+            Ok((checks, (0, bytes - len), lsb))
+        }
+    }
+}
+
 impl Frame {
     /// The layout of stack `stack` for frames of `bytes` bytes.
     pub fn new(stack: &str, bytes: usize, payload: Payload) -> Result<Frame> {
@@ -262,62 +324,9 @@ impl Frame {
                 }];
                 (checks, (20, bytes), true)
             }
-            "internet" => {
-                if bytes < 4 || bytes % 2 == 1 {
-                    return Err(Error::BadLength(format!(
-                        "the `internet` stack needs an even number of bytes, at least 4; got {bytes}"
-                    )));
-                }
-                let checks = vec![CheckDef {
-                    name: "Internet".into(),
-                    kind: CheckKind::Internet {
-                        ranges: vec![(0, bytes)],
-                        constant: 0,
-                    },
-                    data: (0, bytes - 2),
-                    field: bytes - 2,
-                    field_len: 2,
-                }];
-                (checks, (0, bytes - 2), true)
-            }
-            "fletcher16" | "fletcher-16" | "fletcher32" | "fletcher-32" | "adler32"
-            | "adler-32" => {
-                let (kind, len, name) = match lower.as_str() {
-                    "fletcher16" | "fletcher-16" => (SumKind::Fletcher16, 2, "Fletcher-16"),
-                    "fletcher32" | "fletcher-32" => (SumKind::Fletcher32, 4, "Fletcher-32"),
-                    _ => (SumKind::Adler32, 4, "Adler-32"),
-                };
-                if bytes <= len {
-                    return Err(too_short(stack, bytes, len + 1));
-                }
-                let checks = vec![CheckDef {
-                    name: name.into(),
-                    kind: CheckKind::Sum(kind),
-                    data: (0, bytes - len),
-                    field: bytes - len,
-                    field_len: len,
-                }];
-                (checks, (0, bytes - len), true)
-            }
-            _ => {
-                let alg = catalogue::resolve(stack)?;
-                let len = alg.width().div_ceil(8) as usize;
-                if bytes <= len {
-                    return Err(too_short(stack, bytes, len + 1));
-                }
-                let lsb = alg.refin;
-                let checks = vec![CheckDef {
-                    name: alg.name.clone(),
-                    kind: CheckKind::Crc {
-                        little_endian: alg.refout,
-                        alg,
-                    },
-                    data: (0, bytes - len),
-                    field: bytes - len,
-                    field_len: len,
-                }];
-                (checks, (0, bytes - len), lsb)
-            }
+            // Every other name is a bare check, named through the one table
+            // of checks (`adler`, `inet`, `crc32c`, `16:0x1021`, ...).
+            _ => bare_check(stack, bytes, crate::check::resolve(stack)?)?,
         };
         let mut varies = vec![false; bytes];
         if let Payload::Fixed(p) = &payload {
@@ -580,6 +589,17 @@ mod tests {
     fn bad_layouts_are_refused() {
         assert!(Frame::new("ethernet-tcp", 57, Payload::Random).is_err());
         assert!(Frame::new("internet", 7, Payload::Random).is_err());
+        // Bare checks resolve through the one name table of checks.
+        for (alias, name) in [
+            ("adler", "Adler-32"),
+            ("Adler-32", "Adler-32"),
+            ("inet", "Internet"),
+            ("fletcher_16", "Fletcher-16"),
+            ("crc32c", "CRC-32/ISCSI"),
+        ] {
+            let f = Frame::new(alias, 64, Payload::Random).unwrap();
+            assert_eq!(f.checks[0].name, name, "{alias}");
+        }
         assert!(Frame::new("nonsense-check", 70, Payload::Random).is_err());
         assert!(Frame::new("ethernet", 64, Payload::Fixed(vec![])).is_err());
     }

@@ -8,9 +8,11 @@
 //! - [`gf2`]: arithmetic over GF(2): `x^k mod g`, period, primitivity.
 //! - [`catalogue`]: RevEng names, aliases, default primitive polynomials.
 //! - [`crc`]: real CRC computation with full parameters.
-//! - [`check`]: the [`check::Check`] trait shared by CRCs and checksums.
+//! - [`check`]: the [`check::Check`] trait shared by CRCs and checksums, and
+//!   the one name table of checks ([`check::resolve`]).
 //! - [`checksum`]: Internet (RFC 1071), Fletcher-16/32 and Adler-32.
 //! - [`bsc`]: the binary symmetric channel, computed without cancellation.
+//! - [`burst`]: burst-error guarantees of a CRC, counted by enumeration.
 //! - [`channel`]: the Gilbert-Elliott burst channel's parameters.
 //! - [`markov`]: the exact Markov-chain solver over register states.
 //! - [`dual`], [`weights`], [`highprec`]: exact `P_ud` from the dual code's
@@ -21,13 +23,13 @@
 //!   trait (a new exact method goes here), `auto`, one-point [`curve::escape`].
 //! - [`search`]: which generator to use: exhaustive or sampled search by
 //!   Hamming distance, then exact `P_ud`.
+//! - [`bracket`]: a certified bracket on `P_ud` for CRCs wider than 32 bits.
 //! - [`internet`]: exact Internet-checksum escapes (random data, given payload).
 //! - [`fletcher`]: exact Fletcher-16 escapes; why not Fletcher-32/Adler-32.
 //! - [`layout`]: frame layouts and stacks of checks (Ethernet, IPv4, TCP),
 //!   shared by the simulator and the exact joint computation.
 //! - [`joint`]: exact joint escape of a CRC and Internet checksums over a layout.
-//! - [`compare`]: check kinds by name and their exact curves over byte lengths.
-//! - [`atomic`]: atomic file writes (results, plots, checkpoints).
+//! - [`compare`]: exact curves of any check over byte lengths.
 //!
 //! ```
 //! use aliasing_core::{bsc, catalogue};
@@ -35,10 +37,28 @@
 //! assert_eq!(crc.generator.full_string(), "0x104C11DB7");
 //! assert!(bsc::p_error(12144, 1e-5) > 0.1);
 //! ```
+//!
+//! ## Where things go
+//!
+//! - **A new check** (a checksum or CRC family): a variant of
+//!   [`check::CheckSpec`] with its names in [`check::resolve`] (the one name
+//!   table of every command), a [`check::Check`] implementation, its frame
+//!   layout in [`layout`], and its exact method (if any) reached from
+//!   [`compare::curve`].
+//! - **A new exact method** for CRCs: a type implementing
+//!   [`curve::ExactMethod`] (whether it applies, its cost in time and memory
+//!   against the one [`units::MemoryBudget`], the computation), listed in
+//!   [`curve::methods`] with a [`curve::Method`] variant; `auto` then
+//!   considers it.
+//! - **A new stack** (frame layout): [`layout::Frame::new`]; the simulator
+//!   and the exact joint computation read the same layout.
 #![warn(missing_docs)]
 
+#[doc(hidden)] // internal: atomic writes for the CLI and the simulator
 pub mod atomic;
+pub mod bracket;
 pub mod bsc;
+pub mod burst;
 pub mod catalogue;
 pub mod channel;
 pub mod check;

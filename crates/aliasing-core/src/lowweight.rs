@@ -23,7 +23,7 @@ use crate::poly::Generator;
 use rayon::prelude::*;
 
 /// Widest generator this module accepts.
-pub const MAX_WIDTH: u32 = 63;
+pub const MAX_WIDTH: u32 = 64;
 
 /// Largest number of hash probes a search may take before it is refused.
 pub const WORK_LIMIT: f64 = 2e10;
@@ -74,11 +74,13 @@ fn syndromes_from(g: &Generator, last: u64, at: usize) -> Vec<u64> {
     out
 }
 
-/// Open-addressing hash map from syndromes (never `u64::MAX`) to a `u64`.
+/// Open-addressing hash map from syndromes to a `u64`. `u64::MAX` marks an
+/// empty slot; that syndrome (possible at width 64) is kept aside in `max`.
 pub(crate) struct Table {
     keys: Vec<u64>,
     vals: Vec<u64>,
     len: usize,
+    max: Option<u64>,
 }
 
 const EMPTY: u64 = u64::MAX;
@@ -90,6 +92,7 @@ impl Table {
             keys: vec![EMPTY; cap],
             vals: vec![0; cap],
             len: 0,
+            max: None,
         }
     }
     #[inline]
@@ -119,16 +122,27 @@ impl Table {
     }
     /// Inserts unless present (the first value is kept).
     pub(crate) fn insert(&mut self, k: u64, v: u64) {
+        if k == EMPTY {
+            self.max.get_or_insert(v);
+            return;
+        }
         self.entry(k, v);
     }
     /// Adds 1 to the value of `k` (inserting it with 1).
     fn increment(&mut self, k: u64) {
+        if k == EMPTY {
+            *self.max.get_or_insert(0) += 1;
+            return;
+        }
         if let (i, true) = self.entry(k, 1) {
             self.vals[i] += 1;
         }
     }
     #[inline]
     pub(crate) fn get(&self, k: u64) -> Option<u64> {
+        if k == EMPTY {
+            return self.max;
+        }
         let mask = self.keys.len() - 1;
         let mut i = self.slot(k);
         loop {
@@ -150,6 +164,7 @@ impl Table {
         self.vals = vec![0; cap];
         self.len = 0;
         for (k, v) in old_k.into_iter().zip(old_v) {
+            // (`max` is kept as it is)
             if k != EMPTY {
                 self.insert(k, v);
             }
@@ -157,18 +172,9 @@ impl Table {
     }
 }
 
-/// `c_w(L)` for `L = 0..max_len`: the number of weight-`w` codewords whose
-/// lowest position is 0 and highest is `L` (`w` = 2 to 6).
-///
-/// Cost `O(max_len)` for `w <= 3`, `O(max_len^2 / 2)` hash probes for
-/// `w = 4` (parallel over `L`), and for `w = 5` a table of the
-/// `max_len^2 / 2` pair syndromes (meet in the middle: `{0, a, b, c, L}` is
-/// a codeword iff `s_a ^ s_b = 1 ^ s_L ^ s_c`), `max_len^2 / 2` probes and as
-/// many inserts; about 4 GiB and some seconds at Ethernet lengths. For
-/// `w = 6` the same pair table is probed for every `(c, d, L)`:
-/// `max_len^3 / 6` probes, refused above [`WORK_LIMIT`] (lengths up to about
-/// 4,900 bits).
-pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
+/// Refuses, before any work, what [`span_counts`] would refuse: a weight
+/// outside 2..=6, a length over the limits of work or memory.
+pub fn check_span(g: &Generator, w: u32, max_len: u64) -> Result<()> {
     check_width(g)?;
     if !(2..=6).contains(&w) {
         return Err(Error::Unsupported(format!(
@@ -208,6 +214,25 @@ pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
                 limit: crate::error::human_bytes(limit),
             });
         }
+    }
+    Ok(())
+}
+
+/// `c_w(L)` for `L = 0..max_len`: the number of weight-`w` codewords whose
+/// lowest position is 0 and highest is `L` (`w` = 2 to 6).
+///
+/// Cost `O(max_len)` for `w <= 3`, `O(max_len^2 / 2)` hash probes for
+/// `w = 4` (parallel over `L`), and for `w = 5` a table of the
+/// `max_len^2 / 2` pair syndromes (meet in the middle: `{0, a, b, c, L}` is
+/// a codeword iff `s_a ^ s_b = 1 ^ s_L ^ s_c`), `max_len^2 / 2` probes and as
+/// many inserts; about 4 GiB and some seconds at Ethernet lengths. For
+/// `w = 6` the same pair table is probed for every `(c, d, L)`:
+/// `max_len^3 / 6` probes, refused above [`WORK_LIMIT`] (lengths up to about
+/// 4,900 bits).
+pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
+    check_span(g, w, max_len)?;
+    let n = max_len as usize;
+    if w >= 5 {
         return Ok(span_counts56(&syndromes(g, n.max(1)), n, w));
     }
     let period = gf2::period(g);
@@ -923,7 +948,7 @@ pub(crate) mod tests {
     }
 
     fn published() -> Vec<(u64, Vec<u64>, String)> {
-        include_str!("../../../data/koopman-hd-profiles.txt")
+        include_str!("../data/koopman-hd-profiles.txt")
             .lines()
             .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
             .map(|l| {
@@ -988,7 +1013,7 @@ pub(crate) mod tests {
 
     /// Rows of `data/published-32bit.txt` of one kind, split into fields.
     pub(crate) fn published_32bit(kind: &str) -> Vec<Vec<String>> {
-        include_str!("../../../data/published-32bit.txt")
+        include_str!("../data/published-32bit.txt")
             .lines()
             .filter(|l| !l.starts_with('#') && l.split_whitespace().next() == Some(kind))
             .map(|l| l.split_whitespace().map(str::to_string).collect())

@@ -70,8 +70,11 @@ pub fn distribution(
     method: WeightMethod,
     want_dual: bool,
 ) -> Result<WeightDistribution> {
-    if bits == 0 {
-        return Err(Error::BadLength("--bits must be at least 1".into()));
+    if bits <= g.width() as u64 {
+        return Err(Error::BadLength(format!(
+            "--bits {bits} leaves no data bits beside the {} check bits",
+            g.width()
+        )));
     }
     let max_w = max_weight.min(bits) as usize;
     let use_dual = match method {
@@ -102,10 +105,19 @@ pub fn distribution(
         )));
     }
     if max_w > 6 {
-        return Err(Error::Unsupported(
+        return Err(Error::Unsupported(if g.width() <= dual::MAX_WIDTH {
             "the syndromes method counts weights up to 6; use --max-weight 6 or --method dual"
-                .into(),
-        ));
+                .into()
+        } else {
+            format!(
+                "the syndromes method counts weights up to 6, and the dual method takes widths up to {}; use --max-weight 6",
+                dual::MAX_WIDTH
+            )
+        }));
+    }
+    // every refusal (work, memory) before any counting starts
+    for w in 2..=max_w as u32 {
+        lowweight::check_span(g, w, bits + 1)?;
     }
     let mut counts = vec![UBig::ONE, UBig::ZERO];
     for w in 2..=max_w as u32 {

@@ -166,7 +166,7 @@ pub enum Document {
 }
 
 fn parse<T: for<'de> Deserialize<'de>>(v: &Value, kind: &'static str) -> Result<T> {
-    T::deserialize(v).map_err(|source| PlotError::Malformed { kind, source })
+    T::deserialize(v).map_err(|error| PlotError::Malformed { kind, error })
 }
 
 fn is_simulate(v: &Value) -> bool {

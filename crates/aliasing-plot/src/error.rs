@@ -12,12 +12,13 @@ pub enum PlotError {
     #[error("unrecognised result document: {0}")]
     UnknownDocument(String),
     /// The JSON document has the right shape but a field is missing or has the wrong type.
-    #[error("malformed {kind} result: {source}")]
+    #[error("malformed {kind} result: {error}")]
     Malformed {
         /// Which kind of result was being read (curve, compare, simulate).
         kind: &'static str,
-        /// The underlying deserialisation error.
-        source: serde_json::Error,
+        /// The underlying deserialisation error (in the message, not chained,
+        /// so it is not printed twice).
+        error: serde_json::Error,
     },
     /// Every value is zero, negative or missing, so nothing can go on a log axis.
     #[error("nothing to plot: {0}")]
@@ -26,12 +27,13 @@ pub enum PlotError {
     #[error("rendering failed: {0}")]
     Render(String),
     /// Reading or writing a file failed.
-    #[error("cannot write {path}: {source}")]
+    #[error("cannot write {path}: {error}")]
     Io {
         /// The file being written.
         path: PathBuf,
-        /// The underlying I/O error.
-        source: std::io::Error,
+        /// The underlying I/O error (in the message, not chained, so it is
+        /// not printed twice).
+        error: std::io::Error,
     },
 }
 

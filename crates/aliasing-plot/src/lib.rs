@@ -199,11 +199,23 @@ pub fn rgb_pixels(fig: &Figure, size: (u32, u32)) -> Result<Vec<u8>> {
 
 /// Draws `fig` to `path` in `format`, atomically.
 pub fn write_figure(fig: &Figure, path: &Path, format: Format, size: (u32, u32)) -> Result<()> {
+    // the folder first, before any drawing (the PNG encoder's own error is unreadable)
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+        && !dir.is_dir()
+    {
+        return Err(PlotError::Io {
+            path: path.to_path_buf(),
+            error: std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!("the folder {} does not exist", dir.display()),
+            ),
+        });
+    }
     match format {
         Format::Svg => aliasing_core::atomic::write(path, svg_string(fig, size)?.as_bytes())
-            .map_err(|source| PlotError::Io {
+            .map_err(|error| PlotError::Io {
                 path: path.to_path_buf(),
-                source,
+                error,
             }),
         Format::Png => {
             font::ensure_registered();
@@ -218,9 +230,9 @@ pub fn write_figure(fig: &Figure, path: &Path, format: Format, size: (u32, u32))
                     let root = BitMapBackend::new(tmp, size).into_drawing_area();
                     fig.draw(&root)
                 },
-                |source| PlotError::Io {
+                |error| PlotError::Io {
                     path: path.to_path_buf(),
-                    source,
+                    error,
                 },
             )
         }

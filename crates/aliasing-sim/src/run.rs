@@ -279,8 +279,8 @@ fn coverage(frame: &Frame) -> Vec<u64> {
         for b in frame.covered_bytes(i) {
             m[b] |= 1 << i;
         }
-        for b in c.field..c.field + c.field_len {
-            m[b] |= 1 << i;
+        for x in &mut m[c.field..c.field + c.field_len] {
+            *x |= 1 << i;
         }
     }
     m

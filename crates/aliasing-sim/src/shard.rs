@@ -108,6 +108,9 @@ impl<T> Progress<T> {
     }
 }
 
+/// A progress callback: the state and the number of items in the shard.
+pub type ProgressFn<'a, T> = &'a (dyn Fn(&Progress<T>, u64) + Sync);
+
 /// A checkpoint callback: saves the progress; an error stops the run.
 pub type CheckpointFn<'a, T> = &'a (dyn Fn(&Progress<T>) -> Result<()> + Sync);
 
@@ -139,7 +142,7 @@ pub struct Drive<'a, T> {
     /// Worker threads (0 = all cores).
     pub threads: usize,
     /// Called with the state and the number of items in the shard after every batch.
-    pub on_progress: Option<&'a (dyn Fn(&Progress<T>, u64) + Sync)>,
+    pub on_progress: Option<ProgressFn<'a, T>>,
     /// Called with the state at most every `checkpoint_every`; an error stops the run.
     pub on_checkpoint: Option<CheckpointFn<'a, T>>,
     /// Interval between checkpoints.
@@ -179,16 +182,13 @@ pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
 /// Runs shard `shard` of a computation of `items` items, `work(item)` giving
 /// each item's tally, starting from `start` (the empty tally, or a
 /// checkpoint's progress). Returns the shard's total (at a team's member 0).
-pub fn drive<T: Tally>(
+pub fn drive<T: Tally + Sync>(
     items: u64,
     shard: Shard,
     start: Progress<T>,
     opts: &Drive<T>,
     work: impl Fn(u64) -> T + Sync,
-) -> Result<T>
-where
-    T: Sync,
-{
+) -> Result<T> {
     check_shard(shard)?;
     let total = shard_items(items, shard);
     let pool = pool(opts.threads)?;
@@ -381,6 +381,11 @@ impl<P: Serialize + DeserializeOwned, T: Serialize + DeserializeOwned> ShardFile
             return Err(bad("parameter hash mismatch"));
         }
         check_shard(f.shard).map_err(|e| bad(&e.to_string()))?;
+        // byte for byte the text alias writes: any other edit (even of
+        // white space the checksum does not see) is refused
+        if f.to_text() != text {
+            return Err(bad("edited (not the text alias writes)"));
+        }
         Ok(f)
     }
 
@@ -491,6 +496,22 @@ mod tests {
         let mut unfinished = b.clone();
         unfinished.1.complete = false;
         assert!(merge(&[a, unfinished]).is_err());
+    }
+
+    proptest::proptest! {
+        /// A file with any one byte changed is refused, never accepted or a panic.
+        #[test]
+        fn any_changed_byte_is_refused(at in 0usize..10_000, delta in 1u8..=255) {
+            let t = file((2, 3), 7).to_text();
+            let mut b = t.clone().into_bytes();
+            let i = at % b.len();
+            b[i] = b[i].wrapping_add(delta);
+            if let Ok(s) = String::from_utf8(b) {
+                let e = F::from_text(&s, "toy", "x");
+                proptest::prop_assert!(e.is_err(), "byte {} accepted", i);
+                proptest::prop_assert!(!e.unwrap_err().to_string().contains('\n'));
+            }
+        }
     }
 
     #[test]

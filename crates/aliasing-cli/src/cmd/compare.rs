@@ -7,7 +7,8 @@ use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
 use aliasing_core::Error as CoreError;
 use aliasing_core::bsc::{self, CurvePoint};
-use aliasing_core::compare::{self, CheckKind};
+use aliasing_core::check::CheckSpec;
+use aliasing_core::compare;
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
 
@@ -50,7 +51,7 @@ pub struct Args {
 /// One check's column: its points (BER-major, `None` where no exact value
 /// could be given) and why some or all are missing.
 struct Column {
-    check: CheckKind,
+    check: CheckSpec,
     points: Vec<Option<CurvePoint>>,
     note: Option<String>,
 }
@@ -63,6 +64,7 @@ impl Column {
 
 /// Runs `alias compare`.
 pub fn run(args: Args) -> Result<()> {
+    crate::args::check_outputs(&[args.output.as_deref(), args.plot.as_deref()])?;
     let bers = parse_bers(&args.ber)?;
     let payload = read_payload(args.payload.as_deref(), args.payload_hex.as_deref())?;
     let bytes = match (&args.bytes, &payload) {
@@ -70,10 +72,10 @@ pub fn run(args: Args) -> Result<()> {
         (None, Some(p)) => vec![p.len() as u64],
         (None, None) => bail!("give --bytes (or a frame with --payload)"),
     };
-    let checks: Vec<CheckKind> = args
+    let checks: Vec<CheckSpec> = args
         .checks
         .split(',')
-        .map(|s| s.parse::<CheckKind>())
+        .map(|s| s.parse::<CheckSpec>())
         .collect::<std::result::Result<_, _>>()?;
     if checks.is_empty() {
         bail!("--checks is empty");
@@ -121,7 +123,7 @@ pub fn run(args: Args) -> Result<()> {
                 // A checksum may be exact at some points and not others (Fletcher-16
                 // certifies each point): retry point by point. A CRC's refusal is
                 // global, and its points are costly, so it is not retried.
-                if matches!(check, CheckKind::Internet | CheckKind::Fletcher16) {
+                if matches!(check, CheckSpec::Internet | CheckSpec::Fletcher16) {
                     note = short;
                     for (bi, &p) in bers.iter().enumerate() {
                         for (li, &b) in bytes.iter().enumerate() {

@@ -5,7 +5,11 @@ use crate::args::{parse_bers, plot, read_payload};
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
 use aliasing_core::bsc::CurvePoint;
-use aliasing_core::compare::{self, CheckKind};
+use aliasing_core::channel::GilbertElliott;
+use aliasing_core::check::CheckSpec;
+use aliasing_core::compare;
+use aliasing_core::crc::CrcAlgorithm;
+use aliasing_core::markov::gilbert;
 use aliasing_core::units::{Ber, Bits, MemoryBudget};
 use aliasing_core::{catalogue, curve};
 use anyhow::{Context, Result, bail};
@@ -79,6 +83,11 @@ pub struct Args {
     /// as --bits.
     #[arg(long, allow_hyphen_values = true)]
     pub bytes: Option<String>,
+    /// Gilbert-Elliott burst channel instead of --ber: good-state BER,
+    /// bad-state BER, P(good->bad), P(bad->good) per bit, as `alias simulate
+    /// --burst` (exact product chain, CRCs up to 24 bits).
+    #[arg(long, value_name = "PG,PB,G2B,B2G", conflicts_with_all = ["ber", "check"])]
+    pub burst: Option<String>,
     /// Exact method.
     #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
     pub method: MethodArg,
@@ -122,21 +131,26 @@ struct Computed {
     forms: Option<(String, String)>,
     method: String,
     points: Vec<CurvePoint>,
+    /// The burst channel, for `--burst`.
+    channel: Option<GilbertElliott>,
 }
 
 fn compute(args: &Args, bers: &[f64], bits: &[u64], budget: MemoryBudget) -> Result<Computed> {
     let payload = read_payload(args.payload.as_deref(), args.payload_hex.as_deref())?;
     let kind = match (&args.crc, &args.check) {
-        (Some(c), _) => CheckKind::Crc(Box::new(catalogue::resolve(c)?)),
-        (None, Some(c)) => c.parse::<CheckKind>()?,
+        (Some(c), _) => CheckSpec::Crc(Box::new(catalogue::resolve(c)?)),
+        (None, Some(c)) => c.parse::<CheckSpec>()?,
         (None, None) => bail!("give --crc or --check"),
     };
-    if let CheckKind::Crc(crc) = &kind {
+    if let CheckSpec::Crc(crc) = &kind {
         // A CRC's escapes do not depend on the data: a payload only sets the length.
         let bits = match (&payload, args.bits.is_none() && args.bytes.is_none()) {
             (Some(p), true) => vec![8 * p.len() as u64],
             _ => bits.to_vec(),
         };
+        if let Some(spec) = &args.burst {
+            return burst(args, crc, spec, &bits, budget);
+        }
         let bers = Ber::list(bers)?;
         let lengths: Vec<Bits> = bits.iter().map(|&n| Bits(n)).collect();
         let req = curve::Request::new(&crc.generator, &lengths, &bers)?;
@@ -148,6 +162,7 @@ fn compute(args: &Args, bers: &[f64], bits: &[u64], budget: MemoryBudget) -> Res
             forms: Some((g.full_string(), g.koopman_string())),
             method: res.method.name().into(),
             points: res.points,
+            channel: None,
         });
     }
     if args.method != MethodArg::Auto {
@@ -184,13 +199,67 @@ fn compute(args: &Args, bers: &[f64], bits: &[u64], budget: MemoryBudget) -> Res
         }
         .into(),
         points,
+        channel: None,
+    })
+}
+
+/// `--burst`: the exact Gilbert-Elliott product chain ([`gilbert`]).
+fn burst(
+    args: &Args,
+    crc: &CrcAlgorithm,
+    spec: &str,
+    bits: &[u64],
+    budget: MemoryBudget,
+) -> Result<Computed> {
+    let ge: GilbertElliott = spec.parse()?;
+    let g = crc.generator;
+    if args.method == MethodArg::Dual {
+        bail!(
+            "--method dual does not take --burst: the exact burst-channel method is the \
+             Markov product chain (--method markov or auto)"
+        );
+    }
+    if g.width() > gilbert::MAX_WIDTH {
+        bail!(
+            "--burst: exact burst-channel curves take CRCs up to {} bits and {} has {}; \
+             estimate it with `alias simulate --stack {} --burst {spec}`",
+            gilbert::MAX_WIDTH,
+            crc.name,
+            g.width(),
+            args.crc.as_deref().unwrap_or("CRC")
+        );
+    }
+    curve::validate(g.width(), bits, &[ge.mean_ber()])?;
+    let points = gilbert::curve(&g, bits, &ge, budget)?;
+    Ok(Computed {
+        name: crc.name.clone(),
+        width: g.width(),
+        forms: Some((g.full_string(), g.koopman_string())),
+        method: curve::Method::Markov.name().into(),
+        points,
+        channel: Some(ge),
     })
 }
 
 /// Runs `alias curve`.
 pub fn run(args: Args) -> Result<()> {
+    crate::args::check_outputs(&[args.output.as_deref(), args.plot.as_deref()])?;
     let bers = parse_bers(&args.ber)?;
     let (bits, lengths_note) = lengths(&args)?;
+    if let Some(c) = &args.crc {
+        let crc = catalogue::resolve(c)?;
+        if crc.generator.width() > aliasing_core::dual::MAX_WIDTH && args.method == MethodArg::Auto
+        {
+            return super::bracket::run(
+                &crc,
+                &bits,
+                &bers,
+                &lengths_note,
+                args.format,
+                args.output.as_deref(),
+            );
+        }
+    }
     let budget = match &args.memory {
         Some(m) => MemoryBudget::parse(m).with_context(|| {
             format!("--memory `{m}` is not a byte count (e.g. 8G, 512M, 1000000)")
@@ -206,7 +275,7 @@ pub fn run(args: Args) -> Result<()> {
             Some((f, k)) => (serde_json::json!(f), serde_json::json!(k)),
             None => (serde_json::Value::Null, serde_json::Value::Null),
         };
-        serde_json::json!({
+        let mut doc = serde_json::json!({
             "crc": {
                 "name": res.name,
                 "width": res.width,
@@ -215,7 +284,19 @@ pub fn run(args: Args) -> Result<()> {
             },
             "method": res.method,
             "points": res.points,
-        })
+        });
+        if let Some(ge) = &res.channel {
+            doc["channel"] = serde_json::json!({
+                "model": "gilbert-elliott",
+                "p_good": ge.p_good,
+                "p_bad": ge.p_bad,
+                "good_to_bad": ge.good_to_bad,
+                "bad_to_good": ge.bad_to_good,
+                "bad_fraction": ge.bad_fraction(),
+                "mean_ber": ge.mean_ber(),
+            });
+        }
+        doc
     };
     if args.plot.is_some() {
         plot(args.plot.as_deref(), &doc())?;
@@ -262,6 +343,21 @@ pub fn run(args: Args) -> Result<()> {
                         res.name, res.width
                     ),
                     None => format!("check: {} ({} check bits)", res.name, res.width),
+                };
+                let head = match &res.channel {
+                    Some(ge) => format!(
+                        "{head}\nchannel: Gilbert-Elliott bursts, good-state BER {:e}, \
+                         bad-state BER {:e}, P(good->bad) {:e}, P(bad->good) {:e} per bit \
+                         (bad {:.4e} of the time, mean BER {:.4e}; first bit stationary); \
+                         ber column = mean BER, P(error) exact for this channel",
+                        ge.p_good,
+                        ge.p_bad,
+                        ge.good_to_bad,
+                        ge.bad_to_good,
+                        ge.bad_fraction(),
+                        ge.mean_ber()
+                    ),
+                    None => head,
                 };
                 format!(
                     "{head}\n\

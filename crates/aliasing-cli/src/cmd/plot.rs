@@ -58,6 +58,7 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
 
 /// Runs `alias plot`.
 pub fn run(args: Args) -> Result<()> {
+    crate::args::check_outputs(&[Some(args.output.as_path())])?;
     // Refuse a bad output name before reading anything.
     aliasing_plot::Format::from_path(&args.output)?;
     let text = if args.input.as_os_str() == "-" {

@@ -306,19 +306,30 @@ fn check_flags(a: &Args) -> Result<()> {
     Ok(())
 }
 
-/// Runs `alias simulate`.
+/// Runs `alias simulate`. Under MPI, a rank that fails prints its error
+/// and ends the whole job (the others would wait for it forever).
 pub fn run(a: Args) -> Result<()> {
-    check_flags(&a)?;
     let team = crate::team::world();
-    let root = team.as_ref().is_none_or(|t| t.rank() == 0);
+    let result = run_in(&a, team.as_deref());
+    if let (Err(e), Some(t)) = (&result, &team) {
+        let msg = format!("{e:#}").replace('\n', " ");
+        eprintln!("error: rank {} of {}: {msg}", t.rank(), t.size());
+        t.abort(2);
+    }
+    result
+}
+
+fn run_in(a: &Args, team: Option<&dyn Team>) -> Result<()> {
+    check_flags(a)?;
+    let root = team.is_none_or(|t| t.rank() == 0);
     if a.rare {
-        return run_rare(&a, team.as_deref(), root);
+        return run_rare(a, team, root);
     }
     let shard = a.shard.as_deref().map(parse_shard).transpose()?;
     if shard.is_some_and(|s| s.1 > 1) && a.out.is_none() {
         bail!("--shard needs --out FILE for its result file");
     }
-    let given = given(&a)?;
+    let given = given(a)?;
     let mut session = match &a.resume {
         Some(path) => Session::resume(path, &given, shard)?,
         None => Session::new(given.params(), shard.unwrap_or((1, 1)))?,
@@ -341,7 +352,7 @@ pub fn run(a: Args) -> Result<()> {
         threads: a.threads,
         on_progress: Some(&progress),
         checkpoint_every: Duration::from_secs_f64(a.checkpoint_every),
-        team: team.as_deref(),
+        team,
         ..Default::default()
     };
     let counts = session.run(opts)?;

@@ -11,11 +11,11 @@ use std::path::PathBuf;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Method {
     /// `syndromes` for weights up to 4 when cheaper, else `dual` if the
-    /// width is at most 32.
+    /// width is at most 32 (syndromes up to weight 6 otherwise).
     Auto,
     /// Dual-code weights and the MacWilliams identity.
     Dual,
-    /// Meet-in-the-middle on the syndromes x^i mod g (weights up to 4).
+    /// Meet-in-the-middle on the syndromes x^i mod g (weights up to 6).
     Syndromes,
 }
 
@@ -25,14 +25,14 @@ pub struct Args {
     /// CRC: catalogue name (crc32, CRC-32/ISCSI, ...), bare width, or polynomial.
     #[arg(long)]
     pub crc: String,
-    /// Codeword length in bits, check bits included.
-    #[arg(long)]
+    /// Codeword length in bits, check bits included (`1e3` form accepted).
+    #[arg(long, value_parser = crate::lengths::parse_count)]
     pub bits: u64,
     /// Highest weight to report (default 8, capped at the length).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 8, value_parser = crate::lengths::parse_count)]
     pub max_weight: u64,
     /// How to count: `dual` (2^r dual words + MacWilliams, widths up to 32,
-    /// every weight), `syndromes` (meet-in-the-middle, weights up to 4), or
+    /// every weight), `syndromes` (meet-in-the-middle, weights up to 6), or
     /// `auto` (syndromes when only weights up to 4 are asked for and that is
     /// less work, else dual when the width allows).
     #[arg(long, value_enum, default_value_t = Method::Auto)]
@@ -57,6 +57,7 @@ fn count_value(c: &UBig) -> serde_json::Value {
 
 /// Runs `alias weights`.
 pub fn run(args: Args) -> Result<()> {
+    crate::args::check_outputs(&[args.output.as_deref()])?;
     let crc = catalogue::resolve(&args.crc)?;
     let g = crc.generator;
     let method = match args.method {

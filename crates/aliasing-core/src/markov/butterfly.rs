@@ -238,7 +238,7 @@ pub fn p_undetected_one(g: &Generator, lengths: &[u64], p: f64, parallel: bool) 
 ///   each), measured about twice as fast there as the split step.
 ///
 /// The results are the same bits on every path. The solver runs this where
-/// [`super::walk`] does not ([`super::Plan`]).
+/// [`super::walk`] does not ([`super::Kernel`]).
 pub fn p_undetected(g: &Generator, lengths: &[u64], bers: &[f64]) -> Vec<Vec<f64>> {
     if g.width() >= INPLACE_WIDTH {
         bers.par_iter()

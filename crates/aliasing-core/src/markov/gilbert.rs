@@ -32,9 +32,11 @@
 //!
 //! ```
 //! use aliasing_core::{channel::GilbertElliott, markov::gilbert, poly::Generator};
+//! use aliasing_core::units::MemoryBudget;
 //! let g: Generator = "0x11021".parse().unwrap();
 //! let ge: GilbertElliott = "1e-7,0.3,1e-4,0.05".parse().unwrap();
-//! let pts = gilbert::curve(&g, &[512, 12144], &ge).unwrap();
+//! let budget = MemoryBudget::from_env().unwrap();
+//! let pts = gilbert::curve(&g, &[512, 12144], &ge, budget).unwrap();
 //! assert!(pts[1].p_undetected > 0.0 && pts[1].p_undetected < pts[1].p_error);
 //! ```
 
@@ -42,8 +44,9 @@ use super::butterfly;
 use super::sparse::ErrorChain;
 use crate::bsc::CurvePoint;
 use crate::channel::GilbertElliott;
-use crate::error::{Error, Result, human_bytes};
+use crate::error::{Error, Result};
 use crate::poly::Generator;
+use crate::units::MemoryBudget;
 
 /// The widest CRC this solver takes (two vectors of `2^24` f64 are 256 MiB;
 /// the time, `O(n 2^r)`, is what limits it).
@@ -58,9 +61,9 @@ pub fn estimate_bytes(width: u32) -> f64 {
 }
 
 /// Checks a request: the channel's parameters, the width (at most
-/// [`MAX_WIDTH`]) and the memory ([`estimate_bytes`] against
-/// [`super::memory_limit`]); one-line errors.
-pub fn check(g: &Generator, ge: &GilbertElliott) -> Result<()> {
+/// [`MAX_WIDTH`]) and the memory ([`estimate_bytes`] against `budget`);
+/// one-line errors.
+pub fn check(g: &Generator, ge: &GilbertElliott, budget: MemoryBudget) -> Result<()> {
     ge.validate()?;
     if g.width() > MAX_WIDTH {
         return Err(Error::Unsupported(format!(
@@ -68,29 +71,25 @@ pub fn check(g: &Generator, ge: &GilbertElliott) -> Result<()> {
             g.width()
         )));
     }
-    let need = estimate_bytes(g.width());
-    let limit = super::memory_limit()?;
-    if need > limit {
-        return Err(Error::TooBig {
-            what: format!("the burst-channel chain for a {}-bit CRC", g.width()),
-            need: human_bytes(need),
-            limit: format!(
-                "{} (set {} to change it)",
-                human_bytes(limit),
-                super::MEMORY_LIMIT_ENV
-            ),
-        });
-    }
-    Ok(())
+    budget.admit(
+        || format!("the burst-channel chain for a {}-bit CRC", g.width()),
+        estimate_bytes(g.width()),
+    )
 }
 
 /// The aliasing curve of `g` on the channel `ge`, one [`CurvePoint`] per
-/// length in the order given, after [`check`]. Each point's `ber` is the
+/// length in the order given, after [`check`] against `budget`
+/// ([`MemoryBudget::from_env`] by default). Each point's `ber` is the
 /// channel's mean BER ([`GilbertElliott::mean_ber`]); `p_error` is the
 /// channel's exact probability of at least one error in `bits` bits (not the
 /// binary symmetric channel's).
-pub fn curve(g: &Generator, lengths: &[u64], ge: &GilbertElliott) -> Result<Vec<CurvePoint>> {
-    check(g, ge)?;
+pub fn curve(
+    g: &Generator,
+    lengths: &[u64],
+    ge: &GilbertElliott,
+    budget: MemoryBudget,
+) -> Result<Vec<CurvePoint>> {
+    check(g, ge, budget)?;
     Ok(solve(g, lengths, ge))
 }
 

@@ -20,7 +20,7 @@
 //! - [`walk`]: the chain as a random walk on unwound syndromes, where each
 //!   step is a butterfly on fixed pairs, so [`walk::BLOCK`] steps run in
 //!   registers per pass over the vector (vectorised for AVX2); the solver's
-//!   kernel from width 8 on x86-64 ([`Plan`]).
+//!   kernel from width 8 on x86-64 ([`Kernel`]).
 //!
 //! [`gilbert`] runs the product chain (register x channel state) of a
 //! Gilbert-Elliott burst channel on the butterfly kernel.
@@ -38,10 +38,13 @@
 //! assert!(pts[1].p_undetected > 0.0 && pts[1].p_undetected < 1e-9);
 //! ```
 
+#[doc(hidden)] // kernel: public for the benches only
 pub mod butterfly;
 pub mod gilbert;
+#[doc(hidden)] // kernel: public for the benches only
 pub mod inplace;
 pub mod sparse;
+#[doc(hidden)] // kernel: public for the benches only
 pub mod walk;
 
 use crate::bsc::{self, CurvePoint};
@@ -65,7 +68,7 @@ pub fn simd_allowed() -> bool {
 
 /// How [`solve`] runs a `width`-bit chain with `bers` BERs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Plan {
+pub enum Kernel {
     /// [`walk`], one BER per rayon thread (one vector each).
     WalkPerBer,
     /// [`walk`], one BER after the other, each block split across threads
@@ -77,33 +80,33 @@ pub enum Plan {
     Butterfly,
 }
 
-impl Plan {
+impl Kernel {
     /// The plan for a `width`-bit chain with `bers` BERs on this machine.
-    pub fn new(width: u32, bers: usize) -> Plan {
+    pub fn new(width: u32, bers: usize) -> Kernel {
         if width < walk::MIN_WIDTH || !walk::vectorised() {
-            Plan::Butterfly
+            Kernel::Butterfly
         } else if width >= butterfly::PARALLEL_WIDTH && bers < rayon::current_num_threads() {
-            Plan::WalkSplit
+            Kernel::WalkSplit
         } else {
-            Plan::WalkPerBer
+            Kernel::WalkPerBer
         }
     }
 }
 
 /// Estimated peak memory in bytes of the solver for a `width`-bit CRC and
-/// `bers` BERs, following [`Plan::new`]: [`walk`] holds one vector of
+/// `bers` BERs, following [`Kernel::new`]: [`walk`] holds one vector of
 /// `2^width` f64 per BER in flight (one BER per thread, or one in all when
 /// split); the butterfly kernel two (one BER per thread below
 /// [`butterfly::PARALLEL_WIDTH`], one BER at a time up to
 /// [`butterfly::INPLACE_WIDTH`]), then one per BER, one BER per thread.
 pub fn estimate_bytes(width: u32, bers: usize) -> f64 {
     let per_thread = bers.min(rayon::current_num_threads()).max(1) as f64;
-    let vectors = match Plan::new(width, bers) {
-        Plan::WalkPerBer => per_thread,
-        Plan::WalkSplit => 1.0,
-        Plan::Butterfly if width >= butterfly::INPLACE_WIDTH => per_thread,
-        Plan::Butterfly if width >= butterfly::PARALLEL_WIDTH => 2.0,
-        Plan::Butterfly => 2.0 * per_thread,
+    let vectors = match Kernel::new(width, bers) {
+        Kernel::WalkPerBer => per_thread,
+        Kernel::WalkSplit => 1.0,
+        Kernel::Butterfly if width >= butterfly::INPLACE_WIDTH => per_thread,
+        Kernel::Butterfly if width >= butterfly::PARALLEL_WIDTH => 2.0,
+        Kernel::Butterfly => 2.0 * per_thread,
     };
     vectors * 8.0 * 2f64.powi(width as i32) + (1 << 20) as f64
 }
@@ -114,7 +117,7 @@ pub fn memory_limit() -> Result<f64> {
 }
 
 /// Refuses a run whose [`estimate_bytes`] exceeds `limit` bytes, with a
-/// one-line [`Error::TooBig`] giving both.
+/// one-line [`crate::Error::TooBig`] giving both.
 pub fn check_memory(width: u32, bers: usize, limit: f64) -> Result<()> {
     crate::units::MemoryBudget::bytes(limit)?.admit(
         || {
@@ -139,20 +142,20 @@ pub fn p_undetected(g: &Generator, lengths: &[u64], bers: &[f64]) -> Result<Vec<
 }
 
 /// `P_undetected` for every BER (outer index) and length (inner index) with
-/// the kernel of [`Plan::new`], without checks: the BERs must lie in
+/// the kernel of [`Kernel::new`], without checks: the BERs must lie in
 /// `[0, 1]` and [`estimate_bytes`] must fit. The result does not depend on
 /// the thread count.
 pub fn solve(g: &Generator, lengths: &[u64], bers: &[f64]) -> Vec<Vec<f64>> {
-    match Plan::new(g.width(), bers.len()) {
-        Plan::WalkPerBer => bers
+    match Kernel::new(g.width(), bers.len()) {
+        Kernel::WalkPerBer => bers
             .par_iter()
             .map(|&p| walk::p_undetected_one(g, lengths, p, false))
             .collect(),
-        Plan::WalkSplit => bers
+        Kernel::WalkSplit => bers
             .iter()
             .map(|&p| walk::p_undetected_one(g, lengths, p, true))
             .collect(),
-        Plan::Butterfly => butterfly::p_undetected(g, lengths, bers),
+        Kernel::Butterfly => butterfly::p_undetected(g, lengths, bers),
     }
 }
 

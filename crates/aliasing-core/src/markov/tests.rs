@@ -333,7 +333,7 @@ fn curve_points_are_consistent() {
 #[test]
 fn solver_bits_do_not_depend_on_the_thread_count() {
     // Width 20: one BER runs split across threads when there are more
-    // threads than BERs (Plan::WalkSplit), on one thread otherwise.
+    // threads than BERs (Kernel::WalkSplit), on one thread otherwise.
     let g = catalogue::default_primitive(20).unwrap();
     let lengths = [1u64, 25, 77, 300];
     let run = |threads: usize| {
@@ -341,12 +341,12 @@ fn solver_bits_do_not_depend_on_the_thread_count() {
             .num_threads(threads)
             .build()
             .unwrap();
-        pool.install(|| (Plan::new(20, 1), solve(&g, &lengths, &[1e-4])))
+        pool.install(|| (Kernel::new(20, 1), solve(&g, &lengths, &[1e-4])))
     };
     let (plan1, one) = run(1);
     let (plan4, four) = run(4);
     if walk::vectorised() {
-        assert_eq!((plan1, plan4), (Plan::WalkPerBer, Plan::WalkSplit));
+        assert_eq!((plan1, plan4), (Kernel::WalkPerBer, Kernel::WalkSplit));
     }
     let bits = |v: &Vec<Vec<f64>>| v[0].iter().map(|x| x.to_bits()).collect::<Vec<_>>();
     assert_eq!(bits(&one), bits(&four));

@@ -16,6 +16,9 @@
 //!    the high-precision MacWilliams sum ([`crate::highprec::p_undetected`]).
 //!    With [`Objective::Hd`] only the best distance classes needed to fill
 //!    the top `K` are evaluated, each class in full, so the top `K` is exact.
+//!    Of a reciprocal pair only one is evaluated: the reversed code has the
+//!    same weight distribution, so the same `P_ud` (tested by evaluating
+//!    both independently).
 //!
 //! Ranking ([`Ranked::cmp_key`]): [`Objective::Hd`] orders by the minimum
 //! distance over the lengths (the distance at the longest), then by the
@@ -509,13 +512,23 @@ pub fn run(
             all
         }
     };
+    // A generator and its reciprocal have the same weight distribution at
+    // every length (the code read backwards), so the same P_ud: evaluate
+    // the smaller of each pair present and copy it to the other.
+    let present: std::collections::HashSet<Generator> = todo.iter().map(|c| c.generator).collect();
+    let is_copy = |g: &Generator| {
+        let rec = g.reciprocal();
+        rec < *g && present.contains(&rec)
+    };
+    let unique = todo.iter().filter(|c| !is_copy(&c.generator)).count();
     progress(Progress::Stage {
         name: "P_ud",
-        total: todo.len() as u64,
+        total: unique as u64,
     });
     let t1 = Instant::now();
     let evaluated: Vec<Result<()>> = todo
         .par_iter_mut()
+        .filter(|c| !is_copy(&c.generator))
         .map(|c| {
             c.p_undetected = p_undetected(&c.generator, &query.lengths, &query.bers)?;
             progress(Progress::Done(1));
@@ -525,8 +538,16 @@ pub fn run(
     for e in evaluated {
         e?;
     }
+    let values: std::collections::HashMap<Generator, Vec<Vec<f64>>> = todo
+        .iter()
+        .filter(|c| !c.p_undetected.is_empty())
+        .map(|c| (c.generator, c.p_undetected.clone()))
+        .collect();
+    for c in todo.iter_mut().filter(|c| c.p_undetected.is_empty()) {
+        c.p_undetected = values[&c.generator.reciprocal()].clone();
+    }
     let pud_stage = StageStats {
-        generators: todo.len() as u64,
+        generators: unique as u64,
         seconds: t1.elapsed().as_secs_f64(),
     };
     todo.sort_by(|a, b| a.cmp_key(b, query.objective));

@@ -59,9 +59,17 @@ fn reciprocal_pairs_tie_exactly_and_are_named() {
             .position(|o| o.generator == mirror)
             .expect("the reciprocal is a candidate too");
         let b = &part.results[j];
-        // the same code read backwards: bit-identical figures
         assert_eq!(a.hd, b.hd);
         assert_eq!(a.p_undetected, b.p_undetected);
+        // the same code read backwards: bit-identical figures, each
+        // computed on its own (the search copies them)
+        let (ea, eb) = (
+            evaluate(&a.generator, &q).unwrap(),
+            evaluate(&b.generator, &q).unwrap(),
+        );
+        assert_eq!(ea.hd, eb.hd);
+        assert_eq!(ea.p_undetected, eb.p_undetected);
+        assert_eq!(ea.p_undetected, a.p_undetected);
         assert_eq!(*r, if j < i { Some(j) } else { None });
         pairs += 1;
     }
