@@ -721,13 +721,18 @@ impl JointStack {
     }
 
     /// Estimates the weight above the enumerated ones from `samples` draws
-    /// (see [`JointModel::sampled_term`]); nothing when `samples` is 0 or
-    /// there is no codeword of that weight.
+    /// (see [`JointModel::sampled_term`]); nothing when `samples` is 0,
+    /// there is no codeword of that weight, or the draws met none.
     pub fn sample_next(&mut self, samples: u64, seed: u64) -> Result<()> {
         let next = self.max_weight + 1;
         let a_next = u128::try_from(&self.a[next as usize]).unwrap_or(u128::MAX);
         self.sampled = if samples > 0 && a_next > 0 {
-            Some(self.model.sampled_term(next, a_next, samples, seed)?)
+            // too few draws to meet a codeword (short frames): no estimate
+            match self.model.sampled_term(next, a_next, samples, seed) {
+                Ok(t) => Some(t),
+                Err(Error::Unsupported(_)) => None,
+                Err(e) => return Err(e),
+            }
         } else {
             None
         };

@@ -168,15 +168,30 @@ fn point(f: &Frame, st: &JointStack, p: f64, opts: &JointOptions) -> Result<Valu
     let mut checks = Vec::new();
     let mut product = 1.0;
     for i in 0..f.checks.len() {
-        let (bits, pud) = joint::check_p_undetected(f, i, Some(&st.dual), p)?;
-        let pa = pud / bsc::p_error(bits, p);
-        product *= pa;
-        checks.push(json!({
-            "name": f.checks[i].name,
-            "covered_bits": bits,
-            "p_undetected": pud,
-            "p_alias_given_error": pa,
-        }));
+        // a check whose exact value cannot be certified here shows null (and
+        // so does the product), with the reason in its `note`
+        match joint::check_p_undetected(f, i, Some(&st.dual), p) {
+            Ok((bits, pud)) => {
+                let pa = pud / bsc::p_error(bits, p);
+                product *= pa;
+                checks.push(json!({
+                    "name": f.checks[i].name,
+                    "covered_bits": bits,
+                    "p_undetected": pud,
+                    "p_alias_given_error": pa,
+                }));
+            }
+            Err(e) => {
+                product = f64::NAN;
+                checks.push(json!({
+                    "name": f.checks[i].name,
+                    "covered_bits": null,
+                    "p_undetected": null,
+                    "p_alias_given_error": null,
+                    "note": e.to_string(),
+                }));
+            }
+        }
     }
     let mut terms: Vec<Value> = st.terms.iter().map(|t| term_json(t, n, p)).collect();
     let exact_ws: Vec<String> = st.terms.iter().map(|t| t.weight.to_string()).collect();
@@ -207,8 +222,8 @@ fn point(f: &Frame, st: &JointStack, p: f64, opts: &JointOptions) -> Result<Valu
             "high": high,
             "method": method,
         },
-        "independence_product": product,
-        "ratio": if product > 0.0 { given_error / product } else { f64::NAN },
+        "independence_product": if product.is_nan() { Value::Null } else { json!(product) },
+        "ratio": if product > 0.0 { json!(given_error / product) } else { Value::Null },
         "checks": checks,
         "terms": terms,
     }))
