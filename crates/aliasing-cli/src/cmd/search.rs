@@ -448,7 +448,7 @@ fn report(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -
     let mut listed: Vec<(String, &Ranked)> = part
         .results
         .iter()
-        .map(|r| (format!("{}", r.generator.koopman_string()), r))
+        .map(|r| (r.generator.koopman_string(), r))
         .collect();
     for k in &known {
         listed.push((k.names.clone(), &k.ranked));
@@ -565,9 +565,7 @@ fn report(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -
                     String::new()
                 }
             );
-            s += &format!(
-                "# lengths: codeword bits, check bits included; P_ud exact (dual-code weights); score = worst case over the lengths, BER by BER in the order given\n"
-            );
+            s += "# lengths: codeword bits, check bits included; P_ud exact (dual-code weights); score = worst case over the lengths, BER by BER in the order given\n";
             let hist: Vec<String> = part
                 .hd_histogram
                 .iter()
