@@ -200,7 +200,6 @@ fn bad_input_is_one_line_and_exit_2() {
             "--max-weight",
             "3",
         ],
-        &["hd", "--crc", "CRC-64/XZ"],
     ] {
         let (code, out, err) = alias(args);
         assert_eq!(code, 2, "{args:?}: {err}");

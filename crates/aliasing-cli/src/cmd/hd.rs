@@ -51,7 +51,10 @@ pub fn run(args: Args) -> Result<()> {
         bail!("--max-hd must be at least 3, not {h}");
     }
     let g = crc.generator;
-    let prof = lowweight::hd_profile(&g, args.max_hd)?;
+    // Over 32 bits the weight-4 search spans up to the period (billions of
+    // bits): stop at HD 4 (the period and the odd-weight rule) unless asked.
+    let max_hd = args.max_hd.or((g.width() > 32).then_some(4));
+    let prof = lowweight::hd_profile(&g, max_hd)?;
     let r = g.width() as u64;
     let bursts = burst::profile(&g, BURST_PATTERNS)?;
     let burst_lengths = |row: &burst::BurstRow| match row.max_length {
