@@ -39,9 +39,9 @@ use crate::poly::Generator;
 pub const MAX_ENUMERATED: u64 = 1 << 24;
 
 /// The number of bursts of length `b`: `2^(b-2)` middle patterns (1 for
-/// `b <= 2`).
+/// `b <= 2`), saturating at `u64::MAX` from `b = 66` on.
 pub fn patterns(b: u32) -> u64 {
-    1u64 << b.saturating_sub(2)
+    1u64.checked_shl(b.saturating_sub(2)).unwrap_or(u64::MAX)
 }
 
 /// The number of undetected bursts of length `b` (at any start) by the
@@ -166,6 +166,14 @@ mod tests {
                 gf2::rem(body << start, g.full()) == 0
             })
             .count() as u64
+    }
+
+    #[test]
+    fn patterns_saturate_for_64_bit_generators() {
+        assert_eq!(patterns(1), 1);
+        assert_eq!(patterns(65), 1 << 63);
+        assert_eq!(patterns(66), u64::MAX);
+        assert_eq!(patterns(u32::MAX), u64::MAX);
     }
 
     #[test]
