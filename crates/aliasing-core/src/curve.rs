@@ -240,19 +240,9 @@ impl ExactMethod for MarkovMethod {
     }
     fn compute(&self, req: &Request, _budget: MemoryBudget) -> Result<Vec<CurvePoint>> {
         let (lengths, bers) = (req.raw_lengths(), req.raw_bers());
-        let r = req.generator().width() as u64;
         // BER-major: one chain pass per BER gives every length.
         let pud = markov::solve(req.generator(), &lengths, &bers);
-        Ok(bers
-            .iter()
-            .zip(&pud)
-            .flat_map(|(&p, row)| {
-                lengths
-                    .iter()
-                    .zip(row)
-                    .map(move |(&n, &ud)| CurvePoint::new(p, n, r, ud))
-            })
-            .collect())
+        Ok(markov::points(req.generator(), &lengths, &bers, &pud))
     }
     fn describe(&self, req: &Request) -> String {
         let bers = req.bers().len();

@@ -163,17 +163,26 @@ pub fn solve(g: &Generator, lengths: &[u64], bers: &[f64]) -> Vec<Vec<f64>> {
 /// (all lengths of the first BER, then the next), computed in one pass per BER.
 pub fn curve(g: &Generator, lengths: &[u64], bers: &[f64]) -> Result<Vec<CurvePoint>> {
     let pud = p_undetected(g, lengths, bers)?;
+    Ok(points(g, lengths, bers, &pud))
+}
+
+/// Curve points, BER-major, from the chain's `P_ud` rows (one row per BER).
+pub(crate) fn points(
+    g: &Generator,
+    lengths: &[u64],
+    bers: &[f64],
+    pud: &[Vec<f64>],
+) -> Vec<CurvePoint> {
     let r = g.width() as u64;
-    Ok(bers
-        .iter()
-        .zip(&pud)
+    bers.iter()
+        .zip(pud)
         .flat_map(|(&p, row)| {
             lengths
                 .iter()
                 .zip(row)
                 .map(move |(&n, &ud)| CurvePoint::new(p, n, r, ud))
         })
-        .collect())
+        .collect()
 }
 
 #[cfg(test)]
