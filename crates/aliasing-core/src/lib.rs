@@ -77,6 +77,7 @@ pub mod layout;
 pub mod lowweight;
 pub mod markov;
 pub mod poly;
+pub mod progress;
 pub mod search;
 mod series;
 pub mod units;
