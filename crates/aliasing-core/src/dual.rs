@@ -728,6 +728,7 @@ mod tests {
             },
             &lens,
             &mut h,
+            &Silent,
         );
         for (k, hk) in h.h.iter().enumerate() {
             let mut counts: Vec<u64> = hk.chunks(LANES).map(|c| c.iter().sum()).collect();

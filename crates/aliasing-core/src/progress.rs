@@ -156,7 +156,10 @@ pub struct Record {
 impl Record {
     /// The stages, in the order announced.
     pub fn stages(&self) -> Vec<Stage> {
-        self.stages.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.stages
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// The stage names, in the order announced.

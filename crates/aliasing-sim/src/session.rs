@@ -338,7 +338,8 @@ impl RareSession {
     }
 
     /// Runs the shard; returns its tally and the result file. `opts` gives
-    /// threads, progress (items done, items), checkpoint interval and team.
+    /// threads, the watcher (one stage, `"sample chunks"`, of the shard's
+    /// chunks of samples), checkpoint interval and team.
     pub fn run(&self, opts: &crate::shard::Drive<RareTally>) -> Result<(RareTally, RareFile)> {
         let work = RareWork::new(&self.plan, self.params.samples, opts.threads)?;
         let start = match &self.start {
@@ -365,9 +366,13 @@ impl RareSession {
             )
             .write(path)
         };
+        opts.progress.stage(
+            "sample chunks",
+            crate::shard::shard_items(work.items(), self.shard),
+        );
         let o = crate::shard::Drive {
             threads: opts.threads,
-            on_progress: opts.on_progress,
+            progress: opts.progress,
             on_checkpoint: self.checkpoint.as_ref().map(|_| &write as _),
             checkpoint_every: opts.checkpoint_every,
             team: opts.team,
