@@ -26,7 +26,8 @@ impl Bar {
         if !show || !std::io::stderr().is_terminal() {
             return Bar(None, Mutex::default());
         }
-        let b = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+        // hidden until the first stage: no empty bar before it
+        let b = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
         b.set_style(style());
         Bar(Some(b), Mutex::default())
     }
@@ -81,6 +82,9 @@ impl Progress for Bar {
             } else {
                 format!("{prefix}: {name}")
             });
+            if b.is_hidden() {
+                b.set_draw_target(ProgressDrawTarget::stderr());
+            }
         }
     }
 

@@ -489,8 +489,7 @@ pub fn dual_weights_within(
 }
 
 /// [`dual_weights_within`] watched by `progress`: one stage, `"dual-code
-/// windows"`, of one unit per register state on a cycle and length (`2^r`
-/// per length, less the states of cycles no window visits).
+/// windows"`, of one unit per register state and length (`2^r` per length).
 pub fn dual_weights_with(
     g: &Generator,
     lengths: &[u64],

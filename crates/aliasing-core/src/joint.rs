@@ -1216,6 +1216,35 @@ mod tests {
         .unwrap();
         assert!(pt.low <= full.low * (1.0 + 1e-12) && full.high <= pt.high * (1.0 + 1e-12));
     }
+
+    #[test]
+    fn reports_the_dual_code_and_every_weight() {
+        // the tiny layout's CRC-8: 2^8 dual-code windows, then for each
+        // weight its shape search and its shapes, each stage complete
+        let f = tiny();
+        let opts = JointOptions {
+            max_weight: 4,
+            samples: 0,
+            seed: 1,
+        };
+        let r = crate::progress::Record::default();
+        let st = JointStack::new_with(&f, &opts, &r).unwrap();
+        assert!(r.complete(), "{:?}", r.stages());
+        let names = r.names();
+        assert_eq!(names[0], "dual-code windows");
+        assert_eq!(r.stages()[0].total, 256);
+        for t in &st.terms {
+            let w = t.weight;
+            let at = names
+                .iter()
+                .position(|n| *n == format!("weight-{w} shape search"))
+                .unwrap();
+            assert_eq!(names[at + 1], format!("weight-{w} shapes"));
+        }
+        assert_eq!(names.len(), 1 + 2 * st.terms.len());
+        let plain = JointStack::new(&f, &opts).unwrap();
+        assert_eq!(st.at(0.01).unwrap(), plain.at(0.01).unwrap());
+    }
 }
 
 #[cfg(test)]

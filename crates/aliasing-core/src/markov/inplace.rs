@@ -228,6 +228,17 @@ pub(crate) fn p_undetected_one_with(
 mod tests {
     use super::*;
     use crate::markov::butterfly;
+    use crate::progress::Record;
+
+    #[test]
+    fn reports_every_step() {
+        let g: Generator = "0x1002D".parse().unwrap();
+        let r = Record::default();
+        r.stage("chain steps", 300);
+        let got = p_undetected_one_with(&g, &[40, 300, 7], 1e-3, &r);
+        assert!(r.complete(), "{:?}", r.stages());
+        assert_eq!(got, p_undetected_one(&g, &[40, 300, 7], 1e-3));
+    }
 
     #[test]
     fn same_bits_as_the_out_of_place_kernel() {
