@@ -7,7 +7,7 @@
 //! when the computation finishes or the bar is dropped (an error included).
 
 use aliasing_core::progress::Progress;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Mutex;
 
@@ -46,13 +46,14 @@ impl Bar {
     }
 }
 
-/// `name [=====>    ] done/total  rate/s  ETA 1m 2s`, the rate a whole
-/// number (indicatif's `{per_sec}` prints fractions).
+/// `name [=====>    ] 1,234/5,678  90,123/s  ETA 1m 2s`: counts with
+/// thousands separators, the rate a whole number (indicatif's `{per_sec}`
+/// prints fractions).
 fn style() -> ProgressStyle {
-    ProgressStyle::with_template("{msg} {bar:30} {pos}/{len}  {rate}/s  ETA {eta}")
+    ProgressStyle::with_template("{msg} {bar:30} {human_pos}/{human_len}  {rate}/s  ETA {eta}")
         .expect("a valid template")
         .with_key("rate", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
-            let _ = write!(w, "{}", integer_rate(s.per_sec()));
+            let _ = write!(w, "{}", HumanCount(integer_rate(s.per_sec())));
         })
 }
 
@@ -106,6 +107,7 @@ mod tests {
     #[test]
     fn rates_are_whole_numbers() {
         assert_eq!(integer_rate(178_261_117.1759), 178_261_117);
+        assert_eq!(HumanCount(178_261_117).to_string(), "178,261,117");
         assert_eq!(integer_rate(0.4), 0);
         assert_eq!(integer_rate(f64::NAN), 0);
         assert_eq!(integer_rate(f64::INFINITY), 0);

@@ -151,3 +151,17 @@ fn a_rare_run_reports_its_sample_chunks() {
     assert_eq!(name, "sample chunks");
     assert!(total > 0);
 }
+
+#[test]
+#[ignore = "about 8 s of CPU: CRC-32's dual-code weights, twice"]
+fn exact_values_report_the_dual_code() {
+    // the fast check of the same stages: aliasing-core's tests/progress.rs
+    let frame = Frame::new("ethernet", 64, Payload::Random).unwrap();
+    let plan = Plan::new(frame, Channel::Bsc { ber: 1e-5 }, 1, 1);
+    let r = Record::default();
+    let got = aliasing_sim::exact::exact_values_with(&plan, &r);
+    assert!(r.complete(), "{:?}", r.stages());
+    assert_eq!(r.names(), ["dual-code windows", "P_ud terms"]);
+    assert_eq!(got.checks, aliasing_sim::exact::exact_values(&plan).checks);
+    assert!(got.checks[0].is_some());
+}

@@ -372,7 +372,9 @@ impl Sink {
 
     /// Adds the exact values where available, then plots and prints the report.
     pub fn report(&self, session: &Session, counts: &Counts) -> Result<()> {
-        let report = session.report(counts, self.no_exact);
+        let bar = Bar::stderr();
+        let report = session.report_with(counts, self.no_exact, &bar);
+        bar.finish();
         crate::args::plot(self.plot.as_deref(), &serde_json::to_value(&report)?)?;
         output::emit(self.output.as_deref(), &render(&report, self.format))
     }
@@ -437,7 +439,9 @@ fn run_rare(a: &Args, team: Option<&dyn Team>, root: bool) -> Result<()> {
         // a shard's tally alone is no estimate: merge the shards
         return Ok(());
     }
-    let r = session.result(&tally, a.report.no_exact)?;
+    let bar = Bar::stderr();
+    let r = session.result_with(&tally, a.report.no_exact, &bar)?;
+    bar.finish();
     a.report.report_rare(&session, &r)
 }
 
