@@ -42,6 +42,9 @@
 //! assert!(pts[1].p_undetected > 0.0 && pts[1].p_undetected < 1e-9);
 //! ```
 
+// Every `unsafe` block of the kernels says why it is sound.
+#![warn(clippy::undocumented_unsafe_blocks)]
+
 #[doc(hidden)] // kernel: public for the benches only
 pub mod butterfly;
 pub mod cpu;

@@ -220,9 +220,9 @@ impl<'a> Block<'a> {
         let mut x = [[0.0f64; 1 << BLOCK]; MAX_LANES];
         let x = &mut x[..self.lanes];
         for (j, xj) in x.iter_mut().enumerate() {
-            for c in 0..n {
+            for (xc, &e) in xj.iter_mut().zip(&self.elems) {
                 // SAFETY: below 2^r (every term is), owned by the caller.
-                xj[c] = unsafe { v.read(y ^ j ^ self.elems[c]) };
+                *xc = unsafe { v.read(y ^ j ^ e) };
             }
         }
         for i in 0..self.gens.len() {
@@ -238,9 +238,9 @@ impl<'a> Block<'a> {
             }
         }
         for (j, xj) in x.iter().enumerate() {
-            for c in 0..n {
+            for (&xc, &e) in xj.iter().zip(&self.elems) {
                 // SAFETY: as for the reads.
-                unsafe { v.write(y ^ j ^ self.elems[c], xj[c]) };
+                unsafe { v.write(y ^ j ^ e, xc) };
             }
         }
     }
@@ -972,16 +972,18 @@ mod tests {
                 let (mut a, mut b) = (v0.clone(), v0.clone());
                 let kernel = vector::Kernel::new(&block, 0.875, 0.125, isa);
                 let groups = 1 << (16 - lanes.trailing_zeros() - 4);
-                // SAFETY (all three blocks): one thread, the whole vector.
                 for i in 1..groups {
                     let y = block.rep(i);
                     assert_eq!(next_rep(block.rep(i - 1), block.clear_mask), y);
                     let a = Shared::new(&mut a);
+                    // SAFETY: one thread, the whole vector.
                     unsafe { block.scalar_groups(None, a, y, 1, 0.875, 0.125, None) };
                 }
                 let sa = Shared::new(&mut a);
+                // SAFETY: one thread, the whole vector.
                 unsafe { block.scalar_groups(None, sa, 0, 1, 0.875, 0.125, None) };
                 let sb = Shared::new(&mut b);
+                // SAFETY: one thread, the whole vector.
                 unsafe {
                     kernel.groups(&block, sb, 1..groups);
                     block.scalar_groups(isa.fma(), sb, 0, 1, 0.875, 0.125, None);
