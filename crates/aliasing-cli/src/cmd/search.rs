@@ -339,8 +339,12 @@ fn catalogue_of(query: &Query, id: &SpaceId, part: &Partial) -> Result<Vec<Known
         }
     }
     let mut out = Vec::new();
+    // each is a full evaluation (a 32-bit CRC's dual code takes seconds)
+    let bar = crate::progress::Bar::stderr();
+    aliasing_core::progress::Progress::stage(&bar, "catalogue CRCs", by_gen.len() as u64);
     for (g, names) in by_gen {
         let ranked = search::evaluate(&g, query)?;
+        aliasing_core::progress::Progress::advance(&bar, 1);
         let standing = (id.kind == "all" && query.objective == Objective::Hd)
             .then(|| search::standing(&ranked, part));
         out.push(Known {
@@ -349,6 +353,7 @@ fn catalogue_of(query: &Query, id: &SpaceId, part: &Partial) -> Result<Vec<Known
             standing,
         });
     }
+    bar.finish();
     Ok(out)
 }
 
