@@ -325,7 +325,7 @@ fn run_in(a: &Args, team: Option<&dyn Team>) -> Result<()> {
     }
     let given = given(a)?;
     let mut session = match &a.resume {
-        Some(path) => Session::resume(path, &given, shard)?,
+        Some(path) => <Session>::resume(path, &given, shard)?,
         None => Session::new(given.params(), shard.unwrap_or((1, 1)))?,
     };
     if let Some(cp) = &a.checkpoint {
