@@ -8,11 +8,10 @@ use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
 use aliasing_core::catalogue;
 use aliasing_core::poly::Generator;
-use aliasing_core::search::{self, Objective, Partial, Progress, Query, Ranked, Shard, Space};
+use aliasing_core::search::{self, Objective, Partial, Query, Ranked, Shard, Space};
 use aliasing_sim::shard::{Team, fnv1a64};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 /// Ranking objective on the command line.
@@ -266,9 +265,9 @@ fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
         bail!("--out {} needs --shard I/N", out.display());
     }
     let root = team.is_none_or(|t| t.rank() == 0);
-    let bar = if root { progress_bar() } else { None };
+    let bar = crate::progress::Bar::when(root);
     let part = match team {
-        None => search::run(&query, &space, shard, &|e| bar_event(&bar, e))?,
+        None => search::run_with(&query, &space, shard, &bar)?,
         Some(t) => {
             let size = t.size() as u64;
             let count = shard
@@ -276,7 +275,7 @@ fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
                 .checked_mul(size)
                 .context("--shard N times the number of ranks is too large")?;
             let mine = Shard::new((shard.index - 1) * size + t.rank() as u64 + 1, count)?;
-            let part = search::run(&query, &space, mine, &|e| bar_event(&bar, e))?;
+            let part = search::run_with(&query, &space, mine, &bar)?;
             let parts = t.gather(serde_json::to_vec(&part)?);
             if !root {
                 return Ok(());
@@ -289,9 +288,7 @@ fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
             Partial::merge(&query, parts)
         }
     };
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    bar.finish();
     if let Some(out) = &a.out {
         let body = ShardBody {
             format: FORMAT.into(),
@@ -356,36 +353,6 @@ fn merge(a: &Args, files: &[PathBuf]) -> Result<()> {
     let id = first.space.clone();
     let part = Partial::merge(&query, bodies.into_iter().map(|(_, b)| b.partial).collect());
     report(a, &query, &id, Shard::WHOLE, &part)
-}
-
-type Bar = Option<indicatif::ProgressBar>;
-
-fn progress_bar() -> Bar {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let b = indicatif::ProgressBar::new(0);
-    b.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{msg:>8} {bar:40} {pos}/{len} generators  {per_sec}  ETA {eta}",
-        )
-        .expect("template"),
-    );
-    Some(b)
-}
-
-fn bar_event(bar: &Bar, e: Progress) {
-    if let Some(b) = bar {
-        match e {
-            Progress::Stage { name, total } => {
-                b.set_message(name);
-                b.set_length(total);
-                b.set_position(0);
-                b.reset_eta();
-            }
-            Progress::Done(k) => b.inc(k),
-        }
-    }
 }
 
 /// A catalogue CRC of the searched width, evaluated like a candidate.

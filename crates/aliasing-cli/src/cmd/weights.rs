@@ -11,6 +11,7 @@ use crate::output::{self, Format};
 use aliasing_core::catalogue;
 use aliasing_core::crc::CrcAlgorithm;
 use aliasing_core::dual::DualPass;
+use aliasing_core::progress::Progress as _;
 use aliasing_core::units::MemoryBudget;
 use aliasing_core::weights::{self, WeightDistribution};
 use aliasing_sim::shard::{Drive, Progress, ShardFile, Team, drive};
@@ -113,7 +114,19 @@ fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
     };
     let split = args.shard.is_some() || args.out.is_some() || team.is_some();
     if !split {
-        let dist = weights::distribution(&g, args.bits, args.max_weight, method, args.dual)?;
+        let dist = {
+            let bar = crate::progress::Bar::stderr();
+            let d = weights::distribution_with(
+                &g,
+                args.bits,
+                args.max_weight,
+                method,
+                args.dual,
+                &bar,
+            )?;
+            bar.finish();
+            d
+        };
         let text = render(&crc, args.bits, &dist, args.dual, args.format)?;
         return output::emit(args.output.as_deref(), &text);
     }
@@ -139,19 +152,13 @@ fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
     };
     let pass = DualPass::new(&g, &[args.bits], MemoryBudget::from_env()?)?;
     let root = team.is_none_or(|t| t.rank() == 0);
-    let bar = if root {
-        super::simulate::progress_bar("state ranges")
-    } else {
-        None
-    };
-    let progress = |p: &Progress<Vec<Vec<u64>>>, total: u64| {
-        if let Some(b) = &bar {
-            b.set_length(total);
-            b.set_position(p.chunks_done);
-        }
-    };
+    let bar = crate::progress::Bar::when(root);
+    bar.stage(
+        "dual-code state ranges",
+        aliasing_sim::shard::shard_items(pass.items(), shard),
+    );
     let opts = Drive {
-        on_progress: Some(&progress),
+        progress: &bar,
         team,
         ..Default::default()
     };
@@ -162,9 +169,7 @@ fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
         &opts,
         |i| pass.item(i),
     )?;
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    bar.finish();
     if !root {
         return Ok(());
     }
