@@ -9,7 +9,7 @@ use crate::output::{self, Format};
 use aliasing_core::catalogue;
 use aliasing_core::poly::Generator;
 use aliasing_core::search::{self, Objective, Partial, Query, Ranked, Shard, Space};
-use aliasing_sim::shard::fnv1a64;
+use aliasing_sim::shard::{Team, fnv1a64};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -192,9 +192,20 @@ fn parse_shard(s: &str) -> Result<Shard> {
     Ok(Shard::new(i, n)?)
 }
 
-/// Runs `alias search`.
+/// Runs `alias search`. Under MPI (the `mpi` feature, `mpirun -n S`) the
+/// ranks split the shard's candidates into `S` consecutive ranges (shard
+/// `(I-1) S + r + 1` of `N S` for rank `r`: together exactly shard `I/N`),
+/// rank 0 gathers the partial results, merges them as `--merge` does and
+/// alone prints and writes; a rank that fails ends the job.
 pub fn run(a: Args) -> Result<()> {
+    crate::team::run_ranked(|team| run_in(a, team))
+}
+
+fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
     if let Some(files) = &a.merge {
+        if team.is_some_and(|t| t.rank() != 0) {
+            return Ok(());
+        }
         return merge(&a, files);
     }
     let width = a.width.expect("clap requires --width");
@@ -253,8 +264,30 @@ pub fn run(a: Args) -> Result<()> {
     {
         bail!("--out {} needs --shard I/N", out.display());
     }
-    let bar = crate::progress::Bar::stderr();
-    let part = search::run_with(&query, &space, shard, &bar)?;
+    let root = team.is_none_or(|t| t.rank() == 0);
+    let bar = crate::progress::Bar::when(root);
+    let part = match team {
+        None => search::run_with(&query, &space, shard, &bar)?,
+        Some(t) => {
+            let size = t.size() as u64;
+            let count = shard
+                .count
+                .checked_mul(size)
+                .context("--shard N times the number of ranks is too large")?;
+            let mine = Shard::new((shard.index - 1) * size + t.rank() as u64 + 1, count)?;
+            let part = search::run_with(&query, &space, mine, &bar)?;
+            let parts = t.gather(serde_json::to_vec(&part)?);
+            if !root {
+                return Ok(());
+            }
+            let parts = parts
+                .iter()
+                .map(|b| serde_json::from_slice(b))
+                .collect::<serde_json::Result<Vec<Partial>>>()
+                .context("a rank sent an unreadable partial result")?;
+            Partial::merge(&query, parts)
+        }
+    };
     bar.finish();
     if let Some(out) = &a.out {
         let body = ShardBody {

@@ -177,7 +177,8 @@ pub fn check_output(flag: &str, path: &Path) -> Result<()> {
     Ok(())
 }
 
-fn parse_shard(s: &str) -> Result<(u64, u64)> {
+/// Parses `--shard I/N` (1 <= I <= N).
+pub fn parse_shard(s: &str) -> Result<(u64, u64)> {
     let err = || anyhow::anyhow!("--shard `{s}`: expected I/N with 1 <= I <= N");
     let (i, n) = s.split_once('/').ok_or_else(err)?;
     let (i, n): (u64, u64) = (
@@ -287,14 +288,7 @@ fn check_flags(a: &Args) -> Result<()> {
 /// Runs `alias simulate`. Under MPI, a rank that fails prints its error
 /// and ends the whole job (the others would wait for it forever).
 pub fn run(a: Args) -> Result<()> {
-    let team = crate::team::world();
-    let result = run_in(&a, team.as_deref());
-    if let (Err(e), Some(t)) = (&result, &team) {
-        let msg = format!("{e:#}").replace('\n', " ");
-        eprintln!("error: rank {} of {}: {msg}", t.rank(), t.size());
-        t.abort(2);
-    }
-    result
+    crate::team::run_ranked(|team| run_in(&a, team))
 }
 
 fn run_in(a: &Args, team: Option<&dyn Team>) -> Result<()> {
@@ -309,7 +303,7 @@ fn run_in(a: &Args, team: Option<&dyn Team>) -> Result<()> {
     }
     let given = given(a)?;
     let mut session = match &a.resume {
-        Some(path) => Session::resume(path, &given, shard)?,
+        Some(path) => <Session>::resume(path, &given, shard)?,
         None => Session::new(given.params(), shard.unwrap_or((1, 1)))?,
     };
     if let Some(cp) = &a.checkpoint {
