@@ -292,6 +292,43 @@ mod tests {
         assert_eq!(crt(1, 4, 2, 6), None);
     }
 
+    /// `data/koopman-period-limited.txt`: (Koopman, width, hd, data bits, source).
+    fn published_rows() -> Vec<(u64, u32, u32, u64, String)> {
+        include_str!("../data/koopman-period-limited.txt")
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                (
+                    u64::from_str_radix(f[0].trim_start_matches("0x"), 16).unwrap(),
+                    f[1].parse().unwrap(),
+                    f[2].parse().unwrap(),
+                    f[3].parse().unwrap(),
+                    f[4].to_string(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn published_period_limited_rows() {
+        let rows = published_rows();
+        assert!(rows.len() >= 7);
+        for (k, r, hd, len, src) in rows {
+            let g = Generator::from_koopman(r, k).unwrap();
+            let prof = lowweight::hd_profile(&g, None).unwrap();
+            let e = prof.entries.iter().find(|e| e.hd == hd).unwrap();
+            assert_eq!(e.max_data_bits, len, "0x{k:x} HD {hd} ({src})");
+        }
+        // 0xa2572962 (square-free, factor orders 7, 8191, 1285) is answered
+        // by the logarithms; 0x808d has a repeated factor (even period
+        // 28658) and is left to the meet-in-the-middle search.
+        assert!(shortest(&Generator::from_koopman(32, 0xa2572962).unwrap()).is_ok());
+        let g808d = Generator::from_koopman(16, 0x808d).unwrap();
+        assert!(shortest(&g808d).is_err());
+        assert_eq!(crate::gf2::period(&g808d), 28658);
+    }
+
     #[test]
     fn a2572962_has_no_weight_3_codeword() {
         // independent check: no x^r + 1 (0 < r < 1285) lies in the order-1285
