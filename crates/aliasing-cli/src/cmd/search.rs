@@ -23,6 +23,16 @@ pub enum ObjectiveArg {
     Pud,
 }
 
+/// How the lengths enter the ranking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RankArg {
+    /// One ranking: worst case over the lengths (the distance at the
+    /// longest, the largest P_ud).
+    Worst,
+    /// One ranking per length, each as if that length were the only one.
+    PerLength,
+}
+
 /// Arguments of `alias search`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -72,6 +82,10 @@ pub struct Args {
     /// Write to FILE (atomically) instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// Rank by the worst case over the lengths (one list), or per length
+    /// (one list for each length; not with --shard, --merge or --plot).
+    #[arg(long, value_enum, default_value_t = RankArg::Worst)]
+    pub rank: RankArg,
     /// Also draw P(alias | error) of the listed generators and the catalogue's
     /// CRCs of the width to FILE.svg or FILE.png.
     #[arg(long)]
@@ -264,6 +278,9 @@ fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
     {
         bail!("--out {} needs --shard I/N", out.display());
     }
+    if a.rank == RankArg::PerLength {
+        return per_length(&a, &query, &space, &id);
+    }
     let root = team.is_none_or(|t| t.rank() == 0);
     let bar = crate::progress::Bar::when(root);
     let part = match team {
@@ -447,7 +464,65 @@ fn hd_json(query: &Query, r: &Ranked) -> serde_json::Value {
         .collect()
 }
 
+/// `--rank per-length`: one search per length, each ranked as if it were
+/// the only length; the reports one after the other (table), one CSV with
+/// the `bits` column telling them apart, or one JSON document with a
+/// `per_length` list of the single-length documents.
+fn per_length(a: &Args, query: &Query, space: &Space, id: &SpaceId) -> Result<()> {
+    if a.shard.is_some() || a.plot.is_some() {
+        bail!("--rank per-length does not combine with --shard or --plot; use --rank worst");
+    }
+    let mut texts = Vec::new();
+    for &n in &query.lengths {
+        let q = Query {
+            lengths: vec![n],
+            ..query.clone()
+        };
+        let bar = crate::progress::Bar::when(true);
+        let part = search::run_with(&q, space, Shard::WHOLE, &bar)?;
+        bar.finish();
+        texts.push((n, render(a, &q, id, Shard::WHOLE, &part)?));
+    }
+    let text = match a.format {
+        Format::Json => {
+            let docs = texts
+                .iter()
+                .map(|(_, t)| serde_json::from_str(t))
+                .collect::<serde_json::Result<Vec<serde_json::Value>>>()?;
+            let v = serde_json::json!({
+                "width": query.width,
+                "objective": query.objective.name(),
+                "rank": "per-length",
+                "lengths": query.lengths,
+                "per_length": docs,
+            });
+            serde_json::to_string_pretty(&v)? + "\n"
+        }
+        Format::Csv => {
+            let mut out = String::new();
+            for (i, (_, t)) in texts.iter().enumerate() {
+                // one header: the later reports' first line is the same
+                let body = if i == 0 { t.as_str() } else { t.split_once('\n').map_or("", |x| x.1) };
+                out += body;
+            }
+            out
+        }
+        Format::Table => texts
+            .iter()
+            .map(|(n, t)| format!("## ranked at {n} bits alone\n{t}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    output::emit(a.output.as_deref(), &text)
+}
+
 fn report(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -> Result<()> {
+    let text = render(a, query, id, shard, part)?;
+    output::emit(a.output.as_deref(), &text)
+}
+
+/// The report's text; also draws the plot when `--plot` asks.
+fn render(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -> Result<String> {
     let known = catalogue_of(query, id, part)?;
     let rec = search::reciprocal_of(&part.results);
     let mut listed: Vec<(String, &Ranked)> = part
@@ -645,7 +720,6 @@ fn report(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -
             s
         }
     };
-    output::emit(a.output.as_deref(), &text)?;
     if let Some(p) = &a.plot {
         let mut checks = Vec::new();
         let mut points = Vec::new();
@@ -676,5 +750,5 @@ fn report(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -
         let doc = serde_json::json!({"checks": checks, "points": points});
         crate::args::plot(Some(p), &doc)?;
     }
-    Ok(())
+    Ok(text)
 }
