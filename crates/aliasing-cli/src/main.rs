@@ -15,11 +15,11 @@
 //!
 //! Every user-facing error is one line `error: ...` on stderr and exit code 2.
 
-mod args;
-mod cmd;
-mod lengths;
-mod output;
-mod team;
+pub(crate) mod args;
+pub(crate) mod cmd;
+pub(crate) mod lengths;
+pub(crate) mod output;
+pub(crate) mod team;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -87,7 +87,8 @@ fn one_line(rendered: &str) -> String {
     out
 }
 
-fn main() -> ExitCode {
+/// The program: parse, run the subcommand, print; errors as one line, exit 2.
+pub(crate) fn main() -> ExitCode {
     let cli = match parse_args() {
         Ok(c) => c,
         Err(code) => return code,
