@@ -138,8 +138,10 @@ proptest! {
         if let Ok(CheckSpec::Crc(c)) = name.parse::<CheckSpec>() {
             prop_assert_eq!(c.generator, a.generator);
         }
-        let typo = format!("{name}qqq");
-        prop_assert!(catalogue::resolve(&typo).is_err());
+        // a stray letter, ASCII or not, makes an unknown name
+        for typo in [format!("{name}qqq"), format!("{name}ü"), format!("😀{name}")] {
+            prop_assert!(catalogue::resolve(&typo).is_err(), "{typo}");
+        }
     }
 
     #[test]
