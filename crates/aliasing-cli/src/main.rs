@@ -14,6 +14,9 @@
 //! ```
 //!
 //! Every user-facing error is one line `error: ...` on stderr and exit code 2.
+//!
+//! This file is the `program` module of the library (`src/lib.rs`), not a
+//! binary's root: both binaries (`src/bin/`) call [`main`].
 
 pub(crate) mod args;
 pub(crate) mod cmd;
@@ -88,7 +91,7 @@ fn one_line(rendered: &str) -> String {
 }
 
 /// The program: parse, run the subcommand, print; errors as one line, exit 2.
-pub(crate) fn main() -> ExitCode {
+pub fn main() -> ExitCode {
     let cli = match parse_args() {
         Ok(c) => c,
         Err(code) => return code,
