@@ -22,6 +22,7 @@ pub(crate) mod args;
 pub(crate) mod cmd;
 pub(crate) mod lengths;
 pub(crate) mod output;
+pub(crate) mod progress;
 pub(crate) mod team;
 
 use clap::{Parser, Subcommand};
