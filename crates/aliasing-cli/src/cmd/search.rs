@@ -132,16 +132,24 @@ fn checksum(body: &ShardBody) -> Result<String> {
 fn read_shard(p: &Path) -> Result<ShardBody> {
     let text =
         std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
-    let f: ShardFile = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not an `alias search` shard file", p.display()))?;
+    shard_from_text(&text, &p.display().to_string())
+}
+
+/// Parses and verifies the text of a shard file; `name` names it in messages.
+fn shard_from_text(text: &str, name: &str) -> Result<ShardBody> {
+    let f: ShardFile = serde_json::from_str(text)
+        .with_context(|| format!("{name} is not an `alias search` shard file"))?;
     if f.body.format != FORMAT || f.body.version != 1 {
-        bail!(
-            "{} is not an `alias search` shard file (version 1)",
-            p.display()
-        );
+        bail!("{name} is not an `alias search` shard file (version 1)");
     }
     if checksum(&f.body)? != f.checksum {
-        bail!("{} is corrupt: its checksum does not match", p.display());
+        bail!("{name} is corrupt: its checksum does not match");
+    }
+    // byte for byte the text `alias search` writes: an edit the checksum
+    // cannot see (a hex digit's case, another spelling of the same number)
+    // is refused too
+    if serde_json::to_string(&f)? != text {
+        bail!("{name} is corrupt: edited (not the text alias search writes)");
     }
     Ok(f.body)
 }
@@ -751,4 +759,66 @@ fn render(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -
         crate::args::plot(Some(p), &doc)?;
     }
     Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        a: Args,
+    }
+
+    /// A shard file with any single byte changed, cut short or with a byte
+    /// doubled is refused in one line (every position, several bytes each).
+    #[test]
+    fn a_shard_file_with_any_byte_changed_is_refused() {
+        let dir = std::env::temp_dir().join(format!("alias-search-unit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("s1.json");
+        let args = [
+            "x", "--width", "8", "--bits", "20", "--ber", "1e-5", "--top", "2",
+        ];
+        let mut args: Vec<&str> = args.to_vec();
+        let out_s = out.display().to_string();
+        let report = dir.join("report.csv").display().to_string();
+        args.extend([
+            "--shard", "1/2", "--out", &out_s, "--format", "csv", "--output", &report,
+        ]);
+        run(Cli::try_parse_from(args).unwrap().a).unwrap();
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(shard_from_text(&text, "f").is_ok());
+        let bytes = text.as_bytes();
+        let mut tried = 0;
+        for i in 0..bytes.len() {
+            let mut edits: Vec<Vec<u8>> = [1u8, 2, 0x20, 0x80]
+                .iter()
+                .map(|d| bytes[i] ^ d)
+                .chain([b'0', b'9', b' ', b'"', b'E', b'X'])
+                .filter(|&r| r != bytes[i])
+                .map(|r| {
+                    let mut b = bytes.to_vec();
+                    b[i] = r;
+                    b
+                })
+                .collect();
+            edits.push(bytes[..i].to_vec());
+            let mut doubled = bytes.to_vec();
+            doubled.insert(i, bytes[i]);
+            edits.push(doubled);
+            for b in edits {
+                let Ok(s) = String::from_utf8(b) else {
+                    continue;
+                };
+                tried += 1;
+                let e = shard_from_text(&s, "f").expect_err(&format!("byte {i} edited: {s}"));
+                assert!(!format!("{e:#}").contains('\n'), "{e:#}");
+            }
+        }
+        assert!(tried > 8 * bytes.len());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
