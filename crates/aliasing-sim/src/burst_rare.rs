@@ -67,6 +67,7 @@ use crate::rare::{Lookup, RareEstimate, crc_wire_table};
 use crate::run::Plan;
 use crate::stack::CheckKind;
 use crate::stream::{chunk_rng, unit_f64};
+use aliasing_core::markov::gilbert;
 use aliasing_core::{Error, Result};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
@@ -159,6 +160,8 @@ pub struct PatternLaw {
     err: M2,
     clean: M2,
     free: M2,
+    /// `free^d` (the channel's own moves) for `d <= 64`.
+    free_pow: Vec<M2>,
     /// `clean^d` for `d < SMALL`, scaled, with its log scale.
     small: Vec<(M2, f64)>,
     /// `clean^(SMALL q)` for `q <= n / SMALL`.
@@ -209,8 +212,13 @@ impl PatternLaw {
             let lc = l + step.1 + renorm_m(&mut c);
             big.push((c, lc));
         }
+        let mut free_pow = vec![id];
+        for d in 1..=64 {
+            free_pow.push(mm(&free_pow[d - 1], &t));
+        }
         Ok(PatternLaw {
             n,
+            free_pow,
             pi: ge.stationary(),
             err,
             clean,
@@ -378,13 +386,16 @@ struct Window {
     basis: [(u64, u64); 64],
 }
 
-impl Window {
-    fn new() -> Self {
+impl Default for Window {
+    fn default() -> Self {
         Window {
             pos: Vec::with_capacity(64),
             basis: [(0, 0); 64],
         }
     }
+}
+
+impl Window {
 
     /// Rebuilds the window of first error `f` from `table`, stopping at `r`
     /// positions or at the frame's end.
@@ -434,6 +445,33 @@ impl Window {
         }
         Some(m)
     }
+}
+
+/// Buffers reused from draw to draw.
+#[derive(Default)]
+struct Scratch {
+    win: Window,
+    wpos: Vec<u32>,
+    fwd: Vec<([f64; 2], f64)>,
+    bwd: Vec<([f64; 2], f64)>,
+    e: Vec<u32>,
+    head: Vec<u32>,
+    found: Vec<u32>,
+}
+
+/// Whether the window of every anchor `a` is the run `a+1 ..= a+r` (cut at
+/// the frame's end): then the windows need no basis to be summed out.
+/// Checked for frames up to 2^20 bits; longer ones build each window.
+fn contiguous_windows(table: &[u64], r: usize) -> bool {
+    if table.len() > 1 << 20 {
+        return false;
+    }
+    let mut win = Window::default();
+    (0..table.len() as u32).all(|a| {
+        win.build(table, a, r);
+        win.pos.iter().enumerate().all(|(i, &p)| p == a + 1 + i as u32)
+            && win.pos.len() == r.min(table.len() - 1 - a as usize)
+    })
 }
 
 /// One draw's score, split by the way its codewords were found.
@@ -539,6 +577,8 @@ pub struct BurstRareWork {
     table: Vec<u64>,
     lookup: Lookup,
     width: usize,
+    /// Every window is the run of the `width` bits after its anchor.
+    contiguous: bool,
     channel: GilbertElliott,
     proposal: GilbertElliott,
     p: PatternLaw,
@@ -576,11 +616,13 @@ impl BurstRareWork {
         let n = f.n_bits();
         let proposal = proposal.unwrap_or_else(|| default_proposal(&ge, n));
         check_proposal(&proposal)?;
+        let width = alg.width() as usize;
         Ok(BurstRareWork {
+            contiguous: contiguous_windows(&table, width),
             seed: plan.seed,
             crc_name: f.checks[ci].name.clone(),
             lookup: Lookup::new(&table),
-            width: alg.width() as usize,
+            width,
             table,
             channel: ge,
             proposal,
@@ -626,67 +668,165 @@ impl BurstRareWork {
         }
     }
 
+    /// The window of anchor `a` (its positions only) into `out`.
+    fn window_positions(&self, a: u32, win: &mut Window, out: &mut Vec<u32>) {
+        out.clear();
+        if self.contiguous {
+            let last = (a as u64 + self.width as u64).min(self.table.len() as u64 - 1) as u32;
+            out.extend(a + 1..=last);
+        } else {
+            win.build(&self.table, a, self.width);
+            out.extend_from_slice(&win.pos);
+        }
+    }
+
+    /// `ln (Q1(e) + Q2(e))` for a codeword `e` (positions increasing): the
+    /// expected number of times one draw produces `e`, by a window anchored
+    /// at one of its errors (`Q1`) or by the lookup (`Q2`). One forward and
+    /// one backward pass over `e`, then `O(r)` per anchor (`O(1)` when the
+    /// windows are runs of consecutive bits).
+    fn ln_denominator(&self, e: &[u32], sc: &mut Scratch) -> f64 {
+        let q = &self.q;
+        let k = e.len();
+        let n = q.n;
+        sc.fwd.clear();
+        let (mut a, mut la) = (q.pi, 0.0);
+        let mut pos = 0u64;
+        for &p in e {
+            q.gap_row(&mut a, &mut la, p as u64 - pos);
+            sc.fwd.push((a, la));
+            a = vm(a, &q.err);
+            renorm(&mut a, &mut la);
+            pos = p as u64 + 1;
+        }
+        // bwd[j]: the column vector of bits e_j.. (bit e_j flipped, the rest as in e)
+        sc.bwd.clear();
+        sc.bwd.resize(k + 1, ([1.0, 1.0], 0.0));
+        let mut total = f64::NEG_INFINITY;
+        let mut end = n;
+        for j in (0..k).rev() {
+            let (mut b, mut lb) = sc.bwd[j + 1];
+            q.gap_col(&mut b, &mut lb, end - e[j] as u64 - 1);
+            // leave e_j out (Q2's term)
+            let (fa, fl) = sc.fwd[j];
+            let c = vm(fa, &q.clean);
+            let v = c[0] * b[0] + c[1] * b[1];
+            if v > 0.0 {
+                total = ln_add(total, fl + lb + v.ln());
+            }
+            b = mv(&q.err, b);
+            renorm(&mut b, &mut lb);
+            sc.bwd[j] = (b, lb);
+            end = e[j] as u64;
+        }
+        // Q1: a window after each error of e
+        for i in 0..k {
+            let (mut a, mut la) = sc.fwd[i];
+            a = vm(a, &q.err);
+            renorm(&mut a, &mut la);
+            let mut pos = e[i] as u64 + 1;
+            let mut j = i + 1;
+            if self.contiguous {
+                let last = (e[i] as u64 + self.width as u64).min(n - 1);
+                if last >= pos {
+                    a = vm(a, &q.free_pow[(last + 1 - pos) as usize]);
+                    renorm(&mut a, &mut la);
+                    pos = last + 1;
+                }
+                while j < k && (e[j] as u64) < pos {
+                    j += 1;
+                }
+            } else {
+                let mut wpos = std::mem::take(&mut sc.wpos);
+                self.window_positions(e[i], &mut sc.win, &mut wpos);
+                for &w in &wpos {
+                    while j < k && e[j] < w {
+                        q.gap_row(&mut a, &mut la, e[j] as u64 - pos);
+                        a = vm(a, &q.err);
+                        renorm(&mut a, &mut la);
+                        pos = e[j] as u64 + 1;
+                        j += 1;
+                    }
+                    if j < k && e[j] == w {
+                        j += 1; // summed out with the window
+                    }
+                    q.gap_row(&mut a, &mut la, w as u64 - pos);
+                    a = vm(a, &q.free);
+                    renorm(&mut a, &mut la);
+                    pos = w as u64 + 1;
+                }
+                sc.wpos = wpos;
+            }
+            let term = if j < k {
+                q.gap_row(&mut a, &mut la, e[j] as u64 - pos);
+                let (b, lb) = sc.bwd[j];
+                la + lb + (a[0] * b[0] + a[1] * b[1]).ln()
+            } else {
+                q.gap_row(&mut a, &mut la, n - pos);
+                la + (a[0] + a[1]).ln()
+            };
+            if la > f64::NEG_INFINITY {
+                total = ln_add(total, term);
+            }
+        }
+        total
+    }
+
     /// `P(e) / (Q1(e) + Q2(e))` for a codeword `e` (positions increasing).
-    fn weight(&self, e: &[u32], win: &mut Window) -> f64 {
+    fn weight(&self, e: &[u32], sc: &mut Scratch) -> f64 {
         let lp = self.p.ln_prob(e);
         if lp == f64::NEG_INFINITY {
             return 0.0;
         }
-        win.build(&self.table, e[0], self.width);
-        // Q1: e outside the window of its first error, the window summed out
-        let mut marks: Vec<(u32, Mark)> = e
-            .iter()
-            .filter(|p| !win.pos.contains(p))
-            .map(|&p| (p, Mark::Error))
-            .chain(win.pos.iter().map(|&p| (p, Mark::Free)))
-            .collect();
-        marks.sort_unstable_by_key(|m| m.0);
-        let lq1 = self.q.ln_marked(marks.into_iter());
-        let lq2 = self.q.ln_leave_one_out(e);
-        (lp - ln_add(lq1, lq2)).exp()
+        (lp - self.ln_denominator(e, sc)).exp()
     }
 
     /// The score of the draw `xs` (error positions, increasing).
     pub fn score(&self, xs: &[u32]) -> Score {
-        let mut win = Window::new();
+        self.score_with(xs, &mut Scratch::default())
+    }
+
+    fn score_with(&self, xs: &[u32], sc: &mut Scratch) -> Score {
         let mut out = Score::default();
-        let mut e = Vec::with_capacity(xs.len() + 64);
-        // 1. window completion after the first error
-        if let Some(&f) = xs.first() {
-            win.build(&self.table, f, self.width);
-            let head: Vec<u32> = xs
-                .iter()
-                .copied()
-                .filter(|p| !win.pos.contains(p))
-                .collect();
+        let mut e = std::mem::take(&mut sc.e);
+        let mut head = std::mem::take(&mut sc.head);
+        // 1. window completion after each error
+        for &a in xs {
+            sc.win.build(&self.table, a, self.width);
+            head.clear();
+            head.extend(xs.iter().copied().filter(|p| !sc.win.pos.contains(p)));
             let s = head.iter().fold(0u64, |s, &p| s ^ self.table[p as usize]);
-            if let Some(mask) = win.solve(s) {
+            if let Some(mask) = sc.win.solve(s) {
                 e.clear();
                 e.extend_from_slice(&head);
                 e.extend(
-                    (0..win.pos.len())
+                    (0..sc.win.pos.len())
                         .filter(|i| mask >> i & 1 == 1)
-                        .map(|i| win.pos[i]),
+                        .map(|i| sc.win.pos[i]),
                 );
                 e.sort_unstable();
-                out.window = self.weight(&e, &mut win);
+                out.window += self.weight(&e, sc);
             }
         }
         // 2. syndrome lookup: every position completing xs
         let s = xs.iter().fold(0u64, |s, &p| s ^ self.table[p as usize]);
-        let mut found = Vec::new();
+        let mut found = std::mem::take(&mut sc.found);
+        found.clear();
         self.lookup.each(s, |m| {
             if xs.binary_search(&m).is_err() {
                 found.push(m);
             }
         });
-        for m in found {
+        for &m in &found {
             e.clear();
             e.extend_from_slice(xs);
             let at = e.binary_search(&m).unwrap_err();
             e.insert(at, m);
-            out.lookup += self.weight(&e, &mut win);
+            out.lookup += self.weight(&e, sc);
         }
+        sc.found = found;
+        sc.e = e;
+        sc.head = head;
         out
     }
 
@@ -701,10 +841,11 @@ impl BurstRareWork {
         let count = CHUNK.min(self.samples - i * CHUNK);
         let mut rng = chunk_rng(self.seed, i, FAMILY);
         let mut xs = Vec::new();
+        let mut scratch = Scratch::default();
         let mut s = ItemSums::default();
         for _ in 0..count {
             self.draw(&mut rng, &mut xs);
-            let sc = self.score(&xs);
+            let sc = self.score_with(&xs, &mut scratch);
             let z = sc.window + sc.lookup;
             s.push(z);
             if z > 0.0 {
@@ -754,6 +895,40 @@ impl BurstRareWork {
             crc,
         }
     }
+}
+
+/// The exact escape of `plan`'s lone CRC on its Gilbert-Elliott channel,
+/// where a cheap exact method applies: the simulator's exact values
+/// ([`crate::exact::exact_values`]) if they cover the channel, else the
+/// product chain ([`aliasing_core::markov::gilbert`]) for a CRC over the
+/// whole frame in transmission order with its field (whole bytes, no
+/// padding) at the end, up to
+/// `n 2^r <= 4e9`. `None` otherwise (32 bits: no exact method, see the
+/// module notes).
+pub fn exact_escape(plan: &Plan) -> Option<f64> {
+    let Channel::Burst(ge) = plan.channel else {
+        return None;
+    };
+    let f = &plan.frame;
+    if let Some(v) = crate::exact::exact_values(plan).checks.first().copied().flatten() {
+        return Some(v);
+    }
+    let [c] = &f.checks[..] else { return None };
+    let CheckKind::Crc { alg, .. } = &c.kind else {
+        return None;
+    };
+    let w = alg.width();
+    let n = f.n_bits();
+    // (a field with padding bits is not the chain's codeword)
+    let whole = c.data == (0, c.field)
+        && c.field + c.field_len == f.bytes
+        && 8 * c.field_len as u32 == w;
+    if !whole || w > gilbert::MAX_WIDTH || (n as f64) * 2f64.powi(w as i32) > 4e9 {
+        return None;
+    }
+    gilbert::solve(&alg.generator, &[n], &ge)
+        .first()
+        .map(|pt| pt.p_undetected)
 }
 
 /// Estimates the escape of `plan`'s CRC on its Gilbert-Elliott channel with
