@@ -18,33 +18,39 @@
 //! frame in transmission order). An error pattern `x` is drawn from a
 //! *proposal* `Q`, another Gilbert-Elliott channel ([`default_proposal`]:
 //! bursts and good-state errors more frequent, so that a frame carries a
-//! few errors), and turned into codewords in two ways:
+//! few errors), and turned into codewords in three ways:
 //!
-//! 1. **Window completion.** Let `f` be `x`'s first error and `W_f` the
-//!    first `r` positions after `f` whose syndromes are independent (for a
-//!    CRC read in transmission order, `f+1 ..= f+r`; in general a greedy
-//!    basis, a function of `f` alone). The bits of `x` outside `W_f` (the
-//!    *head*) have a syndrome; if it lies in the span of `W_f`, exactly one
-//!    choice of the bits in `W_f` completes a codeword `e`. Every codeword
-//!    with first error `f` arises this way from exactly the patterns `x`
-//!    that agree with it outside `W_f`, so the chance of producing `e` is
-//!    `Q1(e) = Q(e outside W_f, W_f anything)`. This finds the codewords a
-//!    burst makes: errors dense from `f` on, the completion a typical burst
-//!    pattern.
+//! 1. **Window completion**, anchored at each error `a` of `x`. `W_a` is the
+//!    first `r` positions after `a` whose syndromes are independent (for a
+//!    CRC read in transmission order, `a+1 ..= a+r`; in general a greedy
+//!    basis, a function of `a` alone). The bits of `x` outside `W_a` (the
+//!    *head*) have a syndrome; if it lies in the span of `W_a`, exactly one
+//!    choice of the bits in `W_a` completes a codeword `e`. `e` is produced
+//!    from anchor `a` by exactly the draws that agree with it outside
+//!    `W_a`, so the expected number of times a draw produces `e` this way is
+//!    `Q1(e) = sum over a in e of Q(e outside W_a, W_a anything)`. This
+//!    finds the codewords a burst makes: errors dense after `a`, the
+//!    completion a typical burst pattern.
 //! 2. **Syndrome lookup.** Every position `m` not in `x` whose syndrome
-//!    equals `x`'s completes the codeword `e = x + m`. The expected number
-//!    of times one draw finds `e` is `Q2(e) = sum over j in e of Q(e - j)`.
-//!    This finds codewords of a few scattered errors (the low weights that
-//!    dominate when bursts are short or sparse), as the BSC's conditional
-//!    sampler ([`crate::rare`]) does.
+//!    equals `x`'s completes the codeword `e = x + m`:
+//!    `Q2(e) = sum over j in e of Q(e - j)`. This finds codewords of a few
+//!    scattered errors, as the BSC's conditional sampler ([`crate::rare`])
+//!    does.
+//! 3. **Short-burst lookup.** Every short burst `B` (an error at `s`, any
+//!    pattern in the next `L - 1` bits; `L` up to 12, from a table of
+//!    `n 2^(L-1)` syndromes) with the syndrome of `x`, where `x` has no
+//!    error in `s .. s+L`, completes `e = x + B`:
+//!    `Q3(e) = sum over s in e of Q(e minus its errors in s .. s+L)`. This
+//!    finds codewords made of two bursts, one of them short, which the
+//!    windows reach only by chance.
 //!
-//! Each codeword found counts `P(e) / (Q1(e) + Q2(e))` (the balance
-//! heuristic of multiple importance sampling), so a draw scores
-//! `Z = sum over found e of P(e) / (Q1(e) + Q2(e))` and
-//! `E_Q[Z] = sum_e P(e) (Q1(e) + Q2(e)) / (Q1(e) + Q2(e)) = P_ud` exactly:
+//! Each codeword found counts `P(e) / D(e)`, `D = Q1 + Q2 + Q3` (the
+//! balance heuristic of multiple importance sampling), so a draw scores
+//! `Z = sum over found e of P(e) / D(e)` and
+//! `E_Q[Z] = sum_e P(e) D(e) / D(e) = P_ud` exactly:
 //! the estimator is unbiased for any proposal whose four parameters lie
 //! strictly inside (0, 1) (then `Q2(e) > 0` for every codeword). `P`,
-//! `Q1` and `Q2` are exact forward (and backward) products of 2x2 matrices
+//! `Q1`, `Q2` and `Q3` are exact forward (and backward) products of 2x2 matrices
 //! over the pattern's errors, with the clean runs between them taken from
 //! precomputed matrix powers, in scaled form with a log scale (no
 //! underflow for any frame). Tests check `E_Q[Z] = P_ud` to 1e-12 by
@@ -140,15 +146,6 @@ fn ln_add(a: f64, b: f64) -> f64 {
 
 /// Clean runs shorter than this come from one table entry.
 const SMALL: usize = 1 << 12;
-
-/// What happens at a marked position of a pattern.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mark {
-    /// The bit flips.
-    Error,
-    /// Either (the bit is summed out).
-    Free,
-}
 
 /// Exact probabilities of error patterns on one Gilbert-Elliott channel over
 /// frames of `n` bits: bit `t` is sent in state `c_t`, flips with `e_{c_t}`,
@@ -262,30 +259,6 @@ impl PatternLaw {
         }
     }
 
-    /// `ln P(the marked positions do as marked, every other bit is clean)`,
-    /// marks in increasing position.
-    fn ln_marked(&self, marks: impl Iterator<Item = (u32, Mark)>) -> f64 {
-        let (mut a, mut ln) = (self.pi, 0.0);
-        let mut pos = 0u64;
-        for (p, k) in marks {
-            self.gap_row(&mut a, &mut ln, p as u64 - pos);
-            a = vm(
-                a,
-                match k {
-                    Mark::Error => &self.err,
-                    Mark::Free => &self.free,
-                },
-            );
-            renorm(&mut a, &mut ln);
-            if ln == f64::NEG_INFINITY {
-                return ln;
-            }
-            pos = p as u64 + 1;
-        }
-        self.gap_row(&mut a, &mut ln, self.n - pos);
-        ln + (a[0] + a[1]).ln()
-    }
-
     /// `ln P(exactly the bits at `errors` flip)`, positions increasing and
     /// below `n`.
     ///
@@ -302,7 +275,19 @@ impl PatternLaw {
     /// assert!((total - 1.0).abs() < 1e-15);
     /// ```
     pub fn ln_prob(&self, errors: &[u32]) -> f64 {
-        self.ln_marked(errors.iter().map(|&p| (p, Mark::Error)))
+        let (mut a, mut ln) = (self.pi, 0.0);
+        let mut pos = 0u64;
+        for &p in errors {
+            self.gap_row(&mut a, &mut ln, p as u64 - pos);
+            a = vm(a, &self.err);
+            renorm(&mut a, &mut ln);
+            if ln == f64::NEG_INFINITY {
+                return ln;
+            }
+            pos = p as u64 + 1;
+        }
+        self.gap_row(&mut a, &mut ln, self.n - pos);
+        ln + (a[0] + a[1]).ln()
     }
 
     /// `ln sum over j of P(exactly errors - {errors[j]} flip)`, by one
@@ -353,7 +338,11 @@ impl PatternLaw {
 /// kept: bursts come more often, and look as they do on the channel.
 pub fn default_proposal(ge: &GilbertElliott, n: u64) -> GilbertElliott {
     let mean = n as f64 * ge.mean_ber();
-    let c = if mean > 0.0 { (3.0 / mean).max(1.0) } else { 1.0 };
+    let c = if mean > 0.0 {
+        (3.0 / mean).max(1.0)
+    } else {
+        1.0
+    };
     let clamp = |p: f64| p.clamp(1e-9, 1.0 - 1e-9);
     GilbertElliott {
         p_good: clamp((ge.p_good * c).min(0.5).max(ge.p_good)),
@@ -396,7 +385,6 @@ impl Default for Window {
 }
 
 impl Window {
-
     /// Rebuilds the window of first error `f` from `table`, stopping at `r`
     /// positions or at the frame's end.
     fn build(&mut self, table: &[u64], f: u32, r: usize) {
@@ -459,6 +447,41 @@ struct Scratch {
     found: Vec<u32>,
 }
 
+/// Entries of the short-burst table at most (about 60 MB of lookup).
+const BURST_ENTRIES: u64 = 1 << 21;
+
+/// The span `L` of the short-burst lookup for a frame of `table.len()` bits
+/// and an `r`-bit CRC (`n 2^(L-1) <= min(2^21, 2^r / 16)`, so a draw meets
+/// about 1/16 of a match at most; `1 <= L <= 12`) and the syndrome of every pattern
+/// that starts with an error at `s` and has its other errors in
+/// `s+1 .. s+L` (patterns running off the frame's end get syndrome 0 and are
+/// skipped when found).
+fn short_bursts(table: &[u64], r: u32) -> (u64, Vec<u64>) {
+    let n = table.len() as u64;
+    let cap = BURST_ENTRIES.min(1u64 << r.saturating_sub(4).min(62));
+    let mut span = 1u64;
+    while span < 12 && n << span <= cap {
+        span += 1;
+    }
+    let per = 1usize << (span - 1);
+    let mut out = vec![0u64; table.len() * per];
+    for s in 0..table.len() {
+        let row = &mut out[s * per..(s + 1) * per];
+        row[0] = table[s];
+        for pat in 1..per {
+            // the pattern without its top bit, plus that bit's position
+            let top = 63 - (pat as u64).leading_zeros() as usize;
+            let p = s + 1 + top;
+            row[pat] = if p < table.len() {
+                row[pat ^ (1 << top)] ^ table[p]
+            } else {
+                0
+            };
+        }
+    }
+    (span, out)
+}
+
 /// Whether the window of every anchor `a` is the run `a+1 ..= a+r` (cut at
 /// the frame's end): then the windows need no basis to be summed out.
 /// Checked for frames up to 2^20 bits; longer ones build each window.
@@ -469,7 +492,10 @@ fn contiguous_windows(table: &[u64], r: usize) -> bool {
     let mut win = Window::default();
     (0..table.len() as u32).all(|a| {
         win.build(table, a, r);
-        win.pos.iter().enumerate().all(|(i, &p)| p == a + 1 + i as u32)
+        win.pos
+            .iter()
+            .enumerate()
+            .all(|(i, &p)| p == a + 1 + i as u32)
             && win.pos.len() == r.min(table.len() - 1 - a as usize)
     })
 }
@@ -479,7 +505,7 @@ fn contiguous_windows(table: &[u64], r: usize) -> bool {
 pub struct Score {
     /// From the window completion.
     pub window: f64,
-    /// From the syndrome lookup.
+    /// From the syndrome lookups (single positions and short bursts).
     pub lookup: f64,
 }
 
@@ -568,7 +594,7 @@ pub struct BurstRareResult {
 
 /// The name of the method in outputs.
 pub const METHOD: &str = "estimate: importance sampling (Gilbert-Elliott proposal; \
-    window completion after the first error + syndrome lookup, balance heuristic)";
+    window completions + position and short-burst lookups, balance heuristic)";
 
 /// A burst-channel rare-event run cut into work items fixed by the parameters.
 pub struct BurstRareWork {
@@ -579,6 +605,11 @@ pub struct BurstRareWork {
     width: usize,
     /// Every window is the run of the `width` bits after its anchor.
     contiguous: bool,
+    /// Span of the short bursts in `bursts` (bits from the first error).
+    burst_span: u64,
+    /// Syndromes of every short burst: index `s * 2^(span-1) + pattern`
+    /// is an error at `s` and at `s + 1 + j` for each bit `j` of `pattern`.
+    bursts: Lookup,
     channel: GilbertElliott,
     proposal: GilbertElliott,
     p: PatternLaw,
@@ -617,8 +648,11 @@ impl BurstRareWork {
         let proposal = proposal.unwrap_or_else(|| default_proposal(&ge, n));
         check_proposal(&proposal)?;
         let width = alg.width() as usize;
+        let (burst_span, burst_table) = short_bursts(&table, alg.width());
         Ok(BurstRareWork {
             contiguous: contiguous_windows(&table, width),
+            burst_span,
+            bursts: Lookup::new(&burst_table),
             seed: plan.seed,
             crc_name: f.checks[ci].name.clone(),
             lookup: Lookup::new(&table),
@@ -680,7 +714,7 @@ impl BurstRareWork {
         }
     }
 
-    /// `ln (Q1(e) + Q2(e))` for a codeword `e` (positions increasing): the
+    /// `ln D(e) = ln (Q1(e) + Q2(e) + Q3(e))` for a codeword `e` (positions increasing): the
     /// expected number of times one draw produces `e`, by a window anchored
     /// at one of its errors (`Q1`) or by the lookup (`Q2`). One forward and
     /// one backward pass over `e`, then `O(r)` per anchor (`O(1)` when the
@@ -769,10 +803,30 @@ impl BurstRareWork {
                 total = ln_add(total, term);
             }
         }
+        // Q3: the short burst e ∩ [s, s+L) for each error s of e, the rest drawn
+        for i in 0..k {
+            let s0 = e[i] as u64;
+            let mut j = i;
+            while j < k && (e[j] as u64) < s0 + self.burst_span {
+                j += 1;
+            }
+            let (mut a, mut la) = sc.fwd[i];
+            let term = if j < k {
+                q.gap_row(&mut a, &mut la, e[j] as u64 - s0);
+                let (b, lb) = sc.bwd[j];
+                la + lb + (a[0] * b[0] + a[1] * b[1]).ln()
+            } else {
+                q.gap_row(&mut a, &mut la, n - s0);
+                la + (a[0] + a[1]).ln()
+            };
+            if la > f64::NEG_INFINITY {
+                total = ln_add(total, term);
+            }
+        }
         total
     }
 
-    /// `P(e) / (Q1(e) + Q2(e))` for a codeword `e` (positions increasing).
+    /// `P(e) / D(e)` for a codeword `e` (positions increasing).
     fn weight(&self, e: &[u32], sc: &mut Scratch) -> f64 {
         let lp = self.p.ln_prob(e);
         if lp == f64::NEG_INFINITY {
@@ -822,6 +876,34 @@ impl BurstRareWork {
             e.extend_from_slice(xs);
             let at = e.binary_search(&m).unwrap_err();
             e.insert(at, m);
+            out.lookup += self.weight(&e, sc);
+        }
+        // 3. short-burst lookup: every short burst B completing xs, clear of
+        // xs over its span
+        found.clear();
+        let per = 1u64 << (self.burst_span - 1);
+        let n = self.table.len() as u64;
+        self.bursts.each(s, |idx| {
+            let (st, pat) = (idx as u64 / per, idx as u64 % per);
+            if pat != 0 && st + 1 + (63 - pat.leading_zeros() as u64) >= n {
+                return; // runs off the frame
+            }
+            let at = xs.partition_point(|&p| (p as u64) < st);
+            if at == xs.len() || xs[at] as u64 >= st + self.burst_span {
+                found.push(idx);
+            }
+        });
+        for &idx in &found {
+            let (st, pat) = (idx as u64 / per, idx as u64 % per);
+            e.clear();
+            e.extend_from_slice(xs);
+            e.push(st as u32);
+            e.extend(
+                (0..self.burst_span - 1)
+                    .filter(|j| pat >> j & 1 == 1)
+                    .map(|j| (st + 1 + j) as u32),
+            );
+            e.sort_unstable();
             out.lookup += self.weight(&e, sc);
         }
         sc.found = found;
@@ -910,7 +992,12 @@ pub fn exact_escape(plan: &Plan) -> Option<f64> {
         return None;
     };
     let f = &plan.frame;
-    if let Some(v) = crate::exact::exact_values(plan).checks.first().copied().flatten() {
+    if let Some(v) = crate::exact::exact_values(plan)
+        .checks
+        .first()
+        .copied()
+        .flatten()
+    {
         return Some(v);
     }
     let [c] = &f.checks[..] else { return None };
@@ -920,9 +1007,8 @@ pub fn exact_escape(plan: &Plan) -> Option<f64> {
     let w = alg.width();
     let n = f.n_bits();
     // (a field with padding bits is not the chain's codeword)
-    let whole = c.data == (0, c.field)
-        && c.field + c.field_len == f.bytes
-        && 8 * c.field_len as u32 == w;
+    let whole =
+        c.data == (0, c.field) && c.field + c.field_len == f.bytes && 8 * c.field_len as u32 == w;
     if !whole || w > gilbert::MAX_WIDTH || (n as f64) * 2f64.powi(w as i32) > 4e9 {
         return None;
     }

@@ -51,10 +51,7 @@ fn pattern_law_matches_a_sum_over_every_state_path() {
             total += got;
             // leave-one-out: the sum over the patterns with one error fewer
             let xs = bits(x, n);
-            let want: f64 = xs
-                .iter()
-                .map(|&j| brute_prob(&g, n, x & !(1 << j)))
-                .sum();
+            let want: f64 = xs.iter().map(|&j| brute_prob(&g, n, x & !(1 << j))).sum();
             let got = law.ln_leave_one_out(&xs).exp();
             assert!(
                 (got - want).abs() <= 1e-13 * want,
@@ -188,11 +185,22 @@ fn the_estimator_is_unbiased_over_every_pattern_of_a_small_frame() {
     check_unbiased("crc8", 2, "0.01,0.5,0.05,0.2", None);
     check_unbiased("crc8", 2, "1e-4,0.02,1e-3,0.05", None);
     check_unbiased("CRC-5/USB", 2, "0.01,0.5,0.05,0.2", None);
-    check_unbiased("CRC-8/SMBUS", 2, "0.01,0.5,0.05,0.2", Some("0.3,0.3,0.3,0.3"));
+    check_unbiased(
+        "CRC-8/SMBUS",
+        2,
+        "0.01,0.5,0.05,0.2",
+        Some("0.3,0.3,0.3,0.3"),
+    );
 }
 
 /// Runs the estimator and returns the result and the exact value.
-fn run(stack: &str, bytes: usize, channel: &str, samples: u64, seed: u64) -> (BurstRareResult, f64) {
+fn run(
+    stack: &str,
+    bytes: usize,
+    channel: &str,
+    samples: u64,
+    seed: u64,
+) -> (BurstRareResult, f64) {
     let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
     let plan = Plan::new(frame, Channel::Burst(ge(channel)), seed, 1);
     let r = estimate(&plan, samples, None, 0).unwrap();
@@ -225,7 +233,10 @@ fn estimates_agree_with_the_exact_chain_and_reject_a_wrong_value() {
         // tight enough that a value 15% off is rejected
         for wrong in [exact * 1.15, exact * 0.85] {
             let zw = (e.rate - wrong) / e.std_err;
-            assert!(zw.abs() > 3.0, "{stack} {channel}: a wrong value passes (z {zw})");
+            assert!(
+                zw.abs() > 3.0,
+                "{stack} {channel}: a wrong value passes (z {zw})"
+            );
         }
     }
 }
