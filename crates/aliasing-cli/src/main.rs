@@ -14,13 +14,16 @@
 //! ```
 //!
 //! Every user-facing error is one line `error: ...` on stderr and exit code 2.
+//!
+//! This file is the `program` module of the library (`src/lib.rs`), not a
+//! binary's root: both binaries (`src/bin/`) call [`main`].
 
-mod args;
-mod cmd;
-mod lengths;
-mod output;
-mod progress;
-mod team;
+pub(crate) mod args;
+pub(crate) mod cmd;
+pub(crate) mod lengths;
+pub(crate) mod output;
+pub(crate) mod progress;
+pub(crate) mod team;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -88,7 +91,8 @@ fn one_line(rendered: &str) -> String {
     out
 }
 
-fn main() -> ExitCode {
+/// The program: parse, run the subcommand, print; errors as one line, exit 2.
+pub fn main() -> ExitCode {
     let cli = match parse_args() {
         Ok(c) => c,
         Err(code) => return code,
