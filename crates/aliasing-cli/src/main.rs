@@ -53,7 +53,7 @@ enum Cmd {
     Stack(cmd::stack::Args),
     /// Which generator to use: search by Hamming distance, then exact P_ud.
     Search(cmd::search::Args),
-    /// Adds shard result files of one `simulate` run.
+    /// Adds shard result files of one `simulate` run or `weights` pass.
     Merge(cmd::merge::Args),
     /// Re-plots a saved JSON result as SVG or PNG.
     Plot(cmd::plot::Args),

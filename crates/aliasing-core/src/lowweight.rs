@@ -791,7 +791,9 @@ fn min_span(
 /// cap: the weight of `g`, which is the HD at one data bit).
 ///
 /// HD 3 comes from the period of `g`; lengths up to 22 data bits from
-/// listing every codeword; the rest from `min_span`'s meet-in-the-middle
+/// listing every codeword; HD 4 (weight 3) from discrete logarithms
+/// ([`crate::trinomial`]) where the factors of `g` allow; the rest from
+/// `min_span`'s meet-in-the-middle
 /// search (refused with an error if it would exceed [`WORK_LIMIT`] or
 /// [`TABLE_LIMIT`]).
 pub fn hd_profile(g: &Generator, max_hd: Option<u32>) -> Result<HdProfile> {
@@ -841,8 +843,21 @@ pub fn hd_profile_with(
         } else {
             let (cap, cap_ex) = prev.clone().expect("hd 3 handled first");
             let odd_impossible = g.divisible_by_x_plus_1() && w % 2 == 1;
+            // Weight 3 by discrete logarithms where the factors allow (no
+            // scan of the period); otherwise, and for weight 4 and up, the
+            // meet-in-the-middle search.
+            let by_logs = if w == 3 && !odd_impossible {
+                crate::trinomial::shortest(g).ok()
+            } else {
+                None
+            };
             if odd_impossible {
                 (cap, cap_ex)
+            } else if let Some(t) = by_logs {
+                match t {
+                    Some(t) if t.b + 1 < cap => (t.b + 1, t.positions()),
+                    _ => (cap, cap_ex),
+                }
             } else {
                 match min_span(g, w, k as u64 + r, cap - 1, progress)? {
                     Some((l, ex)) => (l + 1, ex),

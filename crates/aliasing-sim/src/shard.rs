@@ -64,6 +64,23 @@ impl Tally for u64 {
     }
 }
 
+/// Element by element (histograms, one per length or check). A shorter
+/// side is taken as padded with empty tallies, so adding never panics; the
+/// caller checks the shape (the parameters fix it).
+impl<T: Tally> Tally for Vec<T> {
+    fn empty_like(&self) -> Self {
+        self.iter().map(Tally::empty_like).collect()
+    }
+    fn add(&mut self, other: &Self) {
+        for (a, b) in self.iter_mut().zip(other) {
+            a.add(b);
+        }
+        if other.len() > self.len() {
+            self.extend(other[self.len()..].iter().cloned());
+        }
+    }
+}
+
 /// Shard `i` of `n`, 1-based.
 pub type Shard = (u64, u64);
 

@@ -9,7 +9,7 @@ use crate::output::{self, Format};
 use aliasing_core::catalogue;
 use aliasing_core::poly::Generator;
 use aliasing_core::search::{self, Objective, Partial, Query, Ranked, Shard, Space};
-use aliasing_sim::shard::fnv1a64;
+use aliasing_sim::shard::{Team, fnv1a64};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -21,6 +21,16 @@ pub enum ObjectiveArg {
     Hd,
     /// Lowest P_ud (worst case over the lengths), distance ignored.
     Pud,
+}
+
+/// How the lengths enter the ranking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RankArg {
+    /// One ranking: worst case over the lengths (the distance at the
+    /// longest, the largest P_ud).
+    Worst,
+    /// One ranking per length, each as if that length were the only one.
+    PerLength,
 }
 
 /// Arguments of `alias search`.
@@ -72,6 +82,10 @@ pub struct Args {
     /// Write to FILE (atomically) instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// Rank by the worst case over the lengths (one list), or per length
+    /// (one list for each length; not with --shard, --merge or --plot).
+    #[arg(long, value_enum, default_value_t = RankArg::Worst)]
+    pub rank: RankArg,
     /// Also draw P(alias | error) of the listed generators and the catalogue's
     /// CRCs of the width to FILE.svg or FILE.png.
     #[arg(long)]
@@ -200,9 +214,20 @@ fn parse_shard(s: &str) -> Result<Shard> {
     Ok(Shard::new(i, n)?)
 }
 
-/// Runs `alias search`.
+/// Runs `alias search`. Under MPI (the `mpi` feature, `mpirun -n S`) the
+/// ranks split the shard's candidates into `S` consecutive ranges (shard
+/// `(I-1) S + r + 1` of `N S` for rank `r`: together exactly shard `I/N`),
+/// rank 0 gathers the partial results, merges them as `--merge` does and
+/// alone prints and writes; a rank that fails ends the job.
 pub fn run(a: Args) -> Result<()> {
+    crate::team::run_ranked(|team| run_in(a, team))
+}
+
+fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
     if let Some(files) = &a.merge {
+        if team.is_some_and(|t| t.rank() != 0) {
+            return Ok(());
+        }
         return merge(&a, files);
     }
     let width = a.width.expect("clap requires --width");
@@ -261,8 +286,33 @@ pub fn run(a: Args) -> Result<()> {
     {
         bail!("--out {} needs --shard I/N", out.display());
     }
-    let bar = crate::progress::Bar::stderr();
-    let part = search::run_with(&query, &space, shard, &bar)?;
+    if a.rank == RankArg::PerLength {
+        return per_length(&a, &query, &space, &id);
+    }
+    let root = team.is_none_or(|t| t.rank() == 0);
+    let bar = crate::progress::Bar::when(root);
+    let part = match team {
+        None => search::run_with(&query, &space, shard, &bar)?,
+        Some(t) => {
+            let size = t.size() as u64;
+            let count = shard
+                .count
+                .checked_mul(size)
+                .context("--shard N times the number of ranks is too large")?;
+            let mine = Shard::new((shard.index - 1) * size + t.rank() as u64 + 1, count)?;
+            let part = search::run_with(&query, &space, mine, &bar)?;
+            let parts = t.gather(serde_json::to_vec(&part)?);
+            if !root {
+                return Ok(());
+            }
+            let parts = parts
+                .iter()
+                .map(|b| serde_json::from_slice(b))
+                .collect::<serde_json::Result<Vec<Partial>>>()
+                .context("a rank sent an unreadable partial result")?;
+            Partial::merge(&query, parts)
+        }
+    };
     bar.finish();
     if let Some(out) = &a.out {
         let body = ShardBody {
@@ -347,8 +397,12 @@ fn catalogue_of(query: &Query, id: &SpaceId, part: &Partial) -> Result<Vec<Known
         }
     }
     let mut out = Vec::new();
+    // each is a full evaluation (a 32-bit CRC's dual code takes seconds)
+    let bar = crate::progress::Bar::stderr();
+    aliasing_core::progress::Progress::stage(&bar, "catalogue CRCs", by_gen.len() as u64);
     for (g, names) in by_gen {
         let ranked = search::evaluate(&g, query)?;
+        aliasing_core::progress::Progress::advance(&bar, 1);
         let standing = (id.kind == "all" && query.objective == Objective::Hd)
             .then(|| search::standing(&ranked, part));
         out.push(Known {
@@ -357,6 +411,7 @@ fn catalogue_of(query: &Query, id: &SpaceId, part: &Partial) -> Result<Vec<Known
             standing,
         });
     }
+    bar.finish();
     Ok(out)
 }
 
@@ -417,7 +472,65 @@ fn hd_json(query: &Query, r: &Ranked) -> serde_json::Value {
         .collect()
 }
 
+/// `--rank per-length`: one search per length, each ranked as if it were
+/// the only length; the reports one after the other (table), one CSV with
+/// the `bits` column telling them apart, or one JSON document with a
+/// `per_length` list of the single-length documents.
+fn per_length(a: &Args, query: &Query, space: &Space, id: &SpaceId) -> Result<()> {
+    if a.shard.is_some() || a.plot.is_some() {
+        bail!("--rank per-length does not combine with --shard or --plot; use --rank worst");
+    }
+    let mut texts = Vec::new();
+    for &n in &query.lengths {
+        let q = Query {
+            lengths: vec![n],
+            ..query.clone()
+        };
+        let bar = crate::progress::Bar::when(true);
+        let part = search::run_with(&q, space, Shard::WHOLE, &bar)?;
+        bar.finish();
+        texts.push((n, render(a, &q, id, Shard::WHOLE, &part)?));
+    }
+    let text = match a.format {
+        Format::Json => {
+            let docs = texts
+                .iter()
+                .map(|(_, t)| serde_json::from_str(t))
+                .collect::<serde_json::Result<Vec<serde_json::Value>>>()?;
+            let v = serde_json::json!({
+                "width": query.width,
+                "objective": query.objective.name(),
+                "rank": "per-length",
+                "lengths": query.lengths,
+                "per_length": docs,
+            });
+            serde_json::to_string_pretty(&v)? + "\n"
+        }
+        Format::Csv => {
+            let mut out = String::new();
+            for (i, (_, t)) in texts.iter().enumerate() {
+                // one header: the later reports' first line is the same
+                let body = if i == 0 { t.as_str() } else { t.split_once('\n').map_or("", |x| x.1) };
+                out += body;
+            }
+            out
+        }
+        Format::Table => texts
+            .iter()
+            .map(|(n, t)| format!("## ranked at {n} bits alone\n{t}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    output::emit(a.output.as_deref(), &text)
+}
+
 fn report(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -> Result<()> {
+    let text = render(a, query, id, shard, part)?;
+    output::emit(a.output.as_deref(), &text)
+}
+
+/// The report's text; also draws the plot when `--plot` asks.
+fn render(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -> Result<String> {
     let known = catalogue_of(query, id, part)?;
     let rec = search::reciprocal_of(&part.results);
     let mut listed: Vec<(String, &Ranked)> = part
@@ -615,7 +728,6 @@ fn report(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -
             s
         }
     };
-    output::emit(a.output.as_deref(), &text)?;
     if let Some(p) = &a.plot {
         let mut checks = Vec::new();
         let mut points = Vec::new();
@@ -646,7 +758,7 @@ fn report(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -
         let doc = serde_json::json!({"checks": checks, "points": points});
         crate::args::plot(Some(p), &doc)?;
     }
-    Ok(())
+    Ok(text)
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@
 //! The result does not depend on the thread count: each output value is
 //! computed by the same two products in the same order.
 
+use super::cpu::{Avx2, Isa};
 use crate::bsc;
 use crate::poly::Generator;
 use crate::progress::{Batch, Progress, Silent};
@@ -40,6 +41,14 @@ pub const INPLACE_WIDTH: u32 = 22;
 /// `v` and `out` have `2^r` entries. Set `parallel` to split the step across
 /// rayon threads.
 pub fn step(g: &Generator, p: f64, v: &[f64], out: &mut [f64], parallel: bool) {
+    step_on(Isa::detect(), g, p, v, out, parallel);
+}
+
+/// [`step`] on the instructions of `isa`, chosen once for the whole step
+/// (the same bits on every `isa`).
+pub(crate) fn step_on(isa: Isa, g: &Generator, p: f64, v: &[f64], out: &mut [f64], parallel: bool) {
+    // AVX-512 measured slower than AVX2 here (shuffle-bound), so AVX2.
+    let avx2 = isa.avx2();
     let n = v.len();
     assert_eq!(n, 1usize << g.width(), "vector length must be 2^width");
     assert_eq!(out.len(), n);
@@ -72,9 +81,9 @@ pub fn step(g: &Generator, p: f64, v: &[f64], out: &mut [f64], parallel: bool) {
         let r2 = c2 * CHUNK..(c2 + 1) * CHUNK;
         let (a1, b1) = (&va[r1.clone()], &vb[r1]);
         let (a2, b2) = (&va[r2.clone()], &vb[r2]);
-        pair_step(a1, b1, a2, b2, hl, q, p, o1);
+        pair_step(avx2, a1, b1, a2, b2, hl, q, p, o1);
         if let Some(o2) = o2 {
-            pair_step(a2, b2, a1, b1, hl, q, p, o2);
+            pair_step(avx2, a2, b2, a1, b1, hl, q, p, o2);
         }
     };
     if parallel {
@@ -85,12 +94,13 @@ pub fn step(g: &Generator, p: f64, v: &[f64], out: &mut [f64], parallel: bool) {
 }
 
 /// Writes `out[2i] = q a1[i] + p b1[i]`, `out[2i+1] = p a2[i^hl] + q b2[i^hl]`
-/// for one chunk, with the widest vector instructions the CPU has (the
+/// for one chunk, with AVX2 where `avx2` proves the CPU has it (the
 /// arithmetic is the same two products and one sum on every path, so the
 /// results do not depend on which path runs).
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn pair_step(
+    avx2: Option<Avx2>,
     a1: &[f64],
     b1: &[f64],
     a2: &[f64],
@@ -106,21 +116,22 @@ fn pair_step(
     let b2: &[f64; CHUNK] = b2.try_into().expect("chunk");
     let out: &mut [f64; 2 * CHUNK] = out.try_into().expect("chunk");
     #[cfg(target_arch = "x86_64")]
-    {
-        // AVX-512 measured slower than AVX2 here (shuffle-bound), so AVX2.
-        if super::simd_allowed() && std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2 (checked just above).
-            unsafe { pair_step_avx2(a1, b1, a2, b2, hl, q, p, out) };
-            return;
-        }
+    if let Some(avx2) = avx2 {
+        // SAFETY: the `Avx2` token proves the CPU has AVX2.
+        unsafe { pair_step_avx2(avx2, a1, b1, a2, b2, hl, q, p, out) };
+        return;
     }
+    let _ = avx2;
     pair_dispatch(a1, b1, a2, b2, hl, q, p, out);
 }
 
+/// [`pair_dispatch`] compiled for AVX2 (callable only with the [`Avx2`]
+/// token, so safe).
 #[cfg(target_arch = "x86_64")]
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "avx2")]
 fn pair_step_avx2(
+    _: Avx2,
     a1: &[f64; CHUNK],
     b1: &[f64; CHUNK],
     a2: &[f64; CHUNK],
@@ -213,6 +224,19 @@ fn p_undetected_one_with(
     parallel: bool,
     progress: &dyn Progress,
 ) -> Vec<f64> {
+    p_undetected_one_on(Isa::detect(), g, lengths, p, parallel, progress)
+}
+
+/// [`p_undetected_one_with`] on the instructions of `isa` (the same bits on
+/// every `isa`).
+pub(crate) fn p_undetected_one_on(
+    isa: Isa,
+    g: &Generator,
+    lengths: &[u64],
+    p: f64,
+    parallel: bool,
+    progress: &dyn Progress,
+) -> Vec<f64> {
     let mut steps = Batch::new(progress, super::report_every(g.width()));
     let n = 1usize << g.width();
     let inject = g.normal() as usize;
@@ -231,7 +255,7 @@ fn p_undetected_one_with(
         if k == order.len() {
             break;
         }
-        step(g, p, &v, &mut w, parallel);
+        step_on(isa, g, p, &v, &mut w, parallel);
         // Paths whose first error is at this step: clean so far, then a flip
         // takes state 0 to normal(g).
         w[inject] += p * bsc::p_clean(t, p);
@@ -298,6 +322,32 @@ mod tests {
             out[(s0 ^ g.normal()) as usize] += p * x;
         }
         out
+    }
+
+    #[test]
+    fn scalar_path_gives_the_avx2_bits() {
+        // The kernel forced onto each instruction set this CPU has, down to
+        // none: equal bits, serial and parallel, chunk pairs with `h` below
+        // and above one chunk.
+        for spec in ["0x1002D", "0x1C867", "0x11021"] {
+            let g: Generator = spec.parse().unwrap();
+            let lengths: Vec<u64> = (0..=150).collect();
+            let bits = |v: Vec<f64>| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            let want = bits(p_undetected_one_on(
+                Isa::scalar(),
+                &g,
+                &lengths,
+                1e-3,
+                false,
+                &Silent,
+            ));
+            for isa in Isa::detect().restrictions() {
+                for parallel in [false, true] {
+                    let got = bits(p_undetected_one_on(isa, &g, &lengths, 1e-3, parallel, &Silent));
+                    assert_eq!(got, want, "{spec} {isa:?} parallel={parallel}");
+                }
+            }
+        }
     }
 
     #[test]

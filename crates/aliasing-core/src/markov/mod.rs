@@ -22,6 +22,10 @@
 //!   registers per pass over the vector (vectorised for AVX2); the solver's
 //!   kernel from width 8 on x86-64 ([`Kernel`]).
 //!
+//! [`cpu`] detects the CPU's vector instructions once; every kernel's
+//! vector path is reached only through its [`cpu::Isa`], and the scalar
+//! path it always has gives the same bits (tested).
+//!
 //! [`gilbert`] runs the product chain (register x channel state) of a
 //! Gilbert-Elliott burst channel on the butterfly kernel.
 //!
@@ -38,8 +42,12 @@
 //! assert!(pts[1].p_undetected > 0.0 && pts[1].p_undetected < 1e-9);
 //! ```
 
+// Every `unsafe` block of the kernels says why it is sound.
+#![warn(clippy::undocumented_unsafe_blocks)]
+
 #[doc(hidden)] // kernel: public for the benches only
 pub mod butterfly;
+pub mod cpu;
 pub mod gilbert;
 #[doc(hidden)] // kernel: public for the benches only
 pub mod inplace;
@@ -56,16 +64,11 @@ use rayon::prelude::*;
 pub use crate::units::{MEMORY_FRACTION, MEMORY_LIMIT_ENV};
 
 /// Environment variable that turns the hand-vectorised kernels off (any
-/// value but `0`): the solver then takes the portable paths a CPU without
-/// AVX2 would, for testing them or ruling them out. The results stay exact
-/// (the walk and butterfly kernels agree to 1e-13).
+/// value but `0`; read once by [`cpu::Isa::detect`]): the solver then takes
+/// the portable paths a CPU without AVX2 would, for testing them or ruling
+/// them out. The results stay exact (the walk and butterfly kernels agree
+/// to 1e-13).
 pub const NO_SIMD_ENV: &str = "ALIAS_NO_SIMD";
-
-/// `false` when [`NO_SIMD_ENV`] is set (read once).
-pub fn simd_allowed() -> bool {
-    static ALLOWED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ALLOWED.get_or_init(|| std::env::var(NO_SIMD_ENV).map_or(true, |v| v == "0"))
-}
 
 /// How [`solve`] runs a `width`-bit chain with `bers` BERs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,7 +87,13 @@ pub enum Kernel {
 impl Kernel {
     /// The plan for a `width`-bit chain with `bers` BERs on this machine.
     pub fn new(width: u32, bers: usize) -> Kernel {
-        if width < walk::MIN_WIDTH || !walk::vectorised() {
+        Kernel::on(cpu::Isa::detect(), width, bers)
+    }
+
+    /// The plan for a `width`-bit chain with `bers` BERs on the
+    /// instructions of `isa`.
+    pub fn on(isa: cpu::Isa, width: u32, bers: usize) -> Kernel {
+        if width < walk::MIN_WIDTH || !isa.vectorises_walk() {
             Kernel::Butterfly
         } else if width >= butterfly::PARALLEL_WIDTH && bers < rayon::current_num_threads() {
             Kernel::WalkSplit
