@@ -93,7 +93,7 @@ fn crt(r: u128, m: u128, r2: u128, m2: u128) -> Option<(u128, u128)> {
     let (g, p, _) = egcd(m as i128, m2 as i128);
     let g = g as u128;
     let diff = (r2 + m2 - r % m2) % m2; // r2 - r mod m2
-    if diff % g != 0 {
+    if !diff.is_multiple_of(g) {
         return None;
     }
     let m2g = m2 / g;
@@ -248,7 +248,9 @@ mod tests {
     #[test]
     fn period_limited_products_match_brute_force() {
         // products of small irreducibles up to width 16, periods well below 2^r
-        let irr = [0b111u128, 0b1011, 0b1101, 0b10011, 0b11111, 0b100101, 0b1000011];
+        let irr = [
+            0b111u128, 0b1011, 0b1101, 0b10011, 0b11111, 0b100101, 0b1000011,
+        ];
         let mut checked = 0;
         for (i, &p) in irr.iter().enumerate() {
             for &q in &irr[i + 1..] {
