@@ -188,8 +188,9 @@ pub fn is_primitive(g: &Generator) -> bool {
         .all(|q| powmod(2, n / q as u128, f) != 1)
 }
 
-/// Order of `x` modulo a product of distinct irreducibles all of degree `d`.
-fn order_same_degree(f: u128, d: u32) -> u128 {
+/// Order of `x` modulo a product of distinct irreducibles all of degree `d`
+/// (in particular modulo one irreducible of degree `d`, `x` not a factor).
+pub fn order_same_degree(f: u128, d: u32) -> u128 {
     let mut n = (1u128 << d) - 1;
     for q in prime_factors(n as u64) {
         let q = q as u128;

@@ -6,6 +6,10 @@
 //!
 //! - [`poly`]: generator polynomials and their four notations.
 //! - [`gf2`]: arithmetic over GF(2): `x^k mod g`, period, primitivity.
+//! - [`factor`]: a generator's irreducible factors and the order of `x`
+//!   modulo each.
+//! - [`trinomial`]: weight-3 codewords by discrete (Zech) logarithms, for
+//!   period-limited generators.
 //! - [`catalogue`]: RevEng names, aliases, default primitive polynomials.
 //! - [`crc`]: real CRC computation with full parameters.
 //! - [`check`]: the [`check::Check`] trait shared by CRCs and checksums, and
@@ -68,6 +72,7 @@ pub mod crc;
 pub mod curve;
 pub mod dual;
 pub mod error;
+pub mod factor;
 pub mod fletcher;
 pub mod gf2;
 pub mod highprec;
@@ -80,6 +85,7 @@ pub mod poly;
 pub mod progress;
 pub mod search;
 mod series;
+pub mod trinomial;
 pub mod units;
 pub mod weights;
 

@@ -684,7 +684,6 @@ mod tests {
                 samples: 0,
                 seed: 1,
             },
-            None,
         )
         .unwrap();
         let b = st.at(ber).unwrap();

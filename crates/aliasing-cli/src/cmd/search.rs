@@ -8,11 +8,10 @@ use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
 use aliasing_core::catalogue;
 use aliasing_core::poly::Generator;
-use aliasing_core::search::{self, Objective, Partial, Progress, Query, Ranked, Shard, Space};
-use aliasing_sim::shard::fnv1a64;
+use aliasing_core::search::{self, Objective, Partial, Query, Ranked, Shard, Space};
+use aliasing_sim::shard::{Team, fnv1a64};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 /// Ranking objective on the command line.
@@ -22,6 +21,16 @@ pub enum ObjectiveArg {
     Hd,
     /// Lowest P_ud (worst case over the lengths), distance ignored.
     Pud,
+}
+
+/// How the lengths enter the ranking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RankArg {
+    /// One ranking: worst case over the lengths (the distance at the
+    /// longest, the largest P_ud).
+    Worst,
+    /// One ranking per length, each as if that length were the only one.
+    PerLength,
 }
 
 /// Arguments of `alias search`.
@@ -73,6 +82,10 @@ pub struct Args {
     /// Write to FILE (atomically) instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// Rank by the worst case over the lengths (one list), or per length
+    /// (one list for each length; not with --shard, --merge or --plot).
+    #[arg(long, value_enum, default_value_t = RankArg::Worst)]
+    pub rank: RankArg,
     /// Also draw P(alias | error) of the listed generators and the catalogue's
     /// CRCs of the width to FILE.svg or FILE.png.
     #[arg(long)]
@@ -119,16 +132,24 @@ fn checksum(body: &ShardBody) -> Result<String> {
 fn read_shard(p: &Path) -> Result<ShardBody> {
     let text =
         std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
-    let f: ShardFile = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not an `alias search` shard file", p.display()))?;
+    shard_from_text(&text, &p.display().to_string())
+}
+
+/// Parses and verifies the text of a shard file; `name` names it in messages.
+fn shard_from_text(text: &str, name: &str) -> Result<ShardBody> {
+    let f: ShardFile = serde_json::from_str(text)
+        .with_context(|| format!("{name} is not an `alias search` shard file"))?;
     if f.body.format != FORMAT || f.body.version != 1 {
-        bail!(
-            "{} is not an `alias search` shard file (version 1)",
-            p.display()
-        );
+        bail!("{name} is not an `alias search` shard file (version 1)");
     }
     if checksum(&f.body)? != f.checksum {
-        bail!("{} is corrupt: its checksum does not match", p.display());
+        bail!("{name} is corrupt: its checksum does not match");
+    }
+    // byte for byte the text `alias search` writes: an edit the checksum
+    // cannot see (a hex digit's case, another spelling of the same number)
+    // is refused too
+    if serde_json::to_string(&f)? != text {
+        bail!("{name} is corrupt: edited (not the text alias search writes)");
     }
     Ok(f.body)
 }
@@ -193,9 +214,20 @@ fn parse_shard(s: &str) -> Result<Shard> {
     Ok(Shard::new(i, n)?)
 }
 
-/// Runs `alias search`.
+/// Runs `alias search`. Under MPI (the `mpi` feature, `mpirun -n S`) the
+/// ranks split the shard's candidates into `S` consecutive ranges (shard
+/// `(I-1) S + r + 1` of `N S` for rank `r`: together exactly shard `I/N`),
+/// rank 0 gathers the partial results, merges them as `--merge` does and
+/// alone prints and writes; a rank that fails ends the job.
 pub fn run(a: Args) -> Result<()> {
+    crate::team::run_ranked(|team| run_in(a, team))
+}
+
+fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
     if let Some(files) = &a.merge {
+        if team.is_some_and(|t| t.rank() != 0) {
+            return Ok(());
+        }
         return merge(&a, files);
     }
     let width = a.width.expect("clap requires --width");
@@ -254,11 +286,34 @@ pub fn run(a: Args) -> Result<()> {
     {
         bail!("--out {} needs --shard I/N", out.display());
     }
-    let bar = progress_bar();
-    let part = search::run(&query, &space, shard, &|e| bar_event(&bar, e))?;
-    if let Some(b) = &bar {
-        b.finish_and_clear();
+    if a.rank == RankArg::PerLength {
+        return per_length(&a, &query, &space, &id);
     }
+    let root = team.is_none_or(|t| t.rank() == 0);
+    let bar = crate::progress::Bar::when(root);
+    let part = match team {
+        None => search::run_with(&query, &space, shard, &bar)?,
+        Some(t) => {
+            let size = t.size() as u64;
+            let count = shard
+                .count
+                .checked_mul(size)
+                .context("--shard N times the number of ranks is too large")?;
+            let mine = Shard::new((shard.index - 1) * size + t.rank() as u64 + 1, count)?;
+            let part = search::run_with(&query, &space, mine, &bar)?;
+            let parts = t.gather(serde_json::to_vec(&part)?);
+            if !root {
+                return Ok(());
+            }
+            let parts = parts
+                .iter()
+                .map(|b| serde_json::from_slice(b))
+                .collect::<serde_json::Result<Vec<Partial>>>()
+                .context("a rank sent an unreadable partial result")?;
+            Partial::merge(&query, parts)
+        }
+    };
+    bar.finish();
     if let Some(out) = &a.out {
         let body = ShardBody {
             format: FORMAT.into(),
@@ -325,36 +380,6 @@ fn merge(a: &Args, files: &[PathBuf]) -> Result<()> {
     report(a, &query, &id, Shard::WHOLE, &part)
 }
 
-type Bar = Option<indicatif::ProgressBar>;
-
-fn progress_bar() -> Bar {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let b = indicatif::ProgressBar::new(0);
-    b.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{msg:>8} {bar:40} {pos}/{len} generators  {per_sec}  ETA {eta}",
-        )
-        .expect("template"),
-    );
-    Some(b)
-}
-
-fn bar_event(bar: &Bar, e: Progress) {
-    if let Some(b) = bar {
-        match e {
-            Progress::Stage { name, total } => {
-                b.set_message(name);
-                b.set_length(total);
-                b.set_position(0);
-                b.reset_eta();
-            }
-            Progress::Done(k) => b.inc(k),
-        }
-    }
-}
-
 /// A catalogue CRC of the searched width, evaluated like a candidate.
 struct Known {
     names: String,
@@ -372,8 +397,12 @@ fn catalogue_of(query: &Query, id: &SpaceId, part: &Partial) -> Result<Vec<Known
         }
     }
     let mut out = Vec::new();
+    // each is a full evaluation (a 32-bit CRC's dual code takes seconds)
+    let bar = crate::progress::Bar::stderr();
+    aliasing_core::progress::Progress::stage(&bar, "catalogue CRCs", by_gen.len() as u64);
     for (g, names) in by_gen {
         let ranked = search::evaluate(&g, query)?;
+        aliasing_core::progress::Progress::advance(&bar, 1);
         let standing = (id.kind == "all" && query.objective == Objective::Hd)
             .then(|| search::standing(&ranked, part));
         out.push(Known {
@@ -382,6 +411,7 @@ fn catalogue_of(query: &Query, id: &SpaceId, part: &Partial) -> Result<Vec<Known
             standing,
         });
     }
+    bar.finish();
     Ok(out)
 }
 
@@ -442,7 +472,65 @@ fn hd_json(query: &Query, r: &Ranked) -> serde_json::Value {
         .collect()
 }
 
+/// `--rank per-length`: one search per length, each ranked as if it were
+/// the only length; the reports one after the other (table), one CSV with
+/// the `bits` column telling them apart, or one JSON document with a
+/// `per_length` list of the single-length documents.
+fn per_length(a: &Args, query: &Query, space: &Space, id: &SpaceId) -> Result<()> {
+    if a.shard.is_some() || a.plot.is_some() {
+        bail!("--rank per-length does not combine with --shard or --plot; use --rank worst");
+    }
+    let mut texts = Vec::new();
+    for &n in &query.lengths {
+        let q = Query {
+            lengths: vec![n],
+            ..query.clone()
+        };
+        let bar = crate::progress::Bar::when(true);
+        let part = search::run_with(&q, space, Shard::WHOLE, &bar)?;
+        bar.finish();
+        texts.push((n, render(a, &q, id, Shard::WHOLE, &part)?));
+    }
+    let text = match a.format {
+        Format::Json => {
+            let docs = texts
+                .iter()
+                .map(|(_, t)| serde_json::from_str(t))
+                .collect::<serde_json::Result<Vec<serde_json::Value>>>()?;
+            let v = serde_json::json!({
+                "width": query.width,
+                "objective": query.objective.name(),
+                "rank": "per-length",
+                "lengths": query.lengths,
+                "per_length": docs,
+            });
+            serde_json::to_string_pretty(&v)? + "\n"
+        }
+        Format::Csv => {
+            let mut out = String::new();
+            for (i, (_, t)) in texts.iter().enumerate() {
+                // one header: the later reports' first line is the same
+                let body = if i == 0 { t.as_str() } else { t.split_once('\n').map_or("", |x| x.1) };
+                out += body;
+            }
+            out
+        }
+        Format::Table => texts
+            .iter()
+            .map(|(n, t)| format!("## ranked at {n} bits alone\n{t}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    output::emit(a.output.as_deref(), &text)
+}
+
 fn report(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -> Result<()> {
+    let text = render(a, query, id, shard, part)?;
+    output::emit(a.output.as_deref(), &text)
+}
+
+/// The report's text; also draws the plot when `--plot` asks.
+fn render(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -> Result<String> {
     let known = catalogue_of(query, id, part)?;
     let rec = search::reciprocal_of(&part.results);
     let mut listed: Vec<(String, &Ranked)> = part
@@ -640,7 +728,6 @@ fn report(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -
             s
         }
     };
-    output::emit(a.output.as_deref(), &text)?;
     if let Some(p) = &a.plot {
         let mut checks = Vec::new();
         let mut points = Vec::new();
@@ -671,5 +758,67 @@ fn report(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -
         let doc = serde_json::json!({"checks": checks, "points": points});
         crate::args::plot(Some(p), &doc)?;
     }
-    Ok(())
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        a: Args,
+    }
+
+    /// A shard file with any single byte changed, cut short or with a byte
+    /// doubled is refused in one line (every position, several bytes each).
+    #[test]
+    fn a_shard_file_with_any_byte_changed_is_refused() {
+        let dir = std::env::temp_dir().join(format!("alias-search-unit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("s1.json");
+        let args = [
+            "x", "--width", "8", "--bits", "20", "--ber", "1e-5", "--top", "2",
+        ];
+        let mut args: Vec<&str> = args.to_vec();
+        let out_s = out.display().to_string();
+        let report = dir.join("report.csv").display().to_string();
+        args.extend([
+            "--shard", "1/2", "--out", &out_s, "--format", "csv", "--output", &report,
+        ]);
+        run(Cli::try_parse_from(args).unwrap().a).unwrap();
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(shard_from_text(&text, "f").is_ok());
+        let bytes = text.as_bytes();
+        let mut tried = 0;
+        for i in 0..bytes.len() {
+            let mut edits: Vec<Vec<u8>> = [1u8, 2, 0x20, 0x80]
+                .iter()
+                .map(|d| bytes[i] ^ d)
+                .chain([b'0', b'9', b' ', b'"', b'E', b'X'])
+                .filter(|&r| r != bytes[i])
+                .map(|r| {
+                    let mut b = bytes.to_vec();
+                    b[i] = r;
+                    b
+                })
+                .collect();
+            edits.push(bytes[..i].to_vec());
+            let mut doubled = bytes.to_vec();
+            doubled.insert(i, bytes[i]);
+            edits.push(doubled);
+            for b in edits {
+                let Ok(s) = String::from_utf8(b) else {
+                    continue;
+                };
+                tried += 1;
+                let e = shard_from_text(&s, "f").expect_err(&format!("byte {i} edited: {s}"));
+                assert!(!format!("{e:#}").contains('\n'), "{e:#}");
+            }
+        }
+        assert!(tried > 8 * bytes.len());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
