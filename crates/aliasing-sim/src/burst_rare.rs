@@ -390,11 +390,11 @@ impl Window {
     fn build(&mut self, table: &[u64], f: u32, r: usize) {
         self.pos.clear();
         self.basis = [(0, 0); 64];
-        for p in f as usize + 1..table.len() {
+        for (p, &t) in table.iter().enumerate().skip(f as usize + 1) {
             if self.pos.len() == r {
                 break;
             }
-            let (v, m) = self.reduce(table[p], 1u64 << self.pos.len());
+            let (v, m) = self.reduce(t, 1u64 << self.pos.len());
             if v != 0 {
                 self.basis[63 - v.leading_zeros() as usize] = (v, m);
                 self.pos.push(p as u32);

@@ -496,20 +496,11 @@ fn run_rare_burst(
     let params = given.params();
     let plan = params.plan()?;
     let work = BurstRareWork::new(&plan, samples, proposal)?;
-    let bar = if root {
-        progress_bar("sample chunks")
-    } else {
-        None
-    };
-    let progress = |p: &aliasing_sim::shard::Progress<burst_rare::BurstTally>, total: u64| {
-        if let Some(b) = &bar {
-            b.set_length(total);
-            b.set_position(p.chunks_done);
-        }
-    };
+    let bar = Bar::when(root);
+    aliasing_core::progress::Progress::stage(&bar, "sample chunks", work.items());
     let opts = Drive {
         threads: a.threads,
-        on_progress: Some(&progress),
+        progress: &bar,
         on_checkpoint: None,
         checkpoint_every: Duration::from_secs_f64(a.checkpoint_every),
         team: None,
@@ -521,9 +512,7 @@ fn run_rare_burst(
         &opts,
         |i| work.item(i),
     )?;
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    bar.finish();
     let mut r = work.finish(&tally);
     if !a.report.no_exact {
         r.crc.exact = burst_rare::exact_escape(&plan);
