@@ -256,6 +256,103 @@ fn error_models_and_rare_events_run() {
 }
 
 #[test]
+fn rare_events_on_bursts() {
+    // a 16-bit CRC on a Gilbert-Elliott channel: the estimate against the
+    // exact product chain printed beside it
+    let args = [
+        "simulate",
+        "--rare",
+        "--stack",
+        "CRC-16/ARC",
+        "--bytes",
+        "128",
+        "--burst",
+        "1e-6,0.5,1e-4,0.1",
+        "--samples",
+        "2e5",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+    ];
+    let v = json(&alias(&args));
+    assert_eq!(v["method"], "rare-burst");
+    let r = &v["result"]["crc"];
+    let (rate, exact, se) = (
+        r["rate"].as_f64().unwrap(),
+        r["exact"].as_f64().unwrap(),
+        r["std_err"].as_f64().unwrap(),
+    );
+    assert!((rate - exact).abs() < 5.0 * se, "{rate} {exact} {se}");
+    assert!(se < 0.05 * exact, "{se}");
+    assert!(
+        v["result"]["method"]
+            .as_str()
+            .unwrap()
+            .starts_with("estimate")
+    );
+    // the same seed gives the same answer on one thread
+    let mut one = args.to_vec();
+    one.extend(["--threads", "1"]);
+    assert_eq!(json(&alias(&one)), v);
+    fails_with(
+        &alias(&[
+            "simulate",
+            "--rare",
+            "--stack",
+            "ethernet-tcp",
+            "--bytes",
+            "64",
+            "--burst",
+            "1e-6,0.5,1e-4,0.1",
+        ]),
+        "lone CRC",
+    );
+    fails_with(
+        &alias(&[
+            "simulate",
+            "--rare",
+            "--stack",
+            "crc16",
+            "--bytes",
+            "64",
+            "--burst",
+            "1e-6,0.5,1e-4,0.1",
+            "--shard",
+            "1/2",
+            "--out",
+            "x.json",
+        ]),
+        "--shard",
+    );
+    fails_with(
+        &alias(&[
+            "simulate",
+            "--rare",
+            "--stack",
+            "crc16",
+            "--bytes",
+            "64",
+            "--burst",
+            "1e-6,0.5,1e-4,0.1",
+            "--proposal",
+            "0,0.5,1e-3,0.1",
+        ]),
+        "strictly between 0 and 1",
+    );
+    fails_with(
+        &alias(&[
+            "simulate",
+            "--stack",
+            "crc16",
+            "--proposal",
+            "1e-6,0.5,1e-4,0.1",
+        ]),
+        "--proposal is for --rare --burst",
+    );
+}
+
+#[test]
 fn bad_input_is_one_line_and_exit_2() {
     fails_with(&alias(&["simulate", "--ber", "2"]), "probability");
     fails_with(&alias(&["simulate", "--frames=-5"]), "--frames");
