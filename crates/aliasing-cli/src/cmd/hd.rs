@@ -15,6 +15,11 @@ pub struct Args {
     /// generator, the HD at one data bit).
     #[arg(long)]
     pub max_hd: Option<u32>,
+    /// Search the profile only up to this codeword length in bits (check
+    /// bits included): HDs that end beyond it are reported as holding up to
+    /// it. Lifts the HD-4 stop over 32 bits (the bound keeps the search finite).
+    #[arg(long)]
+    pub max_bits: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -53,9 +58,25 @@ pub fn run(args: Args) -> Result<()> {
     let g = crc.generator;
     // Over 32 bits the weight-4 search spans up to the period (billions of
     // bits): stop at HD 4 (the period and the odd-weight rule) unless asked.
-    let max_hd = args.max_hd.or((g.width() > 32).then_some(4));
-    let prof = lowweight::hd_profile(&g, max_hd)?;
     let r = g.width() as u64;
+    if let Some(n) = args.max_bits
+        && n <= r
+    {
+        bail!("--max-bits {n} is not longer than the {r} check bits");
+    }
+    let max_hd = args
+        .max_hd
+        .or((g.width() > 32 && args.max_bits.is_none()).then_some(4));
+    let (prof, open) = lowweight::hd_profile_within(&g, max_hd, args.max_bits)?;
+    let bound_text = match (args.max_bits, open) {
+        (Some(n), Some(h)) => format!(
+            "# searched up to {n} bits ({} data bits): HD >= {h} at every length up to there; \
+             the profile below lists the HDs that end earlier\n",
+            n - r
+        ),
+        (Some(n), None) => format!("# searched up to {n} bits ({} data bits)\n", n - r),
+        _ => String::new(),
+    };
     let bursts = burst::profile(&g, BURST_PATTERNS)?;
     let burst_lengths = |row: &burst::BurstRow| match row.max_length {
         Some(hi) if hi == row.min_length => hi.to_string(),
@@ -78,12 +99,16 @@ pub fn run(args: Args) -> Result<()> {
                 })
                 .collect();
             let profile: Vec<u64> = prof.entries.iter().map(|e| e.max_data_bits).collect();
-            let v = serde_json::json!({
+            let mut v = serde_json::json!({
                 "crc": crc_json(&crc),
                 "profile": profile,
                 "examples": examples,
                 "bursts": bursts,
             });
+            if let Some(n) = args.max_bits {
+                v["searched_to_bits"] = n.into();
+                v["hd_at_least"] = open.into();
+            }
             serde_json::to_string_pretty(&v)? + "\n"
         }
         Format::Table | Format::Csv => {
@@ -127,7 +152,7 @@ pub fn run(args: Args) -> Result<()> {
                     ]);
                 }
                 format!(
-                    "# {} {} (Koopman {})\n# HD profile, data bits: {}\n# pattern: an undetectable error at the first length where the HD drops (bit positions x^i)\n{}\n\
+                    "# {} {} (Koopman {})\n{bound_text}# HD profile, data bits: {}\n# pattern: an undetectable error at the first length where the HD drops (bit positions x^i)\n{}\n\
                      # bursts (first and last bit in error, any pattern between), at any position: \
                      share undetected; counted pattern by pattern at start 0 up to {} patterns per length, \
                      every count equal to the theorem (g(0) = 1)\n{}",
