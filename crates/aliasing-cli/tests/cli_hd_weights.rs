@@ -281,7 +281,15 @@ fn hd_of_a_period_limited_generator_is_koopmans() {
     // Koopman publishes HD=3 and HD=4 limits of 73,678,013 data bits
     // (data/koopman-period-limited.txt). The weight-3 question is answered
     // by discrete logarithms (aliasing_core::trinomial).
-    let v = json(&["hd", "--crc", "k:0xa2572962", "--max-hd", "5", "--format", "json"]);
+    let v = json(&[
+        "hd",
+        "--crc",
+        "k:0xa2572962",
+        "--max-hd",
+        "5",
+        "--format",
+        "json",
+    ]);
     let p = v["profile"].as_array().unwrap();
     assert_eq!(p[0], 73678013u64);
     assert_eq!(p[1], 73678013u64);
@@ -289,7 +297,12 @@ fn hd_of_a_period_limited_generator_is_koopmans() {
     // against the generator by polynomial division of the pattern
     let ex = &v["examples"][2];
     let n = ex["pattern_bits"].as_u64().unwrap();
-    let pos: Vec<u64> = ex["positions"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect();
+    let pos: Vec<u64> = ex["positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
     assert_eq!(pos.len(), 4);
     assert_eq!(*pos.last().unwrap() + 1, n);
     let g: u128 = 0x144AE52C5;

@@ -153,13 +153,22 @@ mod tests {
             }
             let mut polys: Vec<u128> = fs.iter().map(|x| x.poly).collect();
             polys.dedup();
-            assert_eq!(polys.len(), fs.len(), "{f:#x}: repeated factor listed twice");
+            assert_eq!(
+                polys.len(),
+                fs.len(),
+                "{f:#x}: repeated factor listed twice"
+            );
         }
     }
 
     #[test]
     fn wide_generators_factor() {
-        for spec in ["k:0xa2572962", "0x104C11DB7", "0x142F0E1EBA9EA3693", "k:0x808d"] {
+        for spec in [
+            "k:0xa2572962",
+            "0x104C11DB7",
+            "0x142F0E1EBA9EA3693",
+            "k:0x808d",
+        ] {
             let g: Generator = spec.parse().unwrap();
             let fs = factor(&g);
             assert_eq!(product(&fs), g.full(), "{spec}");
@@ -181,7 +190,15 @@ mod tests {
         );
         assert_eq!(
             fs[2].poly,
-            (1 << 16) | (1 << 15) | (1 << 14) | (1 << 13) | (1 << 7) | (1 << 4) | (1 << 3) | (1 << 2) | 1
+            (1 << 16)
+                | (1 << 15)
+                | (1 << 14)
+                | (1 << 13)
+                | (1 << 7)
+                | (1 << 4)
+                | (1 << 3)
+                | (1 << 2)
+                | 1
         );
         assert!(is_square_free(&g));
         let lcm = 7u128 * 8191 * 1285;

@@ -1005,10 +1005,17 @@ pub(crate) mod tests {
             let full = hd_profile(&g, Some(8)).unwrap();
             for data in [1u64, 5, 20, 100, 300, 3000, 100_000] {
                 let (p, open) = hd_profile_within(&g, Some(8), Some(data + r)).unwrap();
-                let want: Vec<&HdEntry> =
-                    full.entries.iter().filter(|e| e.max_data_bits < data).collect();
+                let want: Vec<&HdEntry> = full
+                    .entries
+                    .iter()
+                    .filter(|e| e.max_data_bits < data)
+                    .collect();
                 assert_eq!(p.entries.iter().collect::<Vec<_>>(), want, "{spec} {data}");
-                let beyond = full.entries.iter().filter(|e| e.max_data_bits >= data).last();
+                let beyond = full
+                    .entries
+                    .iter()
+                    .filter(|e| e.max_data_bits >= data)
+                    .last();
                 assert_eq!(open, beyond.map(|e| e.hd), "{spec} {data}");
             }
         }

@@ -248,7 +248,9 @@ mod tests {
     #[test]
     fn period_limited_products_match_brute_force() {
         // products of small irreducibles up to width 16, periods well below 2^r
-        let irr = [0b111u128, 0b1011, 0b1101, 0b10011, 0b11111, 0b100101, 0b1000011];
+        let irr = [
+            0b111u128, 0b1011, 0b1101, 0b10011, 0b11111, 0b100101, 0b1000011,
+        ];
         let mut checked = 0;
         for (i, &p) in irr.iter().enumerate() {
             for &q in &irr[i + 1..] {

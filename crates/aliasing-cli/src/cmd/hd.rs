@@ -17,7 +17,8 @@ pub struct Args {
     pub max_hd: Option<u32>,
     /// Search the profile only up to this codeword length in bits (check
     /// bits included): HDs that end beyond it are reported as holding up to
-    /// it. Lifts the HD-4 stop over 32 bits (the bound keeps the search finite).
+    /// it. Over 32 bits the profile then stops at HD 6 instead of 4 unless
+    /// --max-hd says otherwise.
     #[arg(long)]
     pub max_bits: Option<u64>,
     /// Output format.
@@ -56,17 +57,16 @@ pub fn run(args: Args) -> Result<()> {
         bail!("--max-hd must be at least 3, not {h}");
     }
     let g = crc.generator;
-    // Over 32 bits the weight-4 search spans up to the period (billions of
-    // bits): stop at HD 4 (the period and the odd-weight rule) unless asked.
     let r = g.width() as u64;
     if let Some(n) = args.max_bits
         && n <= r
     {
         bail!("--max-bits {n} is not longer than the {r} check bits");
     }
-    let max_hd = args
-        .max_hd
-        .or((g.width() > 32 && args.max_bits.is_none()).then_some(4));
+    // Over 32 bits stop at HD 4 (the weight-4 search would span the period),
+    // or at HD 6 under --max-bits (weight 6 costs about L^3/6 probes at span L).
+    let wide_stop = if args.max_bits.is_some() { 6 } else { 4 };
+    let max_hd = args.max_hd.or((g.width() > 32).then_some(wide_stop));
     let (prof, open) = lowweight::hd_profile_within(&g, max_hd, args.max_bits)?;
     let bound_text = match (args.max_bits, open) {
         (Some(n), Some(h)) => format!(

@@ -499,7 +499,11 @@ fn per_length(a: &Args, query: &Query, space: &Space, id: &SpaceId) -> Result<()
             let mut out = String::new();
             for (i, (_, t)) in texts.iter().enumerate() {
                 // one header: the later reports' first line is the same
-                let body = if i == 0 { t.as_str() } else { t.split_once('\n').map_or("", |x| x.1) };
+                let body = if i == 0 {
+                    t.as_str()
+                } else {
+                    t.split_once('\n').map_or("", |x| x.1)
+                };
                 out += body;
             }
             out
