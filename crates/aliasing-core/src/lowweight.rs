@@ -1011,11 +1011,7 @@ pub(crate) mod tests {
                     .filter(|e| e.max_data_bits < data)
                     .collect();
                 assert_eq!(p.entries.iter().collect::<Vec<_>>(), want, "{spec} {data}");
-                let beyond = full
-                    .entries
-                    .iter()
-                    .filter(|e| e.max_data_bits >= data)
-                    .last();
+                let beyond = full.entries.iter().rfind(|e| e.max_data_bits >= data);
                 assert_eq!(open, beyond.map(|e| e.hd), "{spec} {data}");
             }
         }

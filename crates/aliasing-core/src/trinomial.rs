@@ -93,7 +93,7 @@ fn crt(r: u128, m: u128, r2: u128, m2: u128) -> Option<(u128, u128)> {
     let (g, p, _) = egcd(m as i128, m2 as i128);
     let g = g as u128;
     let diff = (r2 + m2 - r % m2) % m2; // r2 - r mod m2
-    if diff % g != 0 {
+    if !diff.is_multiple_of(g) {
         return None;
     }
     let m2g = m2 / g;
