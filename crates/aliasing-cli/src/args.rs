@@ -87,3 +87,42 @@ pub fn plot(path: Option<&Path>, doc: &serde_json::Value) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// Any text: BERs in [0, 1], or one line; never a panic.
+        #[test]
+        fn ber_lists_never_panic(s in "[0-9e.,+-]{0,16}|\\PC{0,12}") {
+            match parse_bers(&s) {
+                Ok(v) => proptest::prop_assert!(v.iter().all(|p| (0.0..=1.0).contains(p))),
+                Err(e) => {
+                    let m = format!("{e:#}");
+                    proptest::prop_assert!(!m.contains('\n') || s.contains('\n'), "{}", m);
+                }
+            }
+        }
+
+        /// BERs printed in exponent or plain form read back bit for bit,
+        /// down to the smallest normal number.
+        #[test]
+        fn ber_lists_round_trip(v in proptest::collection::vec(0.0f64..=1.0, 1..5), tiny in -307i32..0) {
+            let mut v = v;
+            v.push(10f64.powi(tiny));
+            let exp: Vec<String> = v.iter().map(|p| format!("{p:e}")).collect();
+            proptest::prop_assert_eq!(parse_bers(&exp.join(",")).unwrap(), v.clone());
+            let plain: Vec<String> = v.iter().map(|p| format!("{p}")).collect();
+            proptest::prop_assert_eq!(parse_bers(&plain.join(" , ")).unwrap(), v);
+        }
+
+        /// Hex payloads: the bytes printed read back; odd or non-hex text is refused.
+        #[test]
+        fn hex_payloads(b in proptest::collection::vec(proptest::prelude::any::<u8>(), 1..32), s in "\\PC{0,12}") {
+            let hex: String = b.iter().map(|x| format!("{x:02x} ")).collect();
+            proptest::prop_assert_eq!(parse_hex(&format!("0x{hex}")).unwrap(), b);
+            let _ = parse_hex(&s);
+        }
+    }
+}

@@ -22,6 +22,9 @@ pub fn parse_lengths(spec: &str) -> Result<Vec<u64>> {
             if a > b || n < 2 {
                 bail!("invalid length: `{item}` needs START <= STOP and N >= 2");
             }
+            if n > 10_000_000 {
+                bail!("invalid length: `{item}` has over 10 million points");
+            }
             let (la, lb) = ((a as f64).ln(), (b as f64).ln());
             for i in 0..n {
                 let v = (la + (lb - la) * i as f64 / (n - 1) as f64).exp().round() as u64;
@@ -140,5 +143,48 @@ mod tests {
         for bad in ["", "a", "-5", "0", "5:1:1", "1:5:0", "log:1:2", "1,,2"] {
             assert!(parse_lengths(bad).is_err(), "{bad}");
         }
+    }
+
+    proptest::proptest! {
+        /// Any text: a sorted list of lengths in 1..=MAX_LENGTH, or one
+        /// line `invalid length: ...`; never a panic.
+        #[test]
+        fn any_text(s in "[0-9a-z:,._ +-]{0,24}|\\PC{0,16}") {
+            match parse_lengths(&s) {
+                Ok(v) => {
+                    proptest::prop_assert!(!v.is_empty());
+                    proptest::prop_assert!(v.windows(2).all(|w| w[0] < w[1]));
+                    proptest::prop_assert!(v[0] >= 1 && *v.last().unwrap() <= MAX_LENGTH);
+                }
+                Err(e) => {
+                    let m = e.to_string();
+                    proptest::prop_assert!(m.starts_with("invalid length"), "{}", m);
+                    proptest::prop_assert!(!m.contains('\n') || s.contains('\n'));
+                }
+            }
+        }
+
+        /// A list printed as digits, in exponent form or as a range reads
+        /// back as the same values.
+        #[test]
+        fn round_trips(v in proptest::collection::vec(1u64..=MAX_LENGTH, 1..6), step in 1u64..1000) {
+            let mut want = v.clone();
+            want.sort_unstable();
+            want.dedup();
+            let digits: Vec<String> = v.iter().map(u64::to_string).collect();
+            proptest::prop_assert_eq!(parse_lengths(&digits.join(",")).unwrap(), want.clone());
+            let exp: Vec<String> = v.iter().map(|x| format!("{:e}", *x as f64)).collect();
+            proptest::prop_assert_eq!(parse_lengths(&exp.join(", ")).unwrap(), want);
+            let (a, b) = (v[0].min(MAX_LENGTH - 5000), v[0].min(MAX_LENGTH - 5000) + 3 * step);
+            let range: Vec<u64> = (0..=3).map(|k| a + k * step).collect();
+            proptest::prop_assert_eq!(parse_lengths(&format!("{a}:{b}:{step}")).unwrap(), range);
+            proptest::prop_assert_eq!(whole_number(&format!("{}", v[0])), Ok(v[0]));
+        }
+    }
+
+    #[test]
+    fn log_form_is_limited_like_ranges() {
+        let e = parse_lengths("log:1:1000000000:1000000000").unwrap_err();
+        assert!(e.to_string().contains("10 million"), "{e}");
     }
 }

@@ -14,12 +14,16 @@
 //! ```
 //!
 //! Every user-facing error is one line `error: ...` on stderr and exit code 2.
+//!
+//! This file is the `program` module of the library (`src/lib.rs`), not a
+//! binary's root: both binaries (`src/bin/`) call [`main`].
 
-mod args;
-mod cmd;
-mod lengths;
-mod output;
-mod team;
+pub(crate) mod args;
+pub(crate) mod cmd;
+pub(crate) mod lengths;
+pub(crate) mod output;
+pub(crate) mod progress;
+pub(crate) mod team;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -49,7 +53,7 @@ enum Cmd {
     Stack(cmd::stack::Args),
     /// Which generator to use: search by Hamming distance, then exact P_ud.
     Search(cmd::search::Args),
-    /// Adds shard result files of one `simulate` run.
+    /// Adds shard result files of one `simulate` run or `weights` pass.
     Merge(cmd::merge::Args),
     /// Re-plots a saved JSON result as SVG or PNG.
     Plot(cmd::plot::Args),
@@ -87,7 +91,8 @@ fn one_line(rendered: &str) -> String {
     out
 }
 
-fn main() -> ExitCode {
+/// The program: parse, run the subcommand, print; errors as one line, exit 2.
+pub fn main() -> ExitCode {
     let cli = match parse_args() {
         Ok(c) => c,
         Err(code) => return code,

@@ -218,9 +218,11 @@ pub fn default_primitive(width: u32) -> Result<Generator> {
     })
 }
 
+/// A name for comparison: ASCII letters lowercased, ASCII punctuation and
+/// spaces dropped. Other characters are kept, so `crc32ü` is not `crc32`.
 fn normalize(s: &str) -> String {
     s.chars()
-        .filter(|c| c.is_ascii_alphanumeric())
+        .filter(|c| !c.is_ascii() || c.is_ascii_alphanumeric())
         .map(|c| c.to_ascii_lowercase())
         .collect()
 }

@@ -40,6 +40,7 @@ use crate::error::{Error, Result};
 use crate::gf2;
 use crate::highprec;
 use crate::poly::Generator;
+use crate::progress::{Batch, Progress, Silent};
 use crate::units::MemoryBudget;
 use crate::weights::DualWeights;
 use rayon::prelude::*;
@@ -391,6 +392,14 @@ impl Hists {
                 .collect(),
         }
     }
+    /// The lanes added up: one histogram per length.
+    fn counts(&self) -> Vec<Vec<u64>> {
+        self.h
+            .iter()
+            .map(|h| h.chunks(LANES).map(|c| c.iter().sum()).collect())
+            .collect()
+    }
+
     fn add(mut self, o: Hists) -> Hists {
         for (a, b) in self.h.iter_mut().zip(o.h) {
             for (x, y) in a.iter_mut().zip(b) {
@@ -415,7 +424,8 @@ fn popcount_window(lf: &Lfsr, mut a: u64, n: u64) -> u64 {
     w
 }
 
-fn run_task(lf: &Lfsr, t: &Task, lengths: &[u64], hists: &mut Hists) {
+fn run_task(lf: &Lfsr, t: &Task, lengths: &[u64], hists: &mut Hists, progress: &dyn Progress) {
+    let mut windows = Batch::new(progress, 1 << 22);
     let mut front = lf.advance(t.rep, t.start as u128);
     let mut backs: Vec<u64> = lengths
         .iter()
@@ -458,6 +468,7 @@ fn run_task(lf: &Lfsr, t: &Task, lengths: &[u64], hists: &mut Hists) {
             ws[li] = w;
         }
         left -= take as u64;
+        windows.add(take as u64 * lengths.len() as u64);
     }
 }
 
@@ -471,7 +482,8 @@ fn run_task(lf: &Lfsr, t: &Task, lengths: &[u64], hists: &mut Hists) {
 ///
 /// Refused with [`Error::TooBig`] when [`memory_estimate`] exceeds the memory
 /// budget of [`MemoryBudget::from_env`]; [`dual_weights_within`] takes the
-/// budget as an argument.
+/// budget as an argument. [`DualPass`] runs the same pass in pieces (shards,
+/// MPI ranks).
 pub fn dual_weights(g: &Generator, lengths: &[u64]) -> Result<Vec<DualWeights>> {
     dual_weights_within(g, lengths, MemoryBudget::from_env()?)
 }
@@ -482,73 +494,204 @@ pub fn dual_weights_within(
     lengths: &[u64],
     budget: MemoryBudget,
 ) -> Result<Vec<DualWeights>> {
-    if let Some(&n) = lengths.iter().find(|&&n| n == 0) {
-        return Err(Error::BadLength(format!("{n} bits")));
-    }
-    let lf = Lfsr::new(g)?;
-    budget.admit(
-        || {
-            format!(
-                "the dual-code weights of {} at these lengths",
-                g.full_string()
-            )
-        },
-        memory_estimate(g, lengths),
-    )?;
-    let cyc = cycles(g)?;
-    let threads = rayon::current_num_threads().max(1) as u64;
-    let mut tasks = Vec::new();
-    for c in &cyc {
-        let pieces = if c.len >= 1 << 22 {
-            (threads * 8).min(c.len / (1 << 20))
-        } else {
-            1
-        };
-        let step = c.len.div_ceil(pieces);
-        let mut s = 0;
-        while s < c.len {
-            let count = step.min(c.len - s);
-            tasks.push(Task {
-                rep: c.rep,
-                start: s,
-                count,
-            });
-            s += count;
-        }
-    }
+    dual_weights_with(g, lengths, budget, &Silent)
+}
+
+/// [`dual_weights_within`] watched by `progress`: one stage, `"dual-code
+/// windows"`, of one unit per register state and length (`2^r` per length).
+pub fn dual_weights_with(
+    g: &Generator,
+    lengths: &[u64],
+    budget: MemoryBudget,
+    progress: &dyn Progress,
+) -> Result<Vec<DualWeights>> {
+    let pass = DualPass::new(g, lengths, budget)?;
+    let threads = rayon::current_num_threads().max(1);
+    let tasks = pass.tasks(0..pass.items());
     // At most 2 accumulators per thread, so memory stays bounded (see
     // [`memory_estimate`]) while threads can still balance.
-    let chunk = tasks.len().div_ceil(2 * threads as usize).max(1);
+    let chunk = tasks.len().div_ceil(2 * threads).max(1);
+    let windows: u64 = tasks.iter().map(|t| t.count).sum();
+    progress.stage("dual-code windows", windows * lengths.len() as u64);
     let hists = tasks
         .par_chunks(chunk)
         .map(|ts| {
             let mut h = Hists::new(lengths);
             for t in ts {
-                run_task(&lf, t, lengths, &mut h);
+                run_task(&pass.lf, t, lengths, &mut h, progress);
             }
             h
         })
         .reduce(|| Hists::new(lengths), Hists::add);
-    let out: Vec<DualWeights> = lengths
-        .iter()
-        .zip(hists.h)
-        .map(|(&n, h)| DualWeights {
-            bits: n,
-            width: g.width(),
-            counts: h.chunks(LANES).map(|c| c.iter().sum()).collect(),
-        })
-        .collect();
-    for d in &out {
-        if d.total() != 1u128 << g.width() {
-            return Err(Error::Invalid(format!(
-                "internal error: dual weights at n = {} sum to {}, not 2^{}",
-                d.bits,
-                d.total(),
-                g.width()
-            )));
+    pass.finish(&hists.counts())
+}
+
+/// The dual-code pass of one generator cut into work items fixed by the
+/// generator alone: the register states, cycle after cycle in the order of
+/// [`cycles`], cut into consecutive ranges of [`DualPass::segment`] states.
+///
+/// Each item's tally ([`DualPass::item`]) is a histogram of window weights
+/// per length, integers; the tallies of all items add up to the `B_w` of
+/// [`dual_weights`], whatever the grouping, so shards of the items (or MPI
+/// ranks) merge into the single run bit for bit.
+///
+/// ```
+/// use aliasing_core::{dual::{self, DualPass}, poly::Generator, units::MemoryBudget};
+/// let g: Generator = "0x11021".parse().unwrap();
+/// let pass = DualPass::new(&g, &[100], MemoryBudget::bytes(1e9).unwrap()).unwrap();
+/// let mut total = pass.zero();
+/// for i in 0..pass.items() {
+///     for (t, c) in total.iter_mut().zip(pass.item(i)) {
+///         for (a, b) in t.iter_mut().zip(c) {
+///             *a += b;
+///         }
+///     }
+/// }
+/// assert_eq!(pass.finish(&total).unwrap(), dual::dual_weights(&g, &[100]).unwrap());
+/// ```
+#[derive(Debug, Clone)]
+pub struct DualPass {
+    lf: Lfsr,
+    lengths: Vec<u64>,
+    cycles: Vec<Cycle>,
+    /// `starts[k]`: index of the first state of cycle `k` in the cycle order.
+    starts: Vec<u64>,
+    segment: u64,
+}
+
+impl DualPass {
+    /// Finds the cycles of `g` (the walk, if `g` needs one, costs about
+    /// `4 2^r` steps; see [`work_estimate`]) and cuts the states into items.
+    /// Refuses a zero length, a width over [`MAX_WIDTH`] and a pass whose
+    /// [`memory_estimate`] exceeds `budget`.
+    pub fn new(g: &Generator, lengths: &[u64], budget: MemoryBudget) -> Result<Self> {
+        if let Some(&n) = lengths.iter().find(|&&n| n == 0) {
+            return Err(Error::BadLength(format!("{n} bits")));
         }
+        let lf = Lfsr::new(g)?;
+        budget.admit(
+            || {
+                format!(
+                    "the dual-code weights of {} at these lengths",
+                    g.full_string()
+                )
+            },
+            memory_estimate(g, lengths),
+        )?;
+        let cycles = cycles(g)?;
+        let mut starts = Vec::with_capacity(cycles.len());
+        let mut at = 0u64;
+        for c in &cycles {
+            starts.push(at);
+            at += c.len;
+        }
+        Ok(DualPass {
+            lf,
+            lengths: lengths.to_vec(),
+            cycles,
+            starts,
+            segment: Self::segment(g.width()),
+        })
     }
-    Ok(out)
+
+    /// States per item for width `r`: all `2^r` up to 12 bits, `2^12` up to
+    /// 22 bits, then `2^(r-10)` (1024 items).
+    pub fn segment(width: u32) -> u64 {
+        1u64 << width.min(12).max(width.saturating_sub(10))
+    }
+
+    /// Number of work items.
+    pub fn items(&self) -> u64 {
+        (1u64 << self.lf.width).div_ceil(self.segment)
+    }
+
+    /// The lengths counted, in the order given.
+    pub fn lengths(&self) -> &[u64] {
+        &self.lengths
+    }
+
+    /// The empty tally: one histogram of `n + 1` zeros per length `n`.
+    pub fn zero(&self) -> Vec<Vec<u64>> {
+        self.lengths
+            .iter()
+            .map(|&n| vec![0; n as usize + 1])
+            .collect()
+    }
+
+    /// The pieces of cycles that make up items `range`.
+    fn tasks(&self, range: std::ops::Range<u64>) -> Vec<Task> {
+        let total = 1u64 << self.lf.width;
+        let lo = (range.start * self.segment).min(total);
+        let hi = (range.end.saturating_mul(self.segment)).min(total);
+        let mut out = Vec::new();
+        // every item boundary cuts a cycle, so that an item's tasks do
+        // not depend on the range asked for
+        let mut k = self.starts.partition_point(|&s| s <= lo) - 1;
+        let mut at = lo;
+        while at < hi {
+            let c = self.cycles[k];
+            let end = (self.starts[k] + c.len).min(hi);
+            let mut s = at;
+            while s < end {
+                let cut = ((s / self.segment + 1) * self.segment).min(end);
+                out.push(Task {
+                    rep: c.rep,
+                    start: s - self.starts[k],
+                    count: cut - s,
+                });
+                s = cut;
+            }
+            at = end;
+            k += 1;
+        }
+        out
+    }
+
+    /// The tally of item `i` (`i < items()`): for every length, how many of
+    /// the item's states have windows of each weight.
+    pub fn item(&self, i: u64) -> Vec<Vec<u64>> {
+        let mut h = Hists::new(&self.lengths);
+        for t in self.tasks(i..i + 1) {
+            run_task(&self.lf, &t, &self.lengths, &mut h, &Silent);
+        }
+        h.counts()
+    }
+
+    /// The dual weights from the tallies of all items added up; refuses a
+    /// tally of the wrong shape or one that does not count every state once.
+    pub fn finish(&self, counts: &[Vec<u64>]) -> Result<Vec<DualWeights>> {
+        let r = self.lf.width;
+        if counts.len() != self.lengths.len()
+            || counts
+                .iter()
+                .zip(&self.lengths)
+                .any(|(c, &n)| c.len() as u64 != n + 1)
+        {
+            return Err(Error::Invalid(
+                "dual-weight tallies of the wrong shape for these lengths".into(),
+            ));
+        }
+        let out: Vec<DualWeights> = self
+            .lengths
+            .iter()
+            .zip(counts)
+            .map(|(&n, c)| DualWeights {
+                bits: n,
+                width: r,
+                counts: c.clone(),
+            })
+            .collect();
+        for d in &out {
+            if d.total() != 1u128 << r {
+                return Err(Error::Invalid(format!(
+                    "dual weights at n = {} sum to {}, not 2^{r} (a missing or repeated part)",
+                    d.bits,
+                    d.total(),
+                )));
+            }
+        }
+        Ok(out)
+    }
 }
 
 /// `P_ud` for one length and BER from its dual weights, with at least 12
@@ -573,6 +716,18 @@ pub fn curve_within(
     bers: &[f64],
     budget: MemoryBudget,
 ) -> Result<Vec<CurvePoint>> {
+    curve_with(g, lengths, bers, budget, &Silent)
+}
+
+/// [`curve_within`] watched by `progress`: the stage of
+/// [`dual_weights_with`], then `"P_ud terms"`, one unit per (length, BER).
+pub fn curve_with(
+    g: &Generator,
+    lengths: &[u64],
+    bers: &[f64],
+    budget: MemoryBudget,
+    progress: &dyn Progress,
+) -> Result<Vec<CurvePoint>> {
     for &p in bers {
         check_ber(p)?;
         if p > 0.5 {
@@ -587,16 +742,19 @@ pub fn curve_within(
     let mut uniq: Vec<u64> = lengths.to_vec();
     uniq.sort_unstable();
     uniq.dedup();
-    let duals = dual_weights_within(g, &uniq, budget)?;
+    let duals = dual_weights_with(g, &uniq, budget, progress)?;
     let r = g.width() as u64;
     let jobs: Vec<(u64, f64)> = lengths
         .iter()
         .flat_map(|&n| bers.iter().map(move |&p| (n, p)))
         .collect();
+    progress.stage("P_ud terms", jobs.len() as u64);
     jobs.par_iter()
         .map(|&(n, p)| {
             let d = &duals[uniq.binary_search(&n).expect("present")];
-            Ok(CurvePoint::new(p, n, r, highprec::p_undetected(d, p)?))
+            let ud = highprec::p_undetected(d, p)?;
+            progress.advance(1);
+            Ok(CurvePoint::new(p, n, r, ud))
         })
         .collect()
 }
@@ -696,6 +854,7 @@ mod tests {
             },
             &lens,
             &mut h,
+            &Silent,
         );
         for (k, hk) in h.h.iter().enumerate() {
             let mut counts: Vec<u64> = hk.chunks(LANES).map(|c| c.iter().sum()).collect();
@@ -703,6 +862,76 @@ mod tests {
             assert_eq!(d[k].counts, counts);
             assert_eq!(d[k].total(), 1 << 23);
         }
+    }
+
+    fn add_into(total: &mut [Vec<u64>], part: &[Vec<u64>]) {
+        for (t, c) in total.iter_mut().zip(part) {
+            for (a, b) in t.iter_mut().zip(c) {
+                *a += b;
+            }
+        }
+    }
+
+    #[test]
+    fn pass_items_add_up_to_the_definition_whatever_the_split() {
+        let budget = MemoryBudget::bytes(1e9).unwrap();
+        // every cycle method; 0x1F and 0x11 have many short cycles that
+        // share an item; 0x1100B (16 bits) has 16 items of 2^12 states
+        for spec in ["0x11021", "0x1100B", "0x1F", "0x11", "0x18BB7"] {
+            let g: Generator = spec.parse().unwrap();
+            let lens = [5u64, 70, 300];
+            let pass = DualPass::new(&g, &lens, budget).unwrap();
+            assert_eq!(
+                pass.items(),
+                (1u64 << g.width()).div_ceil(DualPass::segment(g.width()))
+            );
+            for shards in [1u64, 2, 3, 7] {
+                let mut total = pass.zero();
+                for s in 0..shards {
+                    let mut part = pass.zero();
+                    for i in (s..pass.items()).step_by(shards as usize) {
+                        add_into(&mut part, &pass.item(i));
+                    }
+                    add_into(&mut total, &part);
+                }
+                let d = pass.finish(&total).unwrap();
+                for (k, &n) in lens.iter().enumerate() {
+                    assert_eq!(
+                        d[k].counts,
+                        naive_dual(&g, n),
+                        "{spec} n={n} {shards} shards"
+                    );
+                }
+            }
+            // a missing item or one counted twice is caught by the state count
+            if pass.items() > 1 {
+                let mut short = pass.zero();
+                for i in 1..pass.items() {
+                    add_into(&mut short, &pass.item(i));
+                }
+                assert!(matches!(pass.finish(&short), Err(Error::Invalid(_))));
+                add_into(&mut short, &pass.item(1));
+                add_into(&mut short, &pass.item(0));
+                assert!(pass.finish(&short).is_err());
+            }
+            assert!(pass.finish(&[vec![0; 3]]).is_err());
+        }
+    }
+
+    #[test]
+    fn pass_items_of_a_long_cycle_match_one_task() {
+        // 2^23 - 1 states in one cycle: 2^13 states per item, 1024 items
+        let g = Generator::new(23, (1 << 5) | 1).unwrap();
+        let pass = DualPass::new(&g, &[40], MemoryBudget::bytes(1e9).unwrap()).unwrap();
+        assert_eq!(pass.items(), 1024);
+        let mut total = pass.zero();
+        for i in (0..pass.items()).rev() {
+            add_into(&mut total, &pass.item(i));
+        }
+        assert_eq!(
+            pass.finish(&total).unwrap(),
+            dual_weights(&g, &[40]).unwrap()
+        );
     }
 
     #[test]

@@ -123,8 +123,9 @@ impl MemoryBudget {
             'T' => (&s[..s.len() - 1], 1 << 40),
             _ => (s, 1),
         };
-        let v: f64 = num.trim().parse().ok()?;
-        (v.is_finite() && v > 0.0).then_some(MemoryBudget(v * mult as f64))
+        let v = num.trim().parse::<f64>().ok()? * mult as f64;
+        // finite after the unit too: `1e300T` is not a budget
+        (v.is_finite() && v > 0.0).then_some(MemoryBudget(v))
     }
 
     /// [`MEMORY_LIMIT_ENV`] if set (an error if malformed), else

@@ -23,6 +23,7 @@
 
 use crate::error::{Error, Result};
 use crate::poly::Generator;
+use crate::progress::{Progress, Silent};
 use crate::{dual, lowweight};
 use dashu::integer::{IBig, UBig};
 
@@ -53,6 +54,41 @@ pub struct WeightDistribution {
     pub dual: Option<DualWeights>,
 }
 
+/// Whether [`distribution`] counts with the dual code for these arguments.
+pub fn uses_dual(
+    g: &Generator,
+    bits: u64,
+    max_weight: u64,
+    method: WeightMethod,
+    want_dual: bool,
+) -> bool {
+    let max_w = max_weight.min(bits);
+    match method {
+        WeightMethod::Dual => true,
+        WeightMethod::Syndromes => false,
+        // low weights only: meet-in-the-middle (bits^2/2 probes) when that
+        // is less work than the 2^r dual words
+        WeightMethod::Auto => {
+            g.width() <= dual::MAX_WIDTH
+                && (want_dual
+                    || max_w > 4
+                    || (bits as f64).powi(2) / 2.0 > (g.width() as f64).exp2())
+        }
+    }
+}
+
+/// The distribution [`distribution`] gives by the dual method, from the
+/// dual weights `d` (of one length, however they were counted: in one pass
+/// or merged from [`dual::DualPass`] shards).
+pub fn from_dual(d: DualWeights, max_weight: u64) -> Result<WeightDistribution> {
+    let counts = macwilliams(&d, max_weight.min(d.bits) as usize)?;
+    Ok(WeightDistribution {
+        bits: d.bits,
+        counts,
+        dual: Some(d),
+    })
+}
+
 /// The weights `A_0..=A_max_weight` of the code of `g` shortened to `bits`
 /// bits (check bits included); `max_weight` is capped at `bits`. With
 /// `want_dual`, the dual method is required and its `B_w` are returned too.
@@ -70,6 +106,20 @@ pub fn distribution(
     method: WeightMethod,
     want_dual: bool,
 ) -> Result<WeightDistribution> {
+    distribution_with(g, bits, max_weight, method, want_dual, &Silent)
+}
+
+/// [`distribution`] watched by `progress`: the stage of
+/// [`dual::dual_weights_with`] with the dual method, else one stage of
+/// [`lowweight::weight_counts_with`] per weight.
+pub fn distribution_with(
+    g: &Generator,
+    bits: u64,
+    max_weight: u64,
+    method: WeightMethod,
+    want_dual: bool,
+    progress: &dyn Progress,
+) -> Result<WeightDistribution> {
     if bits <= g.width() as u64 {
         return Err(Error::BadLength(format!(
             "--bits {bits} leaves no data bits beside the {} check bits",
@@ -77,26 +127,10 @@ pub fn distribution(
         )));
     }
     let max_w = max_weight.min(bits) as usize;
-    let use_dual = match method {
-        WeightMethod::Dual => true,
-        WeightMethod::Syndromes => false,
-        // low weights only: meet-in-the-middle (bits^2/2 probes) when that
-        // is less work than the 2^r dual words
-        WeightMethod::Auto => {
-            g.width() <= dual::MAX_WIDTH
-                && (want_dual
-                    || max_w > 4
-                    || (bits as f64).powi(2) / 2.0 > (g.width() as f64).exp2())
-        }
-    };
-    if use_dual {
-        let d = dual::dual_weights(g, &[bits])?.remove(0);
-        let counts = macwilliams(&d, max_w)?;
-        return Ok(WeightDistribution {
-            bits,
-            counts,
-            dual: Some(d),
-        });
+    if uses_dual(g, bits, max_weight, method, want_dual) {
+        let budget = crate::units::MemoryBudget::from_env()?;
+        let d = dual::dual_weights_with(g, &[bits], budget, progress)?.remove(0);
+        return from_dual(d, max_weight);
     }
     if want_dual {
         return Err(Error::Unsupported(format!(
@@ -121,7 +155,7 @@ pub fn distribution(
     }
     let mut counts = vec![UBig::ONE, UBig::ZERO];
     for w in 2..=max_w as u32 {
-        let c = lowweight::weight_counts(g, w, bits + 1)?;
+        let c = lowweight::weight_counts_with(g, w, bits + 1, progress)?;
         counts.push(UBig::from(c[bits as usize]));
     }
     counts.truncate(max_w + 1);

@@ -69,7 +69,7 @@ impl Channel {
 /// Number of failures before the first success of a Bernoulli(p) sequence,
 /// given `ln(1-p)`; saturates far beyond any frame stream.
 #[inline(always)]
-fn geometric(rng: &mut Xoshiro256PlusPlus, ln_q: f64) -> u64 {
+pub(crate) fn geometric(rng: &mut Xoshiro256PlusPlus, ln_q: f64) -> u64 {
     if ln_q == 0.0 {
         return u64::MAX / 4;
     }

@@ -13,6 +13,8 @@
 //! - [`interval`]: exact Clopper-Pearson intervals.
 //! - `mpi` (feature `mpi`): MPI ranks as a [`shard::Team`].
 //! - [`rare`]: stratified, conditional sampling for rare CRC escapes.
+//! - [`burst_rare`]: importance sampling for rare CRC escapes on a
+//!   Gilbert-Elliott burst channel, any width (an estimate with its interval).
 //! - [`spec`]: the payload spec and the parameter set of a run ([`spec::Params`]).
 //! - [`session`]: a run as the command line sees it: parameters, shard,
 //!   checkpoint and resume, result files, merge and the report.
@@ -43,6 +45,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod burst_rare;
 pub mod channel;
 pub mod dense;
 pub mod exact;

@@ -94,7 +94,7 @@ pub struct RareResult {
 }
 
 /// Position lookup by syndrome: open addressing over a power-of-two table.
-struct Lookup {
+pub(crate) struct Lookup {
     keys: Vec<u64>,
     pos: Vec<u32>,
     /// Chained positions sharing a syndrome: next index or u32::MAX.
@@ -103,7 +103,7 @@ struct Lookup {
 }
 
 impl Lookup {
-    fn new(table: &[u64]) -> Self {
+    pub(crate) fn new(table: &[u64]) -> Self {
         let bits = (64 - (table.len() as u64 * 2).leading_zeros()).max(4);
         let size = 1usize << bits;
         let mut keys = vec![u64::MAX; size];
@@ -137,7 +137,7 @@ impl Lookup {
 
     /// Calls `f` for every position with syndrome `s`.
     #[inline]
-    fn each(&self, s: u64, mut f: impl FnMut(u32)) {
+    pub(crate) fn each(&self, s: u64, mut f: impl FnMut(u32)) {
         let size = self.keys.len();
         let mut h = (mix64(s) >> self.shift) as usize;
         loop {
@@ -354,6 +354,34 @@ fn rare_ber(plan: &Plan) -> Result<f64> {
     Ok(p)
 }
 
+/// The CRC covering the most bytes of `plan`'s frame (its index) and its
+/// syndrome per frame bit in transmission order (`table[t]` is the change
+/// of the check's syndrome when wire bit `t` flips).
+pub(crate) fn crc_wire_table(plan: &Plan) -> Result<(usize, Vec<u64>)> {
+    let f = &plan.frame;
+    let ci = f
+        .checks
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| matches!(c.kind, CheckKind::Crc { .. }))
+        .max_by_key(|(_, c)| c.data.1 - c.data.0)
+        .map(|(i, _)| i)
+        .ok_or_else(|| Error::Unsupported("--rare needs a CRC in the stack".into()))?;
+    let CheckKind::Crc { alg, little_endian } = &f.checks[ci].kind else {
+        unreachable!()
+    };
+    let c = &f.checks[ci];
+    let by_byte =
+        crate::sparse::crc_bit_table(alg, f.bytes, c.data, c.field, c.field_len, *little_endian);
+    let table = (0..f.n_bits() as u32)
+        .map(|t| {
+            let (b, m) = f.bit_at(t);
+            by_byte[8 * b + m.trailing_zeros() as usize]
+        })
+        .collect();
+    Ok((ci, table))
+}
+
 /// The most samples one rare-event run accepts.
 pub const MAX_SAMPLES: u64 = 1_000_000_000_000_000;
 
@@ -368,33 +396,11 @@ impl<'a> RareWork<'a> {
             )));
         }
         let f = &plan.frame;
-        // condition on the CRC covering the most bytes
-        let (ci, crc_name) = f
-            .checks
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| matches!(c.kind, CheckKind::Crc { .. }))
-            .max_by_key(|(_, c)| c.data.1 - c.data.0)
-            .map(|(i, c)| (i, c.name.clone()))
-            .ok_or_else(|| Error::Unsupported("--rare needs a CRC in the stack".into()))?;
-        let CheckKind::Crc { alg, little_endian } = &f.checks[ci].kind else {
+        let (ci, table) = crc_wire_table(plan)?;
+        let crc_name = f.checks[ci].name.clone();
+        let CheckKind::Crc { alg, .. } = &f.checks[ci].kind else {
             unreachable!()
         };
-        let c = &f.checks[ci];
-        let by_byte = crate::sparse::crc_bit_table(
-            alg,
-            f.bytes,
-            c.data,
-            c.field,
-            c.field_len,
-            *little_endian,
-        );
-        let table: Vec<u64> = (0..f.n_bits() as u32)
-            .map(|t| {
-                let (b, m) = f.bit_at(t);
-                by_byte[8 * b + m.trailing_zeros() as usize]
-            })
-            .collect();
         let n = f.n_bits();
         let ctx = Ctx {
             plan,
@@ -678,7 +684,6 @@ mod tests {
                 samples: 0,
                 seed: 1,
             },
-            None,
         )
         .unwrap();
         let b = st.at(ber).unwrap();

@@ -34,7 +34,7 @@ use crate::channel::Channel;
 use crate::rare::{RareResult, RareTally, RareWork};
 use crate::report::Report;
 use crate::run::{Counts, Plan, Progress, RunOptions, simulate};
-use crate::shard::{Shard, ShardFile, check_shard};
+use crate::shard::{Shard, ShardFile, Tally, check_shard};
 use crate::spec::{Params, PayloadSpec};
 use aliasing_core::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -103,22 +103,56 @@ impl Given {
     }
 }
 
-/// One run of a simulation (or of one shard of it).
-pub struct Session {
+/// What a kind of run keeps in its files: its parameters (`Self`), its
+/// tally and the file kind. [`Params`] (Monte Carlo) and [`RareParams`]
+/// (rare-event sampling) are the two kinds; [`Session`] holds the rules they
+/// share (resume, checkpoints, result files, merge).
+pub trait Kind: Clone + PartialEq + serde::Serialize + serde::de::DeserializeOwned {
+    /// The integer tally of a run's work items.
+    type Tally: Tally;
+    /// The `format` of the kind's shard and checkpoint files.
+    const FORMAT: &'static str;
+    /// The plan the parameters describe.
+    fn plan(&self) -> Result<Plan>;
+}
+
+impl Kind for Params {
+    type Tally = Counts;
+    const FORMAT: &'static str = FORMAT;
+    fn plan(&self) -> Result<Plan> {
+        Params::plan(self)
+    }
+}
+
+impl Kind for RareParams {
+    type Tally = RareTally;
+    const FORMAT: &'static str = RARE_FORMAT;
+    fn plan(&self) -> Result<Plan> {
+        self.params.plan()
+    }
+}
+
+/// One run (or one shard of it) of kind `K`: a simulation by default,
+/// [`RareSession`] for the rare-event sampler.
+pub struct Session<K: Kind = Params> {
     /// The parameters.
-    pub params: Params,
+    pub params: K,
     /// The plan built from them.
     pub plan: Plan,
     /// The shard this run computes.
     pub shard: Shard,
-    start: Option<Progress>,
+    start: Option<crate::shard::Progress<K::Tally>>,
     checkpoint: Option<PathBuf>,
     resumed_from: Option<PathBuf>,
 }
 
-impl Session {
+/// A rare-event run (or one shard of it), over the strata's work items
+/// ([`crate::rare::RareWork`]).
+pub type RareSession = Session<RareParams>;
+
+impl<K: Kind> Session<K> {
     /// A fresh run of shard `shard` of `params`.
-    pub fn new(params: Params, shard: Shard) -> Result<Self> {
+    pub fn new(params: K, shard: Shard) -> Result<Self> {
         check_shard(shard)?;
         let plan = params.plan()?;
         Ok(Session {
@@ -132,14 +166,16 @@ impl Session {
     }
 
     /// Continues the run saved at `path`. Parameters and the shard come from
-    /// the file; any given (`given`, `shard`) must match it.
-    pub fn resume(path: &Path, given: &Given, shard: Option<Shard>) -> Result<Self> {
-        let f = read(path)?;
+    /// the file; `differs` names the first parameter given that does not
+    /// match the file's, and a `shard` given must match too.
+    fn resume_with(
+        path: &Path,
+        differs: impl FnOnce(&K) -> Option<String>,
+        shard: Option<Shard>,
+    ) -> Result<Self> {
+        let f = ShardFile::<K, K::Tally>::read(path, K::FORMAT)?;
         let what = path.display();
-        if let Some(d) = f
-            .params
-            .difference(&given.over(&f.params), "there", "given")
-        {
+        if let Some(d) = differs(&f.params) {
             return Err(Error::Invalid(format!(
                 "checkpoint {what} was written with other parameters: {d}"
             )));
@@ -153,13 +189,6 @@ impl Session {
             )));
         }
         let mut s = Session::new(f.params, f.shard)?;
-        if f.progress.chunks_done > s.plan.shard_chunks(s.shard)
-            || f.progress.counts.escapes.len() != s.plan.frame.checks.len()
-        {
-            return Err(Error::Invalid(format!(
-                "checkpoint {what} does not fit its own parameters"
-            )));
-        }
         s.start = Some(f.progress);
         s.checkpoint = Some(path.to_path_buf());
         s.resumed_from = Some(path.to_path_buf());
@@ -186,41 +215,102 @@ impl Session {
         self.checkpoint.as_deref()
     }
 
+    /// Writes the unfinished state `p` to the checkpoint file.
+    fn write_checkpoint(&self, p: &crate::shard::Progress<K::Tally>) -> Result<()> {
+        let path = self.checkpoint.as_ref().expect("checkpoint path");
+        ShardFile::new(K::FORMAT, self.params.clone(), self.shard, false, p.clone()).write(path)
+    }
+
+    /// The finished shard's file, of a run of `items` work items.
+    fn finished(&self, items: u64, tally: K::Tally) -> ShardFile<K, K::Tally> {
+        ShardFile::finished(K::FORMAT, self.params.clone(), self.shard, items, tally)
+    }
+
+    /// At the end of a run: the finished file replaces the checkpoint (at
+    /// a team's member 0 only).
+    fn close(
+        &self,
+        team: Option<&dyn crate::shard::Team>,
+        file: &ShardFile<K, K::Tally>,
+    ) -> Result<()> {
+        let root = team.is_none_or(|t| t.rank() == 0);
+        if root && let Some(cp) = &self.checkpoint {
+            file.write(cp)?;
+        }
+        Ok(())
+    }
+}
+
+/// Reads the complete shard files of one run of kind `K` at `paths` and
+/// merges them into the whole run's session (the unsharded run) and tally.
+fn merge_kind<K: Kind>(paths: &[PathBuf]) -> Result<(Session<K>, K::Tally)> {
+    let mut files = Vec::new();
+    for p in paths {
+        files.push((
+            p.display().to_string(),
+            ShardFile::<K, K::Tally>::read(p, K::FORMAT)?,
+        ));
+    }
+    let (params, tally) = crate::shard::merge(&files)?;
+    Ok((Session::new(params, (1, 1))?, tally))
+}
+
+impl Session<Params> {
+    /// Continues the run saved at `path`. Parameters and the shard come from
+    /// the file; any given (`given`, `shard`) must match it. (Call it as
+    /// `<Session>::resume`: a bare `Session::resume` could also name
+    /// [`RareSession::resume`].)
+    pub fn resume(path: &Path, given: &Given, shard: Option<Shard>) -> Result<Self> {
+        let s = Self::resume_with(
+            path,
+            |saved| saved.difference(&given.over(saved), "there", "given"),
+            shard,
+        )?;
+        let p = s.start.as_ref().expect("resumed");
+        if p.chunks_done > s.plan.shard_chunks(s.shard)
+            || p.counts.escapes.len() != s.plan.frame.checks.len()
+        {
+            return Err(Error::Invalid(format!(
+                "checkpoint {} does not fit its own parameters",
+                path.display()
+            )));
+        }
+        Ok(s)
+    }
+
     /// Runs (the `shard` and `on_checkpoint` of `opts` are this session's);
     /// returns the shard's tallies. At a team's member 0 the checkpoint is
     /// written during the run and, finished, at its end.
     pub fn run(&self, opts: RunOptions) -> Result<Counts> {
-        let write = |p: &Progress| -> Result<()> {
-            let path = self.checkpoint.as_ref().expect("checkpoint path");
-            RunFile::new(FORMAT, self.params.clone(), self.shard, false, p.clone()).write(path)
-        };
+        let write = |p: &Progress| self.write_checkpoint(p);
         let opts = RunOptions {
             shard: self.shard,
             on_checkpoint: self.checkpoint.as_ref().map(|_| &write as _),
             ..opts
         };
         let counts = simulate(&self.plan, &opts, self.start.clone())?;
-        let root = opts.team.is_none_or(|t| t.rank() == 0);
-        if root && let Some(cp) = &self.checkpoint {
-            self.result_file(counts.clone()).write(cp)?;
-        }
+        self.close(opts.team, &self.result_file(counts.clone()))?;
         Ok(counts)
     }
 
     /// The finished shard's result file.
     pub fn result_file(&self, counts: Counts) -> RunFile {
-        RunFile::finished(
-            FORMAT,
-            self.params.clone(),
-            self.shard,
-            self.plan.chunks(),
-            counts,
-        )
+        self.finished(self.plan.chunks(), counts)
     }
 
     /// The report of `counts`, with exact values unless `no_exact`.
     pub fn report(&self, counts: &Counts, no_exact: bool) -> Report {
         Report::of(&self.plan, self.params.clone(), counts, no_exact)
+    }
+
+    /// [`Session::report`] with the exact values watched by `progress`.
+    pub fn report_with(
+        &self,
+        counts: &Counts,
+        no_exact: bool,
+        progress: &dyn aliasing_core::progress::Progress,
+    ) -> Report {
+        Report::of_with(&self.plan, self.params.clone(), counts, no_exact, progress)
     }
 }
 
@@ -232,12 +322,7 @@ pub fn merge(files: &[(String, RunFile)]) -> Result<(Params, Counts)> {
 /// Reads the shard files at `paths` and merges them into the whole run's
 /// session (the unsharded run) and tallies.
 pub fn merge_paths(paths: &[PathBuf]) -> Result<(Session, Counts)> {
-    let mut files = Vec::new();
-    for p in paths {
-        files.push((p.display().to_string(), read(p)?));
-    }
-    let (params, counts) = merge(&files)?;
-    Ok((Session::new(params, (1, 1))?, counts))
+    merge_kind(paths)
 }
 
 /// The kind of a rare-event run's shard and checkpoint files.
@@ -255,35 +340,7 @@ pub struct RareParams {
 /// A rare-event run's result or checkpoint file.
 pub type RareFile = ShardFile<RareParams, RareTally>;
 
-/// A rare-event run (or one shard of it): like [`Session`], over the
-/// strata's work items ([`crate::rare::RareWork`]).
-pub struct RareSession {
-    /// The parameters.
-    pub params: RareParams,
-    /// The plan built from them.
-    pub plan: Plan,
-    /// The shard this run computes.
-    pub shard: Shard,
-    start: Option<crate::shard::Progress<RareTally>>,
-    checkpoint: Option<PathBuf>,
-    resumed_from: Option<PathBuf>,
-}
-
-impl RareSession {
-    /// A fresh rare-event run of shard `shard`.
-    pub fn new(params: RareParams, shard: Shard) -> Result<Self> {
-        check_shard(shard)?;
-        let plan = params.params.plan()?;
-        Ok(RareSession {
-            params,
-            plan,
-            shard,
-            start: None,
-            checkpoint: None,
-            resumed_from: None,
-        })
-    }
-
+impl Session<RareParams> {
     /// Continues the rare-event run saved at `path`; what is given must match it.
     pub fn resume(
         path: &Path,
@@ -291,54 +348,25 @@ impl RareSession {
         samples: Option<u64>,
         shard: Option<Shard>,
     ) -> Result<Self> {
-        let f = RareFile::read(path, RARE_FORMAT)?;
-        let what = path.display();
-        let mut over = given.over(&f.params.params);
-        over.frames = f.params.params.frames;
-        if let Some(d) = f.params.params.difference(&over, "there", "given") {
-            return Err(Error::Invalid(format!(
-                "checkpoint {what} was written with other parameters: {d}"
-            )));
-        }
-        if let Some(s) = samples
-            && s != f.params.samples
-        {
-            return Err(Error::Invalid(format!(
-                "checkpoint {what} was written with other parameters: samples: {} there, {s} given",
-                f.params.samples
-            )));
-        }
-        if let Some(s) = shard
-            && s != f.shard
-        {
-            return Err(Error::Invalid(format!(
-                "checkpoint {what} is for shard {}/{}, not {}/{}",
-                f.shard.0, f.shard.1, s.0, s.1
-            )));
-        }
-        let mut s = RareSession::new(f.params, f.shard)?;
-        s.start = Some(f.progress);
-        s.checkpoint = Some(path.to_path_buf());
-        s.resumed_from = Some(path.to_path_buf());
-        Ok(s)
-    }
-
-    /// Rewrites the checkpoint at `path` during the run; refuses a file that
-    /// exists unless it is the one this run resumes.
-    pub fn checkpoint_to(mut self, path: PathBuf) -> Result<Self> {
-        if self.resumed_from.as_deref() != Some(path.as_path()) && path.exists() {
-            return Err(Error::Invalid(format!(
-                "checkpoint {} already exists; continue it with --resume {} or remove it",
-                path.display(),
-                path.display()
-            )));
-        }
-        self.checkpoint = Some(path);
-        Ok(self)
+        let differs = |saved: &RareParams| {
+            let mut over = given.over(&saved.params);
+            over.frames = saved.params.frames;
+            if let Some(d) = saved.params.difference(&over, "there", "given") {
+                return Some(d);
+            }
+            match samples {
+                Some(s) if s != saved.samples => {
+                    Some(format!("samples: {} there, {s} given", saved.samples))
+                }
+                _ => None,
+            }
+        };
+        Self::resume_with(path, differs, shard)
     }
 
     /// Runs the shard; returns its tally and the result file. `opts` gives
-    /// threads, progress (items done, items), checkpoint interval and team.
+    /// threads, the watcher (one stage, `"sample chunks"`, of the shard's
+    /// chunks of samples), checkpoint interval and team.
     pub fn run(&self, opts: &crate::shard::Drive<RareTally>) -> Result<(RareTally, RareFile)> {
         let work = RareWork::new(&self.plan, self.params.samples, opts.threads)?;
         let start = match &self.start {
@@ -354,45 +382,40 @@ impl RareSession {
             }
             None => crate::shard::Progress::start(work.zero()),
         };
-        let write = |p: &crate::shard::Progress<RareTally>| -> Result<()> {
-            let path = self.checkpoint.as_ref().expect("checkpoint path");
-            RareFile::new(
-                RARE_FORMAT,
-                self.params.clone(),
-                self.shard,
-                false,
-                p.clone(),
-            )
-            .write(path)
-        };
+        let write = |p: &crate::shard::Progress<RareTally>| self.write_checkpoint(p);
+        opts.progress.stage(
+            "sample chunks",
+            crate::shard::shard_items(work.items(), self.shard),
+        );
         let o = crate::shard::Drive {
             threads: opts.threads,
-            on_progress: opts.on_progress,
+            progress: opts.progress,
             on_checkpoint: self.checkpoint.as_ref().map(|_| &write as _),
             checkpoint_every: opts.checkpoint_every,
             team: opts.team,
         };
         let tally = crate::shard::drive(work.items(), self.shard, start, &o, |i| work.item(i))?;
-        let file = RareFile::finished(
-            RARE_FORMAT,
-            self.params.clone(),
-            self.shard,
-            work.items(),
-            tally.clone(),
-        );
-        let root = opts.team.is_none_or(|t| t.rank() == 0);
-        if root && let Some(cp) = &self.checkpoint {
-            file.write(cp)?;
-        }
+        let file = self.finished(work.items(), tally.clone());
+        self.close(opts.team, &file)?;
         Ok((tally, file))
     }
 
     /// The estimate from a whole run's tally, with the exact values unless `no_exact`.
     pub fn result(&self, tally: &RareTally, no_exact: bool) -> Result<RareResult> {
+        self.result_with(tally, no_exact, &aliasing_core::progress::Silent)
+    }
+
+    /// [`RareSession::result`] with the exact values watched by `progress`.
+    pub fn result_with(
+        &self,
+        tally: &RareTally,
+        no_exact: bool,
+        progress: &dyn aliasing_core::progress::Progress,
+    ) -> Result<RareResult> {
         let work = RareWork::new(&self.plan, self.params.samples, 0)?;
         let mut r = work.finish(tally);
         if !no_exact {
-            let exact = crate::exact::exact_values(&self.plan);
+            let exact = crate::exact::exact_values_with(&self.plan, progress);
             r.stack.exact = exact.stack;
             if let Some(i) = self
                 .plan
@@ -410,12 +433,7 @@ impl RareSession {
 
 /// Reads rare-event shard files and merges them into the whole run.
 pub fn merge_rare_paths(paths: &[PathBuf]) -> Result<(RareSession, RareTally)> {
-    let mut files = Vec::new();
-    for p in paths {
-        files.push((p.display().to_string(), RareFile::read(p, RARE_FORMAT)?));
-    }
-    let (params, tally) = crate::shard::merge(&files)?;
-    Ok((RareSession::new(params, (1, 1))?, tally))
+    merge_kind(paths)
 }
 
 /// The kind (`format` field) of the shard file at `path`, if it can be read.

@@ -67,7 +67,9 @@ pub fn run(args: Args) -> Result<()> {
     // or at HD 6 under --max-bits (weight 6 costs about L^3/6 probes at span L).
     let wide_stop = if args.max_bits.is_some() { 6 } else { 4 };
     let max_hd = args.max_hd.or((g.width() > 32).then_some(wide_stop));
-    let (prof, open) = lowweight::hd_profile_within(&g, max_hd, args.max_bits)?;
+    let bar = crate::progress::Bar::stderr();
+    let (prof, open) = lowweight::hd_profile_within(&g, max_hd, args.max_bits, &bar)?;
+    bar.finish();
     let bound_text = match (args.max_bits, open) {
         (Some(n), Some(h)) => format!(
             "# searched up to {n} bits ({} data bits): HD >= {h} at every length up to there; \

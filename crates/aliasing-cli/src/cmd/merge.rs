@@ -1,5 +1,6 @@
 //! `alias merge`: adds the shard result files of one `simulate` run (plain
-//! or `--rare`); the result equals the single run's, bit for bit.
+//! or `--rare`) or of one split dual-code pass of `alias weights`; the
+//! result equals the single run's, bit for bit.
 
 use super::simulate::Sink;
 use aliasing_sim::session::{self, RARE_FORMAT};
@@ -9,7 +10,8 @@ use std::path::PathBuf;
 /// Arguments of `alias merge`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Result files written by `alias simulate --shard I/N --out FILE`.
+    /// Result files written by `alias simulate --shard I/N --out FILE` (or
+    /// `alias weights --shard I/N --out FILE`).
     #[arg(required = true)]
     files: Vec<PathBuf>,
     #[command(flatten)]
@@ -25,7 +27,17 @@ pub fn run(a: Args) -> Result<()> {
     if let Some(out) = &a.out {
         super::simulate::check_output("--out", out)?;
     }
-    if session::file_kind(&a.files[0]).as_deref() == Some(RARE_FORMAT) {
+    let kind = session::file_kind(&a.files[0]);
+    if kind.as_deref() == Some(super::weights::FORMAT) {
+        if a.report.plot.is_some() || a.report.no_exact {
+            anyhow::bail!(
+                "--plot and --no-exact are for simulations; dual-weight shards merge into exact counts"
+            );
+        }
+        let text = super::weights::merge(&a.files, a.report.format, a.out.as_deref())?;
+        return crate::output::emit(a.report.output.as_deref(), &text);
+    }
+    if kind.as_deref() == Some(RARE_FORMAT) {
         if a.report.plot.is_some() {
             anyhow::bail!(
                 "--plot draws Monte Carlo runs; a --rare estimate has one value per check \
@@ -44,7 +56,9 @@ pub fn run(a: Args) -> Result<()> {
             )
             .write(out)?;
         }
-        let r = s.result(&tally, a.report.no_exact)?;
+        let bar = crate::progress::Bar::stderr();
+        let r = s.result_with(&tally, a.report.no_exact, &bar)?;
+        bar.finish();
         return a.report.report_rare(&s, &r);
     }
     let (s, counts) = session::merge_paths(&a.files)?;

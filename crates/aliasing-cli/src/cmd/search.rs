@@ -8,11 +8,10 @@ use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
 use aliasing_core::catalogue;
 use aliasing_core::poly::Generator;
-use aliasing_core::search::{self, Objective, Partial, Progress, Query, Ranked, Shard, Space};
-use aliasing_sim::shard::fnv1a64;
+use aliasing_core::search::{self, Objective, Partial, Query, Ranked, Shard, Space};
+use aliasing_sim::shard::{Team, fnv1a64};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 /// Ranking objective on the command line.
@@ -133,16 +132,24 @@ fn checksum(body: &ShardBody) -> Result<String> {
 fn read_shard(p: &Path) -> Result<ShardBody> {
     let text =
         std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
-    let f: ShardFile = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not an `alias search` shard file", p.display()))?;
+    shard_from_text(&text, &p.display().to_string())
+}
+
+/// Parses and verifies the text of a shard file; `name` names it in messages.
+fn shard_from_text(text: &str, name: &str) -> Result<ShardBody> {
+    let f: ShardFile = serde_json::from_str(text)
+        .with_context(|| format!("{name} is not an `alias search` shard file"))?;
     if f.body.format != FORMAT || f.body.version != 1 {
-        bail!(
-            "{} is not an `alias search` shard file (version 1)",
-            p.display()
-        );
+        bail!("{name} is not an `alias search` shard file (version 1)");
     }
     if checksum(&f.body)? != f.checksum {
-        bail!("{} is corrupt: its checksum does not match", p.display());
+        bail!("{name} is corrupt: its checksum does not match");
+    }
+    // byte for byte the text `alias search` writes: an edit the checksum
+    // cannot see (a hex digit's case, another spelling of the same number)
+    // is refused too
+    if serde_json::to_string(&f)? != text {
+        bail!("{name} is corrupt: edited (not the text alias search writes)");
     }
     Ok(f.body)
 }
@@ -207,9 +214,20 @@ fn parse_shard(s: &str) -> Result<Shard> {
     Ok(Shard::new(i, n)?)
 }
 
-/// Runs `alias search`.
+/// Runs `alias search`. Under MPI (the `mpi` feature, `mpirun -n S`) the
+/// ranks split the shard's candidates into `S` consecutive ranges (shard
+/// `(I-1) S + r + 1` of `N S` for rank `r`: together exactly shard `I/N`),
+/// rank 0 gathers the partial results, merges them as `--merge` does and
+/// alone prints and writes; a rank that fails ends the job.
 pub fn run(a: Args) -> Result<()> {
+    crate::team::run_ranked(|team| run_in(a, team))
+}
+
+fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
     if let Some(files) = &a.merge {
+        if team.is_some_and(|t| t.rank() != 0) {
+            return Ok(());
+        }
         return merge(&a, files);
     }
     let width = a.width.expect("clap requires --width");
@@ -271,11 +289,31 @@ pub fn run(a: Args) -> Result<()> {
     if a.rank == RankArg::PerLength {
         return per_length(&a, &query, &space, &id);
     }
-    let bar = progress_bar();
-    let part = search::run(&query, &space, shard, &|e| bar_event(&bar, e))?;
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    let root = team.is_none_or(|t| t.rank() == 0);
+    let bar = crate::progress::Bar::when(root);
+    let part = match team {
+        None => search::run_with(&query, &space, shard, &bar)?,
+        Some(t) => {
+            let size = t.size() as u64;
+            let count = shard
+                .count
+                .checked_mul(size)
+                .context("--shard N times the number of ranks is too large")?;
+            let mine = Shard::new((shard.index - 1) * size + t.rank() as u64 + 1, count)?;
+            let part = search::run_with(&query, &space, mine, &bar)?;
+            let parts = t.gather(serde_json::to_vec(&part)?);
+            if !root {
+                return Ok(());
+            }
+            let parts = parts
+                .iter()
+                .map(|b| serde_json::from_slice(b))
+                .collect::<serde_json::Result<Vec<Partial>>>()
+                .context("a rank sent an unreadable partial result")?;
+            Partial::merge(&query, parts)
+        }
+    };
+    bar.finish();
     if let Some(out) = &a.out {
         let body = ShardBody {
             format: FORMAT.into(),
@@ -342,36 +380,6 @@ fn merge(a: &Args, files: &[PathBuf]) -> Result<()> {
     report(a, &query, &id, Shard::WHOLE, &part)
 }
 
-type Bar = Option<indicatif::ProgressBar>;
-
-fn progress_bar() -> Bar {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let b = indicatif::ProgressBar::new(0);
-    b.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{msg:>8} {bar:40} {pos}/{len} generators  {per_sec}  ETA {eta}",
-        )
-        .expect("template"),
-    );
-    Some(b)
-}
-
-fn bar_event(bar: &Bar, e: Progress) {
-    if let Some(b) = bar {
-        match e {
-            Progress::Stage { name, total } => {
-                b.set_message(name);
-                b.set_length(total);
-                b.set_position(0);
-                b.reset_eta();
-            }
-            Progress::Done(k) => b.inc(k),
-        }
-    }
-}
-
 /// A catalogue CRC of the searched width, evaluated like a candidate.
 struct Known {
     names: String,
@@ -389,8 +397,12 @@ fn catalogue_of(query: &Query, id: &SpaceId, part: &Partial) -> Result<Vec<Known
         }
     }
     let mut out = Vec::new();
+    // each is a full evaluation (a 32-bit CRC's dual code takes seconds)
+    let bar = crate::progress::Bar::stderr();
+    aliasing_core::progress::Progress::stage(&bar, "catalogue CRCs", by_gen.len() as u64);
     for (g, names) in by_gen {
         let ranked = search::evaluate(&g, query)?;
+        aliasing_core::progress::Progress::advance(&bar, 1);
         let standing = (id.kind == "all" && query.objective == Objective::Hd)
             .then(|| search::standing(&ranked, part));
         out.push(Known {
@@ -399,6 +411,7 @@ fn catalogue_of(query: &Query, id: &SpaceId, part: &Partial) -> Result<Vec<Known
             standing,
         });
     }
+    bar.finish();
     Ok(out)
 }
 
@@ -473,11 +486,9 @@ fn per_length(a: &Args, query: &Query, space: &Space, id: &SpaceId) -> Result<()
             lengths: vec![n],
             ..query.clone()
         };
-        let bar = progress_bar();
-        let part = search::run(&q, space, Shard::WHOLE, &|e| bar_event(&bar, e))?;
-        if let Some(b) = &bar {
-            b.finish_and_clear();
-        }
+        let bar = crate::progress::Bar::when(true);
+        let part = search::run_with(&q, space, Shard::WHOLE, &bar)?;
+        bar.finish();
         texts.push((n, render(a, &q, id, Shard::WHOLE, &part)?));
     }
     let text = match a.format {
@@ -752,4 +763,66 @@ fn render(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -
         crate::args::plot(Some(p), &doc)?;
     }
     Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        a: Args,
+    }
+
+    /// A shard file with any single byte changed, cut short or with a byte
+    /// doubled is refused in one line (every position, several bytes each).
+    #[test]
+    fn a_shard_file_with_any_byte_changed_is_refused() {
+        let dir = std::env::temp_dir().join(format!("alias-search-unit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("s1.json");
+        let args = [
+            "x", "--width", "8", "--bits", "20", "--ber", "1e-5", "--top", "2",
+        ];
+        let mut args: Vec<&str> = args.to_vec();
+        let out_s = out.display().to_string();
+        let report = dir.join("report.csv").display().to_string();
+        args.extend([
+            "--shard", "1/2", "--out", &out_s, "--format", "csv", "--output", &report,
+        ]);
+        run(Cli::try_parse_from(args).unwrap().a).unwrap();
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(shard_from_text(&text, "f").is_ok());
+        let bytes = text.as_bytes();
+        let mut tried = 0;
+        for i in 0..bytes.len() {
+            let mut edits: Vec<Vec<u8>> = [1u8, 2, 0x20, 0x80]
+                .iter()
+                .map(|d| bytes[i] ^ d)
+                .chain([b'0', b'9', b' ', b'"', b'E', b'X'])
+                .filter(|&r| r != bytes[i])
+                .map(|r| {
+                    let mut b = bytes.to_vec();
+                    b[i] = r;
+                    b
+                })
+                .collect();
+            edits.push(bytes[..i].to_vec());
+            let mut doubled = bytes.to_vec();
+            doubled.insert(i, bytes[i]);
+            edits.push(doubled);
+            for b in edits {
+                let Ok(s) = String::from_utf8(b) else {
+                    continue;
+                };
+                tried += 1;
+                let e = shard_from_text(&s, "f").expect_err(&format!("byte {i} edited: {s}"));
+                assert!(!format!("{e:#}").contains('\n'), "{e:#}");
+            }
+        }
+        assert!(tried > 8 * bytes.len());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

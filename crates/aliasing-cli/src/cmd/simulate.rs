@@ -1,15 +1,15 @@
 //! `alias simulate`: Monte Carlo through a stack of checks.
 
 use crate::output::{self, Format};
+use crate::progress::Bar;
 use aliasing_sim::channel::{Channel, GilbertElliott};
-use aliasing_sim::rare::{MAX_SAMPLES, RareResult, RareTally};
+use aliasing_sim::rare::{MAX_SAMPLES, RareResult};
 use aliasing_sim::report::{Estimate, Report};
 use aliasing_sim::run::{Counts, Engine, MAX_FRAMES, RunOptions};
 use aliasing_sim::session::{Given, RareParams, RareSession, Session};
 use aliasing_sim::shard::{Drive, MAX_THREADS, Team};
 use aliasing_sim::spec::PayloadSpec;
 use anyhow::{Context, Result, bail};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -75,10 +75,17 @@ pub struct Args {
     checkpoint_every: f64,
     #[command(flatten)]
     report: Sink,
-    /// Rare-event estimation: stratified conditional sampling (BSC, a CRC in the stack).
+    /// Rare-event estimation: stratified conditional sampling on a BSC (a CRC
+    /// in the stack); with --burst, importance sampling of a lone CRC's escape
+    /// (any width; an estimate with its interval).
     #[arg(long)]
     rare: bool,
-    /// Conditional samples in all for --rare (e.g. 1e8) [default: 1e8].
+    /// Proposal channel of --rare --burst (default: bursts and good-state
+    /// errors scaled up to about three errors a frame).
+    #[arg(long, value_name = "PG,PB,G2B,B2G")]
+    proposal: Option<String>,
+    /// Conditional samples in all for --rare (e.g. 1e8) [default: 1e8; with
+    /// --burst, draws from the proposal, default 1e6].
     #[arg(long)]
     samples: Option<String>,
     /// Frames per chunk (changes the random streams).
@@ -177,7 +184,8 @@ pub fn check_output(flag: &str, path: &Path) -> Result<()> {
     Ok(())
 }
 
-fn parse_shard(s: &str) -> Result<(u64, u64)> {
+/// Parses `--shard I/N` (1 <= I <= N).
+pub fn parse_shard(s: &str) -> Result<(u64, u64)> {
     let err = || anyhow::anyhow!("--shard `{s}`: expected I/N with 1 <= I <= N");
     let (i, n) = s.split_once('/').ok_or_else(err)?;
     let (i, n): (u64, u64) = (
@@ -250,28 +258,6 @@ pub fn render(r: &Report, format: Format) -> String {
     }
 }
 
-/// The progress bar of a run on a terminal (nothing on pipes): done of
-/// total `unit`, an integer rate and the ETA.
-pub fn progress_bar(unit: &str) -> Option<indicatif::ProgressBar> {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let b = indicatif::ProgressBar::new(0);
-    b.set_style(
-        indicatif::ProgressStyle::with_template(&format!(
-            "{{bar:40}} {{pos}}/{{len}} {unit}  {{rate}}/s  ETA {{eta}}"
-        ))
-        .expect("template")
-        .with_key(
-            "rate",
-            |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{}", s.per_sec().round() as u64);
-            },
-        ),
-    );
-    Some(b)
-}
-
 /// The up-front checks of the output paths and the thread count.
 fn check_flags(a: &Args) -> Result<()> {
     if a.threads > MAX_THREADS {
@@ -300,6 +286,9 @@ fn check_flags(a: &Args) -> Result<()> {
         // refuse a bad picture name before a long run, not after
         aliasing_plot::Format::from_path(p)?;
     }
+    if a.proposal.is_some() && !a.rare {
+        bail!("--proposal is for --rare --burst");
+    }
     if !(a.checkpoint_every.is_finite() && a.checkpoint_every >= 0.0) {
         bail!("--checkpoint-every must be a number of seconds");
     }
@@ -309,14 +298,7 @@ fn check_flags(a: &Args) -> Result<()> {
 /// Runs `alias simulate`. Under MPI, a rank that fails prints its error
 /// and ends the whole job (the others would wait for it forever).
 pub fn run(a: Args) -> Result<()> {
-    let team = crate::team::world();
-    let result = run_in(&a, team.as_deref());
-    if let (Err(e), Some(t)) = (&result, &team) {
-        let msg = format!("{e:#}").replace('\n', " ");
-        eprintln!("error: rank {} of {}: {msg}", t.rank(), t.size());
-        t.abort(2);
-    }
-    result
+    crate::team::run_ranked(|team| run_in(&a, team))
 }
 
 fn run_in(a: &Args, team: Option<&dyn Team>) -> Result<()> {
@@ -331,34 +313,26 @@ fn run_in(a: &Args, team: Option<&dyn Team>) -> Result<()> {
     }
     let given = given(a)?;
     let mut session = match &a.resume {
-        Some(path) => Session::resume(path, &given, shard)?,
+        Some(path) => <Session>::resume(path, &given, shard)?,
         None => Session::new(given.params(), shard.unwrap_or((1, 1)))?,
     };
     if let Some(cp) = &a.checkpoint {
         session = session.checkpoint_to(cp.clone())?;
     }
-    let bar = if root { progress_bar("frames") } else { None };
-    let progress = |done: u64, total: u64| {
-        if let Some(b) = &bar {
-            b.set_length(total);
-            b.set_position(done);
-        }
-    };
+    let bar = Bar::when(root);
     let opts = RunOptions {
         engine: match a.engine {
             EngineArg::Sparse => Engine::Sparse,
             EngineArg::Dense => Engine::Dense,
         },
         threads: a.threads,
-        on_progress: Some(&progress),
+        progress: &bar,
         checkpoint_every: Duration::from_secs_f64(a.checkpoint_every),
         team,
         ..Default::default()
     };
     let counts = session.run(opts)?;
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    bar.finish();
     if !root {
         return Ok(());
     }
@@ -402,7 +376,9 @@ impl Sink {
 
     /// Adds the exact values where available, then plots and prints the report.
     pub fn report(&self, session: &Session, counts: &Counts) -> Result<()> {
-        let report = session.report(counts, self.no_exact);
+        let bar = Bar::stderr();
+        let report = session.report_with(counts, self.no_exact, &bar);
+        bar.finish();
         crate::args::plot(self.plot.as_deref(), &serde_json::to_value(&report)?)?;
         output::emit(self.output.as_deref(), &render(&report, self.format))
     }
@@ -434,6 +410,12 @@ fn run_rare(a: &Args, team: Option<&dyn Team>, root: bool) -> Result<()> {
         bail!("--rare draws --samples, not --frames");
     }
     given.frames = Some(1);
+    if let Some(Channel::Burst(_)) = given.channel {
+        return run_rare_burst(a, &given, samples, team, root);
+    }
+    if a.proposal.is_some() {
+        bail!("--proposal is for --rare --burst");
+    }
     let mut session = match &a.resume {
         Some(path) => RareSession::resume(path, &given, samples, shard)?,
         None => RareSession::new(
@@ -447,28 +429,16 @@ fn run_rare(a: &Args, team: Option<&dyn Team>, root: bool) -> Result<()> {
     if let Some(cp) = &a.checkpoint {
         session = session.checkpoint_to(cp.clone())?;
     }
-    let bar = if root {
-        progress_bar("sample chunks")
-    } else {
-        None
-    };
-    let progress = |p: &aliasing_sim::shard::Progress<RareTally>, total: u64| {
-        if let Some(b) = &bar {
-            b.set_length(total);
-            b.set_position(p.chunks_done);
-        }
-    };
+    let bar = Bar::when(root);
     let opts = Drive {
         threads: a.threads,
-        on_progress: Some(&progress),
+        progress: &bar,
         on_checkpoint: None,
         checkpoint_every: Duration::from_secs_f64(a.checkpoint_every),
         team,
     };
     let (tally, file) = session.run(&opts)?;
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    bar.finish();
     if !root {
         return Ok(());
     }
@@ -479,8 +449,142 @@ fn run_rare(a: &Args, team: Option<&dyn Team>, root: bool) -> Result<()> {
         // a shard's tally alone is no estimate: merge the shards
         return Ok(());
     }
-    let r = session.result(&tally, a.report.no_exact)?;
+    let bar = Bar::stderr();
+    let r = session.result_with(&tally, a.report.no_exact, &bar)?;
+    bar.finish();
     a.report.report_rare(&session, &r)
+}
+
+/// `alias simulate --rare --burst`: the importance-sampling estimate of a
+/// lone CRC's escape on a Gilbert-Elliott channel (no shards or checkpoints
+/// yet; one run, any thread count, the same answer).
+fn run_rare_burst(
+    a: &Args,
+    given: &Given,
+    samples: Option<u64>,
+    team: Option<&dyn Team>,
+    root: bool,
+) -> Result<()> {
+    use aliasing_sim::burst_rare::{self, BurstRareWork};
+    for (flag, set) in [
+        ("--shard", a.shard.is_some()),
+        ("--out", a.out.is_some()),
+        ("--checkpoint", a.checkpoint.is_some()),
+        ("--resume", a.resume.is_some()),
+        ("MPI ranks", team.is_some_and(|t| t.size() > 1)),
+    ] {
+        if set {
+            bail!("--rare --burst runs in one piece: no {flag} yet");
+        }
+    }
+    let samples = match samples {
+        Some(s) if s > burst_rare::MAX_SAMPLES => bail!(
+            "--samples {s}: at most {:e} for --rare --burst",
+            burst_rare::MAX_SAMPLES
+        ),
+        Some(s) => s,
+        None => 1_000_000,
+    };
+    let proposal = a
+        .proposal
+        .as_deref()
+        .map(|s| {
+            s.parse::<GilbertElliott>()
+                .map_err(|e| anyhow::anyhow!("{}", e.to_string().replace("--burst", "--proposal")))
+        })
+        .transpose()?;
+    let params = given.params();
+    let plan = params.plan()?;
+    let work = BurstRareWork::new(&plan, samples, proposal)?;
+    let bar = if root {
+        progress_bar("sample chunks")
+    } else {
+        None
+    };
+    let progress = |p: &aliasing_sim::shard::Progress<burst_rare::BurstTally>, total: u64| {
+        if let Some(b) = &bar {
+            b.set_length(total);
+            b.set_position(p.chunks_done);
+        }
+    };
+    let opts = Drive {
+        threads: a.threads,
+        on_progress: Some(&progress),
+        on_checkpoint: None,
+        checkpoint_every: Duration::from_secs_f64(a.checkpoint_every),
+        team: None,
+    };
+    let tally = aliasing_sim::shard::drive(
+        work.items(),
+        (1, 1),
+        aliasing_sim::shard::Progress::start(work.zero()),
+        &opts,
+        |i| work.item(i),
+    )?;
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let mut r = work.finish(&tally);
+    if !a.report.no_exact {
+        r.crc.exact = burst_rare::exact_escape(&plan);
+    }
+    output::emit(
+        a.report.output.as_deref(),
+        &render_rare_burst(&params, &r, a.report.format),
+    )
+}
+
+/// Renders a burst-channel rare-event result in `format`.
+pub fn render_rare_burst(
+    params: &aliasing_sim::spec::Params,
+    r: &aliasing_sim::burst_rare::BurstRareResult,
+    format: Format,
+) -> String {
+    match format {
+        Format::Json => {
+            let v = serde_json::json!({ "params": params, "method": "rare-burst", "samples": r.samples, "result": r });
+            serde_json::to_string_pretty(&v).expect("serializable") + "\n"
+        }
+        f => {
+            let e = &r.crc;
+            let opt = |x: Option<f64>| x.map(output::prob).unwrap_or_else(|| "-".into());
+            let rows = vec![
+                vec![
+                    "check".to_string(),
+                    "p_undetected".into(),
+                    "rel_std_err".into(),
+                    "ci95_low".into(),
+                    "ci95_high".into(),
+                    "exact".into(),
+                ],
+                vec![
+                    r.crc_name.clone(),
+                    output::prob(e.rate),
+                    format!("{:.3}", e.rel_std_err),
+                    output::prob(e.ci_low),
+                    output::prob(e.ci_high),
+                    opt(e.exact),
+                ],
+            ];
+            if f == Format::Csv {
+                output::csv(&rows)
+            } else {
+                format!(
+                    "rare-event {} | stack {} | {} bytes | burst {} | proposal {} | seed {} | {} samples | {} hits | window share {:.3}\n{}",
+                    r.method,
+                    params.stack,
+                    params.bytes,
+                    r.channel,
+                    r.proposal,
+                    params.seed,
+                    r.samples,
+                    r.hits,
+                    r.window_share,
+                    output::table(&rows)
+                )
+            }
+        }
+    }
 }
 
 /// Renders a rare-event result in `format`.

@@ -1,11 +1,24 @@
 //! `alias weights`: the weight distribution A_w of a CRC code, and of its dual.
+//!
+//! The dual method's `2^r` pass can be split: `--shard I/N --out FILE` runs
+//! shard `I` of the pass's work items ([`DualPass`], state ranges fixed by
+//! the generator) and writes their integer tallies; `alias merge` adds the
+//! shards and prints what the single run prints, bit for bit. Under
+//! `mpirun` (the `mpi` feature) the ranks share the items and rank 0 prints.
 
 use crate::cmd::hd::crc_json;
 use crate::output::{self, Format};
-use aliasing_core::{catalogue, weights};
-use anyhow::Result;
+use aliasing_core::catalogue;
+use aliasing_core::crc::CrcAlgorithm;
+use aliasing_core::dual::DualPass;
+use aliasing_core::progress::Progress as _;
+use aliasing_core::units::MemoryBudget;
+use aliasing_core::weights::{self, WeightDistribution};
+use aliasing_sim::shard::{Drive, Progress, ShardFile, Team, drive};
+use anyhow::{Result, bail};
 use dashu::integer::UBig;
-use std::path::PathBuf;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
 
 /// Counting method of `alias weights`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -46,7 +59,36 @@ pub struct Args {
     /// Write to this file (atomically) instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// Run shard I of N of the dual-code pass (state ranges fixed by the
+    /// generator) and write its tallies to --out; `alias merge` adds the shards.
+    #[arg(long, requires = "out")]
+    pub shard: Option<String>,
+    /// Result file of the dual-code pass (of the shard, or of the whole pass).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }
+
+/// The kind of the result files of a split dual-code pass of `alias weights`.
+pub const FORMAT: &str = "alias-weights";
+
+/// What the output of a split `alias weights` depends on (the report flags
+/// `--format` and `--output` come from `alias merge`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Params {
+    /// The `--crc` given.
+    pub crc: String,
+    /// The generator it names, in full notation.
+    pub generator: String,
+    /// Codeword length in bits.
+    pub bits: u64,
+    /// `--max-weight`.
+    pub max_weight: u64,
+    /// `--dual`: print the dual code's weights too.
+    pub dual: bool,
+}
+
+/// A shard's (or the whole pass's) result file: dual-weight histograms per length.
+pub type PassFile = ShardFile<Params, Vec<Vec<u64>>>;
 
 fn count_value(c: &UBig) -> serde_json::Value {
     match u64::try_from(c) {
@@ -55,9 +97,14 @@ fn count_value(c: &UBig) -> serde_json::Value {
     }
 }
 
-/// Runs `alias weights`.
+/// Runs `alias weights`. Under MPI, a rank that fails prints its error and
+/// ends the whole job.
 pub fn run(args: Args) -> Result<()> {
-    crate::args::check_outputs(&[args.output.as_deref()])?;
+    crate::team::run_ranked(|team| run_in(args, team))
+}
+
+fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
+    crate::args::check_outputs(&[args.output.as_deref(), args.out.as_deref()])?;
     let crc = catalogue::resolve(&args.crc)?;
     let g = crc.generator;
     let method = match args.method {
@@ -65,10 +112,124 @@ pub fn run(args: Args) -> Result<()> {
         Method::Dual => weights::WeightMethod::Dual,
         Method::Syndromes => weights::WeightMethod::Syndromes,
     };
-    let weights::WeightDistribution {
-        counts: a, dual: b, ..
-    } = weights::distribution(&g, args.bits, args.max_weight, method, args.dual)?;
-    let dual_list: Vec<(usize, u64)> = match (&b, args.dual) {
+    let split = args.shard.is_some() || args.out.is_some() || team.is_some();
+    if !split {
+        let dist = {
+            let bar = crate::progress::Bar::stderr();
+            let d = weights::distribution_with(
+                &g,
+                args.bits,
+                args.max_weight,
+                method,
+                args.dual,
+                &bar,
+            )?;
+            bar.finish();
+            d
+        };
+        let text = render(&crc, args.bits, &dist, args.dual, args.format)?;
+        return output::emit(args.output.as_deref(), &text);
+    }
+    let shard = args
+        .shard
+        .as_deref()
+        .map(super::simulate::parse_shard)
+        .transpose()?
+        .unwrap_or((1, 1));
+    if args.bits <= g.width() as u64 {
+        // the refusal `distribution` gives, before the pass
+        weights::distribution(&g, args.bits, 0, weights::WeightMethod::Dual, false)?;
+    }
+    if !weights::uses_dual(&g, args.bits, args.max_weight, method, args.dual) {
+        bail!("--shard, --out and MPI ranks split the dual-code pass: use --method dual");
+    }
+    let params = Params {
+        crc: args.crc.clone(),
+        generator: g.full_string(),
+        bits: args.bits,
+        max_weight: args.max_weight,
+        dual: args.dual,
+    };
+    let pass = DualPass::new(&g, &[args.bits], MemoryBudget::from_env()?)?;
+    let root = team.is_none_or(|t| t.rank() == 0);
+    let bar = crate::progress::Bar::when(root);
+    bar.stage(
+        "dual-code state ranges",
+        aliasing_sim::shard::shard_items(pass.items(), shard),
+    );
+    let opts = Drive {
+        progress: &bar,
+        team,
+        ..Default::default()
+    };
+    let tally = drive(
+        pass.items(),
+        shard,
+        Progress::start(pass.zero()),
+        &opts,
+        |i| pass.item(i),
+    )?;
+    bar.finish();
+    if !root {
+        return Ok(());
+    }
+    if let Some(out) = &args.out {
+        PassFile::finished(FORMAT, params.clone(), shard, pass.items(), tally.clone())
+            .write(out)?;
+    }
+    if shard.1 > 1 {
+        // a shard's tally alone is no distribution: merge the shards
+        return Ok(());
+    }
+    let text = report(&params, &pass, &tally, args.format)?;
+    output::emit(args.output.as_deref(), &text)
+}
+
+/// The output of `alias weights` for `params` from the whole pass's tally
+/// (single run, MPI, or merged shards).
+fn report(params: &Params, pass: &DualPass, tally: &[Vec<u64>], format: Format) -> Result<String> {
+    let crc = catalogue::resolve(&params.crc)?;
+    let d = pass.finish(tally)?.remove(0);
+    let dist = weights::from_dual(d, params.max_weight)?;
+    render(&crc, params.bits, &dist, params.dual, format)
+}
+
+/// Reads result files of a split dual-code pass, adds them (each shard once,
+/// same parameters) and renders what the single run prints.
+pub fn merge(paths: &[PathBuf], format: Format, out: Option<&Path>) -> Result<String> {
+    let mut files = Vec::new();
+    for p in paths {
+        files.push((p.display().to_string(), PassFile::read(p, FORMAT)?));
+    }
+    let (params, tally) = aliasing_sim::shard::merge(&files)?;
+    let crc = catalogue::resolve(&params.crc)?;
+    if crc.generator.full_string() != params.generator {
+        bail!(
+            "{} names {}, not the file's generator {}",
+            params.crc,
+            crc.generator.full_string(),
+            params.generator
+        );
+    }
+    let pass = DualPass::new(&crc.generator, &[params.bits], MemoryBudget::from_env()?)?;
+    let text = report(&params, &pass, &tally, format)?;
+    if let Some(out) = out {
+        PassFile::finished(FORMAT, params, (1, 1), pass.items(), tally).write(out)?;
+    }
+    Ok(text)
+}
+
+/// The table, CSV or JSON of a distribution.
+fn render(
+    crc: &CrcAlgorithm,
+    bits: u64,
+    dist: &WeightDistribution,
+    want_dual: bool,
+    format: Format,
+) -> Result<String> {
+    let g = crc.generator;
+    let (a, b) = (&dist.counts, &dist.dual);
+    let dual_list: Vec<(usize, u64)> = match (b, want_dual) {
         (Some(d), true) => d
             .counts
             .iter()
@@ -78,7 +239,7 @@ pub fn run(args: Args) -> Result<()> {
             .collect(),
         _ => Vec::new(),
     };
-    let text = match args.format {
+    let text = match format {
         Format::Json => {
             let ws: Vec<serde_json::Value> = a
                 .iter()
@@ -90,9 +251,9 @@ pub fn run(args: Args) -> Result<()> {
                 .map(|(w, c)| serde_json::json!({"w": w, "count": c}))
                 .collect();
             let v = serde_json::json!({
-                "crc": crc_json(&crc),
-                "bits": args.bits,
-                "data_bits": args.bits.saturating_sub(g.width() as u64),
+                "crc": crc_json(crc),
+                "bits": bits,
+                "data_bits": bits.saturating_sub(g.width() as u64),
                 "weights": ws,
                 "dual": ds,
             });
@@ -106,19 +267,19 @@ pub fn run(args: Args) -> Result<()> {
             for (w, c) in &dual_list {
                 rows.push(vec!["B".into(), w.to_string(), c.to_string()]);
             }
-            if args.format == Format::Csv {
+            if format == Format::Csv {
                 output::csv(&rows)
             } else {
                 format!(
                     "# {} {} at {} bits ({} data bits); A = code, B = dual code\n{}",
                     crc.name,
                     g.full_string(),
-                    args.bits,
-                    args.bits.saturating_sub(g.width() as u64),
+                    bits,
+                    bits.saturating_sub(g.width() as u64),
                     output::table(&rows)
                 )
             }
         }
     };
-    output::emit(args.output.as_deref(), &text)
+    Ok(text)
 }

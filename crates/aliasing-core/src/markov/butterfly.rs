@@ -20,8 +20,10 @@
 //! The result does not depend on the thread count: each output value is
 //! computed by the same two products in the same order.
 
+use super::cpu::{Avx2, Isa};
 use crate::bsc;
 use crate::poly::Generator;
+use crate::progress::{Batch, Progress, Silent};
 use rayon::prelude::*;
 
 /// Values of `m` per chunk (a power of two).
@@ -39,6 +41,14 @@ pub const INPLACE_WIDTH: u32 = 22;
 /// `v` and `out` have `2^r` entries. Set `parallel` to split the step across
 /// rayon threads.
 pub fn step(g: &Generator, p: f64, v: &[f64], out: &mut [f64], parallel: bool) {
+    step_on(Isa::detect(), g, p, v, out, parallel);
+}
+
+/// [`step`] on the instructions of `isa`, chosen once for the whole step
+/// (the same bits on every `isa`).
+pub(crate) fn step_on(isa: Isa, g: &Generator, p: f64, v: &[f64], out: &mut [f64], parallel: bool) {
+    // AVX-512 measured slower than AVX2 here (shuffle-bound), so AVX2.
+    let avx2 = isa.avx2();
     let n = v.len();
     assert_eq!(n, 1usize << g.width(), "vector length must be 2^width");
     assert_eq!(out.len(), n);
@@ -71,9 +81,9 @@ pub fn step(g: &Generator, p: f64, v: &[f64], out: &mut [f64], parallel: bool) {
         let r2 = c2 * CHUNK..(c2 + 1) * CHUNK;
         let (a1, b1) = (&va[r1.clone()], &vb[r1]);
         let (a2, b2) = (&va[r2.clone()], &vb[r2]);
-        pair_step(a1, b1, a2, b2, hl, q, p, o1);
+        pair_step(avx2, a1, b1, a2, b2, hl, q, p, o1);
         if let Some(o2) = o2 {
-            pair_step(a2, b2, a1, b1, hl, q, p, o2);
+            pair_step(avx2, a2, b2, a1, b1, hl, q, p, o2);
         }
     };
     if parallel {
@@ -84,12 +94,13 @@ pub fn step(g: &Generator, p: f64, v: &[f64], out: &mut [f64], parallel: bool) {
 }
 
 /// Writes `out[2i] = q a1[i] + p b1[i]`, `out[2i+1] = p a2[i^hl] + q b2[i^hl]`
-/// for one chunk, with the widest vector instructions the CPU has (the
+/// for one chunk, with AVX2 where `avx2` proves the CPU has it (the
 /// arithmetic is the same two products and one sum on every path, so the
 /// results do not depend on which path runs).
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn pair_step(
+    avx2: Option<Avx2>,
     a1: &[f64],
     b1: &[f64],
     a2: &[f64],
@@ -105,21 +116,22 @@ fn pair_step(
     let b2: &[f64; CHUNK] = b2.try_into().expect("chunk");
     let out: &mut [f64; 2 * CHUNK] = out.try_into().expect("chunk");
     #[cfg(target_arch = "x86_64")]
-    {
-        // AVX-512 measured slower than AVX2 here (shuffle-bound), so AVX2.
-        if super::simd_allowed() && std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2 (checked just above).
-            unsafe { pair_step_avx2(a1, b1, a2, b2, hl, q, p, out) };
-            return;
-        }
+    if let Some(avx2) = avx2 {
+        // SAFETY: the `Avx2` token proves the CPU has AVX2.
+        unsafe { pair_step_avx2(avx2, a1, b1, a2, b2, hl, q, p, out) };
+        return;
     }
+    let _ = avx2;
     pair_dispatch(a1, b1, a2, b2, hl, q, p, out);
 }
 
+/// [`pair_dispatch`] compiled for AVX2 (callable only with the [`Avx2`]
+/// token, so safe).
 #[cfg(target_arch = "x86_64")]
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "avx2")]
 fn pair_step_avx2(
+    _: Avx2,
     a1: &[f64; CHUNK],
     b1: &[f64; CHUNK],
     a2: &[f64; CHUNK],
@@ -200,6 +212,32 @@ fn small_step(a: &[f64], b: &[f64], h: usize, q: f64, p: f64, out: &mut [f64]) {
 /// Memory: two vectors of `2^r` f64. The caller checks the memory first
 /// ([`super::check_memory`]); this function allocates without asking.
 pub fn p_undetected_one(g: &Generator, lengths: &[u64], p: f64, parallel: bool) -> Vec<f64> {
+    p_undetected_one_with(g, lengths, p, parallel, &Silent)
+}
+
+/// [`p_undetected_one`] reporting each step to `progress` (in blocks of
+/// [`super::report_every`] steps); announces no stage.
+fn p_undetected_one_with(
+    g: &Generator,
+    lengths: &[u64],
+    p: f64,
+    parallel: bool,
+    progress: &dyn Progress,
+) -> Vec<f64> {
+    p_undetected_one_on(Isa::detect(), g, lengths, p, parallel, progress)
+}
+
+/// [`p_undetected_one_with`] on the instructions of `isa` (the same bits on
+/// every `isa`).
+pub(crate) fn p_undetected_one_on(
+    isa: Isa,
+    g: &Generator,
+    lengths: &[u64],
+    p: f64,
+    parallel: bool,
+    progress: &dyn Progress,
+) -> Vec<f64> {
+    let mut steps = Batch::new(progress, super::report_every(g.width()));
     let n = 1usize << g.width();
     let inject = g.normal() as usize;
     let mut order: Vec<usize> = (0..lengths.len()).collect();
@@ -217,12 +255,13 @@ pub fn p_undetected_one(g: &Generator, lengths: &[u64], p: f64, parallel: bool) 
         if k == order.len() {
             break;
         }
-        step(g, p, &v, &mut w, parallel);
+        step_on(isa, g, p, &v, &mut w, parallel);
         // Paths whose first error is at this step: clean so far, then a flip
         // takes state 0 to normal(g).
         w[inject] += p * bsc::p_clean(t, p);
         std::mem::swap(&mut v, &mut w);
         t += 1;
+        steps.add(1);
     }
     out
 }
@@ -240,17 +279,28 @@ pub fn p_undetected_one(g: &Generator, lengths: &[u64], p: f64, parallel: bool) 
 /// The results are the same bits on every path. The solver runs this where
 /// [`super::walk`] does not ([`super::Kernel`]).
 pub fn p_undetected(g: &Generator, lengths: &[u64], bers: &[f64]) -> Vec<Vec<f64>> {
+    p_undetected_with(g, lengths, bers, &Silent)
+}
+
+/// [`p_undetected`] reporting every step of every BER's pass to `progress`;
+/// announces no stage.
+pub(crate) fn p_undetected_with(
+    g: &Generator,
+    lengths: &[u64],
+    bers: &[f64],
+    progress: &dyn Progress,
+) -> Vec<Vec<f64>> {
     if g.width() >= INPLACE_WIDTH {
         bers.par_iter()
-            .map(|&p| super::inplace::p_undetected_one(g, lengths, p))
+            .map(|&p| super::inplace::p_undetected_one_with(g, lengths, p, progress))
             .collect()
     } else if g.width() >= PARALLEL_WIDTH {
         bers.iter()
-            .map(|&p| p_undetected_one(g, lengths, p, true))
+            .map(|&p| p_undetected_one_with(g, lengths, p, true, progress))
             .collect()
     } else {
         bers.par_iter()
-            .map(|&p| p_undetected_one(g, lengths, p, false))
+            .map(|&p| p_undetected_one_with(g, lengths, p, false, progress))
             .collect()
     }
 }
@@ -272,6 +322,34 @@ mod tests {
             out[(s0 ^ g.normal()) as usize] += p * x;
         }
         out
+    }
+
+    #[test]
+    fn scalar_path_gives_the_avx2_bits() {
+        // The kernel forced onto each instruction set this CPU has, down to
+        // none: equal bits, serial and parallel, chunk pairs with `h` below
+        // and above one chunk.
+        for spec in ["0x1002D", "0x1C867", "0x11021"] {
+            let g: Generator = spec.parse().unwrap();
+            let lengths: Vec<u64> = (0..=150).collect();
+            let bits = |v: Vec<f64>| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            let want = bits(p_undetected_one_on(
+                Isa::scalar(),
+                &g,
+                &lengths,
+                1e-3,
+                false,
+                &Silent,
+            ));
+            for isa in Isa::detect().restrictions() {
+                for parallel in [false, true] {
+                    let got = bits(p_undetected_one_on(
+                        isa, &g, &lengths, 1e-3, parallel, &Silent,
+                    ));
+                    assert_eq!(got, want, "{spec} {isa:?} parallel={parallel}");
+                }
+            }
+        }
     }
 
     #[test]

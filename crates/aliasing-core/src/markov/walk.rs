@@ -32,8 +32,10 @@
 //! vector width (it differs from [`super::butterfly`], which does not fuse,
 //! in the last bits: they agree to 1e-13 relative, tested).
 
+use super::cpu::{Fma, Isa};
 use crate::bsc;
 use crate::poly::Generator;
+use crate::progress::{Batch, Progress, Silent};
 use rayon::prelude::*;
 
 /// Steps fused per pass over the state vector.
@@ -128,45 +130,88 @@ impl<'a> Block<'a> {
         y
     }
 
-    /// The cosets `Y ^ j ^ V` (`j < lanes`) with scalar arithmetic. With
-    /// `record`, `Y` is 0: the error mass is injected into `V` itself after
-    /// each step and the value at position 0 recorded.
-    fn group_scalar(
+    /// The cosets `Y ^ j ^ V` (`j < lanes`) of `count` coset groups, `Y`
+    /// from `y0` on in order, with scalar arithmetic (hardware fused
+    /// multiply-adds with `fma`, else the library's: the same bits). With
+    /// `record`, the first group is the one of position 0 (`y0 = 0`): the
+    /// error mass is injected into `V` itself after each step and the value
+    /// at position 0 recorded.
+    ///
+    /// # Safety
+    /// [`Shared`]'s contract for every position of these groups.
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn scalar_groups(
         &self,
-        v: &mut [f64],
-        y: usize,
+        fma: Option<Fma>,
+        v: Shared,
+        y0: usize,
+        count: usize,
         q: f64,
         p: f64,
         record: Option<(&[f64], &mut [f64])>,
     ) {
         #[cfg(target_arch = "x86_64")]
-        if hardware_fma() {
-            // SAFETY: the CPU has FMA (checked just above).
-            unsafe { self.group_scalar_fma(v, y, q, p, record) };
+        if let Some(fma) = fma {
+            // SAFETY: `fma` proves the CPU has FMA; the memory contract is
+            // the caller's.
+            unsafe { self.scalar_groups_fma(fma, v, y0, count, q, p, record) };
             return;
         }
-        self.group_scalar_body(v, y, q, p, record);
+        let _ = fma;
+        // SAFETY: the caller's contract.
+        unsafe { self.scalar_groups_body(v, y0, count, q, p, record) };
     }
 
-    /// [`Block::group_scalar`] with the fused multiply-adds in hardware
+    /// [`Block::scalar_groups`] with the fused multiply-adds in hardware
     /// (a library call otherwise): the same bits, many times faster.
+    ///
+    /// # Safety
+    /// As [`Block::scalar_groups`].
     #[cfg(target_arch = "x86_64")]
+    #[allow(clippy::too_many_arguments)]
     #[target_feature(enable = "fma")]
-    unsafe fn group_scalar_fma(
+    unsafe fn scalar_groups_fma(
         &self,
-        v: &mut [f64],
-        y: usize,
+        _: Fma,
+        v: Shared,
+        y0: usize,
+        count: usize,
         q: f64,
         p: f64,
         record: Option<(&[f64], &mut [f64])>,
     ) {
-        self.group_scalar_body(v, y, q, p, record);
+        // SAFETY: the caller's contract.
+        unsafe { self.scalar_groups_body(v, y0, count, q, p, record) };
     }
 
+    /// # Safety
+    /// As [`Block::scalar_groups`].
     #[inline(always)]
-    fn group_scalar_body(
+    unsafe fn scalar_groups_body(
         &self,
-        v: &mut [f64],
+        v: Shared,
+        y0: usize,
+        count: usize,
+        q: f64,
+        p: f64,
+        mut record: Option<(&[f64], &mut [f64])>,
+    ) {
+        let mut y = y0;
+        for _ in 0..count {
+            // SAFETY: the caller's contract covers group `y`.
+            unsafe { self.group_body(v, y, q, p, record.take()) };
+            y = next_rep(y, self.clear_mask);
+        }
+    }
+
+    /// One coset group in scalar registers.
+    ///
+    /// # Safety
+    /// [`Shared`]'s contract for the positions `y ^ j ^ elems[c]`.
+    #[inline(always)]
+    unsafe fn group_body(
+        &self,
+        v: Shared,
         y: usize,
         q: f64,
         p: f64,
@@ -176,8 +221,9 @@ impl<'a> Block<'a> {
         let mut x = [[0.0f64; 1 << BLOCK]; MAX_LANES];
         let x = &mut x[..self.lanes];
         for (j, xj) in x.iter_mut().enumerate() {
-            for c in 0..n {
-                xj[c] = v[y ^ j ^ self.elems[c]];
+            for (xc, &e) in xj.iter_mut().zip(&self.elems) {
+                // SAFETY: below 2^r (every term is), owned by the caller.
+                *xc = unsafe { v.read(y ^ j ^ e) };
             }
         }
         for i in 0..self.gens.len() {
@@ -193,37 +239,43 @@ impl<'a> Block<'a> {
             }
         }
         for (j, xj) in x.iter().enumerate() {
-            for c in 0..n {
-                v[y ^ j ^ self.elems[c]] = xj[c];
+            for (&xc, &e) in xj.iter().zip(&self.elems) {
+                // SAFETY: as for the reads.
+                unsafe { v.write(y ^ j ^ e, xc) };
             }
         }
     }
 }
 
-/// `true` where the scalar paths may use the CPU's fused multiply-add
-/// (correctly rounded like [`f64::mul_add`]'s library fallback: the same
-/// bits).
-#[cfg(target_arch = "x86_64")]
-fn hardware_fma() -> bool {
-    super::simd_allowed() && is_x86_feature_detected!("fma")
-}
-
 /// The block's steps one at a time over the whole vector (when `V` meets the
-/// lane bits), with injection and the value at position 0 after each.
-fn block_stepwise(v: &mut [f64], gens: &[u64], q: f64, p: f64, inject: &[f64], zero: &mut [f64]) {
+/// lane bits), with injection and the value at position 0 after each;
+/// hardware fused multiply-adds with `fma` (the same bits).
+fn block_stepwise(
+    fma: Option<Fma>,
+    v: &mut [f64],
+    gens: &[u64],
+    q: f64,
+    p: f64,
+    inject: &[f64],
+    zero: &mut [f64],
+) {
     #[cfg(target_arch = "x86_64")]
-    if hardware_fma() {
-        // SAFETY: the CPU has FMA (checked just above).
-        unsafe { block_stepwise_fma(v, gens, q, p, inject, zero) };
+    if let Some(fma) = fma {
+        // SAFETY: the `Fma` token proves the CPU has FMA.
+        unsafe { block_stepwise_fma(fma, v, gens, q, p, inject, zero) };
         return;
     }
+    let _ = fma;
     block_stepwise_body(v, gens, q, p, inject, zero);
 }
 
-/// [`block_stepwise`] with hardware fused multiply-adds.
+/// [`block_stepwise`] with hardware fused multiply-adds (callable only with
+/// the [`Fma`] token, so safe).
 #[cfg(target_arch = "x86_64")]
+#[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "fma")]
-unsafe fn block_stepwise_fma(
+fn block_stepwise_fma(
+    _: Fma,
     v: &mut [f64],
     gens: &[u64],
     q: f64,
@@ -267,26 +319,75 @@ fn block_stepwise_body(
     }
 }
 
-/// A shared pointer to the state vector for the parallel groups.
+/// The state vector of one block, shared by the threads that step its
+/// coset groups: a raw pointer, so that no thread holds a `&mut [f64]` that
+/// overlaps another's.
+///
+/// Contract of every access (each `unsafe` read or write through it): the
+/// position is below `len`, and while the block runs each position is
+/// accessed by one thread only, the one stepping the coset group that
+/// holds it. The coset groups of a block are disjoint (distinct cosets of
+/// `V + lanes`), and [`run_block`] gives each group to one range and each
+/// range to one thread, so no position is read or written by two threads.
+/// The borrow `'a` of the vector lasts as long as the `Shared`, so nothing
+/// else touches the vector meanwhile.
 #[derive(Clone, Copy)]
-struct Shared(*mut f64);
-// SAFETY: the groups of one block touch disjoint positions (distinct
-// cosets of `V + lanes`), so threads never write the same value and never
-// read a value another thread writes in the same block.
-unsafe impl Send for Shared {}
-unsafe impl Sync for Shared {}
+struct Shared<'a> {
+    ptr: *mut f64,
+    len: usize,
+    _vector: std::marker::PhantomData<&'a mut [f64]>,
+}
 
-impl Shared {
-    /// The pointer (a method, so closures capture the whole `Shared`).
-    fn get(self) -> *mut f64 {
-        self.0
+// SAFETY: a `Shared` is a `&mut [f64]` split by positions; its contract
+// (each position accessed by one thread only) makes sending it sound.
+unsafe impl Send for Shared<'_> {}
+// SAFETY: as for `Send`: threads that share it touch disjoint positions.
+unsafe impl Sync for Shared<'_> {}
+
+impl<'a> Shared<'a> {
+    /// Shares `v` for one block.
+    fn new(v: &'a mut [f64]) -> Shared<'a> {
+        Shared {
+            ptr: v.as_mut_ptr(),
+            len: v.len(),
+            _vector: std::marker::PhantomData,
+        }
+    }
+
+    /// The first value (for the vector paths' pointer arithmetic).
+    fn base(self) -> *mut f64 {
+        self.ptr
+    }
+
+    /// The value at `i`.
+    ///
+    /// # Safety
+    /// The contract of [`Shared`] for position `i`.
+    #[inline(always)]
+    unsafe fn read(self, i: usize) -> f64 {
+        debug_assert!(i < self.len);
+        // SAFETY: `i < len` and no other thread accesses `i` (contract).
+        unsafe { *self.ptr.add(i) }
+    }
+
+    /// Sets the value at `i`.
+    ///
+    /// # Safety
+    /// The contract of [`Shared`] for position `i`.
+    #[inline(always)]
+    unsafe fn write(self, i: usize, x: f64) {
+        debug_assert!(i < self.len);
+        // SAFETY: `i < len` and no other thread accesses `i` (contract).
+        unsafe { *self.ptr.add(i) = x }
     }
 }
 
 /// Runs one block: every coset group, the one holding position 0 with the
-/// injection and the readout.
+/// injection and the readout. The kernel (vector or scalar, which
+/// instructions) is chosen once here from `isa`, not per group.
 #[allow(clippy::too_many_arguments)]
 fn run_block(
+    isa: Isa,
     v: &mut [f64],
     r: u32,
     block: &Block,
@@ -296,16 +397,17 @@ fn run_block(
     zero: &mut [f64],
     parallel: bool,
 ) {
-    block.group_scalar(v, 0, q, p, Some((inject, zero)));
     let groups = 1usize << (r as usize - block.lanes.trailing_zeros() as usize - block.gens.len());
-    let kernel = vector::Kernel::new(block, q, p);
-    let len = v.len();
-    let ptr = Shared(v.as_mut_ptr());
+    let kernel = vector::Kernel::new(block, q, p, isa);
+    let v = Shared::new(v);
+    // SAFETY: group 0 alone, before any other group runs; its positions lie
+    // below 2^r = `v.len`.
+    unsafe { block.scalar_groups(isa.fma(), v, 0, 1, q, p, Some((inject, zero))) };
     let run = |range: std::ops::Range<usize>| {
-        // SAFETY: `ptr` points to `len` values that outlive this call;
-        // the groups in `range` are disjoint from every other range's.
-        let v = unsafe { std::slice::from_raw_parts_mut(ptr.get(), len) };
-        kernel.groups(block, v, range);
+        // SAFETY: the groups in `range` belong to this call alone (the
+        // ranges below are disjoint, one thread each), and all their
+        // positions lie below 2^r = `v.len`.
+        unsafe { kernel.groups(block, v, range) };
     };
     const SPAN: usize = 1 << 10;
     if parallel && groups > SPAN {
@@ -320,65 +422,59 @@ fn run_block(
 }
 
 /// The vector path: AVX-512 (8 lanes) or AVX2 (4 lanes) with FMA where the
-/// CPU has them, else the scalar group (same arithmetic, same bits).
+/// [`Isa`] has them, else the scalar group (same arithmetic, same bits).
 mod vector {
-    use super::Block;
+    use super::{Block, Isa, Shared};
 
-    /// Cosets per lane group for this CPU: 8 with AVX-512, else 4.
-    pub fn lanes() -> usize {
-        #[cfg(target_arch = "x86_64")]
-        {
-            static LANES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-            *LANES.get_or_init(|| {
-                if super::vectorised() && is_x86_feature_detected!("avx512f") {
-                    8
-                } else {
-                    4
-                }
-            })
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            4
-        }
+    /// Cosets per lane group for `isa`: 8 with AVX-512, else 4.
+    pub fn lanes(isa: Isa) -> usize {
+        if isa.avx512().is_some() { 8 } else { 4 }
     }
 
+    /// One block's groups on the path chosen for the [`Isa`].
     pub struct Kernel {
         q: f64,
         p: f64,
+        /// The hardware FMA of the scalar path.
+        fma: Option<super::Fma>,
         #[cfg(target_arch = "x86_64")]
         plan: Option<x86::Plan>,
     }
 
     impl Kernel {
-        pub fn new(block: &Block, q: f64, p: f64) -> Kernel {
+        /// The kernel of `block` on `isa`.
+        pub fn new(block: &Block, q: f64, p: f64, isa: Isa) -> Kernel {
             Kernel {
                 q,
                 p,
+                fma: isa.fma(),
                 #[cfg(target_arch = "x86_64")]
-                plan: x86::Plan::new(block),
+                plan: x86::Plan::new(block, isa),
             }
         }
 
         /// Steps the coset groups `range`: the cosets `y ^ j ^ V`,
         /// `j < lanes`, for `y` = [`Block::rep`] of each index in `range`.
-        pub fn groups(&self, block: &Block, v: &mut [f64], range: std::ops::Range<usize>) {
+        ///
+        /// # Safety
+        /// [`Shared`]'s contract for every position of these groups; `v`
+        /// holds `2^r` values for `block`.
+        pub unsafe fn groups(&self, block: &Block, v: Shared, range: std::ops::Range<usize>) {
             if range.is_empty() {
                 return;
             }
             let y0 = block.rep(range.start);
             #[cfg(target_arch = "x86_64")]
             if let Some(plan) = &self.plan {
-                // SAFETY: `Plan::new` checked the CPU features of its lane
-                // count; `plan` was built for `block`, whose positions all
-                // lie in `v`.
-                unsafe { plan.groups(v, y0, range.len(), block.clear_mask, self.q, self.p) };
+                // SAFETY: `plan` was built for `block`, whose positions all
+                // lie in `v`, owned by this call (the caller's contract);
+                // the plan holds the token of its instructions.
+                unsafe { plan.groups(v.base(), y0, range.len(), block.clear_mask, self.q, self.p) };
                 return;
             }
-            let mut y = y0;
-            for _ in range {
-                block.group_scalar(v, y, self.q, self.p, None);
-                y = super::next_rep(y, block.clear_mask);
+            // SAFETY: the caller's contract.
+            unsafe {
+                block.scalar_groups(self.fma, v, y0, range.len(), self.q, self.p, None);
             }
         }
     }
@@ -386,6 +482,7 @@ mod vector {
     #[cfg(target_arch = "x86_64")]
     mod x86 {
         use super::super::{BLOCK, Block};
+        use crate::markov::cpu::{Avx2Fma, Avx512, Avx512Vl, Isa};
         use std::arch::x86_64::*;
 
         /// The `K` steps of a group held in `x` (`N = 2^K` vectors): step
@@ -407,23 +504,25 @@ mod vector {
             };
         }
 
-        /// `(v, first representative, groups, clear mask, q, p)`.
-        type Args<'a> = (&'a mut [f64], usize, usize, usize, f64, f64);
+        /// `(base of the vector, first representative, groups, clear mask,
+        /// q, p)`.
+        type Args = (*mut f64, usize, usize, usize, f64, f64);
 
-        /// Which instructions a plan runs.
-        #[derive(Clone, Copy, PartialEq, Eq)]
-        enum Isa {
+        /// Which instructions a plan runs, each with the token that proves
+        /// the CPU has them.
+        #[derive(Clone, Copy)]
+        enum Insns {
             /// 4 lanes, AVX2 + FMA, 16 registers.
-            Avx2,
+            Avx2(Avx2Fma),
             /// 4 lanes, AVX2 + FMA with AVX-512VL's 32 registers.
-            Avx2Wide,
+            Avx2Wide(Avx512Vl),
             /// 8 lanes, AVX-512F.
-            Avx512,
+            Avx512(Avx512),
         }
 
         /// Offsets and lane permutations of one block's coset elements.
         pub struct Plan {
-            isa: Isa,
+            insns: Insns,
             k: usize,
             /// `elems[c] & !(lanes-1)`: where element `c`'s vector starts,
             /// XOR `Y`.
@@ -435,18 +534,16 @@ mod vector {
         }
 
         impl Plan {
-            pub fn new(block: &Block) -> Option<Plan> {
-                if !super::super::vectorised() {
-                    return None;
-                }
-                let isa = match block.lanes {
-                    8 if is_x86_feature_detected!("avx512f") => Isa::Avx512,
-                    4 if is_x86_feature_detected!("avx512f")
-                        && is_x86_feature_detected!("avx512vl") =>
-                    {
-                        Isa::Avx2Wide
-                    }
-                    4 => Isa::Avx2,
+            /// The plan of `block` on `isa`, `None` without the vector
+            /// instructions of its lane count.
+            pub fn new(block: &Block, isa: Isa) -> Option<Plan> {
+                let insns = match block.lanes {
+                    8 => Insns::Avx512(isa.avx512()?),
+                    4 => match (isa.avx512vl(), isa.avx2_fma()) {
+                        (Some(t), _) => Insns::Avx2Wide(t),
+                        (None, Some(t)) => Insns::Avx2(t),
+                        (None, None) => return None,
+                    },
                     _ => return None,
                 };
                 let lanes = block.lanes;
@@ -467,7 +564,7 @@ mod vector {
                     }
                 }
                 Some(Plan {
-                    isa,
+                    insns,
                     k: block.gens.len(),
                     off,
                     idx,
@@ -477,49 +574,58 @@ mod vector {
             /// Steps `count` coset groups from representative `y0` on.
             ///
             /// # Safety
-            /// The CPU has the plan's features, and every vector at
-            /// `y ^ off[c]` lies in `v`.
+            /// Every vector at `y ^ off[c]` of these groups lies in the
+            /// state vector at `base`, and no other thread accesses their
+            /// positions during the call (the contract of `Shared`).
             pub unsafe fn groups(
                 &self,
-                v: &mut [f64],
+                base: *mut f64,
                 y0: usize,
                 count: usize,
                 mask: usize,
                 q: f64,
                 p: f64,
             ) {
-                let a = (v, y0, count, mask, q, p);
-                // SAFETY: forwarded from the caller; the ISA was detected.
+                let a = (base, y0, count, mask, q, p);
+                // SAFETY: the token of `self.insns` proves the CPU has the
+                // instructions of the function called; the memory contract
+                // is forwarded from the caller.
                 unsafe {
-                    match (self.isa, self.k) {
-                        (Isa::Avx512, 4) => self.steps8::<4, 16>(a),
-                        (Isa::Avx512, 3) => self.steps8::<3, 8>(a),
-                        (Isa::Avx512, 2) => self.steps8::<2, 4>(a),
-                        (Isa::Avx512, _) => self.steps8::<1, 2>(a),
-                        (Isa::Avx2Wide, 4) => self.steps_wide::<4, 16>(a),
-                        (Isa::Avx2Wide, 3) => self.steps_wide::<3, 8>(a),
-                        (Isa::Avx2Wide, 2) => self.steps_wide::<2, 4>(a),
-                        (Isa::Avx2Wide, _) => self.steps_wide::<1, 2>(a),
-                        (Isa::Avx2, 4) => self.steps::<4, 16>(a),
-                        (Isa::Avx2, 3) => self.steps::<3, 8>(a),
-                        (Isa::Avx2, 2) => self.steps::<2, 4>(a),
-                        (Isa::Avx2, _) => self.steps::<1, 2>(a),
+                    match (self.insns, self.k) {
+                        (Insns::Avx512(t), 4) => self.steps8::<4, 16>(t, a),
+                        (Insns::Avx512(t), 3) => self.steps8::<3, 8>(t, a),
+                        (Insns::Avx512(t), 2) => self.steps8::<2, 4>(t, a),
+                        (Insns::Avx512(t), _) => self.steps8::<1, 2>(t, a),
+                        (Insns::Avx2Wide(t), 4) => self.steps_wide::<4, 16>(t, a),
+                        (Insns::Avx2Wide(t), 3) => self.steps_wide::<3, 8>(t, a),
+                        (Insns::Avx2Wide(t), 2) => self.steps_wide::<2, 4>(t, a),
+                        (Insns::Avx2Wide(t), _) => self.steps_wide::<1, 2>(t, a),
+                        (Insns::Avx2(t), 4) => self.steps::<4, 16>(t, a),
+                        (Insns::Avx2(t), 3) => self.steps::<3, 8>(t, a),
+                        (Insns::Avx2(t), 2) => self.steps::<2, 4>(t, a),
+                        (Insns::Avx2(t), _) => self.steps::<1, 2>(t, a),
                     }
                 }
             }
 
             /// [`Plan::each`] with AVX2 and FMA.
+            ///
+            /// # Safety
+            /// As [`Plan::groups`].
             #[target_feature(enable = "avx2,fma")]
-            unsafe fn steps<const K: usize, const N: usize>(&self, a: Args) {
-                // SAFETY: forwarded from the caller.
+            unsafe fn steps<const K: usize, const N: usize>(&self, _: Avx2Fma, a: Args) {
+                // SAFETY: forwarded from the caller; AVX2 and FMA enabled.
                 unsafe { self.each::<K, N>(a) }
             }
 
             /// [`Plan::each`] where AVX-512VL gives 32 vector registers
             /// (the same 256-bit instructions, fewer spills: ~7% faster).
+            ///
+            /// # Safety
+            /// As [`Plan::groups`].
             #[target_feature(enable = "avx2,fma,avx512f,avx512vl")]
-            unsafe fn steps_wide<const K: usize, const N: usize>(&self, a: Args) {
-                // SAFETY: forwarded from the caller.
+            unsafe fn steps_wide<const K: usize, const N: usize>(&self, _: Avx512Vl, a: Args) {
+                // SAFETY: forwarded from the caller; AVX2 and FMA enabled.
                 unsafe { self.each::<K, N>(a) }
             }
 
@@ -529,10 +635,10 @@ mod vector {
             /// As [`Plan::body`].
             #[inline(always)]
             unsafe fn each<const K: usize, const N: usize>(&self, a: Args) {
-                let (v, mut y, count, mask, q, p) = a;
+                let (base, mut y, count, mask, q, p) = a;
                 for _ in 0..count {
                     // SAFETY: forwarded from the caller.
-                    unsafe { self.body::<K, N>(v, y, q, p) };
+                    unsafe { self.body::<K, N>(base, y, q, p) };
                     y = super::super::next_rep(y, mask);
                 }
             }
@@ -546,17 +652,16 @@ mod vector {
             #[inline(always)]
             unsafe fn body<const K: usize, const N: usize>(
                 &self,
-                v: &mut [f64],
+                base: *mut f64,
                 y: usize,
                 q: f64,
                 p: f64,
             ) {
-                let base = v.as_mut_ptr();
                 // SAFETY: the caller enabled AVX2 and FMA; `y ^ off[c]` is a
-                // multiple of 4 with 4 values of `v` from there (caller's
-                // contract); each index array holds 8 i32. The indices are
-                // reloaded (from L1) rather than held: the N values already
-                // fill the registers.
+                // multiple of 4 with 4 values of the vector from there, owned
+                // by this call (caller's contract); each index array holds
+                // 8 i32. The indices are reloaded (from L1) rather than
+                // held: the N values already fill the registers.
                 unsafe {
                     let (qv, pv) = (_mm256_set1_pd(q), _mm256_set1_pd(p));
                     let perm = |c: usize| _mm256_loadu_si256(self.idx[c].as_ptr().cast());
@@ -581,10 +686,12 @@ mod vector {
 
             /// The groups with 8-lane AVX-512 vectors: the same products and
             /// fused sums as [`Plan::body`], lane for lane.
+            ///
+            /// # Safety
+            /// As [`Plan::groups`].
             #[target_feature(enable = "avx512f")]
-            unsafe fn steps8<const K: usize, const N: usize>(&self, a: Args) {
-                let (v, mut y, count, mask, q, p) = a;
-                let base = v.as_mut_ptr();
+            unsafe fn steps8<const K: usize, const N: usize>(&self, _: Avx512, a: Args) {
+                let (base, mut y, count, mask, q, p) = a;
                 let (qv, pv) = (_mm512_set1_pd(q), _mm512_set1_pd(p));
                 // SAFETY: each index array holds 16 i32 = 8 i64.
                 let perm = |c: usize| unsafe { _mm512_loadu_si512(self.idx[c].as_ptr().cast()) };
@@ -592,7 +699,8 @@ mod vector {
                     let mut x = [_mm512_setzero_pd(); N];
                     for (c, xc) in x.iter_mut().enumerate() {
                         // SAFETY: `y ^ off[c]` is a multiple of 8 with 8
-                        // values of `v` from there (caller's contract).
+                        // values of the vector from there, owned by this
+                        // call (caller's contract).
                         let a = unsafe { _mm512_loadu_pd(base.add(y ^ self.off[c])) };
                         *xc = _mm512_permutexvar_pd(perm(c), a);
                     }
@@ -615,18 +723,12 @@ pub fn supports(g: &Generator) -> bool {
 }
 
 /// `true` when the CPU runs the vector path (x86-64 with AVX2 and FMA, and
-/// [`super::NO_SIMD_ENV`] not set).
+/// [`super::NO_SIMD_ENV`] not set): [`Isa::vectorises_walk`] of
+/// [`Isa::detect`].
 /// Elsewhere every group takes the scalar path (the same bits, several
 /// times slower), and the solver uses [`super::butterfly`] instead.
 pub fn vectorised() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        super::simd_allowed() && is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    Isa::detect().vectorises_walk()
 }
 
 /// `P_undetected` of the CRC `g` at BER `p` for every length in `lengths`
@@ -636,6 +738,31 @@ pub fn vectorised() -> bool {
 /// Panics unless [`supports`]`(g)`. The caller checks the memory first
 /// ([`super::check_memory`]).
 pub fn p_undetected_one(g: &Generator, lengths: &[u64], p: f64, parallel: bool) -> Vec<f64> {
+    p_undetected_one_with(g, lengths, p, parallel, &Silent)
+}
+
+/// [`p_undetected_one`] reporting each step to `progress` (in blocks of
+/// [`super::report_every`] steps); announces no stage.
+pub(crate) fn p_undetected_one_with(
+    g: &Generator,
+    lengths: &[u64],
+    p: f64,
+    parallel: bool,
+    progress: &dyn Progress,
+) -> Vec<f64> {
+    p_undetected_one_on(Isa::detect(), g, lengths, p, parallel, progress)
+}
+
+/// [`p_undetected_one_with`] on the instructions of `isa` (the same bits on
+/// every `isa`).
+pub(crate) fn p_undetected_one_on(
+    isa: Isa,
+    g: &Generator,
+    lengths: &[u64],
+    p: f64,
+    parallel: bool,
+    progress: &dyn Progress,
+) -> Vec<f64> {
     assert!(supports(g), "walk kernel needs width >= {MIN_WIDTH}");
     let mut order: Vec<usize> = (0..lengths.len()).collect();
     order.sort_by_key(|&i| lengths[i]);
@@ -643,7 +770,9 @@ pub fn p_undetected_one(g: &Generator, lengths: &[u64], p: f64, parallel: bool) 
     let mut out = vec![0.0; lengths.len()];
     let mut v = vec![0.0; 1usize << g.width()];
     let mut k = order.partition_point(|&i| lengths[i] == 0);
-    advance(g, p, &mut v, 0, nmax, parallel, |len, z| {
+    let mut steps = Batch::new(progress, super::report_every(g.width()));
+    advance_on(isa, g, p, &mut v, 0, nmax, parallel, |len, z| {
+        steps.add(1);
         while k < order.len() && lengths[order[k]] == len {
             out[order[k]] = z;
             k += 1;
@@ -667,6 +796,21 @@ pub fn advance(
     parallel: bool,
     escape: impl FnMut(u64, f64),
 ) {
+    advance_on(Isa::detect(), g, p, v, t0, steps, parallel, escape);
+}
+
+/// [`advance`] on the instructions of `isa`.
+#[allow(clippy::too_many_arguments)]
+fn advance_on(
+    isa: Isa,
+    g: &Generator,
+    p: f64,
+    v: &mut [f64],
+    t0: u64,
+    steps: u64,
+    parallel: bool,
+    escape: impl FnMut(u64, f64),
+) {
     assert!(supports(g), "walk kernel needs width >= {MIN_WIDTH}");
     let r = g.width();
     let gn = g.normal();
@@ -680,7 +824,7 @@ pub fn advance(
         gt = unwind(gt, gn, r);
         g
     };
-    walk(r, p, v, t0, steps, translations, parallel, escape);
+    walk(isa, r, p, v, t0, steps, translations, parallel, escape);
 }
 
 /// `P(at least one error, and the XOR of translations[i] over the error
@@ -705,6 +849,7 @@ pub fn escape_of_translations(width: u32, translations: &[u64], p: f64) -> f64 {
     let mut it = translations.iter().copied();
     let mut last = 0.0;
     walk(
+        Isa::detect(),
         width,
         p,
         &mut v,
@@ -720,9 +865,11 @@ pub fn escape_of_translations(width: u32, translations: &[u64], p: f64) -> f64 {
 /// The kernel: `steps` steps from time `t0`, step `t` translating by the
 /// next value of `translations` with probability `p`, error mass injected
 /// at the translation itself (the first error), `escape(t, v[0])` after
-/// each step.
+/// each step. The kernel's instructions are those of `isa`, decided here
+/// once for the whole walk.
 #[allow(clippy::too_many_arguments)]
 fn walk(
+    isa: Isa,
     r: u32,
     p: f64,
     v: &mut [f64],
@@ -739,6 +886,7 @@ fn walk(
     // Translations drawn but not yet run (at most one block ahead).
     let mut gens = [0u64; BLOCK];
     let mut have = 0;
+    let lanes = vector::lanes(isa);
     while t < end {
         let avail = (BLOCK as u64).min(end - t) as usize;
         while have < avail {
@@ -749,7 +897,7 @@ fn walk(
         // whose G_t lies in the lane bits runs on its own, step by step.
         let block = (1..=avail)
             .rev()
-            .find_map(|k| Block::new(&gens[..k], vector::lanes()));
+            .find_map(|k| Block::new(&gens[..k], lanes));
         let kb = block.as_ref().map_or(1, |b| b.gens.len());
         let mut inject = [0.0; BLOCK];
         for (i, x) in inject.iter_mut().take(kb).enumerate() {
@@ -757,8 +905,8 @@ fn walk(
         }
         let mut zero = [0.0; BLOCK];
         match &block {
-            Some(b) => run_block(v, r, b, q, p, &inject[..kb], &mut zero[..kb], parallel),
-            None => block_stepwise(v, &gens[..1], q, p, &inject[..1], &mut zero[..1]),
+            Some(b) => run_block(isa, v, r, b, q, p, &inject[..kb], &mut zero[..kb], parallel),
+            None => block_stepwise(isa.fma(), v, &gens[..1], q, p, &inject[..1], &mut zero[..1]),
         }
         for (i, &z) in zero[..kb].iter().enumerate() {
             escape(t + i as u64 + 1, z);
@@ -825,33 +973,64 @@ mod tests {
         let lengths: Vec<u64> = (0..500).collect();
         let serial = p_undetected_one(&g, &lengths, 1e-3, false);
         let parallel = p_undetected_one(&g, &lengths, 1e-3, true);
-        assert_eq!(
-            serial.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
-            parallel.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
-        );
-        // The scalar group against the vector group on one block, with 4
-        // and with 8 lanes (the 8-lane vector path where the CPU has
-        // AVX-512), and the two lane counts against each other.
+        assert_eq!(bits(&serial), bits(&parallel));
+        // The scalar groups against the kernel's groups on one block, with
+        // 4 and with 8 lanes, on every instruction set this CPU has (the
+        // 8-lane vector path where it has AVX-512, the 4-lane one with and
+        // without AVX-512VL's registers), and the lane counts against each
+        // other.
         let gens = [0x1234u64, unwind(0x1234, g.normal(), 16), 0x0F0, 0x8000];
         let v0: Vec<f64> = (0..1 << 16).map(|i| ((i * 7919) % 1013) as f64).collect();
         let mut results = Vec::new();
-        for lanes in [4usize, 8] {
-            let block = Block::new(&gens, lanes).expect("independent of the lane bits");
-            let (mut a, mut b) = (v0.clone(), v0.clone());
-            let kernel = vector::Kernel::new(&block, 0.875, 0.125);
-            let groups = 1 << (16 - lanes.trailing_zeros() - 4);
-            for i in 1..groups {
-                let y = block.rep(i);
-                assert_eq!(next_rep(block.rep(i - 1), block.clear_mask), y);
-                block.group_scalar(&mut a, y, 0.875, 0.125, None);
+        for isa in Isa::detect().restrictions() {
+            for lanes in [4usize, 8] {
+                let block = Block::new(&gens, lanes).expect("independent of the lane bits");
+                let (mut a, mut b) = (v0.clone(), v0.clone());
+                let kernel = vector::Kernel::new(&block, 0.875, 0.125, isa);
+                let groups = 1 << (16 - lanes.trailing_zeros() - 4);
+                for i in 1..groups {
+                    let y = block.rep(i);
+                    assert_eq!(next_rep(block.rep(i - 1), block.clear_mask), y);
+                    let a = Shared::new(&mut a);
+                    // SAFETY: one thread, the whole vector.
+                    unsafe { block.scalar_groups(None, a, y, 1, 0.875, 0.125, None) };
+                }
+                let sa = Shared::new(&mut a);
+                // SAFETY: one thread, the whole vector.
+                unsafe { block.scalar_groups(None, sa, 0, 1, 0.875, 0.125, None) };
+                let sb = Shared::new(&mut b);
+                // SAFETY: one thread, the whole vector.
+                unsafe {
+                    kernel.groups(&block, sb, 1..groups);
+                    block.scalar_groups(isa.fma(), sb, 0, 1, 0.875, 0.125, None);
+                }
+                assert_eq!(a, b, "{isa:?}, {lanes} lanes");
+                results.push(a);
             }
-            block.group_scalar(&mut a, 0, 0.875, 0.125, None);
-            kernel.groups(&block, &mut b, 1..groups);
-            block.group_scalar(&mut b, 0, 0.875, 0.125, None);
-            assert_eq!(a, b, "{lanes} lanes");
-            results.push(a);
         }
-        assert_eq!(results[0], results[1]);
+        assert!(results.iter().all(|r| *r == results[0]));
+    }
+
+    fn bits(v: &[f64]) -> Vec<u64> {
+        v.iter().map(|x| x.to_bits()).collect()
+    }
+
+    #[test]
+    fn scalar_path_gives_the_vector_paths_bits() {
+        // The whole walk forced onto each instruction set, down to no vector
+        // instructions and the library's fused multiply-add: equal bits.
+        // Width 18 splits each pass across threads (4096 groups of 4 lanes).
+        for (width, steps, parallel) in [(16, 700u64, false), (18, 60, true)] {
+            let g = crate::catalogue::default_primitive(width).unwrap();
+            let spec = g.full_string();
+            let lengths: Vec<u64> = (0..=steps).collect();
+            let want = p_undetected_one_on(Isa::scalar(), &g, &lengths, 1e-3, parallel, &Silent);
+            assert!(want[steps as usize] > 0.0);
+            for isa in Isa::detect().restrictions() {
+                let got = p_undetected_one_on(isa, &g, &lengths, 1e-3, parallel, &Silent);
+                assert_eq!(bits(&got), bits(&want), "{spec} {isa:?}");
+            }
+        }
     }
 
     #[test]

@@ -14,6 +14,7 @@
 //! correctly rounded one): the result does not depend on the CPU or the
 //! thread count.
 
+use super::super::cpu::{Avx2Fma, Isa};
 use super::super::walk::unwind;
 use crate::poly::Generator;
 use rayon::prelude::*;
@@ -35,11 +36,16 @@ struct Bits {
 }
 
 /// A pointer to the two vectors shared by the tasks of one block, which
-/// touch disjoint cosets.
+/// touch disjoint cosets: raw pointers, so that no task holds a `&mut` that
+/// overlaps another's. Contract of every access through it: the position is
+/// below `2^r`, and while the block runs it is accessed by the one task
+/// whose cosets hold it ([`block`] gives each coset to one task).
 #[derive(Clone, Copy)]
 struct Vectors(*mut f64, *mut f64);
-// SAFETY: tasks write disjoint positions (distinct cosets) only.
+// SAFETY: tasks read and write disjoint positions (distinct cosets) only,
+// the contract above.
 unsafe impl Send for Vectors {}
+// SAFETY: as for `Send`.
 unsafe impl Sync for Vectors {}
 
 /// `(P_error, P_undetected)` of `g` on the channel `ge` at each length of
@@ -54,7 +60,23 @@ pub fn run(
     ge: &crate::channel::GilbertElliott,
     lengths: &[u64],
     parallel: bool,
+    progress: &dyn crate::progress::Progress,
 ) -> Vec<(f64, f64)> {
+    run_on(Isa::detect(), g, ge, lengths, parallel, progress)
+}
+
+/// [`run`] on the instructions of `isa` (the same bits on every `isa`).
+pub(crate) fn run_on(
+    isa: Isa,
+    g: &Generator,
+    ge: &crate::channel::GilbertElliott,
+    lengths: &[u64],
+    parallel: bool,
+    progress: &dyn crate::progress::Progress,
+) -> Vec<(f64, f64)> {
+    let fast = isa.avx2_fma();
+    let mut steps =
+        crate::progress::Batch::new(progress, crate::markov::report_every(g.width() + 1));
     let mut order: Vec<usize> = (0..lengths.len()).collect();
     order.sort_by_key(|&i| lengths[i]);
     let mut out = vec![(0.0, 0.0); lengths.len()];
@@ -99,10 +121,10 @@ pub fn run(
         let mut p_ud = [0.0f64; BLOCK];
         let zero = &mut p_ud[..k];
         match k {
-            BLOCK => block::<BLOCK>(&mut vg, &mut vb, &gens, &bits, zero, parallel),
-            3 => block::<3>(&mut vg, &mut vb, &gens, &bits, zero, parallel),
-            2 => block::<2>(&mut vg, &mut vb, &gens, &bits, zero, parallel),
-            _ => block::<1>(&mut vg, &mut vb, &gens, &bits, zero, parallel),
+            BLOCK => block::<BLOCK>(fast, &mut vg, &mut vb, &gens, &bits, zero, parallel),
+            3 => block::<3>(fast, &mut vg, &mut vb, &gens, &bits, zero, parallel),
+            2 => block::<2>(fast, &mut vg, &mut vb, &gens, &bits, zero, parallel),
+            _ => block::<1>(fast, &mut vg, &mut vb, &gens, &bits, zero, parallel),
         }
         for i in 0..k {
             let now = t + i as u64 + 1;
@@ -112,13 +134,15 @@ pub fn run(
             }
         }
         t += k as u64;
+        steps.add(k as u64);
     }
     out
 }
 
 /// One block of `K` bits over both vectors; `zero[i]` gets the escape
-/// after bit `i`.
+/// after bit `i`. `fast` (AVX2 and FMA) picks the vector path.
 fn block<const K: usize>(
+    fast: Option<Avx2Fma>,
     vg: &mut [f64],
     vb: &mut [f64],
     gens: &[u64; BLOCK],
@@ -155,7 +179,7 @@ fn block<const K: usize>(
     let task = |start: usize| {
         let end = (start + TASK).min(cosets);
         // SAFETY: cosets start..end, disjoint from every other task's.
-        unsafe { cosets_range::<K>(ptr, start.max(1), end, mask, &elems, bits) };
+        unsafe { cosets_range::<K>(fast, ptr, start.max(1), end, mask, &elems, bits) };
     };
     if parallel {
         (0..cosets).into_par_iter().step_by(TASK).for_each(task);
@@ -176,11 +200,13 @@ fn rep(i: usize, mask: usize) -> usize {
     y
 }
 
-/// Cosets number `start..end`, with hardware FMA where the CPU has it.
+/// Cosets number `start..end`, with AVX2 and hardware FMA where `fast`
+/// proves the CPU has them.
 ///
 /// # Safety
 /// No other thread touches these cosets; `2^r` values behind each pointer.
 unsafe fn cosets_range<const K: usize>(
+    fast: Option<Avx2Fma>,
     v: Vectors,
     start: usize,
     end: usize,
@@ -189,14 +215,13 @@ unsafe fn cosets_range<const K: usize>(
     bits: &Bits,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if super::super::simd_allowed() && is_x86_feature_detected!("fma") {
-        // SAFETY: the CPU has FMA and AVX2 is implied by the check below;
-        // the caller's contract is passed on.
-        if is_x86_feature_detected!("avx2") {
-            unsafe { cosets_range_fma::<K>(v, start, end, mask, elems, bits) };
-            return;
-        }
+    if let Some(fast) = fast {
+        // SAFETY: the token proves the CPU has AVX2 and FMA; the caller's
+        // contract is passed on.
+        unsafe { cosets_range_fma::<K>(fast, v, start, end, mask, elems, bits) };
+        return;
     }
+    let _ = fast;
     // SAFETY: the caller's contract.
     unsafe { cosets_range_body::<K>(v, start, end, mask, elems, bits) }
 }
@@ -208,6 +233,7 @@ unsafe fn cosets_range<const K: usize>(
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 unsafe fn cosets_range_fma<const K: usize>(
+    _: Avx2Fma,
     v: Vectors,
     start: usize,
     end: usize,

@@ -226,7 +226,7 @@ fn fused_kernel_matches_stepwise() {
         for ch in [ge(1e-3, 0.3, 0.05, 0.4), ge(1e-12, 1e-3, 1e-6, 0.2)] {
             let want = solve_stepwise(&g, &lengths, &ch);
             for parallel in [false, true] {
-                let got = fused::run(&g, &ch, &lengths, parallel);
+                let got = fused::run(&g, &ch, &lengths, parallel, &crate::progress::Silent);
                 for (w, &(pe, pu)) in want.iter().zip(&got) {
                     let what = format!("{spec} {ch} n={} parallel={parallel}", w.bits);
                     if w.p_undetected == 0.0 {
@@ -239,6 +239,34 @@ fn fused_kernel_matches_stepwise() {
                     }
                 }
             }
+        }
+    }
+}
+
+#[test]
+fn fused_scalar_path_gives_the_vector_paths_bits() {
+    // The fused kernel forced onto each instruction set this CPU has, down
+    // to no vector instructions and the library's fused multiply-add:
+    // equal bits, serial and parallel (width 16: 8 tasks of cosets).
+    let g: Generator = "0x1C867".parse().unwrap();
+    let lengths: Vec<u64> = (0..=203).collect();
+    let ch = ge(1e-3, 0.3, 0.05, 0.4);
+    let bits = |v: &[(f64, f64)]| -> Vec<(u64, u64)> {
+        v.iter().map(|(a, b)| (a.to_bits(), b.to_bits())).collect()
+    };
+    let want = fused::run_on(
+        crate::markov::cpu::Isa::scalar(),
+        &g,
+        &ch,
+        &lengths,
+        false,
+        &crate::progress::Silent,
+    );
+    assert!(want[203].1 > 0.0);
+    for isa in crate::markov::cpu::Isa::detect().restrictions() {
+        for parallel in [false, true] {
+            let got = fused::run_on(isa, &g, &ch, &lengths, parallel, &crate::progress::Silent);
+            assert_eq!(bits(&got), bits(&want), "{isa:?} parallel={parallel}");
         }
     }
 }

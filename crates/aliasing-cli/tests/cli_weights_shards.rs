@@ -1,0 +1,229 @@
+//! End-to-end tests of the split dual-code pass: `alias weights --shard I/N
+//! --out FILE` and `alias merge` give the single run's output byte for byte.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn alias(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_alias"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn ok(args: &[&str]) -> String {
+    let (code, out, err) = alias(args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    out
+}
+
+fn bad(args: &[&str], want: &str) {
+    let (code, out, err) = alias(args);
+    assert_eq!(code, 2, "{args:?}: {out}{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: ") && err.contains(want), "{err}");
+}
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("alias-wshards-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn p(d: &Path, f: &str) -> String {
+    d.join(f).display().to_string()
+}
+
+/// Writes shards 1..=n of `base` to `d` and returns their paths.
+fn shards(d: &Path, base: &[&str], n: u64) -> Vec<String> {
+    (1..=n)
+        .map(|i| {
+            let f = p(d, &format!("s{i}of{n}.json"));
+            let s = format!("{i}/{n}");
+            let mut args = base.to_vec();
+            args.extend(["--shard", &s, "--out", &f]);
+            let printed = ok(&args);
+            // a part prints nothing; shard 1/1 is the whole run
+            assert_eq!(printed.is_empty(), n > 1, "{printed}");
+            f
+        })
+        .collect()
+}
+
+#[test]
+fn merged_shards_equal_the_single_run_table_and_json() {
+    let d = dir("same");
+    // (x+1) p, primitive, 24-bit (1024 items), and a generator whose
+    // cycles are walked
+    for (crc, bits) in [
+        ("crc16", "300"),
+        ("0x1100B", "1000"),
+        ("crc24", "700"),
+        ("0x1F", "40"),
+    ] {
+        let base = [
+            "weights",
+            "--crc",
+            crc,
+            "--bits",
+            bits,
+            "--method",
+            "dual",
+            "--dual",
+            "--max-weight",
+            "12",
+        ];
+        for format in ["table", "json"] {
+            let mut single = base.to_vec();
+            single.extend(["--format", format]);
+            let want = ok(&single);
+            for n in [1u64, 2, 5] {
+                let files = shards(&d, &base, n);
+                let mut merge = vec!["merge", "--format", format];
+                // any order
+                merge.extend(files.iter().rev().map(String::as_str));
+                assert_eq!(ok(&merge), want, "{crc} {bits} {format} {n} shards");
+            }
+        }
+        // the merged file is the whole pass's result file; merged again, the same
+        let files = shards(&d, &base, 3);
+        let whole = p(&d, "whole.json");
+        let mut merge = vec!["merge", "--out", &whole];
+        merge.extend(files.iter().map(String::as_str));
+        let table = ok(&merge);
+        assert_eq!(ok(&["merge", &whole]), table);
+        // --out without --shard writes the same file as one shard of one
+        let one = p(&d, "one.json");
+        let mut args = base.to_vec();
+        args.extend(["--out", &one]);
+        assert_eq!(ok(&args), table);
+        assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&whole).unwrap());
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn mismatched_repeated_missing_or_edited_shards_are_refused() {
+    let d = dir("bad");
+    let base = [
+        "weights", "--crc", "crc16", "--bits", "300", "--method", "dual",
+    ];
+    let f = shards(&d, &base, 3);
+    bad(&["merge", &f[0], &f[1], &f[1]], "given twice");
+    bad(&["merge", &f[0], &f[2]], "shard 2/3 is missing");
+    let other = p(&d, "other.json");
+    ok(&[
+        "weights", "--crc", "crc16", "--bits", "301", "--method", "dual", "--shard", "2/3",
+        "--out", &other,
+    ]);
+    bad(&["merge", &f[0], &other, &f[2]], "other parameters");
+    let two = shards(
+        &d,
+        &[
+            "weights",
+            "--crc",
+            "crc16",
+            "--bits",
+            "300",
+            "--method",
+            "dual",
+            "--max-weight",
+            "5",
+        ],
+        2,
+    );
+    bad(&["merge", &f[0], &two[1], &f[2]], "other parameters");
+    let text = std::fs::read_to_string(&f[1]).unwrap();
+    let edited = p(&d, "edited.json");
+    std::fs::write(
+        &edited,
+        text.replacen("\"counts\": [\n", "\"counts\": [\n 1,", 1),
+    )
+    .unwrap();
+    bad(&["merge", &f[0], &edited, &f[2]], "edited.json");
+    // a simulate shard is another kind of file
+    let sim = p(&d, "sim.json");
+    ok(&[
+        "simulate", "--frames", "1000", "--bytes", "64", "--stack", "crc8", "--shard", "2/3",
+        "--out", &sim,
+    ]);
+    bad(&["merge", &f[0], &sim, &f[2]], "sim.json");
+    // refused before any work
+    bad(
+        &[
+            "weights",
+            "--crc",
+            "crc16",
+            "--bits",
+            "300",
+            "--method",
+            "syndromes",
+            "--max-weight",
+            "4",
+            "--shard",
+            "1/2",
+            "--out",
+            &p(&d, "x.json"),
+        ],
+        "--method dual",
+    );
+    bad(
+        &[
+            "weights",
+            "--crc",
+            "crc16",
+            "--bits",
+            "300",
+            "--method",
+            "dual",
+            "--shard",
+            "3/2",
+            "--out",
+            &p(&d, "x.json"),
+        ],
+        "--shard",
+    );
+    bad(
+        &[
+            "weights",
+            "--crc",
+            "crc16",
+            "--bits",
+            "300",
+            "--method",
+            "dual",
+            "--shard",
+            "1/2",
+            "--out",
+            "/nonexistent/x.json",
+        ],
+        "nonexistent",
+    );
+    bad(
+        &[
+            "weights",
+            "--crc",
+            "crc64",
+            "--bits",
+            "300",
+            "--method",
+            "dual",
+            "--shard",
+            "1/2",
+            "--out",
+            &p(&d, "x.json"),
+        ],
+        "32",
+    );
+    bad(
+        &["merge", &f[0], &f[1], &f[2], "--plot", &p(&d, "x.svg")],
+        "--plot",
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -1,0 +1,308 @@
+//! The README's quoted outputs are what the commands print.
+//!
+//! A block of output in README.md is checked when the line before it (blank
+//! lines aside) is a marker, invisible on the rendered page:
+//!
+//! - `<!-- readme-test: alias ARGS -->`: every quoted line (a `...` line and
+//!   a `$ ` command line excepted) is a line of the real output of `alias
+//!   ARGS`, in the same order; lines left out of the quote (timings) are
+//!   allowed.
+//! - `<!-- readme-test columns=A,B: alias ARGS -->`: a fast variant of a
+//!   long run. Only columns `A`, `B` of the quoted table are compared: each
+//!   quoted row with the real row of the same first column. Used where the
+//!   quoted run takes minutes but some columns (the exact values) do not
+//!   depend on what makes it long (the number of frames).
+//!
+//! Each check is also shown able to fail: one digit of the quote is changed
+//! and the check must then report a mismatch.
+
+use std::collections::BTreeSet;
+use std::process::Command;
+
+/// One checked block.
+struct Case {
+    /// README line of the marker (1-based).
+    line: usize,
+    args: Vec<String>,
+    columns: Option<Vec<String>>,
+    quoted: Vec<String>,
+}
+
+const MARKER: &str = "<!-- readme-test";
+
+fn cases(readme: &str) -> Vec<Case> {
+    let lines: Vec<&str> = readme.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let l = lines[i].trim();
+        if !l.starts_with(MARKER) {
+            i += 1;
+            continue;
+        }
+        let inner = l
+            .strip_prefix(MARKER)
+            .and_then(|s| s.strip_suffix("-->"))
+            .unwrap_or_else(|| panic!("README line {}: marker on one line", i + 1));
+        let (opts, cmd) = inner
+            .split_once(':')
+            .unwrap_or_else(|| panic!("README line {}: `readme-test: alias ...`", i + 1));
+        let columns = opts
+            .trim()
+            .strip_prefix("columns=")
+            .map(|c| c.split(',').map(str::to_string).collect::<Vec<_>>());
+        assert!(
+            columns.is_some() || opts.trim().is_empty(),
+            "README line {}: unknown option",
+            i + 1
+        );
+        let mut words = cmd.split_whitespace().map(str::to_string);
+        assert_eq!(
+            words.next().as_deref(),
+            Some("alias"),
+            "README line {}",
+            i + 1
+        );
+        let args: Vec<String> = words.collect();
+        let marker_line = i + 1;
+        i += 1;
+        while i < lines.len() && lines[i].trim().is_empty() {
+            i += 1;
+        }
+        let mut quoted = Vec::new();
+        if lines.get(i).is_some_and(|l| l.starts_with("```")) {
+            i += 1;
+            while i < lines.len() && !lines[i].starts_with("```") {
+                quoted.push(lines[i].to_string());
+                i += 1;
+            }
+        } else {
+            // an indented block, blank lines inside it included
+            while i < lines.len() {
+                if let Some(q) = lines[i].strip_prefix("    ") {
+                    quoted.push(q.to_string());
+                } else if lines[i].trim().is_empty()
+                    && lines[i + 1..]
+                        .iter()
+                        .find(|l| !l.trim().is_empty())
+                        .is_some_and(|l| l.starts_with("    "))
+                {
+                    quoted.push(String::new());
+                } else {
+                    break;
+                }
+                i += 1;
+            }
+        }
+        assert!(
+            !quoted.is_empty(),
+            "README line {marker_line}: no block after the marker"
+        );
+        out.push(Case {
+            line: marker_line,
+            args,
+            columns,
+            quoted,
+        });
+    }
+    out
+}
+
+/// Fields of a table line: runs of two or more spaces separate them (a
+/// field such as `IPv4 header checksum` holds single spaces).
+fn fields(line: &str) -> Vec<&str> {
+    line.trim()
+        .split("  ")
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .collect()
+}
+
+/// `Ok` when the quote matches the real output, else what differs.
+fn check(case: &Case, quoted: &[String], real: &str) -> Result<(), String> {
+    let real: Vec<&str> = real.lines().map(str::trim_end).collect();
+    match &case.columns {
+        None => {
+            let mut at = 0;
+            for q in quoted.iter().map(|q| q.trim_end()) {
+                if q.is_empty() || q.trim() == "..." || q.starts_with("$ ") {
+                    continue;
+                }
+                match real[at..].iter().position(|r| *r == q) {
+                    Some(k) => at += k + 1,
+                    None => {
+                        return Err(format!("quoted line not in the output (in order):\n  {q}"));
+                    }
+                }
+            }
+            Ok(())
+        }
+        Some(cols) => {
+            let has_all = |l: &str| {
+                let f = fields(l);
+                cols.iter().all(|c| f.contains(&c.as_str()))
+            };
+            let qh = quoted
+                .iter()
+                .position(|l| has_all(l))
+                .ok_or("no quoted header with those columns")?;
+            let header = fields(&quoted[qh]);
+            let rh = real
+                .iter()
+                .position(|l| fields(l) == header)
+                .ok_or_else(|| format!("the output has no header line `{}`", quoted[qh].trim()))?;
+            let idx: Vec<usize> = cols
+                .iter()
+                .map(|c| header.iter().position(|h| h == c).unwrap())
+                .collect();
+            let mut rows = 0;
+            for q in quoted[qh + 1..].iter().take_while(|l| !l.trim().is_empty()) {
+                let qf = fields(q);
+                let r = real[rh + 1..]
+                    .iter()
+                    .map(|l| fields(l))
+                    .find(|f| f.first() == qf.first())
+                    .ok_or_else(|| format!("no output row `{}`", qf[0]))?;
+                for &k in &idx {
+                    if qf.get(k) != r.get(k) {
+                        return Err(format!(
+                            "row `{}`, column `{}`: quoted {:?}, output {:?}",
+                            qf[0],
+                            header[k],
+                            qf.get(k),
+                            r.get(k)
+                        ));
+                    }
+                }
+                rows += 1;
+            }
+            if rows == 0 {
+                return Err("no quoted rows".into());
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The quote with one digit changed, in a line (and column) the check reads.
+fn with_a_digit_changed(case: &Case) -> Vec<String> {
+    let mut q = case.quoted.clone();
+    let bump = |l: &mut String, k: usize| {
+        let d = l.as_bytes()[k];
+        let nd = if d == b'9' { '8' } else { (d + 1) as char };
+        l.replace_range(k..k + 1, &nd.to_string());
+    };
+    match &case.columns {
+        None => {
+            for l in q
+                .iter_mut()
+                .filter(|l| !l.starts_with("$ ") && l.trim() != "...")
+            {
+                if let Some(k) = l.rfind(|c: char| c.is_ascii_digit()) {
+                    bump(l, k);
+                    return q;
+                }
+            }
+        }
+        Some(cols) => {
+            // the last checked column of the first row after the header
+            let h = q
+                .iter()
+                .position(|l| cols.iter().all(|c| fields(l).contains(&c.as_str())))
+                .expect("a header");
+            let header: Vec<String> = fields(&q[h]).iter().map(|s| s.to_string()).collect();
+            let col = header
+                .iter()
+                .position(|x| x == cols.last().unwrap())
+                .unwrap();
+            for l in q.iter_mut().skip(h + 1) {
+                let Some(field) = fields(l).get(col).map(|f| f.to_string()) else {
+                    continue;
+                };
+                let Some(at) = l.rfind(&field) else { continue };
+                if let Some(k) = field.rfind(|c: char| c.is_ascii_digit()) {
+                    bump(l, at + k);
+                    return q;
+                }
+            }
+        }
+    }
+    panic!("README line {}: no digit to change in the quote", case.line);
+}
+
+fn readme() -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
+    std::fs::read_to_string(path).expect("README.md at the workspace root")
+}
+
+#[test]
+fn quoted_outputs_are_real() {
+    let cases = cases(&readme());
+    // the commands the README quotes
+    let covered: BTreeSet<&str> = cases.iter().map(|c| c.args[0].as_str()).collect();
+    for cmd in [
+        "curve", "compare", "hd", "weights", "simulate", "stack", "search",
+    ] {
+        assert!(
+            covered.contains(cmd),
+            "no checked README output of `alias {cmd}`"
+        );
+    }
+    // run them all at once (most are a fraction of a second; a few take seconds)
+    let children: Vec<_> = cases
+        .iter()
+        .map(|c| {
+            Command::new(env!("CARGO_BIN_EXE_alias"))
+                .args(&c.args)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("run alias")
+        })
+        .collect();
+    let mut failures = Vec::new();
+    for (case, child) in cases.iter().zip(children) {
+        let o = child.wait_with_output().unwrap();
+        let cmd = format!("alias {}", case.args.join(" "));
+        if !o.status.success() {
+            failures.push(format!(
+                "README line {}: `{cmd}` failed: {}",
+                case.line,
+                String::from_utf8_lossy(&o.stderr)
+            ));
+            continue;
+        }
+        let real = String::from_utf8(o.stdout).unwrap();
+        if let Err(e) = check(case, &case.quoted, &real) {
+            failures.push(format!("README line {}: `{cmd}`: {e}", case.line));
+        }
+        // the check can fail: a changed digit is caught
+        let changed = with_a_digit_changed(case);
+        assert!(
+            check(case, &changed, &real).is_err(),
+            "README line {}: a changed digit went unnoticed",
+            case.line
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_checker_reads_both_block_forms() {
+    let text = "x\n<!-- readme-test: alias hd --crc 8 -->\n\n    a  1\n\n    b  2\nafter\n\n\
+                <!-- readme-test columns=k,v: alias x -->\n```text\n$ alias x\nk  v\nr  3\n```\n";
+    let c = cases(text);
+    assert_eq!(c.len(), 2);
+    assert_eq!(c[0].args, ["hd", "--crc", "8"]);
+    assert_eq!(c[0].quoted, ["a  1", "", "b  2"]);
+    assert_eq!(
+        c[1].columns.as_deref(),
+        Some(&["k".to_string(), "v".to_string()][..])
+    );
+    assert_eq!(c[1].quoted, ["$ alias x", "k  v", "r  3"]);
+    assert!(check(&c[0], &c[0].quoted, "a  1\nz\nb  2\n").is_ok());
+    assert!(check(&c[0], &c[0].quoted, "b  2\na  1\n").is_err());
+    assert!(check(&c[1], &c[1].quoted, "k  v  w\nq  1  1\nr  3  9\n").is_err()); // header differs
+    assert!(check(&c[1], &c[1].quoted, "k  v\nq  1\nr  3\n").is_ok());
+    assert!(check(&c[1], &with_a_digit_changed(&c[1]), "k  v\nr  3\n").is_err());
+}

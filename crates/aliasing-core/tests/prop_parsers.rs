@@ -1,0 +1,214 @@
+//! Property tests of the library's parsers: generator specs in every
+//! notation, CRC and check names, burst (Gilbert-Elliott) specs, curve
+//! methods and memory budgets. Arbitrary text never panics and gets a typed,
+//! one-line error; every value written by the library reads back equal.
+
+use aliasing_core::Error;
+use aliasing_core::catalogue;
+use aliasing_core::channel::GilbertElliott;
+use aliasing_core::check::CheckSpec;
+use aliasing_core::curve::Method;
+use aliasing_core::poly::{Generator, Notation};
+use aliasing_core::units::MemoryBudget;
+use proptest::prelude::*;
+
+/// Text that looks like the specs users type: hex, digits, prefixes,
+/// separators, signs, exponents, stray unicode.
+fn spec_like() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        Just("0x".to_string()),
+        Just("0X".to_string()),
+        Just("k:".to_string()),
+        Just("r:".to_string()),
+        Just("r32:".to_string()),
+        Just(":".to_string()),
+        Just(",".to_string()),
+        Just("_".to_string()),
+        Just("-".to_string()),
+        Just("e".to_string()),
+        Just(".".to_string()),
+        Just(" ".to_string()),
+        Just("crc".to_string()),
+        Just("CRC-32/".to_string()),
+        Just("é".to_string()),
+        "[0-9]{1,25}",
+        "[0-9a-fA-F]{1,40}",
+        "[a-z]{1,6}",
+        any::<char>().prop_map(String::from),
+    ];
+    prop::collection::vec(piece, 0..8).prop_map(|v| v.concat())
+}
+
+/// A valid generator of any width 1..=64.
+fn generator() -> impl Strategy<Value = Generator> {
+    (1u32..=64, any::<u64>()).prop_map(|(w, v)| {
+        let mask = if w == 64 { u64::MAX } else { (1 << w) - 1 };
+        Generator::new(w, (v & mask) | 1).expect("odd value within the width")
+    })
+}
+
+/// A library error message is one line when the input is.
+fn one_line(input: &str, e: &Error) -> Result<(), TestCaseError> {
+    let m = e.to_string();
+    prop_assert!(!m.is_empty());
+    if !input.contains(['\n', '\r']) {
+        prop_assert!(!m.contains('\n'), "two lines for {input:?}: {m}");
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn generator_specs_never_panic(s in spec_like()) {
+        if let Err(e) = s.parse::<Generator>() {
+            one_line(&s, &e)?;
+            prop_assert!(matches!(e, Error::BadPolynomial { .. }), "{e:?}");
+        }
+    }
+
+    #[test]
+    fn generator_any_text_never_panics(s in any::<String>()) {
+        if let Err(e) = s.parse::<Generator>() {
+            one_line(&s, &e)?;
+        }
+    }
+
+    #[test]
+    fn generator_round_trips_in_every_notation(g in generator()) {
+        for n in [Notation::Full, Notation::Normal, Notation::Koopman, Notation::Reversed] {
+            let text = g.to_notation(n);
+            prop_assert_eq!(text.parse::<Generator>().unwrap(), g, "{:?} {}", n, text);
+        }
+        // the serde form (full) and the bare prefixes with their width
+        let json = serde_json::to_string(&g).unwrap();
+        prop_assert_eq!(serde_json::from_str::<Generator>(&json).unwrap(), g);
+        let w = g.width();
+        prop_assert_eq!(format!("{w}:k:{}", g.koopman_string()).parse::<Generator>().unwrap(), g);
+        prop_assert_eq!(format!("{w}:r:{}", g.reversed_string()).parse::<Generator>().unwrap(), g);
+        prop_assert_eq!(format!("{w}:{}", g.full_string()).parse::<Generator>().unwrap(), g);
+        prop_assert_eq!(g.full_string().to_lowercase().parse::<Generator>().unwrap(), g);
+        prop_assert_eq!(Generator::from_koopman(w, g.koopman()).unwrap(), g);
+        prop_assert_eq!(Generator::from_reversed(w, g.reversed()).unwrap(), g);
+        prop_assert_eq!(Generator::from_full(g.full()).unwrap(), g);
+    }
+
+    /// A generator with its width overstated is refused, not reinterpreted.
+    #[test]
+    fn koopman_with_wrong_width_is_refused(g in generator(), extra in 1u32..8) {
+        let w = g.width() + extra;
+        if w <= 64 {
+            prop_assert!(Generator::from_koopman(w, g.koopman()).is_err());
+            let e = format!("{w}:k:{}", g.koopman_string()).parse::<Generator>().unwrap_err();
+            one_line("", &e)?;
+        }
+    }
+
+    #[test]
+    fn crc_names_never_panic(s in spec_like()) {
+        match catalogue::resolve(&s) {
+            Ok(alg) => prop_assert!((1..=64).contains(&alg.width())),
+            Err(e) => {
+                one_line(&s, &e)?;
+                prop_assert!(
+                    matches!(e, Error::BadPolynomial { .. } | Error::UnknownName { .. }),
+                    "{e:?}"
+                );
+            }
+        }
+        if let Err(e) = s.parse::<CheckSpec>() {
+            one_line(&s, &e)?;
+        }
+    }
+
+    /// Every catalogue name resolves, in any case and with punctuation
+    /// dropped, to the same algorithm; a misspelling is an unknown name.
+    #[test]
+    fn catalogue_names_resolve_in_any_spelling(i in any::<prop::sample::Index>(), upper in any::<bool>()) {
+        let names = catalogue::all_names();
+        let name = names[i.index(names.len())];
+        let a = catalogue::resolve(name).unwrap();
+        let respelt = if upper { name.to_uppercase() } else { name.to_lowercase() };
+        let b = catalogue::resolve(&respelt).unwrap();
+        prop_assert_eq!(&a.generator, &b.generator);
+        prop_assert_eq!(a.name.clone(), b.name.clone());
+        // the check table resolves CRC names to the same CRC (names it
+        // knows as checksums, `ip` and the like, excepted)
+        if let Ok(CheckSpec::Crc(c)) = name.parse::<CheckSpec>() {
+            prop_assert_eq!(c.generator, a.generator);
+        }
+        // a stray letter, ASCII or not, makes an unknown name
+        for typo in [format!("{name}qqq"), format!("{name}ü"), format!("😀{name}")] {
+            prop_assert!(catalogue::resolve(&typo).is_err(), "{typo}");
+        }
+    }
+
+    #[test]
+    fn bare_widths(w in 0u64..200) {
+        let r = catalogue::resolve(&w.to_string());
+        if (3..=64).contains(&w) {
+            prop_assert_eq!(r.unwrap().width() as u64, w);
+        } else if let Err(e) = r {
+            one_line("", &e)?;
+        }
+    }
+
+    #[test]
+    fn burst_specs_never_panic(s in spec_like()) {
+        if let Err(e) = s.parse::<GilbertElliott>() {
+            one_line(&s, &e)?;
+            prop_assert!(matches!(e, Error::Invalid(_)), "{e:?}");
+        }
+    }
+
+    #[test]
+    fn burst_specs_round_trip(
+        pg in 0.0f64..=1.0, pb in 0.0f64..=1.0, g2b in 0.0f64..=1.0, b2g in 0.0f64..=1.0,
+    ) {
+        let text = format!("{pg:e},{pb:e},{g2b:e},{b2g:e}");
+        match text.parse::<GilbertElliott>() {
+            Ok(ge) => {
+                prop_assert_eq!(ge.to_string(), text.clone());
+                prop_assert_eq!(ge.to_string().parse::<GilbertElliott>().unwrap(), ge);
+            }
+            Err(e) => {
+                // only both transitions 0 is refused
+                prop_assert!(g2b + b2g == 0.0, "{text}: {e}");
+            }
+        }
+        for bad in [format!("{pg},{pb},{g2b}"), format!("{pg},{pb},{g2b},{b2g},1"),
+                    format!("{},{pb},{g2b},{b2g}", pg + 1.5), format!("-{},{pb},{g2b},{b2g}", pg + 0.5)] {
+            let e = bad.parse::<GilbertElliott>().unwrap_err();
+            one_line(&bad, &e)?;
+        }
+    }
+
+    #[test]
+    fn methods(s in spec_like()) {
+        match s.parse::<Method>() {
+            Ok(m) => prop_assert_eq!(m.name(), s.trim().to_ascii_lowercase()),
+            Err(e) => one_line(&s, &e)?,
+        }
+    }
+
+    #[test]
+    fn memory_budgets(s in spec_like(), v in 1u64..1_000_000, unit in 0usize..5) {
+        if let Some(b) = MemoryBudget::parse(&s) {
+            prop_assert!(b.get().is_finite() && b.get() > 0.0, "{s}: {}", b.get());
+        }
+        let suffix = ["", "K", "M", "G", "T"][unit];
+        let b = MemoryBudget::parse(&format!("{v}{suffix}")).unwrap();
+        prop_assert_eq!(b.get(), v as f64 * (1u64 << (10 * unit)) as f64);
+    }
+}
+
+#[test]
+fn named_methods_and_budgets_read_back() {
+    for m in Method::ALL {
+        assert_eq!(m.name().parse::<Method>().unwrap(), *m);
+        assert_eq!(m.to_string().to_uppercase().parse::<Method>().unwrap(), *m);
+    }
+    // finite and positive, or refused: an overflowing product is not a budget
+    assert!(MemoryBudget::parse("1e300T").is_none_or(|b| b.get().is_finite()));
+}

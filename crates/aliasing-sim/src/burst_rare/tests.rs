@@ -1,0 +1,281 @@
+use super::*;
+use crate::stack::{Frame, Payload};
+
+fn ge(s: &str) -> GilbertElliott {
+    s.parse().unwrap()
+}
+
+/// `P(exactly the bits of `x` flip)` over `n` bits by summing over every
+/// state path (independent of the forward algorithm).
+fn brute_prob(g: &GilbertElliott, n: u32, x: u64) -> f64 {
+    let e = [g.p_good, g.p_bad];
+    let t = [
+        [1.0 - g.good_to_bad, g.good_to_bad],
+        [g.bad_to_good, 1.0 - g.bad_to_good],
+    ];
+    let pi = g.stationary();
+    let mut total = 0.0;
+    for path in 0u64..1 << n {
+        let c = |i: u32| (path >> i & 1) as usize;
+        let mut p = pi[c(0)];
+        for i in 0..n {
+            let ci = c(i);
+            p *= if x >> i & 1 == 1 { e[ci] } else { 1.0 - e[ci] };
+            if i + 1 < n {
+                p *= t[ci][c(i + 1)];
+            }
+        }
+        total += p;
+    }
+    total
+}
+
+fn bits(x: u64, n: u32) -> Vec<u32> {
+    (0..n).filter(|&i| x >> i & 1 == 1).collect()
+}
+
+#[test]
+fn pattern_law_matches_a_sum_over_every_state_path() {
+    for s in ["0.01,0.5,0.1,0.3", "1e-3,0.9,0.02,0.6", "0,0.5,0.2,0.2"] {
+        let g = ge(s);
+        let n = 9;
+        let law = PatternLaw::new(&g, n as u64).unwrap();
+        let mut total = 0.0;
+        for x in 0u64..1 << n {
+            let want = brute_prob(&g, n, x);
+            let got = law.ln_prob(&bits(x, n)).exp();
+            assert!(
+                (got - want).abs() <= 1e-13 * want,
+                "{s} {x:b}: {got} vs {want}"
+            );
+            total += got;
+            // leave-one-out: the sum over the patterns with one error fewer
+            let xs = bits(x, n);
+            let want: f64 = xs.iter().map(|&j| brute_prob(&g, n, x & !(1 << j))).sum();
+            let got = law.ln_leave_one_out(&xs).exp();
+            assert!(
+                (got - want).abs() <= 1e-13 * want,
+                "{s} {x:b} leave-one-out: {got} vs {want}"
+            );
+        }
+        assert!((total - 1.0).abs() < 1e-13, "{s}: {total}");
+    }
+}
+
+#[test]
+fn long_clean_runs_match_a_bit_by_bit_forward() {
+    // gaps beyond the small table go through its powers; check against a
+    // plain per-bit forward with rescaling, on frames far longer than 1e-308 allows
+    let g = ge("0.2,0.6,0.01,0.05");
+    let n = 50_000u64;
+    let law = PatternLaw::new(&g, n).unwrap();
+    let errors = [3u32, 4100, 4101, 20_000, 49_999];
+    let e = [g.p_good, g.p_bad];
+    let t = [
+        [1.0 - g.good_to_bad, g.good_to_bad],
+        [g.bad_to_good, 1.0 - g.bad_to_good],
+    ];
+    let (mut a, mut ln) = (g.stationary(), 0.0f64);
+    for i in 0..n as u32 {
+        let f = |c: usize| {
+            if errors.contains(&i) {
+                e[c]
+            } else {
+                1.0 - e[c]
+            }
+        };
+        let b = [a[0] * f(0), a[1] * f(1)];
+        a = [
+            b[0] * t[0][0] + b[1] * t[1][0],
+            b[0] * t[0][1] + b[1] * t[1][1],
+        ];
+        let s = a[0] + a[1];
+        a = [a[0] / s, a[1] / s];
+        ln += s.ln();
+    }
+    let got = law.ln_prob(&errors);
+    assert!(got < -1000.0, "{got}");
+    assert!((got - ln).abs() < 1e-9 * ln.abs(), "{got} vs {ln}");
+}
+
+/// The exact escape over any syndrome table (register state x channel
+/// state, one bit at a time, plainly; an oracle for layouts with padding
+/// bits, which `gilbert` does not model): `q[c][s]` is the mass of the
+/// paths with at least one error in syndrome `s` and channel state `c`.
+fn chain_over_table(table: &[u64], g: &GilbertElliott) -> f64 {
+    let bits = 64 - table.iter().fold(0, |a, &b| a | b).leading_zeros();
+    let size = 1usize << bits;
+    let e = [g.p_good, g.p_bad];
+    let mut q = [vec![0.0f64; size], vec![0.0f64; size]];
+    let mut clean = g.stationary();
+    for &t in table {
+        let mut nq = [vec![0.0f64; size], vec![0.0f64; size]];
+        for c in 0..2 {
+            for s in 0..size {
+                nq[c][s] = (1.0 - e[c]) * q[c][s] + e[c] * q[c][s ^ t as usize];
+            }
+            nq[c][t as usize] += e[c] * clean[c];
+        }
+        clean = [clean[0] * (1.0 - e[0]), clean[1] * (1.0 - e[1])];
+        let (a, b) = (g.good_to_bad, g.bad_to_good);
+        for s in 0..size {
+            let (x, y) = (nq[0][s], nq[1][s]);
+            q[0][s] = (1.0 - a) * x + b * y;
+            q[1][s] = a * x + (1.0 - b) * y;
+        }
+        clean = [
+            (1.0 - a) * clean[0] + b * clean[1],
+            a * clean[0] + (1.0 - b) * clean[1],
+        ];
+    }
+    q[0][0] + q[1][0]
+}
+
+/// Every error pattern of a small frame: `sum_x Q(x) score(x)` must equal
+/// `P_ud` (the sum of `P(e)` over nonzero codewords) exactly; that is the
+/// estimator's unbiasedness, checked without sampling.
+fn check_unbiased(stack: &str, bytes: usize, channel: &str, proposal: Option<&str>) {
+    let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
+    let g = ge(channel);
+    let plan = Plan::new(frame, Channel::Burst(g), 1, 1);
+    let work = BurstRareWork::new(&plan, 1, proposal.map(ge)).unwrap();
+    let n = work.table.len() as u32;
+    assert!(n <= 16);
+    let (mut p_ud, mut mean, mut window) = (0.0, 0.0, 0.0);
+    for x in 1u64..1 << n {
+        let xs = bits(x, n);
+        let s = xs.iter().fold(0, |s, &p| s ^ work.table[p as usize]);
+        if s == 0 {
+            p_ud += work.p.ln_prob(&xs).exp();
+        }
+    }
+    for x in 0u64..1 << n {
+        let xs = bits(x, n);
+        let q = work.q.ln_prob(&xs).exp();
+        let sc = work.score(&xs);
+        mean += q * (sc.window + sc.lookup);
+        window += q * sc.window;
+    }
+    assert!(p_ud > 0.0);
+    // the brute-force sum is the product chain's value over the layout's
+    // table (and gilbert's where the layout is its codeword)
+    let chain = chain_over_table(&work.table, &g);
+    assert!(
+        (chain - p_ud).abs() <= 1e-11 * p_ud,
+        "{stack} {channel}: chain {chain} vs brute force {p_ud}"
+    );
+    if let Some(exact) = exact_escape(&plan) {
+        assert!(
+            (exact - p_ud).abs() <= 1e-11 * p_ud,
+            "{stack} {channel}: gilbert {exact} vs brute force {p_ud}"
+        );
+    }
+    assert!(
+        (mean - p_ud).abs() <= 1e-12 * p_ud,
+        "{stack} {channel}: E[Z] {mean} vs P_ud {p_ud}"
+    );
+    // both ways of finding codewords take part
+    assert!(window > 0.0 && window < mean, "{window} of {mean}");
+}
+
+#[test]
+fn the_estimator_is_unbiased_over_every_pattern_of_a_small_frame() {
+    // CRC-8 (wire order = register order), CRC-5 (3 padding bits in its
+    // field byte), a dense and a sparse channel, default and given proposals
+    check_unbiased("crc8", 2, "0.01,0.5,0.05,0.2", None);
+    check_unbiased("crc8", 2, "1e-4,0.02,1e-3,0.05", None);
+    check_unbiased("CRC-5/USB", 2, "0.01,0.5,0.05,0.2", None);
+    check_unbiased(
+        "CRC-8/SMBUS",
+        2,
+        "0.01,0.5,0.05,0.2",
+        Some("0.3,0.3,0.3,0.3"),
+    );
+}
+
+/// Runs the estimator and returns the result and the exact value.
+fn run(
+    stack: &str,
+    bytes: usize,
+    channel: &str,
+    samples: u64,
+    seed: u64,
+) -> (BurstRareResult, f64) {
+    let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
+    let plan = Plan::new(frame, Channel::Burst(ge(channel)), seed, 1);
+    let r = estimate(&plan, samples, None, 0).unwrap();
+    let exact = match exact_escape(&plan) {
+        Some(x) => x,
+        None => {
+            let work = BurstRareWork::new(&plan, 1, None).unwrap();
+            chain_over_table(&work.table, &ge(channel))
+        }
+    };
+    (r, exact)
+}
+
+#[test]
+fn estimates_agree_with_the_exact_chain_and_reject_a_wrong_value() {
+    for (stack, bytes, channel, samples) in [
+        ("crc8", 64, "1e-4,0.5,1e-3,0.1", 200_000),
+        ("CRC-12/DECT", 100, "1e-5,0.3,1e-3,0.05", 200_000),
+        ("CRC-16/ARC", 128, "1e-6,0.5,1e-4,0.1", 200_000),
+        ("CRC-16/ARC", 256, "1e-5,0.05,1e-3,0.05", 200_000),
+    ] {
+        let (r, exact) = run(stack, bytes, channel, samples, 7);
+        let e = &r.crc;
+        let z = (e.rate - exact) / e.std_err;
+        eprintln!(
+            "{stack} {bytes} {channel}: {} +- {} (rse {:.4}, hits {}, window {:.3}) exact {exact} z {z:.2}",
+            e.rate, e.std_err, e.rel_std_err, r.hits, r.window_share
+        );
+        assert!(z.abs() < 4.0, "{stack} {channel}: z {z}");
+        // tight enough that a value 15% off is rejected
+        for wrong in [exact * 1.15, exact * 0.85] {
+            let zw = (e.rate - wrong) / e.std_err;
+            assert!(
+                zw.abs() > 3.0,
+                "{stack} {channel}: a wrong value passes (z {zw})"
+            );
+        }
+    }
+}
+
+/// The proposal's sampler draws patterns with the law the weights assume:
+/// a chi-square test over every pattern of a 16-bit frame.
+#[test]
+fn draws_follow_the_proposal_law() {
+    let frame = Frame::new("crc8", 2, Payload::Random).unwrap();
+    let plan = Plan::new(frame, Channel::Burst(ge("0.01,0.5,0.05,0.2")), 1, 1);
+    let work = BurstRareWork::new(&plan, 1, None).unwrap();
+    let mut rng = chunk_rng(1, 0, FAMILY);
+    let mut counts = vec![0u64; 1 << 16];
+    let mut xs = Vec::new();
+    let n = 1_000_000;
+    for _ in 0..n {
+        work.draw(&mut rng, &mut xs);
+        counts[xs.iter().fold(0usize, |a, &p| a | 1 << p)] += 1;
+    }
+    let mut chi = 0.0;
+    let mut dof = 0;
+    for x in 0..1u64 << 16 {
+        let p = work.q.ln_prob(&bits(x, 16)).exp() * n as f64;
+        if p > 20.0 {
+            chi += (counts[x as usize] as f64 - p).powi(2) / p;
+            dof += 1;
+        }
+    }
+    // chi-square with `dof` degrees of freedom: mean dof, sd sqrt(2 dof)
+    let sd = (2.0 * dof as f64).sqrt();
+    assert!(dof > 100, "{dof}");
+    assert!((chi - dof as f64).abs() < 5.0 * sd, "chi2 {chi} on {dof}");
+    // and a wrong law is rejected: the channel itself instead of the proposal
+    let mut wrong = 0.0;
+    for x in 0..1u64 << 16 {
+        let p = work.p.ln_prob(&bits(x, 16)).exp() * n as f64;
+        if p > 20.0 {
+            wrong += (counts[x as usize] as f64 - p).powi(2) / p;
+        }
+    }
+    assert!(wrong > dof as f64 + 20.0 * sd, "{wrong}");
+}
