@@ -12,13 +12,8 @@ use serde_json::{Value, json};
 /// Every number, string and null in `v`, as JSON pointers.
 fn leaves(v: &Value, at: String, out: &mut Vec<String>) {
     match v {
-        Value::Array(a) => a
-            .iter()
-            .enumerate()
-            .for_each(|(i, x)| leaves(x, format!("{at}/{i}"), out)),
-        Value::Object(o) => o
-            .iter()
-            .for_each(|(k, x)| leaves(x, format!("{at}/{k}"), out)),
+        Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| leaves(x, format!("{at}/{i}"), out)),
+        Value::Object(o) => o.iter().for_each(|(k, x)| leaves(x, format!("{at}/{k}"), out)),
         _ => out.push(at),
     }
 }
@@ -38,9 +33,7 @@ fn replacement() -> impl Strategy<Value = Value> {
         Just(json!("0x")),
         Just(json!([])),
         Just(json!({})),
-        any::<f64>()
-            .prop_filter("JSON numbers are finite", |x| x.is_finite())
-            .prop_map(|x| json!(x)),
+        any::<f64>().prop_filter("JSON numbers are finite", |x| x.is_finite()).prop_map(|x| json!(x)),
     ]
 }
 
@@ -89,12 +82,7 @@ proptest! {
 
 #[test]
 fn the_fixtures_draw() {
-    for name in [
-        "curve.json",
-        "compare.json",
-        "simulate.json",
-        "simulate-sweep.json",
-    ] {
+    for name in ["curve.json", "compare.json", "simulate.json", "simulate-sweep.json"] {
         let doc = Document::from_value(&common::fixture(name)).unwrap();
         svg_string(&figure_of(&doc, &Options::default()).unwrap(), (400, 300)).unwrap();
     }

@@ -343,9 +343,7 @@ mod tests {
             ));
             for isa in Isa::detect().restrictions() {
                 for parallel in [false, true] {
-                    let got = bits(p_undetected_one_on(
-                        isa, &g, &lengths, 1e-3, parallel, &Silent,
-                    ));
+                    let got = bits(p_undetected_one_on(isa, &g, &lengths, 1e-3, parallel, &Silent));
                     assert_eq!(got, want, "{spec} {isa:?} parallel={parallel}");
                 }
             }

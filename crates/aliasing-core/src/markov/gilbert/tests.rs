@@ -254,14 +254,7 @@ fn fused_scalar_path_gives_the_vector_paths_bits() {
     let bits = |v: &[(f64, f64)]| -> Vec<(u64, u64)> {
         v.iter().map(|(a, b)| (a.to_bits(), b.to_bits())).collect()
     };
-    let want = fused::run_on(
-        crate::markov::cpu::Isa::scalar(),
-        &g,
-        &ch,
-        &lengths,
-        false,
-        &crate::progress::Silent,
-    );
+    let want = fused::run_on(crate::markov::cpu::Isa::scalar(), &g, &ch, &lengths, false, &crate::progress::Silent);
     assert!(want[203].1 > 0.0);
     for isa in crate::markov::cpu::Isa::detect().restrictions() {
         for parallel in [false, true] {
