@@ -131,3 +131,49 @@ fn curve_of_a_64_bit_crc_prints_the_bracket() {
     let s = String::from_utf8(o.stdout).unwrap();
     assert!(s.contains("method: bracket"), "{s}");
 }
+
+#[test]
+fn rank_per_length_equals_one_search_per_length() {
+    let base = ["search", "--width", "9", "--ber", "1e-5,1e-3", "--top", "4"];
+    let mut a = base.to_vec();
+    a.extend([
+        "--bits",
+        "20,100",
+        "--rank",
+        "per-length",
+        "--format",
+        "json",
+    ]);
+    let v = json(&a);
+    assert_eq!(v["rank"], "per-length");
+    let per = v["per_length"].as_array().unwrap();
+    assert_eq!(per.len(), 2);
+    for (doc, bits) in per.iter().zip(["20", "100"]) {
+        let mut one = base.to_vec();
+        one.extend(["--bits", bits, "--format", "json"]);
+        let w = json(&one);
+        assert_eq!(doc["results"], w["results"], "{bits}");
+        assert_eq!(doc["lengths"][0].to_string(), bits);
+    }
+    // the two rankings differ (otherwise the flag would change nothing)
+    assert_ne!(
+        per[0]["results"][0]["koopman"],
+        per[1]["results"][0]["koopman"]
+    );
+    // the worst-case ranking is a different list again: one document
+    let mut w = base.to_vec();
+    w.extend(["--bits", "20,100", "--format", "json"]);
+    assert!(json(&w).get("per_length").is_none());
+    let mut bad = base.to_vec();
+    bad.extend([
+        "--bits",
+        "20,100",
+        "--rank",
+        "per-length",
+        "--plot",
+        "x.svg",
+    ]);
+    let o = alias(&bad);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("error: --rank per-length"));
+}

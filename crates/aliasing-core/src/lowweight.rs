@@ -808,6 +808,36 @@ pub fn hd_profile_with(
     max_hd: Option<u32>,
     progress: &dyn Progress,
 ) -> Result<HdProfile> {
+    Ok(hd_profile_within(g, max_hd, None, progress)?.0)
+}
+
+/// The Hamming-distance profile of `g` searched only up to codeword length
+/// `max_bits` (check bits included; `None`: no limit, as [`hd_profile`]),
+/// watched by `progress` as [`hd_profile_with`].
+///
+/// HD limits fall as the HD rises, so the low HDs may end beyond the bound:
+/// their entries are left out and `Some(h)`, the highest of them, says HD
+/// `>= h` holds at every length up to `max_bits` (nothing more is known of
+/// them). The entries returned, those ending below the bound, are exact.
+/// This is how far profiles of wide generators reach: the weight-`w`
+/// search costs about `L^ceil((w-2)/2)` table entries and more probes at
+/// span `L`, so a length bound keeps it finite.
+///
+/// ```
+/// use aliasing_core::{lowweight, poly::Generator, progress::Silent};
+/// let g: Generator = "0x104C11DB7".parse().unwrap(); // CRC-32
+/// let (p, open) = lowweight::hd_profile_within(&g, None, Some(32 + 1000), &Silent).unwrap();
+/// // HD 3, 4, 5 end beyond 1000 data bits (at 2^32-33, 91607, 2974)
+/// assert_eq!(open, Some(5));
+/// assert_eq!(p.entries[0].hd, 6);
+/// assert_eq!(p.entries[0].max_data_bits, 268);
+/// ```
+pub fn hd_profile_within(
+    g: &Generator,
+    max_hd: Option<u32>,
+    max_bits: Option<u64>,
+    progress: &dyn Progress,
+) -> Result<(HdProfile, Option<u32>)> {
     check_width(g)?;
     let r = g.width() as u64;
     let wt = g.full().count_ones();
@@ -826,7 +856,14 @@ pub fn hd_profile_with(
         let (bw, bc) = best[kk - 1];
         (dmin[kk], arg[kk]) = if bw < pw { (bw, bc) } else { (pw, pc) };
     }
+    let lim = max_bits.unwrap_or(u64::MAX);
+    if lim <= r {
+        return Err(Error::BadLength(format!(
+            "{lim} bits is not longer than the {r} check bits"
+        )));
+    }
     let period = gf2::period(g);
+    let mut open = None;
     let mut entries: Vec<HdEntry> = Vec::new();
     // shortest length (n) with a codeword of weight < current hd
     let mut prev: Option<(u64, Vec<u64>)> = None;
@@ -859,12 +896,22 @@ pub fn hd_profile_with(
                     _ => (cap, cap_ex),
                 }
             } else {
-                match min_span(g, w, k as u64 + r, cap - 1, progress)? {
+                let until = (cap - 1).min(lim);
+                match min_span(g, w, k as u64 + r, until, progress)? {
                     Some((l, ex)) => (l + 1, ex),
+                    // none up to the length bound: the limit lies beyond it
+                    None if until < cap - 1 => (u64::MAX, Vec::new()),
                     None => (cap, cap_ex),
                 }
             }
         };
+        if n_first > lim {
+            // HD >= hd at every length up to the bound; the next weight is
+            // searched up to the bound only
+            open = Some(hd);
+            prev = Some((lim + 1, Vec::new()));
+            continue;
+        }
         entries.push(HdEntry {
             hd,
             max_data_bits: n_first - 1 - r,
@@ -872,10 +919,13 @@ pub fn hd_profile_with(
         });
         prev = Some((n_first, example));
     }
-    Ok(HdProfile {
-        generator: *g,
-        entries,
-    })
+    Ok((
+        HdProfile {
+            generator: *g,
+            entries,
+        },
+        open,
+    ))
 }
 
 #[cfg(test)]
@@ -1018,6 +1068,28 @@ pub(crate) mod tests {
                 assert!(e.example.len() < e.hd as usize);
                 assert_eq!(syn, 0);
                 assert_eq!(*e.example.last().unwrap(), e.max_data_bits + 8);
+            }
+        }
+    }
+
+    #[test]
+    fn a_length_bound_cuts_the_profile_exactly() {
+        // every bound gives the full profile's entries ending below it, and
+        // the highest HD ending beyond it as the open one
+        for spec in ["0x104C11DB7", "0x11021", "0x1D5", "k:0xa2572962"] {
+            let g: Generator = spec.parse().unwrap();
+            let r = g.width() as u64;
+            let full = hd_profile(&g, Some(8)).unwrap();
+            for data in [1u64, 5, 20, 100, 300, 3000, 100_000] {
+                let (p, open) = hd_profile_within(&g, Some(8), Some(data + r), &Silent).unwrap();
+                let want: Vec<&HdEntry> = full
+                    .entries
+                    .iter()
+                    .filter(|e| e.max_data_bits < data)
+                    .collect();
+                assert_eq!(p.entries.iter().collect::<Vec<_>>(), want, "{spec} {data}");
+                let beyond = full.entries.iter().rfind(|e| e.max_data_bits >= data);
+                assert_eq!(open, beyond.map(|e| e.hd), "{spec} {data}");
             }
         }
     }

@@ -15,6 +15,12 @@ pub struct Args {
     /// generator, the HD at one data bit).
     #[arg(long)]
     pub max_hd: Option<u32>,
+    /// Search the profile only up to this codeword length in bits (check
+    /// bits included): HDs that end beyond it are reported as holding up to
+    /// it. Over 32 bits the profile then stops at HD 6 instead of 4 unless
+    /// --max-hd says otherwise.
+    #[arg(long)]
+    pub max_bits: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -51,13 +57,28 @@ pub fn run(args: Args) -> Result<()> {
         bail!("--max-hd must be at least 3, not {h}");
     }
     let g = crc.generator;
-    // Over 32 bits the weight-4 search spans up to the period (billions of
-    // bits): stop at HD 4 (the period and the odd-weight rule) unless asked.
-    let max_hd = args.max_hd.or((g.width() > 32).then_some(4));
-    let bar = crate::progress::Bar::stderr();
-    let prof = lowweight::hd_profile_with(&g, max_hd, &bar)?;
-    bar.finish();
     let r = g.width() as u64;
+    if let Some(n) = args.max_bits
+        && n <= r
+    {
+        bail!("--max-bits {n} is not longer than the {r} check bits");
+    }
+    // Over 32 bits stop at HD 4 (the weight-4 search would span the period),
+    // or at HD 6 under --max-bits (weight 6 costs about L^3/6 probes at span L).
+    let wide_stop = if args.max_bits.is_some() { 6 } else { 4 };
+    let max_hd = args.max_hd.or((g.width() > 32).then_some(wide_stop));
+    let bar = crate::progress::Bar::stderr();
+    let (prof, open) = lowweight::hd_profile_within(&g, max_hd, args.max_bits, &bar)?;
+    bar.finish();
+    let bound_text = match (args.max_bits, open) {
+        (Some(n), Some(h)) => format!(
+            "# searched up to {n} bits ({} data bits): HD >= {h} at every length up to there; \
+             the profile below lists the HDs that end earlier\n",
+            n - r
+        ),
+        (Some(n), None) => format!("# searched up to {n} bits ({} data bits)\n", n - r),
+        _ => String::new(),
+    };
     let bursts = burst::profile(&g, BURST_PATTERNS)?;
     let burst_lengths = |row: &burst::BurstRow| match row.max_length {
         Some(hi) if hi == row.min_length => hi.to_string(),
@@ -80,12 +101,16 @@ pub fn run(args: Args) -> Result<()> {
                 })
                 .collect();
             let profile: Vec<u64> = prof.entries.iter().map(|e| e.max_data_bits).collect();
-            let v = serde_json::json!({
+            let mut v = serde_json::json!({
                 "crc": crc_json(&crc),
                 "profile": profile,
                 "examples": examples,
                 "bursts": bursts,
             });
+            if let Some(n) = args.max_bits {
+                v["searched_to_bits"] = n.into();
+                v["hd_at_least"] = open.into();
+            }
             serde_json::to_string_pretty(&v)? + "\n"
         }
         Format::Table | Format::Csv => {
@@ -129,7 +154,7 @@ pub fn run(args: Args) -> Result<()> {
                     ]);
                 }
                 format!(
-                    "# {} {} (Koopman {})\n# HD profile, data bits: {}\n# pattern: an undetectable error at the first length where the HD drops (bit positions x^i)\n{}\n\
+                    "# {} {} (Koopman {})\n{bound_text}# HD profile, data bits: {}\n# pattern: an undetectable error at the first length where the HD drops (bit positions x^i)\n{}\n\
                      # bursts (first and last bit in error, any pattern between), at any position: \
                      share undetected; counted pattern by pattern at start 0 up to {} patterns per length, \
                      every count equal to the theorem (g(0) = 1)\n{}",
