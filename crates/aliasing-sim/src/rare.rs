@@ -94,6 +94,37 @@ pub struct RareResult {
 }
 
 /// Position lookup by syndrome: open addressing over a power-of-two table.
+/// The report of a rare-event run (kind `simulate-rare`): the run's
+/// parameters, the samples drawn and the result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct RareReport {
+    /// Parameters of the run.
+    pub params: crate::spec::Params,
+    /// `"rare"`.
+    pub method: String,
+    /// Samples drawn.
+    pub samples: u64,
+    /// The estimates.
+    pub result: RareResult,
+}
+
+impl RareReport {
+    /// The report of `result`, from `samples` draws of the run `params`.
+    pub fn new(params: crate::spec::Params, samples: u64, result: RareResult) -> Self {
+        RareReport {
+            params,
+            method: "rare".into(),
+            samples,
+            result,
+        }
+    }
+}
+
+impl aliasing_core::document::Document for RareReport {
+    const KIND: &'static str = "simulate-rare";
+}
+
 struct Lookup {
     keys: Vec<u64>,
     pos: Vec<u32>,

@@ -59,6 +59,10 @@ pub struct Report {
     pub stack: Estimate,
 }
 
+impl aliasing_core::document::Document for Report {
+    const KIND: &'static str = "simulate";
+}
+
 fn estimate(name: Option<String>, escapes: u64, c: &Counts, exact: Option<f64>) -> Estimate {
     let (lo, hi) = if c.frames == 0 {
         (0.0, 1.0)

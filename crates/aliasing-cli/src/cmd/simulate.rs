@@ -212,7 +212,7 @@ pub fn render(r: &Report, format: Format) -> String {
         ]
     };
     match format {
-        Format::Json => serde_json::to_string_pretty(r).expect("serializable") + "\n",
+        Format::Json => aliasing_core::document::to_json(r).expect("serializable"),
         Format::Table | Format::Csv => {
             let mut rows = vec![vec![
                 "check".to_string(),
@@ -403,7 +403,7 @@ impl Sink {
     /// Adds the exact values where available, then plots and prints the report.
     pub fn report(&self, session: &Session, counts: &Counts) -> Result<()> {
         let report = session.report(counts, self.no_exact);
-        crate::args::plot(self.plot.as_deref(), &serde_json::to_value(&report)?)?;
+        crate::args::plot(self.plot.as_deref(), &report)?;
         output::emit(self.output.as_deref(), &render(&report, self.format))
     }
 
@@ -489,8 +489,8 @@ pub fn render_rare(session: &RareSession, r: &RareResult, format: Format) -> Str
     let samples = session.params.samples;
     match format {
         Format::Json => {
-            let v = serde_json::json!({ "params": params, "method": "rare", "samples": samples, "result": r });
-            serde_json::to_string_pretty(&v).expect("serializable") + "\n"
+            let doc = aliasing_sim::rare::RareReport::new(params.clone(), samples, r.clone());
+            aliasing_core::document::to_json_sorted(&doc).expect("serializable")
         }
         f => {
             let opt = |x: Option<f64>| x.map(output::prob).unwrap_or_else(|| "-".into());

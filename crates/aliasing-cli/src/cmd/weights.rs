@@ -1,10 +1,8 @@
 //! `alias weights`: the weight distribution A_w of a CRC code, and of its dual.
 
-use crate::cmd::hd::crc_json;
 use crate::output::{self, Format};
-use aliasing_core::{catalogue, weights};
+use aliasing_core::{catalogue, document, weights};
 use anyhow::Result;
-use dashu::integer::UBig;
 use std::path::PathBuf;
 
 /// Counting method of `alias weights`.
@@ -48,13 +46,6 @@ pub struct Args {
     pub output: Option<PathBuf>,
 }
 
-fn count_value(c: &UBig) -> serde_json::Value {
-    match u64::try_from(c) {
-        Ok(v) if v <= 1u64 << 53 => serde_json::json!(v),
-        _ => serde_json::json!(c.to_string()),
-    }
-}
-
 /// Runs `alias weights`.
 pub fn run(args: Args) -> Result<()> {
     crate::args::check_outputs(&[args.output.as_deref()])?;
@@ -80,23 +71,19 @@ pub fn run(args: Args) -> Result<()> {
     };
     let text = match args.format {
         Format::Json => {
-            let ws: Vec<serde_json::Value> = a
+            let ws = a
                 .iter()
                 .enumerate()
-                .map(|(w, c)| serde_json::json!({"w": w, "count": count_value(c)}))
+                .map(|(w, c)| document::WeightCount {
+                    w,
+                    count: c.clone().into(),
+                })
                 .collect();
-            let ds: Vec<serde_json::Value> = dual_list
+            let ds = dual_list
                 .iter()
-                .map(|(w, c)| serde_json::json!({"w": w, "count": c}))
+                .map(|&(w, count)| document::DualWeightCount { w, count })
                 .collect();
-            let v = serde_json::json!({
-                "crc": crc_json(&crc),
-                "bits": args.bits,
-                "data_bits": args.bits.saturating_sub(g.width() as u64),
-                "weights": ws,
-                "dual": ds,
-            });
-            serde_json::to_string_pretty(&v)? + "\n"
+            document::to_json_sorted(&document::Weights::new((&crc).into(), args.bits, ws, ds))?
         }
         Format::Table | Format::Csv => {
             let mut rows = vec![vec!["code".to_string(), "w".into(), "count".into()]];
