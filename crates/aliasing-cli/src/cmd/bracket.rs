@@ -3,8 +3,8 @@
 //! the minimum distance at each length.
 
 use crate::output::{self, Format};
-use aliasing_core::{bracket, document};
 use aliasing_core::crc::CrcAlgorithm;
+use aliasing_core::{bracket, document};
 use anyhow::Result;
 use std::path::Path;
 

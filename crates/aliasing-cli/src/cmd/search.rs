@@ -6,9 +6,9 @@
 use crate::args::parse_bers;
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
-use aliasing_core::{catalogue, document};
 use aliasing_core::poly::Generator;
 use aliasing_core::search::{self, Objective, Partial, Progress, Query, Ranked, Shard, Space};
+use aliasing_core::{catalogue, document};
 use aliasing_sim::shard::fnv1a64;
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
