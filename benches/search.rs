@@ -49,8 +49,8 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let q8 = query(8, &[16, 40, 128, 512], &[1e-5, 1e-3]);
             let q12 = query(12, &[64, 256, 1024, 4096], &[1e-6, 1e-4]);
-            search::run(&q8, &Space::All { width: 8 }, Shard::WHOLE, &|_| ()).unwrap();
-            search::run(&q12, &Space::All { width: 12 }, Shard::WHOLE, &|_| ()).unwrap()
+            search::run(&q8, &Space::All { width: 8 }, Shard::WHOLE).unwrap();
+            search::run(&q12, &Space::All { width: 12 }, Shard::WHOLE).unwrap()
         })
     });
     grp.finish();

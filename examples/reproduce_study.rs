@@ -165,7 +165,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         use aliasing_core::joint::{self, JointOptions, JointStack};
         use aliasing_core::layout::{Frame, Payload};
         let f = Frame::new("ethernet-tcp", 1518, Payload::Random)?;
-        let st = JointStack::new(&f, &JointOptions::default(), None)?;
+        let st = JointStack::new(&f, &JointOptions::default())?;
         for p in [1e-5, 1e-6, 1e-8] {
             let jp = st.at(p)?;
             let pe = bsc::p_error(f.n_bits(), p);

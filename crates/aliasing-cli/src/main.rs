@@ -19,6 +19,7 @@ mod args;
 mod cmd;
 mod lengths;
 mod output;
+mod progress;
 mod team;
 
 use clap::{Parser, Subcommand};

@@ -44,6 +44,7 @@ use crate::error::{Error, Result};
 use crate::gf2;
 use crate::lowweight;
 use crate::poly::Generator;
+use crate::progress::{Progress, Silent};
 
 /// Widest weight enumerated.
 pub const MAX_ENUMERATED: u32 = 6;
@@ -198,6 +199,18 @@ pub fn brackets(
     bers: &[f64],
     max_w: Option<u32>,
 ) -> Result<Vec<Bracket>> {
+    brackets_with(g, lengths, bers, max_w, &Silent)
+}
+
+/// [`brackets`] watched by `progress`: one stage of
+/// [`lowweight::weight_counts_with`] per weight enumerated.
+pub fn brackets_with(
+    g: &Generator,
+    lengths: &[u64],
+    bers: &[f64],
+    max_w: Option<u32>,
+    progress: &dyn Progress,
+) -> Result<Vec<Bracket>> {
     if lengths.is_empty() {
         return Err(Error::BadLength("no lengths given".into()));
     }
@@ -212,7 +225,7 @@ pub fn brackets(
                 per.iter_mut().for_each(|c| c.push(0));
                 continue;
             }
-            let a = lowweight::weight_counts(g, ww, n_max + 1)?;
+            let a = lowweight::weight_counts_with(g, ww, n_max + 1, progress)?;
             for (c, &n) in per.iter_mut().zip(lengths) {
                 c.push(a[n as usize]);
             }

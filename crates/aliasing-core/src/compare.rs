@@ -32,7 +32,9 @@ use crate::bsc::{self, CurvePoint};
 use crate::check::CheckSpec;
 use crate::crc::CrcAlgorithm;
 use crate::error::{Error, Result};
+use crate::progress::{Progress, Silent};
 use crate::{fletcher, internet};
+use rayon::prelude::*;
 
 /// The default set of `alias compare`: CRC-32, CRC-32C, CRC-16-CCITT,
 /// Internet, Fletcher-32, Adler-32.
@@ -59,6 +61,19 @@ pub fn curve(
     bytes: &[u64],
     bers: &[f64],
     payload: Option<&[u8]>,
+) -> Result<Vec<CurvePoint>> {
+    curve_with(check, bytes, bers, payload, &Silent)
+}
+
+/// [`curve`] watched by `progress`: for a CRC the stages of
+/// [`crate::curve::exact_with`], for a checksum one stage, `"points"`, of
+/// one unit per (BER, length).
+pub fn curve_with(
+    check: &CheckSpec,
+    bytes: &[u64],
+    bers: &[f64],
+    payload: Option<&[u8]>,
+    progress: &dyn Progress,
 ) -> Result<Vec<CurvePoint>> {
     if bers.is_empty() {
         return Err(Error::BadBer("list is empty".into()));
@@ -92,6 +107,33 @@ pub fn curve(
             p.len()
         )));
     }
+    if let CheckSpec::Crc(crc) = check {
+        return crc_curve(crc, bytes, bers, progress);
+    }
+    // one point at a time (each in parallel inside), BER-major
+    let jobs: Vec<(u64, f64)> = bers
+        .iter()
+        .flat_map(|&p| bytes.iter().map(move |&b| (b, p)))
+        .collect();
+    progress.stage("points", jobs.len() as u64);
+    let per: Vec<Vec<CurvePoint>> = jobs
+        .par_iter()
+        .map(|&(b, p)| {
+            let pt = checksum_curve(check, &[b], &[p], payload)?;
+            progress.advance(1);
+            Ok(pt)
+        })
+        .collect::<Result<_>>()?;
+    Ok(per.into_iter().flatten().collect())
+}
+
+/// The exact curve of a checksum (not a CRC), BER-major, after validation.
+fn checksum_curve(
+    check: &CheckSpec,
+    bytes: &[u64],
+    bers: &[f64],
+    payload: Option<&[u8]>,
+) -> Result<Vec<CurvePoint>> {
     match check {
         CheckSpec::Internet => match payload {
             None => internet::curve(bytes, bers),
@@ -114,7 +156,7 @@ pub fn curve(
                 65535
             }
         ))),
-        CheckSpec::Crc(crc) => crc_curve(crc, bytes, bers),
+        CheckSpec::Crc(crc) => crc_curve(crc, bytes, bers, &Silent),
     }
 }
 
@@ -122,10 +164,18 @@ pub fn curve(
 /// (which picks the Markov chain or the dual code). The points are put in
 /// BER-major order by their (BER, length) here, whatever order the method
 /// returns them in.
-fn crc_curve(crc: &CrcAlgorithm, bytes: &[u64], bers: &[f64]) -> Result<Vec<CurvePoint>> {
-    let bits: Vec<u64> = bytes.iter().map(|&b| 8 * b).collect();
-    // curve::exact returns its points BER-major, whatever method it picked.
-    Ok(crate::curve::exact(crc, &bits, bers, crate::curve::Method::Auto)?.points)
+fn crc_curve(
+    crc: &CrcAlgorithm,
+    bytes: &[u64],
+    bers: &[f64],
+    progress: &dyn Progress,
+) -> Result<Vec<CurvePoint>> {
+    use crate::curve::{Method, Request, exact_with};
+    use crate::units::{Ber, Bits, MemoryBudget};
+    let bits: Vec<Bits> = bytes.iter().map(|&b| Bits(8 * b)).collect();
+    let req = Request::new(&crc.generator, &bits, &Ber::list(bers)?)?;
+    // exact_with returns its points BER-major, whatever method it picked.
+    Ok(exact_with(crc, &req, Method::Auto, MemoryBudget::from_env()?, progress)?.points)
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@ use crate::bsc::CurvePoint;
 use crate::crc::CrcAlgorithm;
 use crate::error::{Error, Result};
 use crate::poly::Generator;
+use crate::progress::{Progress, Silent};
 use crate::units::{Ber, Bits, MemoryBudget};
 use crate::{dual, markov};
 use std::fmt;
@@ -189,9 +190,15 @@ pub trait ExactMethod: Sync {
     /// width or BER outside its range) and at what cost.
     fn assess(&self, req: &Request) -> Result<Cost>;
 
-    /// The points, BER-major with lengths ascending; only called after
+    /// The points, BER-major with lengths ascending, reporting to
+    /// `progress` (see [`crate::progress`]); only called after
     /// [`ExactMethod::admit`] accepted the request.
-    fn compute(&self, req: &Request, budget: MemoryBudget) -> Result<Vec<CurvePoint>>;
+    fn compute(
+        &self,
+        req: &Request,
+        budget: MemoryBudget,
+        progress: &dyn Progress,
+    ) -> Result<Vec<CurvePoint>>;
 
     /// [`ExactMethod::assess`], then [`Error::TooBig`] if the memory does
     /// not fit `budget`.
@@ -238,10 +245,15 @@ impl ExactMethod for MarkovMethod {
             bytes: markov::estimate_bytes(r, bers),
         })
     }
-    fn compute(&self, req: &Request, _budget: MemoryBudget) -> Result<Vec<CurvePoint>> {
+    fn compute(
+        &self,
+        req: &Request,
+        _budget: MemoryBudget,
+        progress: &dyn Progress,
+    ) -> Result<Vec<CurvePoint>> {
         let (lengths, bers) = (req.raw_lengths(), req.raw_bers());
         // BER-major: one chain pass per BER gives every length.
-        let pud = markov::solve(req.generator(), &lengths, &bers);
+        let pud = markov::solve_with(req.generator(), &lengths, &bers, progress);
         Ok(markov::points(req.generator(), &lengths, &bers, &pud))
     }
     fn describe(&self, req: &Request) -> String {
@@ -285,10 +297,15 @@ impl ExactMethod for DualMethod {
             bytes: dual::memory_estimate(g, &lengths),
         })
     }
-    fn compute(&self, req: &Request, budget: MemoryBudget) -> Result<Vec<CurvePoint>> {
+    fn compute(
+        &self,
+        req: &Request,
+        budget: MemoryBudget,
+        progress: &dyn Progress,
+    ) -> Result<Vec<CurvePoint>> {
         let (lengths, bers) = (req.raw_lengths(), req.raw_bers());
         // dual::curve is length-major: point (l, b) sits at l * |bers| + b.
-        let by_length = dual::curve_within(req.generator(), &lengths, &bers, budget)?;
+        let by_length = dual::curve_with(req.generator(), &lengths, &bers, budget, progress)?;
         let nb = bers.len();
         Ok((0..nb)
             .flat_map(|b| (0..lengths.len()).map(move |l| (l, b)))
@@ -348,6 +365,19 @@ pub fn exact_within(
     method: Method,
     budget: MemoryBudget,
 ) -> Result<CurveResult> {
+    exact_with(crc, req, method, budget, &Silent)
+}
+
+/// [`exact_within`] watched by `progress`: the stages of the method chosen
+/// (`"chain steps"` of [`markov::solve_with`], or the dual code's
+/// `"dual-code windows"` and `"P_ud terms"` of [`dual::curve_with`]).
+pub fn exact_with(
+    crc: &CrcAlgorithm,
+    req: &Request,
+    method: Method,
+    budget: MemoryBudget,
+    progress: &dyn Progress,
+) -> Result<CurveResult> {
     let chosen: &dyn ExactMethod = match method {
         Method::Auto => choose_within(req, budget)?,
         m => {
@@ -356,7 +386,7 @@ pub fn exact_within(
             x
         }
     };
-    let points = chosen.compute(req, budget)?;
+    let points = chosen.compute(req, budget, progress)?;
     Ok(CurveResult {
         name: crc.name.clone(),
         generator: *req.generator(),

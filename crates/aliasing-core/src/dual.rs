@@ -40,6 +40,7 @@ use crate::error::{Error, Result};
 use crate::gf2;
 use crate::highprec;
 use crate::poly::Generator;
+use crate::progress::{Batch, Progress, Silent};
 use crate::units::MemoryBudget;
 use crate::weights::DualWeights;
 use rayon::prelude::*;
@@ -415,7 +416,8 @@ fn popcount_window(lf: &Lfsr, mut a: u64, n: u64) -> u64 {
     w
 }
 
-fn run_task(lf: &Lfsr, t: &Task, lengths: &[u64], hists: &mut Hists) {
+fn run_task(lf: &Lfsr, t: &Task, lengths: &[u64], hists: &mut Hists, progress: &dyn Progress) {
+    let mut windows = Batch::new(progress, 1 << 22);
     let mut front = lf.advance(t.rep, t.start as u128);
     let mut backs: Vec<u64> = lengths
         .iter()
@@ -458,6 +460,7 @@ fn run_task(lf: &Lfsr, t: &Task, lengths: &[u64], hists: &mut Hists) {
             ws[li] = w;
         }
         left -= take as u64;
+        windows.add(take as u64 * lengths.len() as u64);
     }
 }
 
@@ -481,6 +484,17 @@ pub fn dual_weights_within(
     g: &Generator,
     lengths: &[u64],
     budget: MemoryBudget,
+) -> Result<Vec<DualWeights>> {
+    dual_weights_with(g, lengths, budget, &Silent)
+}
+
+/// [`dual_weights_within`] watched by `progress`: one stage, `"dual-code
+/// windows"`, of one unit per register state and length (`2^r` per length).
+pub fn dual_weights_with(
+    g: &Generator,
+    lengths: &[u64],
+    budget: MemoryBudget,
+    progress: &dyn Progress,
 ) -> Result<Vec<DualWeights>> {
     if let Some(&n) = lengths.iter().find(|&&n| n == 0) {
         return Err(Error::BadLength(format!("{n} bits")));
@@ -519,12 +533,14 @@ pub fn dual_weights_within(
     // At most 2 accumulators per thread, so memory stays bounded (see
     // [`memory_estimate`]) while threads can still balance.
     let chunk = tasks.len().div_ceil(2 * threads as usize).max(1);
+    let windows: u64 = tasks.iter().map(|t| t.count).sum();
+    progress.stage("dual-code windows", windows * lengths.len() as u64);
     let hists = tasks
         .par_chunks(chunk)
         .map(|ts| {
             let mut h = Hists::new(lengths);
             for t in ts {
-                run_task(&lf, t, lengths, &mut h);
+                run_task(&lf, t, lengths, &mut h, progress);
             }
             h
         })
@@ -573,6 +589,18 @@ pub fn curve_within(
     bers: &[f64],
     budget: MemoryBudget,
 ) -> Result<Vec<CurvePoint>> {
+    curve_with(g, lengths, bers, budget, &Silent)
+}
+
+/// [`curve_within`] watched by `progress`: the stage of
+/// [`dual_weights_with`], then `"P_ud terms"`, one unit per (length, BER).
+pub fn curve_with(
+    g: &Generator,
+    lengths: &[u64],
+    bers: &[f64],
+    budget: MemoryBudget,
+    progress: &dyn Progress,
+) -> Result<Vec<CurvePoint>> {
     for &p in bers {
         check_ber(p)?;
         if p > 0.5 {
@@ -587,16 +615,19 @@ pub fn curve_within(
     let mut uniq: Vec<u64> = lengths.to_vec();
     uniq.sort_unstable();
     uniq.dedup();
-    let duals = dual_weights_within(g, &uniq, budget)?;
+    let duals = dual_weights_with(g, &uniq, budget, progress)?;
     let r = g.width() as u64;
     let jobs: Vec<(u64, f64)> = lengths
         .iter()
         .flat_map(|&n| bers.iter().map(move |&p| (n, p)))
         .collect();
+    progress.stage("P_ud terms", jobs.len() as u64);
     jobs.par_iter()
         .map(|&(n, p)| {
             let d = &duals[uniq.binary_search(&n).expect("present")];
-            Ok(CurvePoint::new(p, n, r, highprec::p_undetected(d, p)?))
+            let ud = highprec::p_undetected(d, p)?;
+            progress.advance(1);
+            Ok(CurvePoint::new(p, n, r, ud))
         })
         .collect()
 }
@@ -696,6 +727,7 @@ mod tests {
             },
             &lens,
             &mut h,
+            &Silent,
         );
         for (k, hk) in h.h.iter().enumerate() {
             let mut counts: Vec<u64> = hk.chunks(LANES).map(|c| c.iter().sum()).collect();

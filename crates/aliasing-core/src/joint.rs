@@ -84,6 +84,7 @@ use crate::error::{Error, Result};
 use crate::layout::{CheckKind, Frame, Payload};
 use crate::lowweight;
 use crate::poly::Generator;
+use crate::progress::{Progress, Silent};
 use rayon::prelude::*;
 
 /// Most Internet checksums a stack may have beside its CRC.
@@ -438,24 +439,7 @@ impl JointModel {
     /// The weight-`w` term: every shape of span below `n` placed at every
     /// offset (weights 2 to 5; see [`lowweight::shapes`] for the limits).
     pub fn exact_term(&self, w: u32) -> Result<Term> {
-        let exps = lowweight::shapes(&self.generator, w, self.n as u64)?;
-        // exponent e is wire bit n-1-e: the shape reverses
-        let (pass_sum, codewords, touching) = exps
-            .par_iter()
-            .map(|s| {
-                let span = *s.last().expect("non-empty");
-                let wire: Vec<u32> = s.iter().rev().map(|&e| span - e).collect();
-                self.shape_sum(&wire)
-            })
-            .reduce(|| (0.0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
-        Ok(Term {
-            weight: w,
-            codewords: codewords as u128,
-            pass_sum,
-            pass_sum_ci: 0.0,
-            model_error: touching as f64 * self.field_model_bound(w),
-            exact: true,
-        })
+        self.exact_term_with(w, &Silent)
     }
 }
 
@@ -663,12 +647,18 @@ pub struct JointPoint {
 impl JointStack {
     /// Enumerates weights up to `opts.max_weight` for `frame`, computes the
     /// CRC's dual weights (a few seconds for a 32-bit CRC) and, when
-    /// `opts.samples > 0`, estimates the next weight. `progress` is called
-    /// with (shapes done, shapes in all) as the enumeration goes.
-    pub fn new(
+    /// `opts.samples > 0`, estimates the next weight.
+    pub fn new(frame: &Frame, opts: &JointOptions) -> Result<JointStack> {
+        JointStack::new_with(frame, opts, &Silent)
+    }
+
+    /// [`JointStack::new`] watched by `progress`: the stage of
+    /// [`crate::dual::dual_weights_with`], then for each weight the stages of
+    /// [`JointModel::exact_term_with`].
+    pub fn new_with(
         frame: &Frame,
         opts: &JointOptions,
-        progress: Option<&(dyn Fn(u64, u64) + Sync)>,
+        progress: &dyn Progress,
     ) -> Result<JointStack> {
         if !(2..=5).contains(&opts.max_weight) {
             return Err(Error::Unsupported(format!(
@@ -691,7 +681,9 @@ impl JointStack {
         } else {
             opts.max_weight
         };
-        let dual = crate::dual::dual_weights(&model.generator, &[n])?.remove(0);
+        let budget = crate::units::MemoryBudget::from_env()?;
+        let dual =
+            crate::dual::dual_weights_with(&model.generator, &[n], budget, progress)?.remove(0);
         let a = crate::weights::macwilliams(&dual, max_weight as usize + 1)?;
         let mut terms = Vec::new();
         for w in 2..=max_weight {
@@ -778,18 +770,13 @@ impl JointStack {
 }
 
 impl JointModel {
-    /// [`JointModel::exact_term`] with a progress callback (shapes done, in all).
-    pub fn exact_term_with(
-        &self,
-        w: u32,
-        progress: Option<&(dyn Fn(u64, u64) + Sync)>,
-    ) -> Result<Term> {
-        let Some(cb) = progress else {
-            return self.exact_term(w);
-        };
-        let exps = lowweight::shapes(&self.generator, w, self.n as u64)?;
-        let total = exps.len() as u64;
-        let done = std::sync::atomic::AtomicU64::new(0);
+    /// [`JointModel::exact_term`] watched by `progress`: the shape search
+    /// of [`lowweight::shapes_with`], then `"weight-w shapes"`, one unit per
+    /// shape placed at every offset.
+    pub fn exact_term_with(&self, w: u32, progress: &dyn Progress) -> Result<Term> {
+        let exps = lowweight::shapes_with(&self.generator, w, self.n as u64, progress)?;
+        progress.stage(&format!("weight-{w} shapes"), exps.len() as u64);
+        // exponent e is wire bit n-1-e: the shape reverses
         let (pass_sum, codewords, touching) = exps
             .par_chunks(256)
             .map(|chunk| {
@@ -800,8 +787,7 @@ impl JointModel {
                     let r = self.shape_sum(&wire);
                     acc = (acc.0 + r.0, acc.1 + r.1, acc.2 + r.2);
                 }
-                let d = done.fetch_add(chunk.len() as u64, std::sync::atomic::Ordering::Relaxed);
-                cb(d + chunk.len() as u64, total);
+                progress.advance(chunk.len() as u64);
                 acc
             })
             .reduce(|| (0.0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
@@ -1088,7 +1074,6 @@ mod tests {
                 samples: 0,
                 seed: 1,
             },
-            None,
         )
         .unwrap();
         let total: u128 = st.terms.iter().map(|t| t.codewords).sum();
@@ -1213,7 +1198,6 @@ mod tests {
                 samples: 0,
                 seed: 1,
             },
-            None,
         )
         .unwrap();
         let p = 0.01;
@@ -1226,12 +1210,40 @@ mod tests {
                 samples: 0,
                 seed: 1,
             },
-            None,
         )
         .unwrap()
         .at(p)
         .unwrap();
         assert!(pt.low <= full.low * (1.0 + 1e-12) && full.high <= pt.high * (1.0 + 1e-12));
+    }
+
+    #[test]
+    fn reports_the_dual_code_and_every_weight() {
+        // the tiny layout's CRC-8: 2^8 dual-code windows, then for each
+        // weight its shape search and its shapes, each stage complete
+        let f = tiny();
+        let opts = JointOptions {
+            max_weight: 4,
+            samples: 0,
+            seed: 1,
+        };
+        let r = crate::progress::Record::default();
+        let st = JointStack::new_with(&f, &opts, &r).unwrap();
+        assert!(r.complete(), "{:?}", r.stages());
+        let names = r.names();
+        assert_eq!(names[0], "dual-code windows");
+        assert_eq!(r.stages()[0].total, 256);
+        for t in &st.terms {
+            let w = t.weight;
+            let at = names
+                .iter()
+                .position(|n| *n == format!("weight-{w} shape search"))
+                .unwrap();
+            assert_eq!(names[at + 1], format!("weight-{w} shapes"));
+        }
+        assert_eq!(names.len(), 1 + 2 * st.terms.len());
+        let plain = JointStack::new(&f, &opts).unwrap();
+        assert_eq!(st.at(0.01).unwrap(), plain.at(0.01).unwrap());
     }
 }
 

@@ -20,6 +20,7 @@
 use crate::error::{Error, Result};
 use crate::gf2;
 use crate::poly::Generator;
+use crate::progress::{Batch, Progress, Silent};
 use rayon::prelude::*;
 
 /// Widest generator this module accepts.
@@ -230,11 +231,25 @@ pub fn check_span(g: &Generator, w: u32, max_len: u64) -> Result<()> {
 /// `max_len^3 / 6` probes, refused above [`WORK_LIMIT`] (lengths up to about
 /// 4,900 bits).
 pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
+    span_counts_with(g, w, max_len, &Silent)
+}
+
+/// [`span_counts`] watched by `progress`: one stage, `"weight-w spans"`,
+/// of one unit per span `L` (weights 2 to 4) or per third position `c`
+/// of the meet in the middle (weights 5 and 6).
+pub fn span_counts_with(
+    g: &Generator,
+    w: u32,
+    max_len: u64,
+    progress: &dyn Progress,
+) -> Result<Vec<u64>> {
     check_span(g, w, max_len)?;
     let n = max_len as usize;
     if w >= 5 {
-        return Ok(span_counts56(&syndromes(g, n.max(1)), n, w));
+        progress.stage(&format!("weight-{w} spans"), n.saturating_sub(1) as u64);
+        return Ok(span_counts56(&syndromes(g, n.max(1)), n, w, progress));
     }
+    progress.stage(&format!("weight-{w} spans"), n as u64);
     let period = gf2::period(g);
     let distinct = (n as u128).min(period) as usize;
     let syn = syndromes(g, n.max(1));
@@ -278,11 +293,18 @@ pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
                     if t == 0 {
                         ordered -= l - 1;
                     }
+                    // O(l) probes per span: worth one report each
+                    progress.advance(1);
                     ordered / 2
                 }
             }
         })
         .collect();
+    if w < 4 {
+        progress.advance(n as u64);
+    } else if n > 0 {
+        progress.advance(1); // L = 0
+    }
     Ok(out)
 }
 
@@ -290,10 +312,11 @@ pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
 /// before `c` is processed the table holds the syndromes of every pair
 /// `1 <= a < b < c`; a codeword `{0, a, b, c, L}` needs the pair syndrome
 /// `1 ^ s_L ^ s_c`, and `{0, a, b, c, d, L}` needs `1 ^ s_L ^ s_c ^ s_d`.
-fn span_counts56(syn: &[u64], n: usize, w: u32) -> Vec<u64> {
+fn span_counts56(syn: &[u64], n: usize, w: u32, progress: &dyn Progress) -> Vec<u64> {
     let mut out = vec![0u64; n];
     let mut pairs = Table::with_capacity(n * n.saturating_sub(1) / 2);
     for c in 1..n {
+        progress.advance(1);
         if c >= 3 && c + 1 < n {
             let sc = syn[c];
             let table = &pairs;
@@ -323,7 +346,18 @@ fn span_counts56(syn: &[u64], n: usize, w: u32) -> Vec<u64> {
 
 /// `A_w(n)` for every `n` in `0..max_len` (index `n`), `w` = 2 to 6.
 pub fn weight_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u128>> {
-    let c = span_counts(g, w, max_len)?;
+    weight_counts_with(g, w, max_len, &Silent)
+}
+
+/// [`weight_counts`] watched by `progress` (the stage of
+/// [`span_counts_with`]).
+pub fn weight_counts_with(
+    g: &Generator,
+    w: u32,
+    max_len: u64,
+    progress: &dyn Progress,
+) -> Result<Vec<u128>> {
+    let c = span_counts_with(g, w, max_len, progress)?;
     let mut out = Vec::with_capacity(c.len());
     let (mut a, mut cum) = (0u128, 0u128);
     for (l, &cl) in c.iter().enumerate() {
@@ -367,6 +401,18 @@ pub const SHAPE5_PAIR_LIMIT: f64 = 2e8;
 /// assert_eq!(s, vec![vec![0, 2215, 2866, 2975 + 31]]);
 /// ```
 pub fn shapes(g: &Generator, w: u32, max_len: u64) -> Result<Vec<Vec<u32>>> {
+    shapes_with(g, w, max_len, &Silent)
+}
+
+/// [`shapes`] watched by `progress`: one stage, `"weight-w shape search"`,
+/// of one unit per span `L` (weights 2 to 4) or per slice of the pair
+/// join (weight 5).
+pub fn shapes_with(
+    g: &Generator,
+    w: u32,
+    max_len: u64,
+    progress: &dyn Progress,
+) -> Result<Vec<Vec<u32>>> {
     check_width(g)?;
     if !(2..=5).contains(&w) {
         return Err(Error::Unsupported(format!(
@@ -390,13 +436,16 @@ pub fn shapes(g: &Generator, w: u32, max_len: u64) -> Result<Vec<Vec<u32>>> {
             "weight-{w} shapes up to {n} bits need about {pairs:.1e} pair probes, over the limit of {limit:.0e}"
         )));
     }
+    let name = format!("weight-{w} shape search");
     if n < 2 {
+        progress.stage(&name, 0);
         return Ok(Vec::new());
     }
     let syn = syndromes(g, n);
     if w == 5 {
-        return Ok(shapes5(&syn));
+        return Ok(shapes5(&syn, &name, progress));
     }
+    progress.stage(&name, n as u64 - 1);
     // distinct syndromes below the period: position of each
     let mut at = Table::with_capacity(n);
     for (j, &s) in syn.iter().enumerate().skip(1) {
@@ -430,6 +479,7 @@ pub fn shapes(g: &Generator, w: u32, max_len: u64) -> Result<Vec<Vec<u32>>> {
                     }
                 }
             }
+            progress.advance(1);
             v
         })
         .collect();
@@ -441,10 +491,11 @@ pub fn shapes(g: &Generator, w: u32, max_len: u64) -> Result<Vec<Vec<u32>>> {
 /// `(c, L)` with key `k ^ 1` and `b < c` make a shape. The key space is cut
 /// into slices by `(k >> 1)` (so `k` and `k ^ 1` share one), each slice
 /// gathered, sorted and joined on its own.
-fn shapes5(syn: &[u64]) -> Vec<Vec<u32>> {
+fn shapes5(syn: &[u64], name: &str, progress: &dyn Progress) -> Vec<Vec<u32>> {
     let n = syn.len();
     let pairs = n * (n - 1) / 2;
     let slices = (pairs / (1 << 22)).max(1).next_power_of_two() as u64;
+    progress.stage(name, slices);
     let mut out: Vec<Vec<u32>> = (0..slices)
         .into_par_iter()
         .flat_map_iter(|slice| {
@@ -475,6 +526,7 @@ fn shapes5(syn: &[u64]) -> Vec<Vec<u32>> {
                 }
                 i = j;
             }
+            progress.advance(1);
             found
         })
         .collect();
@@ -652,7 +704,13 @@ fn choose(n: f64, k: usize) -> f64 {
 /// Smallest span `L` in `[from, until)` of a codeword of weight at most `w`
 /// (all shapes with position 0 and `L`), by meet-in-the-middle; `None` if
 /// there is none below `until`.
-fn min_span(g: &Generator, w: u32, from: u64, until: u64) -> Result<Option<(u64, Vec<u64>)>> {
+fn min_span(
+    g: &Generator,
+    w: u32,
+    from: u64,
+    until: u64,
+    progress: &dyn Progress,
+) -> Result<Option<(u64, Vec<u64>)>> {
     let inner = (w - 2) as usize;
     let h1 = inner.div_ceil(2);
     let h2 = inner - h1;
@@ -665,6 +723,9 @@ fn min_span(g: &Generator, w: u32, from: u64, until: u64) -> Result<Option<(u64,
     };
     let mut work = 0f64;
     let from = from.max(1);
+    let total = until.saturating_sub(from);
+    progress.stage(&format!("weight-{w} spans"), total);
+    let mut spans = Batch::new(progress, 64);
     let mut syn = syndromes(g, from as usize + 1);
     let mut table = Table::with_capacity(1024);
     table.insert(0, 0); // empty subset
@@ -672,6 +733,7 @@ fn min_span(g: &Generator, w: u32, from: u64, until: u64) -> Result<Option<(u64,
         table.insert(x, p)
     });
     for l in from..until {
+        spans.add(1);
         if syn.len() <= l as usize {
             let more = syndromes_from(g, *syn.last().expect("non-empty"), syn.len());
             syn.extend(more);
@@ -708,6 +770,8 @@ fn min_span(g: &Generator, w: u32, from: u64, until: u64) -> Result<Option<(u64,
                     set.insert(i);
                 }
             }
+            // the longer spans are settled by this one
+            spans.add(until - l - 1);
             return Ok(Some((l, set.into_iter().collect())));
         }
         // add subsets containing l (so the table covers (0, l+1))
@@ -731,6 +795,17 @@ fn min_span(g: &Generator, w: u32, from: u64, until: u64) -> Result<Option<(u64,
 /// search (refused with an error if it would exceed [`WORK_LIMIT`] or
 /// [`TABLE_LIMIT`]).
 pub fn hd_profile(g: &Generator, max_hd: Option<u32>) -> Result<HdProfile> {
+    hd_profile_with(g, max_hd, &Silent)
+}
+
+/// [`hd_profile`] watched by `progress`: a stage `"weight-w spans"` for
+/// each weight searched by meet in the middle (one unit per span tried;
+/// the spans beyond the first codeword found are reported at once).
+pub fn hd_profile_with(
+    g: &Generator,
+    max_hd: Option<u32>,
+    progress: &dyn Progress,
+) -> Result<HdProfile> {
     check_width(g)?;
     let r = g.width() as u64;
     let wt = g.full().count_ones();
@@ -769,7 +844,7 @@ pub fn hd_profile(g: &Generator, max_hd: Option<u32>) -> Result<HdProfile> {
             if odd_impossible {
                 (cap, cap_ex)
             } else {
-                match min_span(g, w, k as u64 + r, cap - 1)? {
+                match min_span(g, w, k as u64 + r, cap - 1, progress)? {
                     Some((l, ex)) => (l + 1, ex),
                     None => (cap, cap_ex),
                 }
@@ -941,7 +1016,7 @@ pub(crate) mod tests {
             let best = small_codewords(&g, 18);
             for w in 3..=7u32 {
                 let want = (0..18).find(|&d| best[d].0 <= w).map(|d| d as u64 + r);
-                let got = min_span(&g, w, 1, r + 18).unwrap().map(|x| x.0);
+                let got = min_span(&g, w, 1, r + 18, &Silent).unwrap().map(|x| x.0);
                 assert_eq!(got, want, "{spec} w={w}");
             }
         }

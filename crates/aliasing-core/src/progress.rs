@@ -8,6 +8,14 @@
 //! pipe). Implementations must be cheap and callable from many threads at
 //! once: report per block of work, not per inner-loop step.
 //!
+//! Every long computation has a `_with` form taking the watcher as its last
+//! argument (`markov::solve_with`, `dual::dual_weights_with`,
+//! `lowweight::hd_profile_with`, ...); the form without the suffix is the
+//! same computation watched by [`Silent`]. [`Batch`] turns per-step counts
+//! into block-sized reports; [`Record`] keeps what a computation reported
+//! (the tests use it to check that the advances of every stage add up to
+//! its announced total).
+//!
 //! ```
 //! use aliasing_core::progress::{Progress, Silent};
 //! use std::sync::atomic::{AtomicU64, Ordering};
@@ -70,6 +78,136 @@ impl<P: Progress + ?Sized> Progress for &P {
     }
 }
 
+/// Reports units to a watcher in blocks: [`Batch::add`] counts locally and
+/// passes the count on every `every` units; the rest goes on [`Batch::flush`]
+/// or when the batch is dropped. For loops whose steps are too short to
+/// report one by one.
+pub struct Batch<'a> {
+    to: &'a dyn Progress,
+    pending: u64,
+    every: u64,
+}
+
+impl<'a> Batch<'a> {
+    /// A batch reporting to `to` every `every` units (at least 1).
+    pub fn new(to: &'a dyn Progress, every: u64) -> Self {
+        Batch {
+            to,
+            pending: 0,
+            every: every.max(1),
+        }
+    }
+
+    /// `n` more units are done.
+    #[inline]
+    pub fn add(&mut self, n: u64) {
+        self.pending += n;
+        if self.pending >= self.every {
+            self.flush();
+        }
+    }
+
+    /// Passes on the units counted so far.
+    pub fn flush(&mut self) {
+        if self.pending > 0 {
+            self.to.advance(self.pending);
+            self.pending = 0;
+        }
+    }
+}
+
+impl Drop for Batch<'_> {
+    fn drop(&mut self) {
+        self.flush();
+    }
+}
+
+/// One stage as a [`Record`] saw it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stage {
+    /// What a unit is.
+    pub name: String,
+    /// The units announced.
+    pub total: u64,
+    /// The units reported done.
+    pub done: u64,
+}
+
+/// Keeps every stage a computation announced and the units reported in
+/// each (units reported before any stage go to a stage named `""` with
+/// total 0). For tests and logs; every call takes a lock.
+///
+/// ```
+/// use aliasing_core::progress::{Progress, Record};
+/// let r = Record::default();
+/// r.stage("passes", 2);
+/// r.advance(1);
+/// r.advance(1);
+/// r.finish();
+/// assert!(r.complete());
+/// assert_eq!(r.names(), ["passes"]);
+/// ```
+#[derive(Debug, Default)]
+pub struct Record {
+    stages: std::sync::Mutex<Vec<Stage>>,
+    finished: std::sync::atomic::AtomicBool,
+}
+
+impl Record {
+    /// The stages, in the order announced.
+    pub fn stages(&self) -> Vec<Stage> {
+        self.stages
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// The stage names, in the order announced.
+    pub fn names(&self) -> Vec<String> {
+        self.stages().into_iter().map(|s| s.name).collect()
+    }
+
+    /// `true` when at least one stage was announced and every stage's
+    /// units add up to its total.
+    pub fn complete(&self) -> bool {
+        let s = self.stages();
+        !s.is_empty() && s.iter().all(|s| s.done == s.total)
+    }
+
+    /// `true` once [`Progress::finish`] was called.
+    pub fn finished(&self) -> bool {
+        self.finished.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl Progress for Record {
+    fn advance(&self, n: u64) {
+        let mut s = self.stages.lock().unwrap_or_else(|e| e.into_inner());
+        if s.is_empty() {
+            s.push(Stage {
+                name: String::new(),
+                total: 0,
+                done: 0,
+            });
+        }
+        s.last_mut().expect("non-empty").done += n;
+    }
+    fn stage(&self, name: &str, total: u64) {
+        self.stages
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(Stage {
+                name: name.into(),
+                total,
+                done: 0,
+            });
+    }
+    fn finish(&self) {
+        self.finished
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,5 +236,34 @@ mod tests {
         rr.advance(2);
         rr.finish();
         assert_eq!(*log.0.lock().unwrap(), ["shapes/2", "+2", "end"]);
+    }
+
+    #[test]
+    fn a_batch_reports_in_blocks_and_the_rest_on_drop() {
+        let log = Log::default();
+        {
+            let mut b = Batch::new(&log, 4);
+            for _ in 0..10 {
+                b.add(1);
+            }
+        }
+        assert_eq!(*log.0.lock().unwrap(), ["+4", "+4", "+2"]);
+    }
+
+    #[test]
+    fn a_record_sees_incomplete_stages() {
+        let r = Record::default();
+        assert!(!r.complete());
+        r.stage("a", 3);
+        r.advance(3);
+        r.stage("b", 2);
+        r.advance(1);
+        assert!(!r.complete());
+        r.advance(1);
+        assert!(r.complete());
+        assert!(!r.finished());
+        r.finish();
+        assert!(r.finished());
+        assert_eq!(r.names(), ["a", "b"]);
     }
 }

@@ -23,6 +23,7 @@
 
 use crate::error::{Error, Result};
 use crate::poly::Generator;
+use crate::progress::{Progress, Silent};
 use crate::{dual, lowweight};
 use dashu::integer::{IBig, UBig};
 
@@ -70,6 +71,20 @@ pub fn distribution(
     method: WeightMethod,
     want_dual: bool,
 ) -> Result<WeightDistribution> {
+    distribution_with(g, bits, max_weight, method, want_dual, &Silent)
+}
+
+/// [`distribution`] watched by `progress`: the stage of
+/// [`dual::dual_weights_with`] with the dual method, else one stage of
+/// [`lowweight::weight_counts_with`] per weight.
+pub fn distribution_with(
+    g: &Generator,
+    bits: u64,
+    max_weight: u64,
+    method: WeightMethod,
+    want_dual: bool,
+    progress: &dyn Progress,
+) -> Result<WeightDistribution> {
     if bits <= g.width() as u64 {
         return Err(Error::BadLength(format!(
             "--bits {bits} leaves no data bits beside the {} check bits",
@@ -90,7 +105,8 @@ pub fn distribution(
         }
     };
     if use_dual {
-        let d = dual::dual_weights(g, &[bits])?.remove(0);
+        let budget = crate::units::MemoryBudget::from_env()?;
+        let d = dual::dual_weights_with(g, &[bits], budget, progress)?.remove(0);
         let counts = macwilliams(&d, max_w)?;
         return Ok(WeightDistribution {
             bits,
@@ -121,7 +137,7 @@ pub fn distribution(
     }
     let mut counts = vec![UBig::ONE, UBig::ZERO];
     for w in 2..=max_w as u32 {
-        let c = lowweight::weight_counts(g, w, bits + 1)?;
+        let c = lowweight::weight_counts_with(g, w, bits + 1, progress)?;
         counts.push(UBig::from(c[bits as usize]));
     }
     counts.truncate(max_w + 1);

@@ -29,6 +29,16 @@ pub struct ExactValues {
 
 /// Exact values for `plan`, where available.
 pub fn exact_values(plan: &Plan) -> ExactValues {
+    exact_values_with(plan, &aliasing_core::progress::Silent)
+}
+
+/// [`exact_values`] watched by `progress`: the stages of
+/// [`aliasing_core::curve::exact_with`] for a 32-bit CRC over the whole
+/// frame (the dual code's few seconds); the other values take no stage.
+pub fn exact_values_with(
+    plan: &Plan,
+    progress: &dyn aliasing_core::progress::Progress,
+) -> ExactValues {
     let f = &plan.frame;
     let n = f.n_bits();
     let mut out = ExactValues {
@@ -51,12 +61,13 @@ pub fn exact_values(plan: &Plan) -> ExactValues {
                 // (only 32 bits: the dual code's O(2^32) per length; other
                 // widths here would take the chain's O(n 2^r), too slow to print)
                 if whole && w == 32 && 8 * c.field_len as u32 == w {
-                    let curve = aliasing_core::curve::exact(
-                        alg,
-                        &[n],
-                        &[ber],
-                        aliasing_core::curve::Method::Auto,
-                    );
+                    use aliasing_core::curve::{Method, Request, exact_with};
+                    use aliasing_core::units::{Ber, Bits, MemoryBudget};
+                    let curve = Ber::new(ber)
+                        .and_then(|b| Request::new(&alg.generator, &[Bits(n)], &[b]))
+                        .and_then(|req| {
+                            exact_with(alg, &req, Method::Auto, MemoryBudget::from_env()?, progress)
+                        });
                     if let Ok(r) = curve {
                         out.checks[i] = r.points.first().map(|pt| pt.p_undetected);
                     }

@@ -709,7 +709,6 @@ mod tests {
                 samples: 0,
                 seed: 1,
             },
-            None,
         )
         .unwrap();
         let b = st.at(ber).unwrap();

@@ -19,8 +19,10 @@ use crate::shard::{Drive, Tally, Team, drive};
 use crate::sparse::Sparse;
 use crate::stack::Frame;
 use crate::stream::chunk_rng;
+use aliasing_core::progress::{self, Silent};
 use aliasing_core::{Error, Result};
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// Frames per chunk unless told otherwise. Part of the parameters: changing it
@@ -65,6 +67,23 @@ impl Plan {
     /// The chunks of shard `i` of `n` (1-based): every `n`-th chunk from `i - 1`.
     pub fn shard_chunks(&self, shard: (u64, u64)) -> u64 {
         crate::shard::shard_items(self.chunks(), shard)
+    }
+
+    /// The frames in the first `done` chunks of shard `i` of `n`: every
+    /// chunk holds [`Plan::chunk_frames`] but the plan's last, which holds
+    /// the rest.
+    pub fn shard_frames(&self, shard: (u64, u64), done: u64) -> u64 {
+        let (i, n) = shard;
+        let full = done * self.chunk_frames;
+        let Some(last) = self.chunks().checked_sub(1) else {
+            return 0;
+        };
+        let short = (last + 1) * self.chunk_frames - self.frames;
+        // the plan's last chunk is the shard's chunk j when last = i - 1 + j n
+        match last.checked_sub(i - 1) {
+            Some(d) if d % n == 0 && d / n < done => full - short,
+            _ => full,
+        }
     }
 
     /// Checks the parameters.
@@ -300,8 +319,9 @@ pub struct RunOptions<'a> {
     pub threads: usize,
     /// Run only shard `i` of `n` (1-based).
     pub shard: (u64, u64),
-    /// Called with the progress after every batch (frames done in this shard, of all its frames).
-    pub on_progress: Option<&'a (dyn Fn(u64, u64) + Sync)>,
+    /// Watches the run: one stage, `"frames"`, of the shard's frames (those
+    /// of a resumed checkpoint reported at once).
+    pub progress: &'a dyn progress::Progress,
     /// Called with the state at most every `checkpoint_every`; an error stops the run.
     pub on_checkpoint: Option<CheckpointFn<'a>>,
     /// Interval between checkpoints.
@@ -316,11 +336,27 @@ impl Default for RunOptions<'_> {
             engine: Engine::Sparse,
             threads: 0,
             shard: (1, 1),
-            on_progress: None,
+            progress: &Silent,
             on_checkpoint: None,
             checkpoint_every: Duration::from_secs(5),
             team: None,
         }
+    }
+}
+
+/// Passes the chunks [`drive`] reports on as the frames they hold.
+struct ChunkFrames<'a> {
+    to: &'a dyn progress::Progress,
+    plan: &'a Plan,
+    shard: (u64, u64),
+    done: AtomicU64,
+}
+
+impl progress::Progress for ChunkFrames<'_> {
+    fn advance(&self, n: u64) {
+        let a = self.done.fetch_add(n, Ordering::Relaxed);
+        let f = |d| self.plan.shard_frames(self.shard, d);
+        self.to.advance(f(a + n) - f(a));
     }
 }
 
@@ -338,24 +374,17 @@ pub fn simulate(plan: &Plan, opts: &RunOptions, resume: Option<Progress>) -> Res
         ));
     }
     let prepared = Prepared::new(plan, opts.engine);
-    let shard_frames = |done: u64| -> u64 {
-        (0..done)
-            .map(|j| {
-                let c = (si - 1) + j * sn;
-                ((c + 1) * plan.chunk_frames).min(plan.frames) - c * plan.chunk_frames
-            })
-            .sum()
-    };
-    let all_frames = shard_frames(total);
-    let on_progress = opts.on_progress;
-    let progress = move |p: &Progress, _: u64| {
-        if let Some(f) = on_progress {
-            f(p.counts.frames, all_frames);
-        }
+    opts.progress
+        .stage("frames", plan.shard_frames((si, sn), total));
+    let frames = ChunkFrames {
+        to: opts.progress,
+        plan,
+        shard: (si, sn),
+        done: AtomicU64::new(0),
     };
     let drive_opts = Drive {
         threads: opts.threads,
-        on_progress: Some(&progress),
+        progress: &frames,
         on_checkpoint: opts.on_checkpoint,
         checkpoint_every: opts.checkpoint_every,
         team: opts.team,

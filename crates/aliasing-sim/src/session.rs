@@ -222,6 +222,16 @@ impl Session {
     pub fn report(&self, counts: &Counts, no_exact: bool) -> Report {
         Report::of(&self.plan, self.params.clone(), counts, no_exact)
     }
+
+    /// [`Session::report`] with the exact values watched by `progress`.
+    pub fn report_with(
+        &self,
+        counts: &Counts,
+        no_exact: bool,
+        progress: &dyn aliasing_core::progress::Progress,
+    ) -> Report {
+        Report::of_with(&self.plan, self.params.clone(), counts, no_exact, progress)
+    }
 }
 
 /// Adds complete shards of one simulation (see [`crate::shard::merge`]).
@@ -338,7 +348,8 @@ impl RareSession {
     }
 
     /// Runs the shard; returns its tally and the result file. `opts` gives
-    /// threads, progress (items done, items), checkpoint interval and team.
+    /// threads, the watcher (one stage, `"sample chunks"`, of the shard's
+    /// chunks of samples), checkpoint interval and team.
     pub fn run(&self, opts: &crate::shard::Drive<RareTally>) -> Result<(RareTally, RareFile)> {
         let work = RareWork::new(&self.plan, self.params.samples, opts.threads)?;
         let start = match &self.start {
@@ -365,9 +376,13 @@ impl RareSession {
             )
             .write(path)
         };
+        opts.progress.stage(
+            "sample chunks",
+            crate::shard::shard_items(work.items(), self.shard),
+        );
         let o = crate::shard::Drive {
             threads: opts.threads,
-            on_progress: opts.on_progress,
+            progress: opts.progress,
             on_checkpoint: self.checkpoint.as_ref().map(|_| &write as _),
             checkpoint_every: opts.checkpoint_every,
             team: opts.team,
@@ -389,10 +404,20 @@ impl RareSession {
 
     /// The estimate from a whole run's tally, with the exact values unless `no_exact`.
     pub fn result(&self, tally: &RareTally, no_exact: bool) -> Result<RareResult> {
+        self.result_with(tally, no_exact, &aliasing_core::progress::Silent)
+    }
+
+    /// [`RareSession::result`] with the exact values watched by `progress`.
+    pub fn result_with(
+        &self,
+        tally: &RareTally,
+        no_exact: bool,
+        progress: &dyn aliasing_core::progress::Progress,
+    ) -> Result<RareResult> {
         let work = RareWork::new(&self.plan, self.params.samples, 0)?;
         let mut r = work.finish(tally);
         if !no_exact {
-            let exact = crate::exact::exact_values(&self.plan);
+            let exact = crate::exact::exact_values_with(&self.plan, progress);
             r.stack.exact = exact.stack;
             if let Some(i) = self
                 .plan

@@ -108,9 +108,6 @@ impl<T> Progress<T> {
     }
 }
 
-/// A progress callback: the state and the number of items in the shard.
-pub type ProgressFn<'a, T> = &'a (dyn Fn(&Progress<T>, u64) + Sync);
-
 /// A checkpoint callback: saves the progress; an error stops the run.
 pub type CheckpointFn<'a, T> = &'a (dyn Fn(&Progress<T>) -> Result<()> + Sync);
 
@@ -137,12 +134,14 @@ pub trait Team {
     }
 }
 
-/// How [`drive`] runs: threads, callbacks, team.
+/// How [`drive`] runs: threads, watcher, checkpoints, team.
 pub struct Drive<'a, T> {
     /// Worker threads (0 = all cores).
     pub threads: usize,
-    /// Called with the state and the number of items in the shard after every batch.
-    pub on_progress: Option<ProgressFn<'a, T>>,
+    /// Told of the items done: those of the starting state at once, then
+    /// each batch's (at a team's member 0 only). [`drive`] announces no
+    /// stage; its caller does, with the shard's item count.
+    pub progress: &'a dyn aliasing_core::progress::Progress,
     /// Called with the state at most every `checkpoint_every`; an error stops the run.
     pub on_checkpoint: Option<CheckpointFn<'a, T>>,
     /// Interval between checkpoints.
@@ -155,7 +154,7 @@ impl<T> Default for Drive<'_, T> {
     fn default() -> Self {
         Drive {
             threads: 0,
-            on_progress: None,
+            progress: &aliasing_core::progress::Silent,
             on_checkpoint: None,
             checkpoint_every: Duration::from_secs(5),
             team: None,
@@ -214,6 +213,9 @@ pub fn drive<T: Tally + Sync>(
             "the checkpoint does not fit this run".into(),
         ));
     }
+    if rank == 0 {
+        opts.progress.advance(state.chunks_done);
+    }
     let mut last_checkpoint = Instant::now();
     // Batches of a few items per thread and member; they grow while quick.
     let mut batch = threads * 2 * size;
@@ -255,9 +257,7 @@ pub fn drive<T: Tally + Sync>(
             batch /= 2;
         }
         if rank == 0 {
-            if let Some(p) = opts.on_progress {
-                p(&state, total);
-            }
+            opts.progress.advance(end - start);
             if let Some(cp) = opts.on_checkpoint
                 && state.chunks_done < total
                 && last_checkpoint.elapsed() >= opts.checkpoint_every

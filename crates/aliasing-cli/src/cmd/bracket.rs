@@ -18,7 +18,9 @@ pub fn run(
     out: Option<&Path>,
 ) -> Result<()> {
     let g = crc.generator;
-    let b = bracket::brackets(&g, bits, bers, None)?;
+    let bar = crate::progress::Bar::stderr();
+    let b = bracket::brackets_with(&g, bits, bers, None, &bar)?;
+    bar.finish();
     // the minimum distance: the lightest non-zero count, else above W
     let hd = |x: &bracket::Bracket| match x.counts.iter().skip(1).position(|&a| a > 0) {
         Some(i) => (i as u64 + 1).to_string(),

@@ -82,7 +82,9 @@ pub fn run(args: Args) -> Result<()> {
     }
     let mut cols = Vec::new();
     let total = bytes.len() * bers.len();
+    let bar = crate::progress::Bar::stderr();
     for check in checks {
+        bar.set_prefix(&check.name());
         // lengths too short for this check are n/a in its column only
         let fit: Vec<u64> = bytes
             .iter()
@@ -96,7 +98,7 @@ pub fn run(args: Args) -> Result<()> {
                 check.min_bytes()
             )
         });
-        let col = match compare::curve(&check, &fit, &bers, payload.as_deref()) {
+        let col = match compare::curve_with(&check, &fit, &bers, payload.as_deref(), &bar) {
             _ if fit.is_empty() => Column {
                 check,
                 points: vec![None; total],
@@ -149,6 +151,7 @@ pub fn run(args: Args) -> Result<()> {
         };
         cols.push(col);
     }
+    bar.finish();
     let doc = doc_of(&cols, &bytes, payload.is_some());
     plot(args.plot.as_deref(), &doc)?;
     let text = match args.format {

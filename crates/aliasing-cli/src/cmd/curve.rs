@@ -4,6 +4,7 @@
 use crate::args::{parse_bers, plot, read_payload};
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
+use crate::progress::Bar;
 use aliasing_core::bsc::CurvePoint;
 use aliasing_core::channel::GilbertElliott;
 use aliasing_core::check::CheckSpec;
@@ -158,7 +159,9 @@ fn compute(args: &Args, bers: &[f64], bits: &[u64], budget: MemoryBudget) -> Res
         let bers = Ber::list(bers)?;
         let lengths: Vec<Bits> = bits.iter().map(|&n| Bits(n)).collect();
         let req = curve::Request::new(&crc.generator, &lengths, &bers)?;
-        let res = curve::exact_within(crc, &req, args.method.into(), budget)?;
+        let bar = Bar::stderr();
+        let res = curve::exact_with(crc, &req, args.method.into(), budget, &bar)?;
+        bar.finish();
         let g = res.generator;
         return Ok(Computed {
             name: res.name,
@@ -191,7 +194,9 @@ fn compute(args: &Args, bers: &[f64], bits: &[u64], budget: MemoryBudget) -> Res
             })
             .collect::<Result<_>>()?
     };
-    let points = compare::curve(&kind, &bytes, bers, payload.as_deref())?;
+    let bar = Bar::stderr();
+    let points = compare::curve_with(&kind, &bytes, bers, payload.as_deref(), &bar)?;
+    bar.finish();
     Ok(Computed {
         name: kind.name(),
         width: kind.check_bits(),
@@ -234,7 +239,9 @@ fn burst(
         );
     }
     curve::validate(g.width(), bits, &[ge.mean_ber()])?;
-    let points = gilbert::curve(&g, bits, &ge, budget)?;
+    let bar = Bar::stderr();
+    let points = gilbert::curve_with(&g, bits, &ge, budget, &bar)?;
+    bar.finish();
     Ok(Computed {
         name: crc.name.clone(),
         width: g.width(),

@@ -44,7 +44,9 @@ pub fn run(args: Args) -> Result<()> {
     // Over 32 bits the weight-4 search spans up to the period (billions of
     // bits): stop at HD 4 (the period and the odd-weight rule) unless asked.
     let max_hd = args.max_hd.or((g.width() > 32).then_some(4));
-    let prof = lowweight::hd_profile(&g, max_hd)?;
+    let bar = crate::progress::Bar::stderr();
+    let prof = lowweight::hd_profile_with(&g, max_hd, &bar)?;
+    bar.finish();
     let r = g.width() as u64;
     let bursts = burst::profile(&g, BURST_PATTERNS)?;
     let burst_lengths = |row: &burst::BurstRow| match row.max_length {

@@ -44,7 +44,9 @@ pub fn run(a: Args) -> Result<()> {
             )
             .write(out)?;
         }
-        let r = s.result(&tally, a.report.no_exact)?;
+        let bar = crate::progress::Bar::stderr();
+        let r = s.result_with(&tally, a.report.no_exact, &bar)?;
+        bar.finish();
         return a.report.report_rare(&s, &r);
     }
     let (s, counts) = session::merge_paths(&a.files)?;

@@ -7,12 +7,11 @@ use crate::args::parse_bers;
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
 use aliasing_core::poly::Generator;
-use aliasing_core::search::{self, Objective, Partial, Progress, Query, Ranked, Shard, Space};
+use aliasing_core::search::{self, Objective, Partial, Query, Ranked, Shard, Space};
 use aliasing_core::{catalogue, document};
 use aliasing_sim::shard::fnv1a64;
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 /// Ranking objective on the command line.
@@ -254,11 +253,9 @@ pub fn run(a: Args) -> Result<()> {
     {
         bail!("--out {} needs --shard I/N", out.display());
     }
-    let bar = progress_bar();
-    let part = search::run(&query, &space, shard, &|e| bar_event(&bar, e))?;
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    let bar = crate::progress::Bar::stderr();
+    let part = search::run_with(&query, &space, shard, &bar)?;
+    bar.finish();
     if let Some(out) = &a.out {
         let body = ShardBody {
             format: FORMAT.into(),
@@ -323,36 +320,6 @@ fn merge(a: &Args, files: &[PathBuf]) -> Result<()> {
     let id = first.space.clone();
     let part = Partial::merge(&query, bodies.into_iter().map(|(_, b)| b.partial).collect());
     report(a, &query, &id, Shard::WHOLE, &part)
-}
-
-type Bar = Option<indicatif::ProgressBar>;
-
-fn progress_bar() -> Bar {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let b = indicatif::ProgressBar::new(0);
-    b.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{msg:>8} {bar:40} {pos}/{len} generators  {per_sec}  ETA {eta}",
-        )
-        .expect("template"),
-    );
-    Some(b)
-}
-
-fn bar_event(bar: &Bar, e: Progress) {
-    if let Some(b) = bar {
-        match e {
-            Progress::Stage { name, total } => {
-                b.set_message(name);
-                b.set_length(total);
-                b.set_position(0);
-                b.reset_eta();
-            }
-            Progress::Done(k) => b.inc(k),
-        }
-    }
 }
 
 /// A catalogue CRC of the searched width, evaluated like a candidate.

@@ -1,15 +1,15 @@
 //! `alias simulate`: Monte Carlo through a stack of checks.
 
 use crate::output::{self, Format};
+use crate::progress::Bar;
 use aliasing_sim::channel::{Channel, GilbertElliott};
-use aliasing_sim::rare::{MAX_SAMPLES, RareResult, RareTally};
+use aliasing_sim::rare::{MAX_SAMPLES, RareResult};
 use aliasing_sim::report::{Estimate, Report};
 use aliasing_sim::run::{Counts, Engine, MAX_FRAMES, RunOptions};
 use aliasing_sim::session::{Given, RareParams, RareSession, Session};
 use aliasing_sim::shard::{Drive, MAX_THREADS, Team};
 use aliasing_sim::spec::PayloadSpec;
 use anyhow::{Context, Result, bail};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -250,28 +250,6 @@ pub fn render(r: &Report, format: Format) -> String {
     }
 }
 
-/// The progress bar of a run on a terminal (nothing on pipes): done of
-/// total `unit`, an integer rate and the ETA.
-pub fn progress_bar(unit: &str) -> Option<indicatif::ProgressBar> {
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let b = indicatif::ProgressBar::new(0);
-    b.set_style(
-        indicatif::ProgressStyle::with_template(&format!(
-            "{{bar:40}} {{pos}}/{{len}} {unit}  {{rate}}/s  ETA {{eta}}"
-        ))
-        .expect("template")
-        .with_key(
-            "rate",
-            |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{}", s.per_sec().round() as u64);
-            },
-        ),
-    );
-    Some(b)
-}
-
 /// The up-front checks of the output paths and the thread count.
 fn check_flags(a: &Args) -> Result<()> {
     if a.threads > MAX_THREADS {
@@ -337,28 +315,20 @@ fn run_in(a: &Args, team: Option<&dyn Team>) -> Result<()> {
     if let Some(cp) = &a.checkpoint {
         session = session.checkpoint_to(cp.clone())?;
     }
-    let bar = if root { progress_bar("frames") } else { None };
-    let progress = |done: u64, total: u64| {
-        if let Some(b) = &bar {
-            b.set_length(total);
-            b.set_position(done);
-        }
-    };
+    let bar = Bar::when(root);
     let opts = RunOptions {
         engine: match a.engine {
             EngineArg::Sparse => Engine::Sparse,
             EngineArg::Dense => Engine::Dense,
         },
         threads: a.threads,
-        on_progress: Some(&progress),
+        progress: &bar,
         checkpoint_every: Duration::from_secs_f64(a.checkpoint_every),
         team,
         ..Default::default()
     };
     let counts = session.run(opts)?;
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    bar.finish();
     if !root {
         return Ok(());
     }
@@ -402,7 +372,9 @@ impl Sink {
 
     /// Adds the exact values where available, then plots and prints the report.
     pub fn report(&self, session: &Session, counts: &Counts) -> Result<()> {
-        let report = session.report(counts, self.no_exact);
+        let bar = Bar::stderr();
+        let report = session.report_with(counts, self.no_exact, &bar);
+        bar.finish();
         crate::args::plot(self.plot.as_deref(), &report)?;
         output::emit(self.output.as_deref(), &render(&report, self.format))
     }
@@ -447,28 +419,16 @@ fn run_rare(a: &Args, team: Option<&dyn Team>, root: bool) -> Result<()> {
     if let Some(cp) = &a.checkpoint {
         session = session.checkpoint_to(cp.clone())?;
     }
-    let bar = if root {
-        progress_bar("sample chunks")
-    } else {
-        None
-    };
-    let progress = |p: &aliasing_sim::shard::Progress<RareTally>, total: u64| {
-        if let Some(b) = &bar {
-            b.set_length(total);
-            b.set_position(p.chunks_done);
-        }
-    };
+    let bar = Bar::when(root);
     let opts = Drive {
         threads: a.threads,
-        on_progress: Some(&progress),
+        progress: &bar,
         on_checkpoint: None,
         checkpoint_every: Duration::from_secs_f64(a.checkpoint_every),
         team,
     };
     let (tally, file) = session.run(&opts)?;
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    bar.finish();
     if !root {
         return Ok(());
     }
@@ -479,7 +439,9 @@ fn run_rare(a: &Args, team: Option<&dyn Team>, root: bool) -> Result<()> {
         // a shard's tally alone is no estimate: merge the shards
         return Ok(());
     }
-    let r = session.result(&tally, a.report.no_exact)?;
+    let bar = Bar::stderr();
+    let r = session.result_with(&tally, a.report.no_exact, &bar)?;
+    bar.finish();
     a.report.report_rare(&session, &r)
 }
 

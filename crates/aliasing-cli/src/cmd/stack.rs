@@ -7,12 +7,13 @@
 use crate::args::parse_bers;
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
+use crate::progress::Bar;
 use aliasing_core::bsc;
 use aliasing_core::document::{self, JointEstimate, StackCheck, StackPoint, StackTerm};
 use aliasing_core::joint::{self, JointModel, JointOptions, JointStack};
 use aliasing_core::layout::{Frame, Payload};
+use aliasing_core::progress::Progress;
 use anyhow::{Context, Result, bail};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `alias stack`.
@@ -78,27 +79,12 @@ pub fn run(a: Args) -> Result<()> {
         samples: a.samples,
         seed: a.seed,
     };
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let b = indicatif::ProgressBar::new(0);
-        b.set_style(
-            indicatif::ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} shapes  ETA {eta}")
-                .expect("template"),
-        );
-        b
-    });
+    let bar = Bar::stderr();
     let mut points = Vec::new();
     for f in &frames {
-        if let Some(b) = &bar {
-            b.set_message(format!("{} bytes", f.bytes));
-        }
-        let progress = |done: u64, total: u64| {
-            if let Some(b) = &bar {
-                b.set_length(total);
-                b.set_position(done);
-            }
-        };
+        bar.set_prefix(&format!("{} bytes", f.bytes));
         let exact_only = JointOptions { samples: 0, ..opts };
-        let mut st = JointStack::new(f, &exact_only, Some(&progress))
+        let mut st = JointStack::new_with(f, &exact_only, &bar)
             .with_context(|| format!("{} bytes", f.bytes))?;
         let mut wide = false;
         for &p in &bers {
@@ -106,22 +92,15 @@ pub fn run(a: Args) -> Result<()> {
             wide |= jp.high > jp.low * 1.001;
         }
         if wide {
-            if let Some(b) = &bar {
-                b.set_message(format!(
-                    "{} bytes: sampling weight {}",
-                    f.bytes,
-                    st.max_weight + 1
-                ));
-            }
+            bar.stage(&format!("sampling weight {}", st.max_weight + 1), 1);
             st.sample_next(opts.samples, opts.seed)?;
+            bar.advance(1);
         }
         for &p in &bers {
             points.push(point(f, &st, p, &opts)?);
         }
     }
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
+    bar.finish();
     let doc = document::Stack::new(a.stack.trim(), points);
     if let Some(path) = &a.plot {
         plot(&doc, path)?;

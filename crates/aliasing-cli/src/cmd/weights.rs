@@ -58,7 +58,13 @@ pub fn run(args: Args) -> Result<()> {
     };
     let weights::WeightDistribution {
         counts: a, dual: b, ..
-    } = weights::distribution(&g, args.bits, args.max_weight, method, args.dual)?;
+    } = {
+        let bar = crate::progress::Bar::stderr();
+        let d =
+            weights::distribution_with(&g, args.bits, args.max_weight, method, args.dual, &bar)?;
+        bar.finish();
+        d
+    };
     let dual_list: Vec<(usize, u64)> = match (&b, args.dual) {
         (Some(d), true) => d
             .counts

@@ -22,6 +22,7 @@
 
 use crate::bsc;
 use crate::poly::Generator;
+use crate::progress::{Batch, Progress, Silent};
 use rayon::prelude::*;
 
 /// Values of `m` per chunk (a power of two).
@@ -200,6 +201,19 @@ fn small_step(a: &[f64], b: &[f64], h: usize, q: f64, p: f64, out: &mut [f64]) {
 /// Memory: two vectors of `2^r` f64. The caller checks the memory first
 /// ([`super::check_memory`]); this function allocates without asking.
 pub fn p_undetected_one(g: &Generator, lengths: &[u64], p: f64, parallel: bool) -> Vec<f64> {
+    p_undetected_one_with(g, lengths, p, parallel, &Silent)
+}
+
+/// [`p_undetected_one`] reporting each step to `progress` (in blocks of
+/// [`super::report_every`] steps); announces no stage.
+fn p_undetected_one_with(
+    g: &Generator,
+    lengths: &[u64],
+    p: f64,
+    parallel: bool,
+    progress: &dyn Progress,
+) -> Vec<f64> {
+    let mut steps = Batch::new(progress, super::report_every(g.width()));
     let n = 1usize << g.width();
     let inject = g.normal() as usize;
     let mut order: Vec<usize> = (0..lengths.len()).collect();
@@ -223,6 +237,7 @@ pub fn p_undetected_one(g: &Generator, lengths: &[u64], p: f64, parallel: bool) 
         w[inject] += p * bsc::p_clean(t, p);
         std::mem::swap(&mut v, &mut w);
         t += 1;
+        steps.add(1);
     }
     out
 }
@@ -240,17 +255,28 @@ pub fn p_undetected_one(g: &Generator, lengths: &[u64], p: f64, parallel: bool) 
 /// The results are the same bits on every path. The solver runs this where
 /// [`super::walk`] does not ([`super::Kernel`]).
 pub fn p_undetected(g: &Generator, lengths: &[u64], bers: &[f64]) -> Vec<Vec<f64>> {
+    p_undetected_with(g, lengths, bers, &Silent)
+}
+
+/// [`p_undetected`] reporting every step of every BER's pass to `progress`;
+/// announces no stage.
+pub(crate) fn p_undetected_with(
+    g: &Generator,
+    lengths: &[u64],
+    bers: &[f64],
+    progress: &dyn Progress,
+) -> Vec<Vec<f64>> {
     if g.width() >= INPLACE_WIDTH {
         bers.par_iter()
-            .map(|&p| super::inplace::p_undetected_one(g, lengths, p))
+            .map(|&p| super::inplace::p_undetected_one_with(g, lengths, p, progress))
             .collect()
     } else if g.width() >= PARALLEL_WIDTH {
         bers.iter()
-            .map(|&p| p_undetected_one(g, lengths, p, true))
+            .map(|&p| p_undetected_one_with(g, lengths, p, true, progress))
             .collect()
     } else {
         bers.par_iter()
-            .map(|&p| p_undetected_one(g, lengths, p, false))
+            .map(|&p| p_undetected_one_with(g, lengths, p, false, progress))
             .collect()
     }
 }

@@ -46,6 +46,7 @@ use crate::bsc::CurvePoint;
 use crate::channel::GilbertElliott;
 use crate::error::{Error, Result};
 use crate::poly::Generator;
+use crate::progress::{Batch, Progress, Silent};
 use crate::units::MemoryBudget;
 
 /// The widest CRC this solver takes (two vectors of `2^24` f64 are 256 MiB;
@@ -89,18 +90,41 @@ pub fn curve(
     ge: &GilbertElliott,
     budget: MemoryBudget,
 ) -> Result<Vec<CurvePoint>> {
+    curve_with(g, lengths, ge, budget, &Silent)
+}
+
+/// [`curve`] watched by `progress` (see [`solve_with`]).
+pub fn curve_with(
+    g: &Generator,
+    lengths: &[u64],
+    ge: &GilbertElliott,
+    budget: MemoryBudget,
+    progress: &dyn Progress,
+) -> Result<Vec<CurvePoint>> {
     check(g, ge, budget)?;
-    Ok(solve(g, lengths, ge))
+    Ok(solve_with(g, lengths, ge, progress))
 }
 
 /// [`curve`] without the checks: `ge` must be valid and the vectors must
 /// fit. The kernel of [`fused`] from width [`FUSED_WIDTH`], else
 /// [`solve_stepwise`]. The result does not depend on the thread count.
 pub fn solve(g: &Generator, lengths: &[u64], ge: &GilbertElliott) -> Vec<CurvePoint> {
+    solve_with(g, lengths, ge, &Silent)
+}
+
+/// [`solve`] watched by `progress`: one stage, `"chain steps"`, of
+/// `max(lengths)` steps.
+pub fn solve_with(
+    g: &Generator,
+    lengths: &[u64],
+    ge: &GilbertElliott,
+    progress: &dyn Progress,
+) -> Vec<CurvePoint> {
+    progress.stage("chain steps", lengths.iter().copied().max().unwrap_or(0));
     if g.width() < FUSED_WIDTH {
-        return solve_stepwise(g, lengths, ge);
+        return stepwise(g, lengths, ge, progress);
     }
-    let mut it = fused::run(g, ge, lengths, g.width() >= 14).into_iter();
+    let mut it = fused::run(g, ge, lengths, g.width() >= 14, progress).into_iter();
     points(g, lengths, ge, |_| it.next().expect("one per length"))
 }
 
@@ -112,6 +136,17 @@ pub const FUSED_WIDTH: u32 = 8;
 /// [`fused`] (they agree to 1e-13, tested) and the solver below
 /// [`FUSED_WIDTH`]. Same contract as [`solve`].
 pub fn solve_stepwise(g: &Generator, lengths: &[u64], ge: &GilbertElliott) -> Vec<CurvePoint> {
+    stepwise(g, lengths, ge, &Silent)
+}
+
+/// [`solve_stepwise`] reporting each bit to `progress` (no stage).
+fn stepwise(
+    g: &Generator,
+    lengths: &[u64],
+    ge: &GilbertElliott,
+    progress: &dyn Progress,
+) -> Vec<CurvePoint> {
+    let mut steps = Batch::new(progress, crate::markov::report_every(g.width() + 1));
     let n = 1usize << g.width();
     let parallel = g.width() >= butterfly::PARALLEL_WIDTH;
     let inject = g.normal() as usize;
@@ -153,6 +188,7 @@ pub fn solve_stepwise(g: &Generator, lengths: &[u64], ge: &GilbertElliott) -> Ve
         std::mem::swap(&mut qg, &mut wg);
         std::mem::swap(&mut qb, &mut wb);
         t += 1;
+        steps.add(1);
     }
     let mut it = out.into_iter();
     points(g, lengths, ge, |_| it.next().expect("one per length"))

@@ -19,6 +19,7 @@
 
 use crate::bsc;
 use crate::poly::Generator;
+use crate::progress::{Batch, Progress, Silent};
 
 fn rotr(x: usize, k: u32, r: u32) -> usize {
     let k = k % r;
@@ -185,6 +186,18 @@ fn run_blocks<const LO: usize>(
 
 /// `P_undetected` at BER `p` for every length, one vector of `2^r` f64.
 pub fn p_undetected_one(g: &Generator, lengths: &[u64], p: f64) -> Vec<f64> {
+    p_undetected_one_with(g, lengths, p, &Silent)
+}
+
+/// [`p_undetected_one`] reporting each step to `progress` (in blocks of
+/// [`super::report_every`] steps); announces no stage.
+pub(crate) fn p_undetected_one_with(
+    g: &Generator,
+    lengths: &[u64],
+    p: f64,
+    progress: &dyn Progress,
+) -> Vec<f64> {
+    let mut steps = Batch::new(progress, super::report_every(g.width()));
     let r = g.width();
     let n = 1usize << r;
     let gn = g.normal() as usize;
@@ -206,6 +219,7 @@ pub fn p_undetected_one(g: &Generator, lengths: &[u64], p: f64) -> Vec<f64> {
         step_in_place(g, p, &mut v, rot);
         v[rotr(gn, rot + 1, r)] += p * bsc::p_clean(t, p);
         t += 1;
+        steps.add(1);
     }
     out
 }
@@ -214,6 +228,17 @@ pub fn p_undetected_one(g: &Generator, lengths: &[u64], p: f64) -> Vec<f64> {
 mod tests {
     use super::*;
     use crate::markov::butterfly;
+    use crate::progress::Record;
+
+    #[test]
+    fn reports_every_step() {
+        let g: Generator = "0x1002D".parse().unwrap();
+        let r = Record::default();
+        r.stage("chain steps", 300);
+        let got = p_undetected_one_with(&g, &[40, 300, 7], 1e-3, &r);
+        assert!(r.complete(), "{:?}", r.stages());
+        assert_eq!(got, p_undetected_one(&g, &[40, 300, 7], 1e-3));
+    }
 
     #[test]
     fn same_bits_as_the_out_of_place_kernel() {

@@ -50,6 +50,7 @@ pub mod walk;
 use crate::bsc::{self, CurvePoint};
 use crate::error::Result;
 use crate::poly::Generator;
+use crate::progress::{Progress, Silent};
 use rayon::prelude::*;
 
 pub use crate::units::{MEMORY_FRACTION, MEMORY_LIMIT_ENV};
@@ -134,11 +135,26 @@ pub fn check_memory(width: u32, bers: usize, limit: f64) -> Result<()> {
 /// (inner index), after checking the BERs and the memory (against
 /// [`memory_limit`]); see [`solve`].
 pub fn p_undetected(g: &Generator, lengths: &[u64], bers: &[f64]) -> Result<Vec<Vec<f64>>> {
+    p_undetected_with(g, lengths, bers, &Silent)
+}
+
+/// [`p_undetected`] watched by `progress` (see [`solve_with`]).
+pub fn p_undetected_with(
+    g: &Generator,
+    lengths: &[u64],
+    bers: &[f64],
+    progress: &dyn Progress,
+) -> Result<Vec<Vec<f64>>> {
     for &p in bers {
         bsc::check_ber(p)?;
     }
     check_memory(g.width(), bers.len(), memory_limit()?)?;
-    Ok(solve(g, lengths, bers))
+    Ok(solve_with(g, lengths, bers, progress))
+}
+
+/// Steps of a chain pass per progress report: about `2^24` state updates.
+pub(crate) fn report_every(width: u32) -> u64 {
+    1u64 << 24u32.saturating_sub(width)
 }
 
 /// `P_undetected` for every BER (outer index) and length (inner index) with
@@ -146,23 +162,47 @@ pub fn p_undetected(g: &Generator, lengths: &[u64], bers: &[f64]) -> Result<Vec<
 /// `[0, 1]` and [`estimate_bytes`] must fit. The result does not depend on
 /// the thread count.
 pub fn solve(g: &Generator, lengths: &[u64], bers: &[f64]) -> Vec<Vec<f64>> {
+    solve_with(g, lengths, bers, &Silent)
+}
+
+/// [`solve`] watched by `progress`: one stage, `"chain steps"`, of
+/// `max(lengths)` steps for each BER, reported in blocks of about `2^24`
+/// state updates.
+pub fn solve_with(
+    g: &Generator,
+    lengths: &[u64],
+    bers: &[f64],
+    progress: &dyn Progress,
+) -> Vec<Vec<f64>> {
+    let n_max = lengths.iter().copied().max().unwrap_or(0);
+    progress.stage("chain steps", n_max.saturating_mul(bers.len() as u64));
     match Kernel::new(g.width(), bers.len()) {
         Kernel::WalkPerBer => bers
             .par_iter()
-            .map(|&p| walk::p_undetected_one(g, lengths, p, false))
+            .map(|&p| walk::p_undetected_one_with(g, lengths, p, false, progress))
             .collect(),
         Kernel::WalkSplit => bers
             .iter()
-            .map(|&p| walk::p_undetected_one(g, lengths, p, true))
+            .map(|&p| walk::p_undetected_one_with(g, lengths, p, true, progress))
             .collect(),
-        Kernel::Butterfly => butterfly::p_undetected(g, lengths, bers),
+        Kernel::Butterfly => butterfly::p_undetected_with(g, lengths, bers, progress),
     }
 }
 
 /// The aliasing curve of `g`: one [`CurvePoint`] per BER and length, BER-major
 /// (all lengths of the first BER, then the next), computed in one pass per BER.
 pub fn curve(g: &Generator, lengths: &[u64], bers: &[f64]) -> Result<Vec<CurvePoint>> {
-    let pud = p_undetected(g, lengths, bers)?;
+    curve_with(g, lengths, bers, &Silent)
+}
+
+/// [`curve`] watched by `progress` (see [`solve_with`]).
+pub fn curve_with(
+    g: &Generator,
+    lengths: &[u64],
+    bers: &[f64],
+    progress: &dyn Progress,
+) -> Result<Vec<CurvePoint>> {
+    let pud = p_undetected_with(g, lengths, bers, progress)?;
     Ok(points(g, lengths, bers, &pud))
 }
 

@@ -34,6 +34,7 @@
 
 use crate::bsc;
 use crate::poly::Generator;
+use crate::progress::{Batch, Progress, Silent};
 use rayon::prelude::*;
 
 /// Steps fused per pass over the state vector.
@@ -636,6 +637,18 @@ pub fn vectorised() -> bool {
 /// Panics unless [`supports`]`(g)`. The caller checks the memory first
 /// ([`super::check_memory`]).
 pub fn p_undetected_one(g: &Generator, lengths: &[u64], p: f64, parallel: bool) -> Vec<f64> {
+    p_undetected_one_with(g, lengths, p, parallel, &Silent)
+}
+
+/// [`p_undetected_one`] reporting each step to `progress` (in blocks of
+/// [`super::report_every`] steps); announces no stage.
+pub(crate) fn p_undetected_one_with(
+    g: &Generator,
+    lengths: &[u64],
+    p: f64,
+    parallel: bool,
+    progress: &dyn Progress,
+) -> Vec<f64> {
     assert!(supports(g), "walk kernel needs width >= {MIN_WIDTH}");
     let mut order: Vec<usize> = (0..lengths.len()).collect();
     order.sort_by_key(|&i| lengths[i]);
@@ -643,7 +656,9 @@ pub fn p_undetected_one(g: &Generator, lengths: &[u64], p: f64, parallel: bool) 
     let mut out = vec![0.0; lengths.len()];
     let mut v = vec![0.0; 1usize << g.width()];
     let mut k = order.partition_point(|&i| lengths[i] == 0);
+    let mut steps = Batch::new(progress, super::report_every(g.width()));
     advance(g, p, &mut v, 0, nmax, parallel, |len, z| {
+        steps.add(1);
         while k < order.len() && lengths[order[k]] == len {
             out[order[k]] = z;
             k += 1;

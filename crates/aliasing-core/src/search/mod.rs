@@ -41,6 +41,7 @@ pub mod distance;
 
 use crate::error::{Error, Result};
 use crate::poly::Generator;
+use crate::progress::{Progress, Silent};
 use crate::{bsc, dual, highprec};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -286,20 +287,6 @@ impl Ranked {
     }
 }
 
-/// Progress of a search, for bars on a terminal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Progress {
-    /// A stage starts with this many candidates.
-    Stage {
-        /// `distance` or `P_ud`.
-        name: &'static str,
-        /// Candidates the stage will process.
-        total: u64,
-    },
-    /// This many more candidates finished the current stage.
-    Done(u64),
-}
-
 /// Time and count of one stage.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct StageStats {
@@ -411,7 +398,7 @@ pub fn distance_stage(
     query: &Query,
     space: &Space,
     shard: Shard,
-    progress: &(dyn Fn(Progress) + Sync),
+    progress: &dyn Progress,
 ) -> Result<(Vec<Ranked>, StageStats)> {
     query.validate()?;
     if let Space::List(v) = space
@@ -425,10 +412,7 @@ pub fn distance_stage(
         )));
     }
     let range = shard.range(space.len());
-    progress(Progress::Stage {
-        name: "distance",
-        total: range.end - range.start,
-    });
+    progress.stage("distance", range.end - range.start);
     let t0 = Instant::now();
     const BLOCK: u64 = 256;
     let blocks: Vec<u64> = (range.start..range.end).step_by(BLOCK as usize).collect();
@@ -448,7 +432,7 @@ pub fn distance_stage(
                     p_undetected: Vec::new(),
                 });
             }
-            progress(Progress::Done(end - b));
+            progress.advance(end - b);
             Ok(out)
         })
         .collect();
@@ -466,7 +450,7 @@ pub fn distance_stage(
 /// How many candidates of the shard have each minimum distance (the
 /// distance stage only): the best distance reachable at the lengths.
 pub fn hd_histogram(query: &Query, space: &Space, shard: Shard) -> Result<BTreeMap<u32, u64>> {
-    let (all, _) = distance_stage(query, space, shard, &|_| ())?;
+    let (all, _) = distance_stage(query, space, shard, &Silent)?;
     let mut h = BTreeMap::new();
     for c in &all {
         *h.entry(c.min_hd).or_default() += 1;
@@ -474,14 +458,19 @@ pub fn hd_histogram(query: &Query, space: &Space, shard: Shard) -> Result<BTreeM
     Ok(h)
 }
 
-/// Runs the search over the shard's part of `space`, reporting each stage
-/// (the distance stage over every candidate, then the `P_ud` stage over
-/// the survivors needed) to `progress`.
-pub fn run(
+/// Runs the search over the shard's part of `space`.
+pub fn run(query: &Query, space: &Space, shard: Shard) -> Result<Partial> {
+    run_with(query, space, shard, &Silent)
+}
+
+/// [`run`] watched by `progress`: the stage `"distance"` over every
+/// candidate of the shard, then `"P_ud"` over the survivors needed (one
+/// unit per candidate).
+pub fn run_with(
     query: &Query,
     space: &Space,
     shard: Shard,
-    progress: &(dyn Fn(Progress) + Sync),
+    progress: &dyn Progress,
 ) -> Result<Partial> {
     let (mut all, distance_stage) = distance_stage(query, space, shard, progress)?;
     let mut hd_histogram = BTreeMap::new();
@@ -521,17 +510,14 @@ pub fn run(
         rec < *g && present.contains(&rec)
     };
     let unique = todo.iter().filter(|c| !is_copy(&c.generator)).count();
-    progress(Progress::Stage {
-        name: "P_ud",
-        total: unique as u64,
-    });
+    progress.stage("P_ud", unique as u64);
     let t1 = Instant::now();
     let evaluated: Vec<Result<()>> = todo
         .par_iter_mut()
         .filter(|c| !is_copy(&c.generator))
         .map(|c| {
             c.p_undetected = p_undetected(&c.generator, &query.lengths, &query.bers)?;
-            progress(Progress::Done(1));
+            progress.advance(1);
             Ok(())
         })
         .collect();

@@ -44,7 +44,7 @@ fn dual_p_ud_matches_the_markov_chain() {
 #[test]
 fn reciprocal_pairs_tie_exactly_and_are_named() {
     let q = query(8, &[8 + 20, 8 + 100], &[1e-4, 1e-2], 0);
-    let part = run(&q, &Space::All { width: 8 }, Shard::WHOLE, &|_| ()).unwrap();
+    let part = run(&q, &Space::All { width: 8 }, Shard::WHOLE).unwrap();
     let rec = reciprocal_of(&part.results);
     let mut pairs = 0;
     for (i, r) in rec.iter().enumerate() {
@@ -80,10 +80,10 @@ fn reciprocal_pairs_tie_exactly_and_are_named() {
 fn shards_merge_to_the_whole_run() {
     let q = query(9, &[9 + 30, 9 + 200], &[1e-5, 1e-3], 7);
     let space = Space::All { width: 9 };
-    let whole = run(&q, &space, Shard::WHOLE, &|_| ()).unwrap();
+    let whole = run(&q, &space, Shard::WHOLE).unwrap();
     for n in [2u64, 3, 5] {
         let parts = (1..=n)
-            .map(|i| run(&q, &space, Shard::new(i, n).unwrap(), &|_| ()).unwrap())
+            .map(|i| run(&q, &space, Shard::new(i, n).unwrap()).unwrap())
             .collect();
         let merged = Partial::merge(&q, parts);
         assert_eq!(merged.results, whole.results, "{n} shards");
@@ -99,7 +99,7 @@ fn top_results_are_the_best_of_a_full_evaluation() {
     // with evaluating every candidate
     let q = query(7, &[7 + 12, 7 + 50], &[1e-3, 0.05], 5);
     let space = Space::All { width: 7 };
-    let part = run(&q, &space, Shard::WHOLE, &|_| ()).unwrap();
+    let part = run(&q, &space, Shard::WHOLE).unwrap();
     let mut all: Vec<Ranked> = (0..space.len())
         .map(|i| evaluate(&space.get(i), &q).unwrap())
         .collect();
@@ -109,12 +109,12 @@ fn top_results_are_the_best_of_a_full_evaluation() {
         objective: Objective::Pud,
         ..q.clone()
     };
-    let part = run(&qp, &space, Shard::WHOLE, &|_| ()).unwrap();
+    let part = run(&qp, &space, Shard::WHOLE).unwrap();
     all.sort_by(|a, b| a.cmp_key(b, Objective::Pud));
     assert_eq!(part.results, all[..5].to_vec());
     // at a high BER a lower-distance generator can have the lower P_ud
     let q = query(8, &[8 + 32], &[0.2], 0);
-    let part = run(&q, &Space::All { width: 8 }, Shard::WHOLE, &|_| ()).unwrap();
+    let part = run(&q, &Space::All { width: 8 }, Shard::WHOLE).unwrap();
     let best = &part.results[0];
     assert!(
         part.results

@@ -54,7 +54,10 @@ pub fn run(
     ge: &crate::channel::GilbertElliott,
     lengths: &[u64],
     parallel: bool,
+    progress: &dyn crate::progress::Progress,
 ) -> Vec<(f64, f64)> {
+    let mut steps =
+        crate::progress::Batch::new(progress, crate::markov::report_every(g.width() + 1));
     let mut order: Vec<usize> = (0..lengths.len()).collect();
     order.sort_by_key(|&i| lengths[i]);
     let mut out = vec![(0.0, 0.0); lengths.len()];
@@ -112,6 +115,7 @@ pub fn run(
             }
         }
         t += k as u64;
+        steps.add(k as u64);
     }
     out
 }

@@ -226,7 +226,7 @@ fn fused_kernel_matches_stepwise() {
         for ch in [ge(1e-3, 0.3, 0.05, 0.4), ge(1e-12, 1e-3, 1e-6, 0.2)] {
             let want = solve_stepwise(&g, &lengths, &ch);
             for parallel in [false, true] {
-                let got = fused::run(&g, &ch, &lengths, parallel);
+                let got = fused::run(&g, &ch, &lengths, parallel, &crate::progress::Silent);
                 for (w, &(pe, pu)) in want.iter().zip(&got) {
                     let what = format!("{spec} {ch} n={} parallel={parallel}", w.bits);
                     if w.p_undetected == 0.0 {

@@ -1,0 +1,234 @@
+//! Every long computation reports its stages to a watcher, and the units it
+//! reports add up to each stage's announced total; watching changes no
+//! result (the `_with` form gives the same bits as the plain one).
+
+use aliasing_core::channel::GilbertElliott;
+use aliasing_core::check::CheckSpec;
+use aliasing_core::curve::{self, Method, Request};
+use aliasing_core::markov::{self, gilbert};
+use aliasing_core::poly::Generator;
+use aliasing_core::progress::{Record, Stage};
+use aliasing_core::search::{self, Objective, Query, Shard, Space};
+use aliasing_core::units::{Ber, Bits, MemoryBudget};
+use aliasing_core::{bracket, catalogue, compare, dual, lowweight, weights};
+
+/// The stages `r` saw, as (name, total), after checking each is complete.
+fn complete(r: &Record) -> Vec<(String, u64)> {
+    let stages = r.stages();
+    for s in &stages {
+        assert_eq!(s.done, s.total, "stage {s:?} of {stages:?}");
+    }
+    assert!(!stages.is_empty(), "no stage announced");
+    stages
+        .into_iter()
+        .map(|Stage { name, total, .. }| (name, total))
+        .collect()
+}
+
+fn stages(v: &[(&str, u64)]) -> Vec<(String, u64)> {
+    v.iter().map(|&(n, t)| (n.to_string(), t)).collect()
+}
+
+fn budget() -> MemoryBudget {
+    MemoryBudget::bytes(1e9).unwrap()
+}
+
+#[test]
+fn markov_chain_steps() {
+    // width 5 runs the butterfly kernel, 12 the walk kernel (where the CPU
+    // has its vector path; the butterfly otherwise)
+    for (w, poly) in [(5, 0x05), (8, 0x07), (12, 0x80F)] {
+        let g = Generator::new(w, poly).unwrap();
+        let lengths = [300u64, 40, 1000];
+        let bers = [1e-3, 0.25, 0.5];
+        let r = Record::default();
+        let got = markov::solve_with(&g, &lengths, &bers, &r);
+        assert_eq!(complete(&r), stages(&[("chain steps", 3000)]), "width {w}");
+        assert_eq!(got, markov::solve(&g, &lengths, &bers));
+        let r = Record::default();
+        markov::curve_with(&g, &lengths, &bers[..1], &r).unwrap();
+        assert_eq!(complete(&r), stages(&[("chain steps", 1000)]));
+    }
+}
+
+#[test]
+fn gilbert_chain_steps() {
+    let ge = GilbertElliott {
+        p_good: 1e-4,
+        p_bad: 0.2,
+        good_to_bad: 1e-3,
+        bad_to_good: 0.1,
+    };
+    // below and above the fused kernel's smallest width
+    for (w, poly) in [(5, 0x05), (12, 0x80F)] {
+        let g = Generator::new(w, poly).unwrap();
+        let lengths = [700u64, 64];
+        let r = Record::default();
+        let got = gilbert::curve_with(&g, &lengths, &ge, budget(), &r).unwrap();
+        assert_eq!(complete(&r), stages(&[("chain steps", 700)]), "width {w}");
+        assert_eq!(got, gilbert::solve(&g, &lengths, &ge));
+    }
+}
+
+#[test]
+fn dual_code_windows_and_terms() {
+    let g = Generator::new(12, 0x80F).unwrap();
+    let lengths = [100u64, 2000];
+    let bers = [1e-4, 1e-2, 0.3];
+    let r = Record::default();
+    let got = dual::curve_with(&g, &lengths, &bers, budget(), &r).unwrap();
+    let s = complete(&r);
+    assert_eq!(s[1], ("P_ud terms".to_string(), 6));
+    // every register state (0 included) starts one window: 2^12 per length
+    assert_eq!(s[0], ("dual-code windows".to_string(), 2 * 4096));
+    assert_eq!(got, dual::curve(&g, &lengths, &bers).unwrap());
+}
+
+#[test]
+fn exact_curve_reports_the_chosen_method() {
+    let crc = catalogue::resolve("crc16-ccitt").unwrap();
+    let req = Request::new(
+        &crc.generator,
+        &[Bits(40), Bits(512)],
+        &Ber::list(&[1e-3, 1e-6]).unwrap(),
+    )
+    .unwrap();
+    let r = Record::default();
+    let m = curve::exact_with(&crc, &req, Method::Markov, budget(), &r).unwrap();
+    assert_eq!(complete(&r), stages(&[("chain steps", 1024)]));
+    assert_eq!(
+        m,
+        curve::exact_within(&crc, &req, Method::Markov, budget()).unwrap()
+    );
+    let r = Record::default();
+    curve::exact_with(&crc, &req, Method::Dual, budget(), &r).unwrap();
+    assert_eq!(r.names(), ["dual-code windows", "P_ud terms"]);
+    complete(&r);
+}
+
+#[test]
+fn low_weight_spans_and_shapes() {
+    let g: Generator = "0x104C11DB7".parse().unwrap(); // CRC-32
+    for w in 2..=6 {
+        let r = Record::default();
+        let got = lowweight::weight_counts_with(&g, w, 300, &r).unwrap();
+        let total = if w >= 5 { 299 } else { 300 };
+        assert_eq!(
+            complete(&r),
+            stages(&[(&format!("weight-{w} spans"), total)])
+        );
+        assert_eq!(got, lowweight::weight_counts(&g, w, 300).unwrap());
+    }
+    for w in 2..=5 {
+        let r = Record::default();
+        let got = lowweight::shapes_with(&g, w, 400, &r).unwrap();
+        let s = complete(&r);
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].0, format!("weight-{w} shape search"));
+        if w < 5 {
+            assert_eq!(s[0].1, 399);
+        }
+        assert_eq!(got, lowweight::shapes(&g, w, 400).unwrap());
+    }
+    // CRC-32's weight-4 shape first fits at 3007 bits (the module's example)
+    let r = Record::default();
+    assert_eq!(lowweight::shapes_with(&g, 4, 3008, &r).unwrap().len(), 1);
+    complete(&r);
+}
+
+#[test]
+fn hd_profile_spans() {
+    // CRC-16-CCITT: HD 4 from the period, the weight-3 search by meet in the
+    // middle; the spans past the first codeword are reported at once
+    for spec in ["crc16-ccitt", "CRC-8/SMBUS", "crc32"] {
+        let g = catalogue::resolve(spec).unwrap().generator;
+        let r = Record::default();
+        let got = lowweight::hd_profile_with(&g, Some(6), &r).unwrap();
+        assert_eq!(got, lowweight::hd_profile(&g, Some(6)).unwrap());
+        for s in r.stages() {
+            assert_eq!(s.done, s.total, "{spec}: {s:?}");
+            assert!(s.name.starts_with("weight-") && s.name.ends_with(" spans"));
+        }
+        if spec == "crc32" {
+            // HD 5 and 6 come from the searches for weights 4 and 5
+            assert_eq!(r.names(), ["weight-4 spans", "weight-5 spans"]);
+        }
+    }
+}
+
+#[test]
+fn weight_distribution_by_either_method() {
+    let g = catalogue::resolve("crc16-ccitt").unwrap().generator;
+    let r = Record::default();
+    let d = weights::distribution_with(&g, 200, 4, weights::WeightMethod::Syndromes, false, &r)
+        .unwrap();
+    assert_eq!(
+        complete(&r),
+        stages(&[
+            ("weight-2 spans", 201),
+            ("weight-3 spans", 201),
+            ("weight-4 spans", 201)
+        ])
+    );
+    let r = Record::default();
+    let dd =
+        weights::distribution_with(&g, 200, 4, weights::WeightMethod::Dual, false, &r).unwrap();
+    assert_eq!(complete(&r), stages(&[("dual-code windows", 65536)]));
+    assert_eq!(d.counts, dd.counts);
+}
+
+#[test]
+fn bracket_weights() {
+    let g = catalogue::resolve("crc64-xz").unwrap().generator;
+    let r = Record::default();
+    let b = bracket::brackets_with(&g, &[200, 1000], &[1e-5], Some(4), &r).unwrap();
+    // CRC-64/XZ has the factor (x + 1): no odd weight is enumerated
+    assert!(g.divisible_by_x_plus_1());
+    assert_eq!(
+        complete(&r),
+        stages(&[("weight-2 spans", 1001), ("weight-4 spans", 1001)])
+    );
+    assert_eq!(
+        b,
+        bracket::brackets(&g, &[200, 1000], &[1e-5], Some(4)).unwrap()
+    );
+}
+
+#[test]
+fn compare_points_and_crc_stages() {
+    let r = Record::default();
+    let check = CheckSpec::Internet;
+    let got = compare::curve_with(&check, &[20, 64, 200], &[1e-4, 1e-2], None, &r).unwrap();
+    assert_eq!(complete(&r), stages(&[("points", 6)]));
+    assert_eq!(
+        got,
+        compare::curve(&check, &[20, 64, 200], &[1e-4, 1e-2], None).unwrap()
+    );
+    let crc = CheckSpec::Crc(Box::new(catalogue::resolve("crc16-ccitt").unwrap()));
+    let r = Record::default();
+    compare::curve_with(&crc, &[64, 1500], &[1e-5], None, &r).unwrap();
+    assert!(!r.names().is_empty());
+    complete(&r);
+}
+
+#[test]
+fn search_stages() {
+    let q = Query {
+        width: 8,
+        lengths: vec![64, 200],
+        bers: vec![1e-4],
+        min_hd: 0,
+        top: 5,
+        objective: Objective::Hd,
+    };
+    let space = Space::All { width: 8 };
+    let r = Record::default();
+    let part = search::run_with(&q, &space, Shard::new(2, 3).unwrap(), &r).unwrap();
+    let s = complete(&r);
+    assert_eq!(s[0], ("distance".to_string(), 43)); // 128 candidates, shard 2 of 3
+    assert_eq!(s[1].0, "P_ud");
+    assert!(s[1].1 > 0);
+    let plain = search::run(&q, &space, Shard::new(2, 3).unwrap()).unwrap();
+    assert_eq!(part.results, plain.results);
+    assert_eq!(s[1].1, part.pud_stage.generators);
+}

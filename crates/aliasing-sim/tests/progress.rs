@@ -1,0 +1,167 @@
+//! Monte Carlo and rare-event runs report their frames (or chunks of
+//! samples) to a watcher: one stage whose units add up to its total, for
+//! any shard and from any resume point.
+
+use aliasing_core::progress::Record;
+use aliasing_sim::channel::Channel;
+use aliasing_sim::run::{Plan, Progress, RunOptions, simulate};
+use aliasing_sim::session::{Given, RareParams, RareSession};
+use aliasing_sim::shard::Drive;
+use aliasing_sim::stack::{Frame, Payload};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// 10,500 frames in chunks of 1000: 11 chunks, the last one short.
+fn plan() -> Plan {
+    let frame = Frame::new("ethernet-tcp", 100, Payload::Random).unwrap();
+    let mut p = Plan::new(frame, Channel::Bsc { ber: 1e-3 }, 5, 10_500);
+    p.chunk_frames = 1000;
+    p
+}
+
+fn one_stage(r: &Record) -> (String, u64) {
+    let s = r.stages();
+    assert_eq!(s.len(), 1, "{s:?}");
+    assert_eq!(s[0].done, s[0].total, "{s:?}");
+    (s[0].name.clone(), s[0].total)
+}
+
+#[test]
+fn shard_frames_counts_every_chunk() {
+    // the closed form against chunk-by-chunk sums, every shard split
+    for (frames, cf) in [(10_500u64, 1000u64), (10_000, 1000), (7, 3), (1, 5), (0, 4)] {
+        let mut p = plan();
+        p.frames = frames;
+        p.chunk_frames = cf;
+        for n in 1..=5u64 {
+            let mut all = 0;
+            for i in 1..=n {
+                let chunks = p.shard_chunks((i, n));
+                for done in 0..=chunks {
+                    let want: u64 = (0..done)
+                        .map(|j| {
+                            let c = i - 1 + j * n;
+                            ((c + 1) * cf).min(frames) - c * cf
+                        })
+                        .sum();
+                    assert_eq!(
+                        p.shard_frames((i, n), done),
+                        want,
+                        "{frames} {cf} {i}/{n} {done}"
+                    );
+                }
+                all += p.shard_frames((i, n), chunks);
+            }
+            assert_eq!(all, frames);
+        }
+    }
+}
+
+#[test]
+fn a_run_reports_its_frames_in_every_shard() {
+    let plan = plan();
+    let mut total = 0;
+    for shard in [(1, 3), (2, 3), (3, 3)] {
+        let r = Record::default();
+        let o = RunOptions {
+            shard,
+            progress: &r,
+            ..Default::default()
+        };
+        let counts = simulate(&plan, &o, None).unwrap();
+        let (name, frames) = one_stage(&r);
+        assert_eq!(name, "frames");
+        assert_eq!(frames, counts.frames);
+        total += frames;
+    }
+    assert_eq!(total, 10_500);
+}
+
+#[test]
+fn a_resumed_run_reports_the_saved_frames_at_once() {
+    let plan = plan();
+    let saved: Mutex<Option<Progress>> = Mutex::new(None);
+    let save = |p: &Progress| {
+        saved.lock().unwrap().get_or_insert_with(|| p.clone());
+        Ok(())
+    };
+    let o = RunOptions {
+        threads: 1,
+        on_checkpoint: Some(&save),
+        checkpoint_every: Duration::ZERO,
+        ..Default::default()
+    };
+    let whole = simulate(&plan, &o, None).unwrap();
+    let cp = saved.lock().unwrap().clone().unwrap();
+    assert!(cp.counts.frames > 0 && cp.counts.frames < 10_500);
+    let r = Record::default();
+    let o = RunOptions {
+        progress: &r,
+        ..Default::default()
+    };
+    assert_eq!(simulate(&plan, &o, Some(cp.clone())).unwrap(), whole);
+    assert_eq!(one_stage(&r), ("frames".to_string(), 10_500));
+    // the saved frames come first, in one report
+    let log = Log::default();
+    let o = RunOptions {
+        progress: &log,
+        ..Default::default()
+    };
+    simulate(&plan, &o, Some(cp.clone())).unwrap();
+    let steps = log.0.lock().unwrap().clone();
+    assert_eq!(steps[0], cp.counts.frames, "{steps:?}");
+    assert_eq!(steps.iter().sum::<u64>(), 10_500);
+}
+
+/// Every advance, in order.
+#[derive(Default)]
+struct Log(Mutex<Vec<u64>>);
+
+impl aliasing_core::progress::Progress for Log {
+    fn advance(&self, n: u64) {
+        self.0.lock().unwrap().push(n);
+    }
+}
+
+#[test]
+fn a_rare_run_reports_its_sample_chunks() {
+    let given = Given {
+        stack: Some("crc16".into()),
+        bytes: Some(64),
+        channel: Some(Channel::Bsc { ber: 1e-3 }),
+        frames: Some(1),
+        ..Default::default()
+    };
+    let s = RareSession::new(
+        RareParams {
+            params: given.params(),
+            samples: 20_000,
+        },
+        (1, 1),
+    )
+    .unwrap();
+    let r = Record::default();
+    let o = Drive {
+        progress: &r,
+        checkpoint_every: Duration::from_secs(60),
+        ..Default::default()
+    };
+    s.run(&o).unwrap();
+    let (name, total) = one_stage(&r);
+    assert_eq!(name, "sample chunks");
+    assert!(total > 0);
+}
+
+#[test]
+#[ignore = "about 8 s of CPU: CRC-32's dual-code weights, twice"]
+fn exact_values_report_the_dual_code() {
+    // the fast check of the same stages: aliasing-core's tests/progress.rs
+    let frame = Frame::new("ethernet", 64, Payload::Random).unwrap();
+    let plan = Plan::new(frame, Channel::Bsc { ber: 1e-5 }, 1, 1);
+    let r = Record::default();
+    let got = aliasing_sim::exact::exact_values_with(&plan, &r);
+    assert!(r.complete(), "{:?}", r.stages());
+    assert_eq!(r.names(), ["dual-code windows", "P_ud terms"]);
+    assert_eq!(got.checks, aliasing_sim::exact::exact_values(&plan).checks);
+    assert!(got.checks[0].is_some());
+}
