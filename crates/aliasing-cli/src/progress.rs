@@ -106,7 +106,7 @@ mod tests {
 
     #[test]
     fn rates_are_whole_numbers() {
-        assert_eq!(integer_rate(178_261_117.1759), 178_261_117);
+        assert_eq!(integer_rate(178_261_117.175_9), 178_261_117);
         assert_eq!(HumanCount(178_261_117).to_string(), "178,261,117");
         assert_eq!(integer_rate(0.4), 0);
         assert_eq!(integer_rate(f64::NAN), 0);

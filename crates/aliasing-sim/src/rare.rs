@@ -637,7 +637,7 @@ pub fn estimate(plan: &Plan, samples: u64, threads: usize) -> Result<RareResult>
     let tally = crate::shard::drive(
         work.items(),
         (1, 1),
-        crate::shard::Progress::start(work.zero()),
+        crate::shard::Checkpoint::start(work.zero()),
         &opts,
         |i| work.item(i),
     )?;

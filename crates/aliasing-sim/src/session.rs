@@ -33,7 +33,7 @@
 use crate::channel::Channel;
 use crate::rare::{RareResult, RareTally, RareWork};
 use crate::report::Report;
-use crate::run::{Counts, Plan, Progress, RunOptions, simulate};
+use crate::run::{Checkpoint, Counts, Plan, RunOptions, simulate};
 use crate::shard::{Shard, ShardFile, check_shard};
 use crate::spec::{Params, PayloadSpec};
 use aliasing_core::{Error, Result};
@@ -111,7 +111,7 @@ pub struct Session {
     pub plan: Plan,
     /// The shard this run computes.
     pub shard: Shard,
-    start: Option<Progress>,
+    start: Option<Checkpoint>,
     checkpoint: Option<PathBuf>,
     resumed_from: Option<PathBuf>,
 }
@@ -190,7 +190,7 @@ impl Session {
     /// returns the shard's tallies. At a team's member 0 the checkpoint is
     /// written during the run and, finished, at its end.
     pub fn run(&self, opts: RunOptions) -> Result<Counts> {
-        let write = |p: &Progress| -> Result<()> {
+        let write = |p: &Checkpoint| -> Result<()> {
             let path = self.checkpoint.as_ref().expect("checkpoint path");
             RunFile::new(FORMAT, self.params.clone(), self.shard, false, p.clone()).write(path)
         };
@@ -274,7 +274,7 @@ pub struct RareSession {
     pub plan: Plan,
     /// The shard this run computes.
     pub shard: Shard,
-    start: Option<crate::shard::Progress<RareTally>>,
+    start: Option<crate::shard::Checkpoint<RareTally>>,
     checkpoint: Option<PathBuf>,
     resumed_from: Option<PathBuf>,
 }
@@ -363,9 +363,9 @@ impl RareSession {
                 }
                 p.clone()
             }
-            None => crate::shard::Progress::start(work.zero()),
+            None => crate::shard::Checkpoint::start(work.zero()),
         };
-        let write = |p: &crate::shard::Progress<RareTally>| -> Result<()> {
+        let write = |p: &crate::shard::Checkpoint<RareTally>| -> Result<()> {
             let path = self.checkpoint.as_ref().expect("checkpoint path");
             RareFile::new(
                 RARE_FORMAT,
