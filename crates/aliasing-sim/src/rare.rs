@@ -63,6 +63,7 @@ pub struct Stratum {
 
 /// An estimate with its standard error and 95% interval.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct RareEstimate {
     /// Estimate of the probability per frame.
     pub rate: f64,
@@ -80,6 +81,7 @@ pub struct RareEstimate {
 
 /// The result of a rare-event run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct RareResult {
     /// Name of the CRC the sampling conditions on.
     pub crc_name: String,
