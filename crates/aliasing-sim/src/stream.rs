@@ -8,12 +8,13 @@
 //! parameters, never on thread count, shard split or resume point.
 //!
 //! ```
-//! use aliasing_sim::stream::{chunk_rng, unit_f64};
+//! use aliasing_sim::stream::chunk_rng;
 //! use rand_xoshiro::rand_core::Rng;
 //! let mut a = chunk_rng(1, 7, 0);
 //! let mut b = chunk_rng(1, 7, 0);
 //! assert_eq!(a.next_u64(), b.next_u64());
-//! assert!(unit_f64(&mut a) > 0.0);
+//! // another chunk of the same run has its own stream
+//! assert_ne!(a.next_u64(), chunk_rng(1, 8, 0).next_u64());
 //! ```
 
 use rand_xoshiro::Xoshiro256PlusPlus;
