@@ -29,12 +29,7 @@
 //!
 //! ```
 //! use aliasing_core::document::{self, CheckInfo, Curve, Tagged};
-//! let doc = Curve {
-//!     check: CheckInfo::named("Internet", 16),
-//!     method: "exact, random data".into(),
-//!     points: vec![],
-//!     channel: None,
-//! };
+//! let doc = Curve::new(CheckInfo::named("Internet", 16), "exact, random data", vec![], None);
 //! let v = serde_json::to_value(Tagged::new(&doc)).unwrap();
 //! assert_eq!(v["kind"], "curve");
 //! assert_eq!(v["schema"], document::SCHEMA);
