@@ -32,7 +32,7 @@
 //! use aliasing_core::search::{self, Objective, Query, Shard, Space};
 //! let q = Query { width: 5, lengths: vec![5 + 10], bers: vec![1e-3], min_hd: 0,
 //!                 top: 3, objective: Objective::Hd };
-//! let part = search::run(&q, &Space::All { width: 5 }, Shard::WHOLE, &|_| ()).unwrap();
+//! let part = search::run(&q, &Space::All { width: 5 }, Shard::WHOLE).unwrap();
 //! let best = &part.results[0];
 //! assert_eq!(best.min_hd, 4); // HD 4 at 10 data bits needs (x+1) p(x), p primitive
 //! ```
