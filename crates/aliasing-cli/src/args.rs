@@ -81,9 +81,10 @@ pub fn read_payload(file: Option<&Path>, hex: Option<&str>) -> Result<Option<Vec
 }
 
 /// Renders `doc` to `path` (SVG or PNG by extension) when `--plot` was given.
-pub fn plot(path: Option<&Path>, doc: &serde_json::Value) -> Result<()> {
+pub fn plot<D: aliasing_core::document::Document>(path: Option<&Path>, doc: &D) -> Result<()> {
     if let Some(p) = path {
-        aliasing_plot::render(doc, p).with_context(|| format!("cannot plot {}", p.display()))?;
+        let doc = serde_json::to_value(aliasing_core::document::Tagged::new(doc))?;
+        aliasing_plot::render(&doc, p).with_context(|| format!("cannot plot {}", p.display()))?;
     }
     Ok(())
 }

@@ -8,6 +8,6 @@
 mod program;
 
 // the modules at the crate root, where their `crate::` paths look for them
-use program::{args, cmd, lengths, output, progress, team};
+use program::{args, lengths, output, progress, team};
 
 pub use program::main;

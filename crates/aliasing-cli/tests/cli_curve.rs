@@ -71,12 +71,12 @@ fn every_notation_gives_the_same_curve() {
     let base = json(&[
         "curve", "--crc", specs[0], "--ber", "1e-3", "--bits", "40,100",
     ]);
-    assert_eq!(base["crc"]["full"], "0x18005");
-    assert_eq!(base["crc"]["koopman"], "0xC002");
-    assert_eq!(base["crc"]["width"], 16);
+    assert_eq!(base["check"]["full"], "0x18005");
+    assert_eq!(base["check"]["koopman"], "0xC002");
+    assert_eq!(base["check"]["width"], 16);
     for spec in &specs[1..] {
         let v = json(&["curve", "--crc", spec, "--ber", "1e-3", "--bits", "40,100"]);
-        assert_eq!(v["crc"]["full"], base["crc"]["full"], "{spec}");
+        assert_eq!(v["check"]["full"], base["check"]["full"], "{spec}");
         assert_eq!(v["points"], base["points"], "{spec}");
     }
 }
@@ -95,7 +95,10 @@ fn json_document() {
         "markov",
     ]);
     assert_eq!(v["method"], "markov");
-    assert!(v["crc"]["name"].as_str().unwrap().contains("CRC-16"));
+    assert_eq!(v["kind"], "curve");
+    assert_eq!(v["schema"], 1);
+    assert!(v.get("crc").is_none());
+    assert!(v["check"]["name"].as_str().unwrap().contains("CRC-16"));
     let pts = v["points"].as_array().unwrap();
     assert_eq!(pts.len(), 4);
     let keys = [
@@ -264,8 +267,8 @@ fn checksums_methods_and_plots() {
     let v = json(&[
         "curve", "--check", "internet", "--bytes", "64,1500", "--ber", "1.5e-5",
     ]);
-    assert_eq!(v["crc"]["name"], "Internet");
-    assert_eq!(v["crc"]["width"], 16);
+    assert_eq!(v["check"]["name"], "Internet");
+    assert_eq!(v["check"]["width"], 16);
     assert_eq!(v["points"][1]["bits"], 12000);
     let a = v["points"][1]["p_alias_given_error"].as_f64().unwrap();
     assert!(a > 1e-3 && a < 1e-2, "{a}");

@@ -84,6 +84,7 @@ impl FromStr for Method {
 
 /// An exact curve with the method that computed it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct CurveResult {
     /// The CRC's name as resolved.
     pub name: String,

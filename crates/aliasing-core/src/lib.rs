@@ -34,6 +34,8 @@
 //!   shared by the simulator and the exact joint computation.
 //! - [`joint`]: exact joint escape of a CRC and Internet checksums over a layout.
 //! - [`compare`]: exact curves of any check over byte lengths.
+//! - [`document`]: every result as a typed serde document, tagged with its
+//!   kind and a schema version (the CLI's JSON output; what the plots read).
 //!
 //! ```
 //! use aliasing_core::{bsc, catalogue};
@@ -70,6 +72,7 @@ pub mod checksum;
 pub mod compare;
 pub mod crc;
 pub mod curve;
+pub mod document;
 pub mod dual;
 pub mod error;
 pub mod factor;

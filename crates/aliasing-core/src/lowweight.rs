@@ -552,6 +552,7 @@ pub struct HdEntry {
 /// entries for HD 3, 4, ... up to the weight of `g` (the HD at one data bit)
 /// or `max_hd`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct HdProfile {
     /// The generator.
     pub generator: Generator,

@@ -45,6 +45,7 @@ pub enum WeightMethod {
 
 /// The low part of a CRC code's weight distribution at one length.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct WeightDistribution {
     /// Codeword length `n` in bits, check bits included.
     pub bits: u64,

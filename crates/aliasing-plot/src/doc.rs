@@ -1,11 +1,18 @@
-//! The JSON result documents of the `alias` subcommands, as typed structs,
-//! and recognition of which kind a document is.
+//! The plot's view of the `alias` result documents, and recognition of
+//! which kind a document is.
 //!
-//! Reading is lenient where it costs nothing: probabilities may be `null`
-//! (skipped on the plot), a curve's check may be under `"crc"` or `"check"`,
-//! and unknown fields are ignored, so later additions to the schemas do not
-//! break plotting.
+//! A document tagged with its kind (every `alias` output since schema 1) is
+//! read by that tag into its type in [`aliasing_core::document`] (a curve
+//! into [`document::Curve`], a comparison into [`document::Compare`]) and
+//! then turned into the view here; a simulate run is read into
+//! [`SimulateDoc`]. A document kind without a plot is refused by name.
+//!
+//! An untagged document (saved by an `alias` before schema 1, or written by
+//! hand) is recognised by its keys, and read leniently where it costs
+//! nothing: probabilities may be `null` (skipped on the plot), a curve's
+//! check may be under `"crc"` or `"check"`, and unknown fields are ignored.
 
+use aliasing_core::document::{self, Document as _};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -170,7 +177,96 @@ fn parse<T: for<'de> Deserialize<'de>>(v: &Value, kind: &'static str) -> Result<
 }
 
 fn is_simulate(v: &Value) -> bool {
-    v.get("frames").is_some() && v.get("checks").is_some()
+    match document::kind_of(v) {
+        Ok(Some(k)) => k == SIMULATE,
+        Ok(None) => v.get("frames").is_some() && v.get("checks").is_some(),
+        Err(_) => false,
+    }
+}
+
+/// The kind tag of `alias simulate` reports (defined in `aliasing-sim`).
+const SIMULATE: &str = "simulate";
+
+impl From<document::CheckInfo> for CheckInfo {
+    fn from(c: document::CheckInfo) -> Self {
+        CheckInfo {
+            name: c.name,
+            width: c.width,
+            full: c.full.map(Value::String),
+            koopman: c.koopman.map(Value::String),
+        }
+    }
+}
+
+impl From<document::Curve> for CurveDoc {
+    fn from(d: document::Curve) -> Self {
+        CurveDoc {
+            crc: d.check.into(),
+            method: Some(d.method),
+            points: d
+                .points
+                .iter()
+                .map(|p| CurvePointDoc {
+                    ber: p.ber,
+                    bits: p.bits as f64,
+                    data_bits: Some(p.data_bits as f64),
+                    p_error: Some(p.p_error),
+                    p_undetected: Some(p.p_undetected),
+                    p_alias_given_error: Some(p.p_alias_given_error),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl From<document::Compare> for CompareDoc {
+    fn from(d: document::Compare) -> Self {
+        CompareDoc {
+            checks: d
+                .checks
+                .into_iter()
+                .map(|c| CompareCheck {
+                    name: c.name,
+                    check_bits: c.check_bits,
+                })
+                .collect(),
+            points: d
+                .points
+                .into_iter()
+                .map(|p| ComparePoint {
+                    check: p.check,
+                    ber: p.ber,
+                    bytes: p.bytes.map(|b| b as f64),
+                    bits: Some(p.bits as f64),
+                    p_error: Some(p.p_error),
+                    p_undetected: Some(p.p_undetected),
+                    p_alias_given_error: Some(p.p_alias_given_error),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A document tagged with `kind`, read by its tag.
+fn from_tagged(v: &Value, kind: &str) -> Result<Document> {
+    match kind {
+        document::Curve::KIND => Ok(Document::Curve(
+            document::from_value::<document::Curve>(v.clone())?.into(),
+        )),
+        document::Compare::KIND => Ok(Document::Compare(
+            document::from_value::<document::Compare>(v.clone())?.into(),
+        )),
+        SIMULATE => {
+            let schema = document::schema_of(v)?;
+            if schema > u64::from(document::SCHEMA) {
+                return Err(document::DocumentError::NewerSchema { found: schema }.into());
+            }
+            Ok(Document::Simulate(parse(v, "simulate")?))
+        }
+        other => Err(PlotError::UnknownDocument(format!(
+            "a `{other}` document has no plot (curve, compare and simulate results have)"
+        ))),
+    }
 }
 
 impl Document {
@@ -205,7 +301,9 @@ impl Document {
                 })
             }
             Value::Object(o) => {
-                if is_simulate(v) {
+                if let Some(kind) = document::kind_of(v)? {
+                    from_tagged(v, kind)
+                } else if is_simulate(v) {
                     Ok(Document::Simulate(parse(v, "simulate")?))
                 } else if o.contains_key("points")
                     && (o.contains_key("crc") || o.contains_key("check"))

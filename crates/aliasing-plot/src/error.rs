@@ -20,6 +20,10 @@ pub enum PlotError {
         /// so it is not printed twice).
         error: serde_json::Error,
     },
+    /// A document tagged with its kind does not read as that kind (wrong
+    /// fields, a newer schema, a malformed tag).
+    #[error("{0}")]
+    Document(#[from] aliasing_core::document::DocumentError),
     /// Every value is zero, negative or missing, so nothing can go on a log axis.
     #[error("nothing to plot: {0}")]
     Empty(String),

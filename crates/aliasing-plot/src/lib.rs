@@ -15,15 +15,19 @@
 //! system fonts or fontconfig. Files are written to a temporary name and
 //! renamed into place, so a failed render never leaves a file behind.
 //!
+//! The documents are the typed ones of `aliasing_core::document`, tagged
+//! with their kind:
+//!
 //! ```
-//! let doc = serde_json::json!({
-//!     "crc": {"name": "CRC-8", "width": 8, "full": "0x107", "koopman": "0x83"},
-//!     "method": "markov",
-//!     "points": [
-//!         {"ber": 1e-3, "bits": 16, "p_alias_given_error": 2.1e-3},
-//!         {"ber": 1e-3, "bits": 64, "p_alias_given_error": 3.5e-3}
-//!     ]
-//! });
+//! use aliasing_core::bsc::CurvePoint;
+//! use aliasing_core::document::{CheckInfo, Curve, Tagged};
+//! let crc = aliasing_core::catalogue::resolve("crc8").unwrap();
+//! let points = vec![
+//!     CurvePoint::new(1e-3, 16, 8, 3.3e-5),
+//!     CurvePoint::new(1e-3, 64, 8, 2.2e-4),
+//! ];
+//! let curve = Curve::new(CheckInfo::from(&crc), "markov", points, None);
+//! let doc = serde_json::to_value(Tagged::new(&curve)).unwrap();
 //! let path = std::env::temp_dir().join(format!("aliasing-plot-doc-{}.svg", std::process::id()));
 //! aliasing_plot::render(&doc, &path).unwrap();
 //! assert!(std::fs::read_to_string(&path).unwrap().contains("CRC-8"));

@@ -592,6 +592,37 @@ pub struct BurstRareResult {
     pub crc: RareEstimate,
 }
 
+/// The report of a burst-channel rare-event run (kind
+/// `simulate-rare-burst`): the run's parameters, the draws and the result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct BurstRareReport {
+    /// Parameters of the run.
+    pub params: crate::spec::Params,
+    /// `"rare-burst"`.
+    pub method: String,
+    /// Draws.
+    pub samples: u64,
+    /// The estimate.
+    pub result: BurstRareResult,
+}
+
+impl BurstRareReport {
+    /// The report of `result` for the run `params`.
+    pub fn new(params: crate::spec::Params, result: BurstRareResult) -> Self {
+        BurstRareReport {
+            params,
+            method: "rare-burst".into(),
+            samples: result.samples,
+            result,
+        }
+    }
+}
+
+impl aliasing_core::document::Document for BurstRareReport {
+    const KIND: &'static str = "simulate-rare-burst";
+}
+
 /// The name of the method in outputs.
 pub const METHOD: &str = "estimate: importance sampling (Gilbert-Elliott proposal; \
     window completions + position and short-burst lookups, balance heuristic)";
@@ -1034,7 +1065,7 @@ pub fn estimate(
     let tally = crate::shard::drive(
         work.items(),
         (1, 1),
-        crate::shard::Progress::start(work.zero()),
+        crate::shard::Checkpoint::start(work.zero()),
         &opts,
         |i| work.item(i),
     )?;

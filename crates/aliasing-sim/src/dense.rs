@@ -77,7 +77,7 @@ impl<'a> Dense<'a> {
 
 /// Fills `dst` with the random payload of the frame with key `key`.
 #[inline]
-pub fn fill_random(key: u64, dst: &mut [u8]) {
+pub(crate) fn fill_random(key: u64, dst: &mut [u8]) {
     let mut chunks = dst.chunks_exact_mut(8);
     let mut w = 0u64;
     for c in &mut chunks {
@@ -94,6 +94,6 @@ pub fn fill_random(key: u64, dst: &mut [u8]) {
 
 /// Byte `j` of the random payload of the frame with key `key`.
 #[inline(always)]
-pub fn random_byte(key: u64, j: usize) -> u8 {
+pub(crate) fn random_byte(key: u64, j: usize) -> u8 {
     (payload_word(key, (j / 8) as u64) >> (8 * (j % 8))) as u8
 }

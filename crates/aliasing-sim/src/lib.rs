@@ -43,6 +43,27 @@
 //! let (lo, hi) = clopper_pearson(c.escapes[0], c.frames, 0.95);
 //! assert!(lo <= c.escapes[0] as f64 / 1e5 && c.escapes[0] as f64 / 1e5 <= hi);
 //! ```
+//!
+//! ## Where things go
+//!
+//! - **A new channel** (an error model): a variant of [`channel::Channel`]
+//!   with its parameters (its command-line flags are parsed by the CLI), its
+//!   check in `Channel::validate`, and its sampler in
+//!   [`channel::ErrorStream`]: the error positions of one frame, drawn from
+//!   that chunk's stream ([`stream`]). Both engines then run it; an
+//!   exact value to print beside the estimates goes in [`exact`].
+//! - **A new engine** (another way to decide the verdicts of a frame): a
+//!   type beside [`sparse::Sparse`] and [`dense::Dense`] that gives every
+//!   check's verdict for one frame's error positions, a variant of
+//!   [`run::Engine`], and its arm in the driver in [`run`]; it must agree
+//!   frame for frame with [`dense::Dense`], the reference (see
+//!   `tests/engines.rs`).
+//! - **A new stack** (frame layout) is data in `aliasing_core::layout`
+//!   ([`stack::Frame::new`]), shared with the exact joint computation; the
+//!   simulator reads it as it is.
+//! - **A new report field** goes in [`report::Report`], the `simulate`
+//!   result document (it implements `aliasing_core::document::Document`, so
+//!   it travels tagged with its kind and schema version).
 #![warn(missing_docs)]
 
 pub mod burst_rare;

@@ -63,6 +63,7 @@ pub struct Stratum {
 
 /// An estimate with its standard error and 95% interval.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct RareEstimate {
     /// Estimate of the probability per frame.
     pub rate: f64,
@@ -80,6 +81,7 @@ pub struct RareEstimate {
 
 /// The result of a rare-event run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct RareResult {
     /// Name of the CRC the sampling conditions on.
     pub crc_name: String,
@@ -94,6 +96,37 @@ pub struct RareResult {
 }
 
 /// Position lookup by syndrome: open addressing over a power-of-two table.
+/// The report of a rare-event run (kind `simulate-rare`): the run's
+/// parameters, the samples drawn and the result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct RareReport {
+    /// Parameters of the run.
+    pub params: crate::spec::Params,
+    /// `"rare"`.
+    pub method: String,
+    /// Samples drawn.
+    pub samples: u64,
+    /// The estimates.
+    pub result: RareResult,
+}
+
+impl RareReport {
+    /// The report of `result`, from `samples` draws of the run `params`.
+    pub fn new(params: crate::spec::Params, samples: u64, result: RareResult) -> Self {
+        RareReport {
+            params,
+            method: "rare".into(),
+            samples,
+            result,
+        }
+    }
+}
+
+impl aliasing_core::document::Document for RareReport {
+    const KIND: &'static str = "simulate-rare";
+}
+
 pub(crate) struct Lookup {
     keys: Vec<u64>,
     pos: Vec<u32>,
@@ -612,7 +645,7 @@ pub fn estimate(plan: &Plan, samples: u64, threads: usize) -> Result<RareResult>
     let tally = crate::shard::drive(
         work.items(),
         (1, 1),
-        crate::shard::Progress::start(work.zero()),
+        crate::shard::Checkpoint::start(work.zero()),
         &opts,
         |i| work.item(i),
     )?;

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 /// Estimate of one escape probability.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Estimate {
     /// Check name (absent for the stack).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -44,6 +45,7 @@ pub struct Estimate {
 
 /// A run's summary.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Report {
     /// Parameters of the run.
     pub params: Params,
@@ -57,6 +59,10 @@ pub struct Report {
     pub checks: Vec<Estimate>,
     /// Every check passed.
     pub stack: Estimate,
+}
+
+impl aliasing_core::document::Document for Report {
+    const KIND: &'static str = "simulate";
 }
 
 fn estimate(name: Option<String>, escapes: u64, c: &Counts, exact: Option<f64>) -> Estimate {

@@ -189,6 +189,7 @@ impl Tally for Counts {
 }
 
 /// The engines' shared, read-only state for one plan.
+#[doc(hidden)] // internal: a plan with its engine tables, public for the engine tests
 pub struct Prepared<'a> {
     plan: &'a Plan,
     engine: Engine,
@@ -306,7 +307,7 @@ fn coverage(frame: &Frame) -> Vec<u64> {
 }
 
 /// Where a run stands: chunks of its shard done, and their tallies.
-pub type Progress = crate::shard::Progress<Counts>;
+pub type Checkpoint = crate::shard::Checkpoint<Counts>;
 
 /// A checkpoint callback: saves the progress; an error stops the run.
 pub type CheckpointFn<'a> = crate::shard::CheckpointFn<'a, Counts>;
@@ -362,12 +363,12 @@ impl progress::Progress for ChunkFrames<'_> {
 
 /// Runs `plan` (the shard in `opts`), continuing from `resume` if given.
 /// Returns the tallies of the shard's chunks (at member 0 of a team).
-pub fn simulate(plan: &Plan, opts: &RunOptions, resume: Option<Progress>) -> Result<Counts> {
+pub fn simulate(plan: &Plan, opts: &RunOptions, resume: Option<Checkpoint>) -> Result<Counts> {
     plan.validate()?;
     crate::shard::check_shard(opts.shard)?;
     let (si, sn) = opts.shard;
     let total = plan.shard_chunks(opts.shard);
-    let state = resume.unwrap_or(Progress::start(Counts::zero(plan.frame.checks.len())));
+    let state = resume.unwrap_or(Checkpoint::start(Counts::zero(plan.frame.checks.len())));
     if state.chunks_done > total || state.counts.escapes.len() != plan.frame.checks.len() {
         return Err(Error::Invalid(
             "the checkpoint does not fit this run".into(),

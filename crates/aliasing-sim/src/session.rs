@@ -33,7 +33,7 @@
 use crate::channel::Channel;
 use crate::rare::{RareResult, RareTally, RareWork};
 use crate::report::Report;
-use crate::run::{Counts, Plan, Progress, RunOptions, simulate};
+use crate::run::{Checkpoint, Counts, Plan, RunOptions, simulate};
 use crate::shard::{Shard, ShardFile, Tally, check_shard};
 use crate::spec::{Params, PayloadSpec};
 use aliasing_core::{Error, Result};
@@ -141,7 +141,7 @@ pub struct Session<K: Kind = Params> {
     pub plan: Plan,
     /// The shard this run computes.
     pub shard: Shard,
-    start: Option<crate::shard::Progress<K::Tally>>,
+    start: Option<crate::shard::Checkpoint<K::Tally>>,
     checkpoint: Option<PathBuf>,
     resumed_from: Option<PathBuf>,
 }
@@ -216,7 +216,7 @@ impl<K: Kind> Session<K> {
     }
 
     /// Writes the unfinished state `p` to the checkpoint file.
-    fn write_checkpoint(&self, p: &crate::shard::Progress<K::Tally>) -> Result<()> {
+    fn write_checkpoint(&self, p: &crate::shard::Checkpoint<K::Tally>) -> Result<()> {
         let path = self.checkpoint.as_ref().expect("checkpoint path");
         ShardFile::new(K::FORMAT, self.params.clone(), self.shard, false, p.clone()).write(path)
     }
@@ -282,7 +282,7 @@ impl Session<Params> {
     /// returns the shard's tallies. At a team's member 0 the checkpoint is
     /// written during the run and, finished, at its end.
     pub fn run(&self, opts: RunOptions) -> Result<Counts> {
-        let write = |p: &Progress| self.write_checkpoint(p);
+        let write = |p: &Checkpoint| self.write_checkpoint(p);
         let opts = RunOptions {
             shard: self.shard,
             on_checkpoint: self.checkpoint.as_ref().map(|_| &write as _),
@@ -380,9 +380,9 @@ impl Session<RareParams> {
                 }
                 p.clone()
             }
-            None => crate::shard::Progress::start(work.zero()),
+            None => crate::shard::Checkpoint::start(work.zero()),
         };
-        let write = |p: &crate::shard::Progress<RareTally>| self.write_checkpoint(p);
+        let write = |p: &crate::shard::Checkpoint<RareTally>| self.write_checkpoint(p);
         opts.progress.stage(
             "sample chunks",
             crate::shard::shard_items(work.items(), self.shard),

@@ -24,13 +24,13 @@
 //! other parameters, unfinished shards, a shard given twice or missing.
 //!
 //! ```
-//! use aliasing_sim::shard::{drive, merge, Drive, Progress, ShardFile};
+//! use aliasing_sim::shard::{drive, merge, Drive, Checkpoint, ShardFile};
 //! // a toy computation: the sum of 0..1000 cut into 10 items of 100
 //! let work = |item: u64| (item * 100..(item + 1) * 100).sum::<u64>();
-//! let whole = drive(10, (1, 1), Progress::start(0), &Drive::default(), work).unwrap();
+//! let whole = drive(10, (1, 1), Checkpoint::start(0), &Drive::default(), work).unwrap();
 //! let files: Vec<_> = (1..=3)
 //!     .map(|i| {
-//!         let t = drive(10, (i, 3), Progress::start(0), &Drive::default(), work).unwrap();
+//!         let t = drive(10, (i, 3), Checkpoint::start(0), &Drive::default(), work).unwrap();
 //!         (format!("s{i}"), ShardFile::finished("toy", "params".to_string(), (i, 3), 10, t))
 //!     })
 //!     .collect();
@@ -102,23 +102,23 @@ pub fn shard_items(items: u64, shard: Shard) -> u64 {
 }
 
 /// The `j`-th item of shard `(i, n)`.
-pub fn shard_item(shard: Shard, j: u64) -> u64 {
+pub(crate) fn shard_item(shard: Shard, j: u64) -> u64 {
     (shard.0 - 1) + j * shard.1
 }
 
 /// Where a shard stands: items done (always a prefix of its item list) and their tally.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Progress<T> {
+pub struct Checkpoint<T> {
     /// Number of this shard's items done.
     pub chunks_done: u64,
     /// Tallies of those items.
     pub counts: T,
 }
 
-impl<T> Progress<T> {
+impl<T> Checkpoint<T> {
     /// Nothing done yet: `zero` is the empty tally.
     pub fn start(zero: T) -> Self {
-        Progress {
+        Checkpoint {
             chunks_done: 0,
             counts: zero,
         }
@@ -126,7 +126,7 @@ impl<T> Progress<T> {
 }
 
 /// A checkpoint callback: saves the progress; an error stops the run.
-pub type CheckpointFn<'a, T> = &'a (dyn Fn(&Progress<T>) -> Result<()> + Sync);
+pub type CheckpointFn<'a, T> = &'a (dyn Fn(&Checkpoint<T>) -> Result<()> + Sync);
 
 /// A group of processes sharing one computation (MPI ranks); member 0 reduces.
 ///
@@ -201,7 +201,7 @@ pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
 pub fn drive<T: Tally + Sync>(
     items: u64,
     shard: Shard,
-    start: Progress<T>,
+    start: Checkpoint<T>,
     opts: &Drive<T>,
     work: impl Fn(u64) -> T + Sync,
 ) -> Result<T> {
@@ -288,6 +288,7 @@ pub fn drive<T: Tally + Sync>(
 }
 
 /// 64-bit FNV-1a hash (integrity and identity of files, not security).
+#[doc(hidden)] // internal: the shard-file checksum, shared with `alias search`
 pub fn fnv1a64(data: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in data {
@@ -298,7 +299,7 @@ pub fn fnv1a64(data: &[u8]) -> u64 {
 }
 
 /// Hash identifying a parameter set (of its compact JSON form).
-pub fn params_hash<P: Serialize>(params: &P) -> String {
+pub(crate) fn params_hash<P: Serialize>(params: &P) -> String {
     format!(
         "{:016x}",
         fnv1a64(
@@ -325,7 +326,7 @@ pub struct ShardFile<P, T> {
     /// `true` when the shard ran to the end.
     pub complete: bool,
     /// Items done and tallies.
-    pub progress: Progress<T>,
+    pub progress: Checkpoint<T>,
 }
 
 /// Version of the file format.
@@ -338,7 +339,7 @@ impl<P: Serialize + DeserializeOwned, T: Serialize + DeserializeOwned> ShardFile
         params: P,
         shard: Shard,
         complete: bool,
-        progress: Progress<T>,
+        progress: Checkpoint<T>,
     ) -> Self {
         ShardFile {
             format: format.into(),
@@ -353,7 +354,7 @@ impl<P: Serialize + DeserializeOwned, T: Serialize + DeserializeOwned> ShardFile
 
     /// The file of a finished shard of a computation of `items` items.
     pub fn finished(format: &str, params: P, shard: Shard, items: u64, counts: T) -> Self {
-        let done = Progress {
+        let done = Checkpoint {
             chunks_done: shard_items(items, shard),
             counts,
         };
@@ -534,23 +535,23 @@ mod tests {
     #[test]
     fn every_split_gives_the_same_total() {
         let work = |i: u64| i * i + 1;
-        let whole = drive(37, (1, 1), Progress::start(0), &Drive::default(), work).unwrap();
+        let whole = drive(37, (1, 1), Checkpoint::start(0), &Drive::default(), work).unwrap();
         for n in 1..6 {
             let mut t = 0;
             for i in 1..=n {
-                t += drive(37, (i, n), Progress::start(0), &Drive::default(), work).unwrap();
+                t += drive(37, (i, n), Checkpoint::start(0), &Drive::default(), work).unwrap();
             }
             assert_eq!(t, whole);
         }
         // resuming from a prefix
-        let p = Progress {
+        let p = Checkpoint {
             chunks_done: 5,
             counts: (0..5).map(|j| work(shard_item((2, 3), j))).sum(),
         };
         let resumed = drive(37, (2, 3), p, &Drive::default(), work).unwrap();
         assert_eq!(
             resumed,
-            drive(37, (2, 3), Progress::start(0), &Drive::default(), work).unwrap()
+            drive(37, (2, 3), Checkpoint::start(0), &Drive::default(), work).unwrap()
         );
     }
 }

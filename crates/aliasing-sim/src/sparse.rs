@@ -37,7 +37,7 @@ struct Internet {
 
 /// Syndrome contributions of every bit of a CRC's data range and field, by
 /// byte index and bit position (bit value `1 << j`): `table[8 * byte + j]`.
-pub fn crc_bit_table(
+pub(crate) fn crc_bit_table(
     alg: &CrcAlgorithm,
     frame_bytes: usize,
     data: (usize, usize),

@@ -2,7 +2,7 @@
 //! run's tallies do not depend on thread count, shard split or resume point.
 
 use aliasing_sim::channel::{Channel, GilbertElliott};
-use aliasing_sim::run::{Counts, Engine, Plan, Prepared, Progress, RunOptions, simulate};
+use aliasing_sim::run::{Checkpoint, Counts, Engine, Plan, Prepared, RunOptions, simulate};
 use aliasing_sim::stack::{Frame, Payload};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -105,8 +105,8 @@ fn result_independent_of_threads_shards_and_resume() {
     };
     assert_eq!(simulate(&plan, &o, None).unwrap(), one);
     // resume from the first checkpoint
-    let saved: Mutex<Option<Progress>> = Mutex::new(None);
-    let save = |p: &Progress| {
+    let saved: Mutex<Option<Checkpoint>> = Mutex::new(None);
+    let save = |p: &Checkpoint| {
         let mut s = saved.lock().unwrap();
         if s.is_none() {
             *s = Some(p.clone());

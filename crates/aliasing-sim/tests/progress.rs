@@ -4,7 +4,7 @@
 
 use aliasing_core::progress::Record;
 use aliasing_sim::channel::Channel;
-use aliasing_sim::run::{Plan, Progress, RunOptions, simulate};
+use aliasing_sim::run::{Checkpoint, Plan, RunOptions, simulate};
 use aliasing_sim::session::{Given, RareParams, RareSession};
 use aliasing_sim::shard::Drive;
 use aliasing_sim::stack::{Frame, Payload};
@@ -80,8 +80,8 @@ fn a_run_reports_its_frames_in_every_shard() {
 #[test]
 fn a_resumed_run_reports_the_saved_frames_at_once() {
     let plan = plan();
-    let saved: Mutex<Option<Progress>> = Mutex::new(None);
-    let save = |p: &Progress| {
+    let saved: Mutex<Option<Checkpoint>> = Mutex::new(None);
+    let save = |p: &Checkpoint| {
         saved.lock().unwrap().get_or_insert_with(|| p.clone());
         Ok(())
     };

@@ -3,8 +3,8 @@
 //! the minimum distance at each length.
 
 use crate::output::{self, Format};
-use aliasing_core::bracket;
 use aliasing_core::crc::CrcAlgorithm;
+use aliasing_core::{bracket, document};
 use anyhow::Result;
 use std::path::Path;
 
@@ -32,26 +32,11 @@ pub fn run(
     let method = "bracket (certified bounds: enumerated low weights + proven tail bound)";
     let text = match format {
         Format::Json => {
-            let pts: Vec<serde_json::Value> = b
+            let pts = b
                 .iter()
-                .map(|x| {
-                    serde_json::json!({
-                        "bits": x.bits,
-                        "ber": x.ber,
-                        "hd": hd(x),
-                        "p_undetected_lower": x.lower,
-                        "p_undetected_upper": x.upper,
-                        "relative_width": x.relative_width(),
-                        "low_weights": x.counts.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-                    })
-                })
+                .map(|x| document::BracketPoint::new(x, hd(x)))
                 .collect();
-            let v = serde_json::json!({
-                "crc": super::hd::crc_json(crc),
-                "method": "bracket",
-                "points": pts,
-            });
-            serde_json::to_string_pretty(&v)? + "\n"
+            document::to_json_sorted(&document::BracketDoc::new(crc.into(), pts))?
         }
         Format::Table | Format::Csv => {
             let mut rows = vec![

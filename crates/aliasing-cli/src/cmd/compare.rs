@@ -8,7 +8,7 @@ use crate::output::{self, Format};
 use aliasing_core::Error as CoreError;
 use aliasing_core::bsc::{self, CurvePoint};
 use aliasing_core::check::CheckSpec;
-use aliasing_core::compare;
+use aliasing_core::{compare, document};
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
 
@@ -152,10 +152,10 @@ pub fn run(args: Args) -> Result<()> {
         cols.push(col);
     }
     bar.finish();
-    let doc = json(&cols, &bytes, payload.is_some());
+    let doc = doc_of(&cols, &bytes, payload.is_some());
     plot(args.plot.as_deref(), &doc)?;
     let text = match args.format {
-        Format::Json => serde_json::to_string_pretty(&doc)? + "\n",
+        Format::Json => document::to_json_sorted(&doc)?,
         Format::Table | Format::Csv => {
             let full = args.format == Format::Csv;
             let fmt = |x: f64| {
@@ -216,19 +216,14 @@ pub fn run(args: Args) -> Result<()> {
     output::emit(args.output.as_deref(), &text)
 }
 
-fn json(cols: &[Column], bytes: &[u64], payload: bool) -> serde_json::Value {
-    use serde_json::{Value, json};
-    let checks: Vec<Value> = cols
+fn doc_of(cols: &[Column], bytes: &[u64], payload: bool) -> document::Compare {
+    use document::{CompareCheck, ComparePoint};
+    let checks = cols
         .iter()
         .map(|c| {
-            let mut v = json!({
-                "name": c.check.name(),
-                "check_bits": c.check.check_bits(),
-                "exact": c.complete(),
-            });
-            if let Some(why) = &c.note {
-                v["note"] = json!(why);
-            }
+            let mut v = CompareCheck::new(c.check.name(), c.check.check_bits());
+            v.exact = Some(c.complete());
+            v.note = c.note.clone();
             v
         })
         .collect();
@@ -236,21 +231,14 @@ fn json(cols: &[Column], bytes: &[u64], payload: bool) -> serde_json::Value {
     for c in cols {
         for (i, pt) in c.points.iter().enumerate() {
             if let Some(pt) = pt {
-                points.push(json!({
-                    "check": c.check.name(),
-                    "ber": pt.ber,
-                    "bytes": bytes[i % bytes.len()],
-                    "bits": pt.bits,
-                    "p_error": pt.p_error,
-                    "p_undetected": pt.p_undetected,
-                    "p_alias_given_error": pt.p_alias_given_error,
-                }));
+                points.push(ComparePoint::new(
+                    c.check.name(),
+                    pt,
+                    Some(bytes[i % bytes.len()]),
+                ));
             }
         }
     }
-    json!({
-        "data": if payload { "payload" } else { "random" },
-        "checks": checks,
-        "points": points,
-    })
+    let data = if payload { "payload" } else { "random" };
+    document::Compare::new(Some(data.into()), checks, points)
 }

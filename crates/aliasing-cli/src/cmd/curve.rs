@@ -12,7 +12,7 @@ use aliasing_core::compare;
 use aliasing_core::crc::CrcAlgorithm;
 use aliasing_core::markov::gilbert;
 use aliasing_core::units::{Ber, Bits, MemoryBudget};
-use aliasing_core::{catalogue, curve};
+use aliasing_core::{catalogue, curve, document};
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -283,37 +283,23 @@ pub fn run(args: Args) -> Result<()> {
     // a noticeable share of a width-16 run otherwise).
     let doc = || {
         let (full, koopman) = match &res.forms {
-            Some((f, k)) => (serde_json::json!(f), serde_json::json!(k)),
-            None => (serde_json::Value::Null, serde_json::Value::Null),
+            Some((f, k)) => (Some(f.clone()), Some(k.clone())),
+            None => (None, None),
         };
-        let mut doc = serde_json::json!({
-            "crc": {
-                "name": res.name,
-                "width": res.width,
-                "full": full,
-                "koopman": koopman,
-            },
-            "method": res.method,
-            "points": res.points,
-        });
-        if let Some(ge) = &res.channel {
-            doc["channel"] = serde_json::json!({
-                "model": "gilbert-elliott",
-                "p_good": ge.p_good,
-                "p_bad": ge.p_bad,
-                "good_to_bad": ge.good_to_bad,
-                "bad_to_good": ge.bad_to_good,
-                "bad_fraction": ge.bad_fraction(),
-                "mean_ber": ge.mean_ber(),
-            });
-        }
-        doc
+        let check = document::CheckInfo {
+            name: res.name.clone(),
+            width: res.width,
+            full,
+            koopman,
+        };
+        let channel = res.channel.as_ref().map(document::ChannelInfo::from);
+        document::Curve::new(check, res.method.clone(), res.points.clone(), channel)
     };
     if args.plot.is_some() {
         plot(args.plot.as_deref(), &doc())?;
     }
     let text = match args.format {
-        Format::Json => serde_json::to_string_pretty(&doc())? + "\n",
+        Format::Json => document::to_json_sorted(&doc())?,
         Format::Csv | Format::Table => {
             let ratio_head = format!("P(alias|error)/2^-{}", res.width);
             let mut rows = vec![vec![

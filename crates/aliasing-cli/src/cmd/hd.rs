@@ -1,7 +1,7 @@
 //! `alias hd`: the Hamming-distance profile of a CRC in Koopman's notation.
 
 use crate::output::{self, Format};
-use aliasing_core::{burst, catalogue, crc::CrcAlgorithm, lowweight};
+use aliasing_core::{burst, catalogue, document, lowweight};
 use anyhow::{Result, bail};
 use std::path::PathBuf;
 
@@ -32,16 +32,6 @@ pub struct Args {
 /// Patterns per burst length counted one by one for the burst rows (the
 /// rest rests on the theorem, [`burst`]).
 const BURST_PATTERNS: u64 = 1 << 22;
-
-/// The `crc` object of JSON outputs: name, width, full and Koopman hex.
-pub fn crc_json(c: &CrcAlgorithm) -> serde_json::Value {
-    serde_json::json!({
-        "name": c.name,
-        "width": c.generator.width(),
-        "full": c.generator.full_string(),
-        "koopman": c.generator.koopman_string(),
-    })
-}
 
 fn positions(v: &[u64]) -> String {
     v.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
@@ -87,31 +77,11 @@ pub fn run(args: Args) -> Result<()> {
     };
     let text = match args.format {
         Format::Json => {
-            let examples: Vec<serde_json::Value> = prof
-                .entries
-                .iter()
-                .map(|e| {
-                    serde_json::json!({
-                        "hd": e.hd,
-                        "max_data_bits": e.max_data_bits,
-                        "pattern_bits": e.max_data_bits + 1 + r,
-                        "pattern_weight": e.example.len(),
-                        "positions": e.example,
-                    })
-                })
-                .collect();
-            let profile: Vec<u64> = prof.entries.iter().map(|e| e.max_data_bits).collect();
-            let mut v = serde_json::json!({
-                "crc": crc_json(&crc),
-                "profile": profile,
-                "examples": examples,
-                "bursts": bursts,
-            });
+            let mut doc = document::Hd::new((&crc).into(), &prof, bursts.clone());
             if let Some(n) = args.max_bits {
-                v["searched_to_bits"] = n.into();
-                v["hd_at_least"] = open.into();
+                doc = doc.searched_to(n, open);
             }
-            serde_json::to_string_pretty(&v)? + "\n"
+            document::to_json_sorted(&doc)?
         }
         Format::Table | Format::Csv => {
             let mut rows = vec![vec![

@@ -6,9 +6,9 @@
 use crate::args::parse_bers;
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
-use aliasing_core::catalogue;
 use aliasing_core::poly::Generator;
 use aliasing_core::search::{self, Objective, Partial, Query, Ranked, Shard, Space};
+use aliasing_core::{catalogue, document};
 use aliasing_sim::shard::{Team, fnv1a64};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
@@ -451,27 +451,6 @@ fn notes(query: &Query, listed: &[(String, &Ranked)]) -> Vec<String> {
     out
 }
 
-fn point_json(query: &Query, r: &Ranked) -> serde_json::Value {
-    let mut pts = Vec::new();
-    for (li, &n) in query.lengths.iter().enumerate() {
-        for (bi, &p) in query.bers.iter().enumerate() {
-            pts.push(
-                serde_json::json!({"bits": n, "ber": p, "p_undetected": r.p_undetected[li][bi]}),
-            );
-        }
-    }
-    serde_json::Value::Array(pts)
-}
-
-fn hd_json(query: &Query, r: &Ranked) -> serde_json::Value {
-    query
-        .lengths
-        .iter()
-        .zip(&r.hd)
-        .map(|(&n, &h)| serde_json::json!({"bits": n, "hd": h}))
-        .collect()
-}
-
 /// `--rank per-length`: one search per length, each ranked as if it were
 /// the only length; the reports one after the other (table), one CSV with
 /// the `bits` column telling them apart, or one JSON document with a
@@ -495,16 +474,12 @@ fn per_length(a: &Args, query: &Query, space: &Space, id: &SpaceId) -> Result<()
         Format::Json => {
             let docs = texts
                 .iter()
-                .map(|(_, t)| serde_json::from_str(t))
-                .collect::<serde_json::Result<Vec<serde_json::Value>>>()?;
-            let v = serde_json::json!({
-                "width": query.width,
-                "objective": query.objective.name(),
-                "rank": "per-length",
-                "lengths": query.lengths,
-                "per_length": docs,
-            });
-            serde_json::to_string_pretty(&v)? + "\n"
+                .map(|(_, t)| {
+                    let v: serde_json::Value = serde_json::from_str(t)?;
+                    Ok(document::from_value::<document::Search>(v)?)
+                })
+                .collect::<Result<Vec<_>>>()?;
+            document::to_json_sorted(&document::SearchPerLength::new(query, docs))?
         }
         Format::Csv => {
             let mut out = String::new();
@@ -546,7 +521,6 @@ fn render(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -
         listed.push((k.names.clone(), &k.ranked));
     }
     let notes = notes(query, &listed);
-    let stages = |s: &search::StageStats| serde_json::json!({"generators": s.generators, "seconds": s.seconds, "per_second": s.rate()});
     let space_text = match id.kind.as_str() {
         "all" => format!(
             "all {} generators of width {} with the +1 term",
@@ -557,58 +531,41 @@ fn render(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -
     };
     let text = match a.format {
         Format::Json => {
-            let results: Vec<serde_json::Value> = part
+            let stages = document::SearchStages {
+                distance: (&part.distance_stage).into(),
+                p_undetected: (&part.pud_stage).into(),
+            };
+            let mut doc = document::Search::new(
+                query,
+                space_text.clone(),
+                [shard.index, shard.count],
+                part.examined,
+                part.hd_histogram.clone(),
+                stages,
+            );
+            doc.results = part
                 .results
                 .iter()
                 .zip(&rec)
                 .enumerate()
                 .map(|(i, (r, m))| {
-                    serde_json::json!({
-                        "rank": i + 1,
-                        "koopman": r.generator.koopman_string(),
-                        "full": r.generator.full_string(),
-                        "reciprocal_of": m.map(|j| part.results[j].generator.koopman_string()),
-                        "min_hd": r.min_hd,
-                        "hd": hd_json(query, r),
-                        "points": point_json(query, r),
-                    })
+                    let mirror = m.map(|j| part.results[j].generator.koopman_string());
+                    document::SearchResult::new(query, i as u64 + 1, r, mirror)
                 })
                 .collect();
-            let cat: Vec<serde_json::Value> = known
+            doc.catalogue = known
                 .iter()
                 .map(|k| {
-                    serde_json::json!({
-                        "names": k.names,
-                        "koopman": k.ranked.generator.koopman_string(),
-                        "full": k.ranked.generator.full_string(),
-                        "min_hd": k.ranked.min_hd,
-                        "hd": hd_json(query, &k.ranked),
-                        "points": point_json(query, &k.ranked),
-                        "rank": k.standing.map(|s| serde_json::json!({"best": s.best, "worst": s.worst})),
-                    })
+                    document::SearchCatalogueEntry::new(
+                        query,
+                        k.names.clone(),
+                        &k.ranked,
+                        k.standing,
+                    )
                 })
                 .collect();
-            let hist: serde_json::Map<String, serde_json::Value> = part
-                .hd_histogram
-                .iter()
-                .map(|(h, c)| (h.to_string(), (*c).into()))
-                .collect();
-            let v = serde_json::json!({
-                "width": query.width,
-                "objective": query.objective.name(),
-                "candidates": space_text,
-                "shard": [shard.index, shard.count],
-                "lengths": query.lengths,
-                "bers": query.bers,
-                "min_hd": query.min_hd,
-                "examined": part.examined,
-                "hd_histogram": hist,
-                "stages": {"distance": stages(&part.distance_stage), "p_undetected": stages(&part.pud_stage)},
-                "results": results,
-                "catalogue": cat,
-                "notes": notes,
-            });
-            serde_json::to_string_pretty(&v)? + "\n"
+            doc.notes = notes.clone();
+            document::to_json_sorted(&doc)?
         }
         Format::Csv => {
             let mut rows = vec![
@@ -733,7 +690,7 @@ fn render(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -
         }
     };
     if let Some(p) = &a.plot {
-        let mut checks = Vec::new();
+        let mut checks: Vec<document::CompareCheck> = Vec::new();
         let mut points = Vec::new();
         for (name, r) in listed
             .iter()
@@ -741,25 +698,27 @@ fn render(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -
             .chain(listed.iter().skip(part.results.len()))
         {
             let label = format!("{name} HD {}", r.min_hd);
-            if checks
-                .iter()
-                .any(|c: &serde_json::Value| c["name"] == label.as_str())
-            {
+            if checks.iter().any(|c| c.name == label) {
                 continue;
             }
-            checks.push(serde_json::json!({"name": label, "check_bits": query.width}));
+            checks.push(document::CompareCheck::new(label.clone(), query.width));
             for (li, &n) in query.lengths.iter().enumerate() {
                 for (bi, &ber) in query.bers.iter().enumerate() {
                     let pe = aliasing_core::bsc::p_error(n, ber);
                     let ud = r.p_undetected[li][bi];
-                    points.push(serde_json::json!({
-                        "check": label, "ber": ber, "bits": n,
-                        "p_error": pe, "p_undetected": ud, "p_alias_given_error": ud / pe,
-                    }));
+                    let pt = aliasing_core::bsc::CurvePoint {
+                        ber,
+                        bits: n,
+                        data_bits: n.saturating_sub(u64::from(query.width)),
+                        p_error: pe,
+                        p_undetected: ud,
+                        p_alias_given_error: ud / pe,
+                    };
+                    points.push(document::ComparePoint::new(label.clone(), &pt, None));
                 }
             }
         }
-        let doc = serde_json::json!({"checks": checks, "points": points});
+        let doc = document::Compare::new(None, checks, points);
         crate::args::plot(Some(p), &doc)?;
     }
     Ok(text)

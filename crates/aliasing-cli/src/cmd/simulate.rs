@@ -220,7 +220,7 @@ pub fn render(r: &Report, format: Format) -> String {
         ]
     };
     match format {
-        Format::Json => serde_json::to_string_pretty(r).expect("serializable") + "\n",
+        Format::Json => aliasing_core::document::to_json(r).expect("serializable"),
         Format::Table | Format::Csv => {
             let mut rows = vec![vec![
                 "check".to_string(),
@@ -379,7 +379,7 @@ impl Sink {
         let bar = Bar::stderr();
         let report = session.report_with(counts, self.no_exact, &bar);
         bar.finish();
-        crate::args::plot(self.plot.as_deref(), &serde_json::to_value(&report)?)?;
+        crate::args::plot(self.plot.as_deref(), &report)?;
         output::emit(self.output.as_deref(), &render(&report, self.format))
     }
 
@@ -508,7 +508,7 @@ fn run_rare_burst(
     let tally = aliasing_sim::shard::drive(
         work.items(),
         (1, 1),
-        aliasing_sim::shard::Progress::start(work.zero()),
+        aliasing_sim::shard::Checkpoint::start(work.zero()),
         &opts,
         |i| work.item(i),
     )?;
@@ -531,8 +531,8 @@ pub fn render_rare_burst(
 ) -> String {
     match format {
         Format::Json => {
-            let v = serde_json::json!({ "params": params, "method": "rare-burst", "samples": r.samples, "result": r });
-            serde_json::to_string_pretty(&v).expect("serializable") + "\n"
+            let doc = aliasing_sim::burst_rare::BurstRareReport::new(params.clone(), r.clone());
+            aliasing_core::document::to_json_sorted(&doc).expect("serializable")
         }
         f => {
             let e = &r.crc;
@@ -582,8 +582,8 @@ pub fn render_rare(session: &RareSession, r: &RareResult, format: Format) -> Str
     let samples = session.params.samples;
     match format {
         Format::Json => {
-            let v = serde_json::json!({ "params": params, "method": "rare", "samples": samples, "result": r });
-            serde_json::to_string_pretty(&v).expect("serializable") + "\n"
+            let doc = aliasing_sim::rare::RareReport::new(params.clone(), samples, r.clone());
+            aliasing_core::document::to_json_sorted(&doc).expect("serializable")
         }
         f => {
             let opt = |x: Option<f64>| x.map(output::prob).unwrap_or_else(|| "-".into());

@@ -9,11 +9,11 @@ use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
 use crate::progress::Bar;
 use aliasing_core::bsc;
-use aliasing_core::joint::{self, JointModel, JointOptions, JointStack, Term};
+use aliasing_core::document::{self, JointEstimate, StackCheck, StackPoint, StackTerm};
+use aliasing_core::joint::{self, JointModel, JointOptions, JointStack};
 use aliasing_core::layout::{Frame, Payload};
 use aliasing_core::progress::Progress;
 use anyhow::{Context, Result, bail};
-use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `alias stack`.
@@ -101,12 +101,12 @@ pub fn run(a: Args) -> Result<()> {
         }
     }
     bar.finish();
-    let doc = json!({ "stack": a.stack.trim(), "points": points });
+    let doc = document::Stack::new(a.stack.trim(), points);
     if let Some(path) = &a.plot {
         plot(&doc, path)?;
     }
     let text = match a.format {
-        Format::Json => serde_json::to_string_pretty(&doc)? + "\n",
+        Format::Json => document::to_json_sorted(&doc)?,
         Format::Csv => output::csv(&rows(&doc, true)),
         Format::Table => {
             let mut s = String::from(
@@ -121,26 +121,8 @@ pub fn run(a: Args) -> Result<()> {
     output::emit(a.output.as_deref(), &text)
 }
 
-fn count(c: u128) -> Value {
-    if c <= 1u128 << 53 {
-        json!(c as u64)
-    } else {
-        json!(c.to_string())
-    }
-}
-
-fn term_json(t: &Term, n: u64, p: f64) -> Value {
-    json!({
-        "weight": t.weight,
-        "codewords": count(t.codewords),
-        "pass_sum": t.pass_sum,
-        "contribution": t.contribution(n, p),
-        "exact": t.exact,
-    })
-}
-
 /// One (length, BER) point of the document.
-fn point(f: &Frame, st: &JointStack, p: f64, opts: &JointOptions) -> Result<Value> {
+fn point(f: &Frame, st: &JointStack, p: f64, opts: &JointOptions) -> Result<StackPoint> {
     let n = f.n_bits();
     let pe = bsc::p_error(n, p);
     let jp = st.at(p)?;
@@ -153,26 +135,15 @@ fn point(f: &Frame, st: &JointStack, p: f64, opts: &JointOptions) -> Result<Valu
             Ok((bits, pud)) => {
                 let pa = pud / bsc::p_error(bits, p);
                 product *= pa;
-                checks.push(json!({
-                    "name": f.checks[i].name,
-                    "covered_bits": bits,
-                    "p_undetected": pud,
-                    "p_alias_given_error": pa,
-                }));
+                checks.push(StackCheck::exact(&f.checks[i].name, bits, pud, pa));
             }
             Err(e) => {
                 product = f64::NAN;
-                checks.push(json!({
-                    "name": f.checks[i].name,
-                    "covered_bits": null,
-                    "p_undetected": null,
-                    "p_alias_given_error": null,
-                    "note": e.to_string(),
-                }));
+                checks.push(StackCheck::missing(&f.checks[i].name, e.to_string()));
             }
         }
     }
-    let mut terms: Vec<Value> = st.terms.iter().map(|t| term_json(t, n, p)).collect();
+    let mut terms: Vec<StackTerm> = st.terms.iter().map(|t| StackTerm::new(t, n, p)).collect();
     let exact_ws: Vec<String> = st.terms.iter().map(|t| t.weight.to_string()).collect();
     let mut method = format!(
         "exact weights {} of {}, remainder bounded by the CRC's P_ud (dual code)",
@@ -180,7 +151,7 @@ fn point(f: &Frame, st: &JointStack, p: f64, opts: &JointOptions) -> Result<Valu
         st.max_weight
     );
     let (low, high) = if let Some(s) = &st.sampled {
-        terms.push(term_json(s, n, p));
+        terms.push(StackTerm::new(s, n, p));
         method = format!(
             "{method}; weight {} estimated from {} draws (seed {}), 95% interval; certified [{:e}, {:e}]",
             s.weight, opts.samples, opts.seed, jp.low, jp.high
@@ -189,28 +160,22 @@ fn point(f: &Frame, st: &JointStack, p: f64, opts: &JointOptions) -> Result<Valu
     } else {
         (jp.low, jp.high)
     };
-    let given_error = jp.estimate / pe;
-    Ok(json!({
-        "bytes": f.bytes,
-        "bits": n,
-        "ber": p,
-        "p_error": pe,
-        "joint": {
-            "estimate": jp.estimate,
-            "low": low,
-            "high": high,
-            "method": method,
-        },
-        "independence_product": if product.is_nan() { Value::Null } else { json!(product) },
-        "ratio": if product > 0.0 { json!(given_error / product) } else { Value::Null },
-        "checks": checks,
-        "terms": terms,
-    }))
+    let joint = JointEstimate::new(jp.estimate, low, high, method);
+    let product = (!product.is_nan()).then_some(product);
+    Ok(StackPoint::new(
+        f.bytes as u64,
+        n,
+        p,
+        pe,
+        joint,
+        product,
+        checks,
+        terms,
+    ))
 }
 
-fn rows(doc: &Value, full: bool) -> Vec<Vec<String>> {
-    let fmt = |x: &Value| {
-        let x = x.as_f64().unwrap_or(f64::NAN);
+fn rows(doc: &document::Stack, full: bool) -> Vec<Vec<String>> {
+    let fmt = |x: f64| {
         if full {
             format!("{x:e}")
         } else {
@@ -233,20 +198,19 @@ fn rows(doc: &Value, full: bool) -> Vec<Vec<String>> {
         .map(|s| s.to_string())
         .collect::<Vec<_>>(),
     ];
-    for pt in doc["points"].as_array().expect("points") {
-        let pe = pt["p_error"].as_f64().unwrap_or(f64::NAN);
-        let j = &pt["joint"];
-        let ge = json!(j["estimate"].as_f64().unwrap_or(f64::NAN) / pe);
+    let or_nan = |x: Option<f64>| x.unwrap_or(f64::NAN);
+    for pt in &doc.points {
+        let j = &pt.joint;
         rows.push(vec![
-            pt["bytes"].to_string(),
-            fmt(&pt["ber"]),
-            fmt(&pt["p_error"]),
-            fmt(&j["estimate"]),
-            fmt(&j["low"]),
-            fmt(&j["high"]),
-            fmt(&ge),
-            fmt(&pt["independence_product"]),
-            fmt(&pt["ratio"]),
+            pt.bytes.to_string(),
+            fmt(pt.ber),
+            fmt(pt.p_error),
+            fmt(j.estimate),
+            fmt(j.low),
+            fmt(j.high),
+            fmt(pt.joint_given_error()),
+            fmt(or_nan(pt.independence_product)),
+            fmt(or_nan(pt.ratio)),
         ]);
     }
     rows
@@ -254,35 +218,26 @@ fn rows(doc: &Value, full: bool) -> Vec<Vec<String>> {
 
 /// Joint P(escape | error) (with its interval) and the independence product
 /// against BER, one pair of series per frame length.
-fn plot(doc: &Value, path: &Path) -> Result<()> {
+fn plot(doc: &document::Stack, path: &Path) -> Result<()> {
     use aliasing_plot::figure::{Interval, Series, Shape, XAxis, colour};
-    let pts = doc["points"].as_array().expect("points");
-    let mut lengths: Vec<u64> = pts.iter().filter_map(|p| p["bytes"].as_u64()).collect();
+    let mut lengths: Vec<u64> = doc.points.iter().map(|p| p.bytes).collect();
     lengths.dedup();
     let mut series = Vec::new();
     for (k, &b) in lengths.iter().enumerate() {
-        let at: Vec<&Value> = pts
-            .iter()
-            .filter(|p| p["bytes"].as_u64() == Some(b))
-            .collect();
-        let get = |p: &Value, key: &str| p[key].as_f64().unwrap_or(f64::NAN);
+        let at: Vec<&StackPoint> = doc.points.iter().filter(|p| p.bytes == b).collect();
         let joint: Vec<Interval> = at
             .iter()
-            .map(|p| {
-                let pe = get(p, "p_error");
-                let j = &p["joint"];
-                Interval {
-                    x: get(p, "ber"),
-                    y: Some(j["estimate"].as_f64().unwrap_or(0.0) / pe),
-                    low: j["low"].as_f64().unwrap_or(0.0) / pe,
-                    high: j["high"].as_f64().unwrap_or(0.0) / pe,
-                }
+            .map(|p| Interval {
+                x: p.ber,
+                y: Some(p.joint.estimate / p.p_error),
+                low: p.joint.low / p.p_error,
+                high: p.joint.high / p.p_error,
             })
             .collect();
         let line: Vec<(f64, f64)> = joint.iter().filter_map(|i| i.y.map(|y| (i.x, y))).collect();
         let product: Vec<(f64, f64)> = at
             .iter()
-            .map(|p| (get(p, "ber"), get(p, "independence_product")))
+            .map(|p| (p.ber, p.independence_product.unwrap_or(f64::NAN)))
             .collect();
         series.push(Series {
             label: format!("{b} bytes: joint (exact)"),
@@ -301,10 +256,7 @@ fn plot(doc: &Value, path: &Path) -> Result<()> {
         });
     }
     let fig = aliasing_plot::Figure {
-        title: format!(
-            "Joint escape of {} vs the independence product",
-            doc["stack"].as_str().unwrap_or("")
-        ),
+        title: format!("Joint escape of {} vs the independence product", doc.stack),
         subtitle: Some("P(every check passes | at least one bit error), BSC".into()),
         x_label: "bit error rate".into(),
         y_label: "P(escape | error)".into(),

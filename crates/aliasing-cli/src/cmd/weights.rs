@@ -6,17 +6,15 @@
 //! shards and prints what the single run prints, bit for bit. Under
 //! `mpirun` (the `mpi` feature) the ranks share the items and rank 0 prints.
 
-use crate::cmd::hd::crc_json;
 use crate::output::{self, Format};
-use aliasing_core::catalogue;
 use aliasing_core::crc::CrcAlgorithm;
 use aliasing_core::dual::DualPass;
 use aliasing_core::progress::Progress as _;
 use aliasing_core::units::MemoryBudget;
 use aliasing_core::weights::{self, WeightDistribution};
-use aliasing_sim::shard::{Drive, Progress, ShardFile, Team, drive};
+use aliasing_core::{catalogue, document};
+use aliasing_sim::shard::{Checkpoint, Drive, ShardFile, Team, drive};
 use anyhow::{Result, bail};
-use dashu::integer::UBig;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -90,13 +88,6 @@ pub struct Params {
 /// A shard's (or the whole pass's) result file: dual-weight histograms per length.
 pub type PassFile = ShardFile<Params, Vec<Vec<u64>>>;
 
-fn count_value(c: &UBig) -> serde_json::Value {
-    match u64::try_from(c) {
-        Ok(v) if v <= 1u64 << 53 => serde_json::json!(v),
-        _ => serde_json::json!(c.to_string()),
-    }
-}
-
 /// Runs `alias weights`. Under MPI, a rank that fails prints its error and
 /// ends the whole job.
 pub fn run(args: Args) -> Result<()> {
@@ -165,7 +156,7 @@ fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
     let tally = drive(
         pass.items(),
         shard,
-        Progress::start(pass.zero()),
+        Checkpoint::start(pass.zero()),
         &opts,
         |i| pass.item(i),
     )?;
@@ -241,23 +232,19 @@ fn render(
     };
     let text = match format {
         Format::Json => {
-            let ws: Vec<serde_json::Value> = a
+            let ws = a
                 .iter()
                 .enumerate()
-                .map(|(w, c)| serde_json::json!({"w": w, "count": count_value(c)}))
+                .map(|(w, c)| document::WeightCount {
+                    w,
+                    count: c.clone().into(),
+                })
                 .collect();
-            let ds: Vec<serde_json::Value> = dual_list
+            let ds = dual_list
                 .iter()
-                .map(|(w, c)| serde_json::json!({"w": w, "count": c}))
+                .map(|&(w, count)| document::DualWeightCount { w, count })
                 .collect();
-            let v = serde_json::json!({
-                "crc": crc_json(crc),
-                "bits": bits,
-                "data_bits": bits.saturating_sub(g.width() as u64),
-                "weights": ws,
-                "dual": ds,
-            });
-            serde_json::to_string_pretty(&v)? + "\n"
+            document::to_json_sorted(&document::Weights::new(crc.into(), bits, ws, ds))?
         }
         Format::Table | Format::Csv => {
             let mut rows = vec![vec!["code".to_string(), "w".into(), "count".into()]];

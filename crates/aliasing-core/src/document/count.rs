@@ -1,0 +1,85 @@
+//! Exact counts (codewords of a weight) in JSON: a number where a double
+//! holds it exactly (up to 2^53), a decimal string above.
+
+use dashu::integer::UBig;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// An exact non-negative count: written as a JSON number up to 2^53 and as a
+/// decimal string above, so no reader loses digits; read from either.
+///
+/// ```
+/// use aliasing_core::document::Count;
+/// assert_eq!(serde_json::to_string(&Count::from(5u64)).unwrap(), "5");
+/// let big = Count::from(1u128 << 60);
+/// assert_eq!(serde_json::to_string(&big).unwrap(), "\"1152921504606846976\"");
+/// assert_eq!(serde_json::from_str::<Count>("\"1152921504606846976\"").unwrap(), big);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Count(pub UBig);
+
+impl From<u64> for Count {
+    fn from(v: u64) -> Self {
+        Count(UBig::from(v))
+    }
+}
+
+impl From<u128> for Count {
+    fn from(v: u128) -> Self {
+        Count(UBig::from(v))
+    }
+}
+
+impl From<UBig> for Count {
+    fn from(v: UBig) -> Self {
+        Count(v)
+    }
+}
+
+impl std::fmt::Display for Count {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl Serialize for Count {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match u64::try_from(&self.0) {
+            Ok(v) if v <= 1u64 << 53 => s.serialize_u64(v),
+            _ => s.serialize_str(&self.0.to_string()),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Count {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Wire {
+            N(u64),
+            S(String),
+        }
+        match Wire::deserialize(d)? {
+            Wire::N(v) => Ok(Count::from(v)),
+            Wire::S(s) => s
+                .parse::<UBig>()
+                .map(Count)
+                .map_err(|e| serde::de::Error::custom(format!("count `{s}`: {e}"))),
+        }
+    }
+}
+
+/// Serde helper: a list of `u128` counts written as decimal strings.
+pub(crate) mod decimal_strings {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[u128], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(|c| c.to_string()))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u128>, D::Error> {
+        Vec::<String>::deserialize(d)?
+            .iter()
+            .map(|s| s.parse::<u128>().map_err(serde::de::Error::custom))
+            .collect()
+    }
+}
