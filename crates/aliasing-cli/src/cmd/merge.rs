@@ -1,5 +1,6 @@
 //! `alias merge`: adds the shard result files of one `simulate` run (plain
-//! or `--rare`); the result equals the single run's, bit for bit.
+//! or `--rare`) or one `stack` run; the result equals the single run's, bit
+//! for bit.
 
 use super::simulate::Sink;
 use aliasing_sim::session::{self, RARE_FORMAT};
@@ -9,7 +10,8 @@ use std::path::PathBuf;
 /// Arguments of `alias merge`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Result files written by `alias simulate --shard I/N --out FILE`.
+    /// Result files written by `alias simulate --shard I/N --out FILE` (or
+    /// `alias stack --shard I/N --out FILE`).
     #[arg(required = true)]
     files: Vec<PathBuf>,
     #[command(flatten)]
@@ -25,7 +27,19 @@ pub fn run(a: Args) -> Result<()> {
     if let Some(out) = &a.out {
         super::simulate::check_output("--out", out)?;
     }
-    if session::file_kind(&a.files[0]).as_deref() == Some(RARE_FORMAT) {
+    let kind = session::file_kind(&a.files[0]);
+    if kind.as_deref() == Some(aliasing_sim::joint::STACK_FORMAT) {
+        if a.out.is_some() || a.report.no_exact {
+            anyhow::bail!("stack shard files take neither --out nor --no-exact");
+        }
+        return super::stack::merge_report(
+            &a.files,
+            a.report.format,
+            a.report.output.as_deref(),
+            a.report.plot.as_deref(),
+        );
+    }
+    if kind.as_deref() == Some(RARE_FORMAT) {
         if a.report.plot.is_some() {
             anyhow::bail!(
                 "--plot draws Monte Carlo runs; a --rare estimate has one value per check \

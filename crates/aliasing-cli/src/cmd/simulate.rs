@@ -177,7 +177,8 @@ pub fn check_output(flag: &str, path: &Path) -> Result<()> {
     Ok(())
 }
 
-fn parse_shard(s: &str) -> Result<(u64, u64)> {
+/// Parses `--shard I/N` (1-based, `1 <= I <= N`).
+pub fn parse_shard(s: &str) -> Result<(u64, u64)> {
     let err = || anyhow::anyhow!("--shard `{s}`: expected I/N with 1 <= I <= N");
     let (i, n) = s.split_once('/').ok_or_else(err)?;
     let (i, n): (u64, u64) = (

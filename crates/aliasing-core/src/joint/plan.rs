@@ -1,0 +1,378 @@
+//! The joint computation of one frame cut into work items fixed by the
+//! frame and the options alone, each giving exact integer tallies, so that
+//! threads, shards or machines can share it and any split adds up to the
+//! same result bit for bit.
+//!
+//! Items, in order: the parts of every enumerated weight's codeword shapes
+//! ([`crate::lowweight::ShapeParts`]), then the chunks of draws of the
+//! sampled next weight. A shape part tallies its codewords and the sum of
+//! their pass probabilities in units of `1 / PASS_SCALE` (exact integers,
+//! see [`JointModel::pass_count`]); a sample chunk tallies the integer sums
+//! of its ratio estimator. [`JointStack::from_tally`] turns a frame's total
+//! into terms and the bracket.
+//!
+//! ```
+//! use aliasing_core::joint::{JointOptions, JointPlan, JointStack};
+//! use aliasing_core::layout::{Frame, Payload};
+//! let f = Frame::new("ethernet-tcp", 200, Payload::Random).unwrap();
+//! let opts = JointOptions { max_weight: 4, samples: 2048, seed: 1 };
+//! let plan = JointPlan::new(&f, &opts).unwrap();
+//! // every item on its own, added in reverse: the same as in order
+//! let mut a = plan.empty_tally();
+//! let mut b = plan.empty_tally();
+//! for i in 0..plan.items() {
+//!     a.add(&plan.run(i));
+//!     b.add(&plan.run(plan.items() - 1 - i));
+//! }
+//! assert_eq!(a, b);
+//! let st = JointStack::from_tally(&plan, &a).unwrap();
+//! assert_eq!(st.terms, JointStack::new(&f, &JointOptions { samples: 0, ..opts }, None).unwrap().terms);
+//! ```
+
+use super::{JointModel, JointOptions, PASS_SCALE, SplitMix, Term};
+use crate::error::{Error, Result};
+use crate::layout::Frame;
+use crate::lowweight::{self, ShapeParts, Table};
+use serde::{Deserialize, Serialize};
+
+/// Draws per sample chunk (each chunk has its own stream from `(seed, chunk)`).
+pub const SAMPLE_CHUNK: u64 = 1024;
+
+/// Exact sums over some of one weight's codewords.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TermTally {
+    /// Codeword weight.
+    pub weight: u32,
+    /// Codewords (shape placements) counted.
+    pub codewords: u128,
+    /// Sum of their pass probabilities times [`PASS_SCALE`].
+    pub pass_count: u128,
+    /// Those that flip a field computed from random data.
+    pub touching: u128,
+}
+
+impl TermTally {
+    fn add(&mut self, o: &TermTally) {
+        self.codewords += o.codewords;
+        self.pass_count += o.pass_count;
+        self.touching += o.touching;
+    }
+
+    /// The exact term of these sums (`model` gives the field model's bound).
+    pub fn term(&self, model: &JointModel) -> Term {
+        Term {
+            weight: self.weight,
+            codewords: self.codewords,
+            pass_sum: self.pass_count as f64 / PASS_SCALE as f64,
+            pass_sum_ci: 0.0,
+            model_error: self.touching as f64 * model.field_model_bound(self.weight),
+            exact: true,
+        }
+    }
+}
+
+/// Exact sums of the sampled weight's ratio estimator: per draw, `Y` the
+/// sum of the pass counts (in units of `1 / PASS_SCALE`) of the codewords
+/// it found and `N` their number.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SampleTally {
+    /// Draws made.
+    pub draws: u64,
+    /// Sum of `Y`.
+    pub y: u128,
+    /// Sum of `N`.
+    pub n: u128,
+    /// Sum of `Y^2`.
+    pub yy: u128,
+    /// Sum of `N^2`.
+    pub nn: u128,
+    /// Sum of `Y N`.
+    pub yn: u128,
+}
+
+impl SampleTally {
+    fn add(&mut self, o: &SampleTally) {
+        self.draws += o.draws;
+        self.y += o.y;
+        self.n += o.n;
+        self.yy += o.yy;
+        self.nn += o.nn;
+        self.yn += o.yn;
+    }
+
+    /// The weight-`w` term estimated from these sums, `a_w` the exact number
+    /// of weight-`w` codewords (see [`JointModel::sampled_term`] for the
+    /// interval). Refused when the draws met no codeword.
+    pub fn term(&self, model: &JointModel, w: u32, a_w: u128) -> Result<Term> {
+        if self.n == 0 {
+            return Err(Error::Unsupported(format!(
+                "{} draws found no weight-{w} codeword: give more samples",
+                self.draws
+            )));
+        }
+        let u = PASS_SCALE as f64;
+        let (sy, sn) = (self.y as f64 / u, self.n as f64);
+        let (syy, snn, syn) = (self.yy as f64 / (u * u), self.nn as f64, self.yn as f64 / u);
+        let d = self.draws as f64;
+        let r = sy / sn;
+        // Var of the ratio estimator: Var(Y - r N) / (d * mean(N)^2)
+        let v = (syy - 2.0 * r * syn + r * r * snn) / d;
+        let var_r = v / (d * (sn / d).powi(2)) * d / (d - 1.0).max(1.0);
+        let aw = a_w as f64;
+        let half = (1.96 * var_r.max(0.0).sqrt()).max(3.0 / sn - r);
+        Ok(Term {
+            weight: w,
+            codewords: a_w,
+            pass_sum: aw * r,
+            pass_sum_ci: aw * half,
+            model_error: aw * model.field_model_bound(w),
+            exact: false,
+        })
+    }
+}
+
+/// The tallies of a frame's items: one per enumerated weight, and the sample.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FrameTally {
+    /// Weights 2 to the highest enumerated, in order.
+    pub terms: Vec<TermTally>,
+    /// The next weight's draws.
+    pub sample: SampleTally,
+}
+
+impl FrameTally {
+    /// Adds `other` (of the same frame) into `self`: integer sums, so the
+    /// order does not matter.
+    ///
+    /// # Panics
+    /// If `other` has another number of weights.
+    pub fn add(&mut self, other: &FrameTally) {
+        assert_eq!(self.terms.len(), other.terms.len(), "tallies of one frame");
+        for (a, b) in self.terms.iter_mut().zip(&other.terms) {
+            a.add(b);
+        }
+        self.sample.add(&other.sample);
+    }
+}
+
+/// The syndromes of the wire bits and their index, for drawing codewords.
+struct Sampler {
+    syn: Vec<u64>,
+    index: Table,
+}
+
+impl Sampler {
+    fn new(model: &JointModel) -> Self {
+        let n = model.n as usize;
+        // wire bit j is x^(n-1-j)
+        let exps = lowweight::syndromes(&model.generator, n);
+        let syn: Vec<u64> = (0..n).map(|j| exps[n - 1 - j]).collect();
+        let mut index = Table::with_capacity(n);
+        for (j, &s) in syn.iter().enumerate() {
+            index.insert(s, j as u64);
+        }
+        Sampler { syn, index }
+    }
+
+    /// Chunk `c` of `samples` draws of `(w-2)`-subsets, completed by every
+    /// pair of wire bits with the right syndrome.
+    fn chunk(&self, model: &JointModel, w: u32, samples: u64, seed: u64, c: u64) -> SampleTally {
+        let syn = &self.syn;
+        let n = syn.len();
+        let mut rng = SplitMix(seed ^ (c.wrapping_add(1)).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let draws = SAMPLE_CHUNK.min(samples.saturating_sub(c * SAMPLE_CHUNK));
+        let k = w as usize - 2;
+        let mut t = SampleTally::default();
+        let mut pos = vec![0u32; w as usize];
+        let mut sorted = vec![0u32; w as usize];
+        for _ in 0..draws {
+            let mut s = 0u64;
+            let mut m = 0;
+            while m < k {
+                let x = rng.below(n as u64) as u32;
+                if !pos[..m].contains(&x) {
+                    pos[m] = x;
+                    s ^= syn[x as usize];
+                    m += 1;
+                }
+            }
+            let (mut y, mut cnt) = (0u128, 0u128);
+            for (x, &sx) in syn.iter().enumerate() {
+                let Some(z) = self.index.get(s ^ sx) else {
+                    continue;
+                };
+                let (x, z) = (x as u32, z as u32);
+                if z <= x || pos[..k].contains(&x) || pos[..k].contains(&z) {
+                    continue;
+                }
+                pos[k] = x;
+                pos[k + 1] = z;
+                sorted.copy_from_slice(&pos);
+                sorted.sort_unstable();
+                y += model
+                    .pass_count(&sorted)
+                    .expect("weights up to 8 flip at most 8 coins") as u128;
+                cnt += 1;
+            }
+            t.draws += 1;
+            t.y += y;
+            t.n += cnt;
+            t.yy += y * y;
+            t.nn += cnt * cnt;
+            t.yn += y * cnt;
+        }
+        t
+    }
+}
+
+/// The work items of one frame's joint computation (see the module
+/// documentation), fixed by the frame and the options.
+pub struct JointPlan {
+    /// The frame's model.
+    pub model: JointModel,
+    /// Highest weight enumerated (the options' limit, lowered where the
+    /// frame is over the pair limits of [`lowweight::shapes`]).
+    pub max_weight: u32,
+    /// Draws of the next weight (0 for none).
+    pub samples: u64,
+    /// Seed of the draws.
+    pub seed: u64,
+    parts: Vec<ShapeParts>,
+    /// Index of the first item of each weight, and of the first sample chunk.
+    starts: Vec<u64>,
+    sampler: Option<Sampler>,
+}
+
+impl JointPlan {
+    /// The plan for `frame`: its model, and the syndromes that the shapes
+    /// and draws need (fractions of a second; no shape is listed yet).
+    pub fn new(frame: &Frame, opts: &JointOptions) -> Result<Self> {
+        if !(2..=5).contains(&opts.max_weight) {
+            return Err(Error::Unsupported(format!(
+                "the joint computation enumerates weights 2 to 5, not up to {}",
+                opts.max_weight
+            )));
+        }
+        let model = JointModel::new(frame)?;
+        if model.generator.width() > 32 {
+            return Err(Error::Unsupported(
+                "the certified bracket needs the dual code: CRCs up to 32 bits".into(),
+            ));
+        }
+        let n = model.n as f64;
+        let pairs = n * n / 2.0;
+        let max_weight = if pairs > lowweight::SHAPE_PAIR_LIMIT {
+            opts.max_weight.min(3)
+        } else if pairs > lowweight::SHAPE5_PAIR_LIMIT {
+            opts.max_weight.min(4)
+        } else {
+            opts.max_weight
+        };
+        let mut parts = Vec::new();
+        let mut starts = vec![0u64];
+        for w in 2..=max_weight {
+            let p = ShapeParts::new(&model.generator, w, model.n as u64)?;
+            starts.push(starts.last().expect("non-empty") + p.parts());
+            parts.push(p);
+        }
+        let sampler = (opts.samples > 0).then(|| Sampler::new(&model));
+        Ok(JointPlan {
+            model,
+            max_weight,
+            samples: opts.samples,
+            seed: opts.seed,
+            parts,
+            starts,
+            sampler,
+        })
+    }
+
+    /// Items of the enumeration (they come first).
+    pub fn enumeration_items(&self) -> u64 {
+        *self.starts.last().expect("non-empty")
+    }
+
+    /// Items in all: the enumeration's, then the sample chunks.
+    pub fn items(&self) -> u64 {
+        self.enumeration_items() + self.samples.div_ceil(SAMPLE_CHUNK)
+    }
+
+    /// The tally of no work.
+    pub fn empty_tally(&self) -> FrameTally {
+        FrameTally {
+            terms: (2..=self.max_weight)
+                .map(|weight| TermTally {
+                    weight,
+                    ..TermTally::default()
+                })
+                .collect(),
+            sample: SampleTally::default(),
+        }
+    }
+
+    /// The tally of item `i` (below [`JointPlan::items`]; nothing otherwise).
+    pub fn run(&self, i: u64) -> FrameTally {
+        let mut t = self.empty_tally();
+        let e = self.enumeration_items();
+        if i < e {
+            let k = self.starts.partition_point(|&s| s <= i) - 1;
+            let term = &mut t.terms[k];
+            for s in self.parts[k].part(i - self.starts[k]) {
+                // exponent e is wire bit n-1-e: the shape reverses
+                let span = *s.last().expect("non-empty");
+                let wire: Vec<u32> = s.iter().rev().map(|&e| span - e).collect();
+                let (pass, placements, touching) = self.model.shape_sum(&wire);
+                term.codewords += placements as u128;
+                term.pass_count += pass;
+                term.touching += touching as u128;
+            }
+        } else if let Some(sm) = &self.sampler
+            && i < self.items()
+        {
+            t.sample = sm.chunk(
+                &self.model,
+                self.max_weight + 1,
+                self.samples,
+                self.seed,
+                i - e,
+            );
+        }
+        t
+    }
+}
+
+impl JointModel {
+    /// Estimates `S_w` from `samples` uniformly drawn `(w-2)`-subsets of the
+    /// frame's wire bits: each is completed by every pair `{x, y}` (outside
+    /// it) with `s_x ^ s_y` equal to its syndrome, found by one lookup per
+    /// `x`. Every weight-`w` codeword arises from exactly `C(w, 2)` subsets,
+    /// so the draws sample codewords uniformly; the ratio estimator
+    /// `S_w = A_w * (sum of pass probabilities) / (codewords found)` uses
+    /// the exact `a_w`, with a 95% interval by the delta method, widened
+    /// where few codewords pass: since every pass probability lies in
+    /// `[0, 1]`, `P(pass probability > 0) >= mean`, and `N` codewords of
+    /// which none passes put the mean below `3/N` at 95% (the rule of
+    /// three), so the upper half-width is at least `A_w (3/N)` less the
+    /// estimate. (Codewords found by one draw are not independent; with at
+    /// most a few per draw this is a small effect, not a proof.) Chunks of
+    /// [`SAMPLE_CHUNK`] draws have their own streams from `(seed, chunk)`
+    /// and exact integer sums, so the estimate does not depend on the
+    /// number of threads.
+    pub fn sampled_term(&self, w: u32, a_w: u128, samples: u64, seed: u64) -> Result<Term> {
+        use rayon::prelude::*;
+        if !(3..=8).contains(&w) {
+            return Err(Error::Unsupported(format!(
+                "sampling weight {w}: weights 3 to 8 only"
+            )));
+        }
+        let sm = Sampler::new(self);
+        let t = (0..samples.div_ceil(SAMPLE_CHUNK))
+            .into_par_iter()
+            .map(|c| sm.chunk(self, w, samples, seed, c))
+            .reduce(SampleTally::default, |mut a, b| {
+                a.add(&b);
+                a
+            });
+        t.term(self, w, a_w)
+    }
+}
