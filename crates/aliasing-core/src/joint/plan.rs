@@ -174,11 +174,51 @@ impl Sampler {
         Sampler { syn, index }
     }
 
+    /// Draws `k` distinct wire bits into `pos[..k]`; returns their syndrome.
+    fn draw(&self, rng: &mut SplitMix, pos: &mut [u32], k: usize) -> u64 {
+        let n = self.syn.len() as u64;
+        let (mut s, mut m) = (0u64, 0);
+        while m < k {
+            let x = rng.below(n) as u32;
+            if !pos[..m].contains(&x) {
+                pos[m] = x;
+                s ^= self.syn[x as usize];
+                m += 1;
+            }
+        }
+        s
+    }
+
+    /// Calls `f` with every codeword (sorted wire bits) that completes the
+    /// `k` bits `pos[..k]` of syndrome `s` by a pair `{x, z}` outside them;
+    /// `pos` and `sorted` have room for `k + 2`.
+    fn complete(
+        &self,
+        pos: &mut [u32],
+        sorted: &mut [u32],
+        k: usize,
+        s: u64,
+        mut f: impl FnMut(&[u32]),
+    ) {
+        for (x, &sx) in self.syn.iter().enumerate() {
+            let Some(z) = self.index.get(s ^ sx) else {
+                continue;
+            };
+            let (x, z) = (x as u32, z as u32);
+            if z <= x || pos[..k].contains(&x) || pos[..k].contains(&z) {
+                continue;
+            }
+            pos[k] = x;
+            pos[k + 1] = z;
+            sorted.copy_from_slice(&pos[..k + 2]);
+            sorted.sort_unstable();
+            f(sorted);
+        }
+    }
+
     /// Chunk `c` of `samples` draws of `(w-2)`-subsets, completed by every
     /// pair of wire bits with the right syndrome.
     fn chunk(&self, model: &JointModel, w: u32, samples: u64, seed: u64, c: u64) -> SampleTally {
-        let syn = &self.syn;
-        let n = syn.len();
         let mut rng = SplitMix(seed ^ (c.wrapping_add(1)).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let draws = SAMPLE_CHUNK.min(samples.saturating_sub(c * SAMPLE_CHUNK));
         let k = w as usize - 2;
@@ -186,34 +226,14 @@ impl Sampler {
         let mut pos = vec![0u32; w as usize];
         let mut sorted = vec![0u32; w as usize];
         for _ in 0..draws {
-            let mut s = 0u64;
-            let mut m = 0;
-            while m < k {
-                let x = rng.below(n as u64) as u32;
-                if !pos[..m].contains(&x) {
-                    pos[m] = x;
-                    s ^= syn[x as usize];
-                    m += 1;
-                }
-            }
+            let s = self.draw(&mut rng, &mut pos, k);
             let (mut y, mut cnt) = (0u128, 0u128);
-            for (x, &sx) in syn.iter().enumerate() {
-                let Some(z) = self.index.get(s ^ sx) else {
-                    continue;
-                };
-                let (x, z) = (x as u32, z as u32);
-                if z <= x || pos[..k].contains(&x) || pos[..k].contains(&z) {
-                    continue;
-                }
-                pos[k] = x;
-                pos[k + 1] = z;
-                sorted.copy_from_slice(&pos);
-                sorted.sort_unstable();
+            self.complete(&mut pos, &mut sorted, k, s, |cw| {
                 y += model
-                    .pass_count(&sorted)
+                    .pass_count(cw)
                     .expect("weights up to 8 flip at most 8 coins") as u128;
                 cnt += 1;
-            }
+            });
             t.draws += 1;
             t.y += y;
             t.n += cnt;
@@ -374,5 +394,168 @@ impl JointModel {
                 a
             });
         t.term(self, w, a_w)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::joint::JointStack;
+    use crate::layout::Payload;
+
+    /// Builds `frames` real frames of `f` (random payload from `seed`, real
+    /// IPv4/TCP checksums and FCS), flips `pat` and recomputes every check:
+    /// the FCS must pass every time; returns how often all checks pass.
+    fn passes_on_real_frames(f: &Frame, crc: usize, pat: &[u32], frames: u64, seed: u64) -> u64 {
+        let mut rng = SplitMix(seed);
+        let mut pass = 0;
+        for _ in 0..frames {
+            let mut fr = f.template.clone();
+            for b in &mut fr[f.random.0..f.random.1] {
+                *b = rng.next() as u8;
+            }
+            for c in 0..f.checks.len() {
+                f.fill_field(c, &mut fr);
+            }
+            for &t in pat {
+                let (b, m) = f.bit_at(t);
+                fr[b] ^= m;
+            }
+            assert!(f.verify(crc, &fr), "the FCS must pass: {pat:?}");
+            pass += (0..f.checks.len()).all(|c| f.verify(c, &fr)) as u64;
+        }
+        pass
+    }
+
+    /// Checks the computed pass probabilities of `codewords` on real frames:
+    /// probability 0 never passes, the others within 5 sigma.
+    fn validate(f: &Frame, m: &JointModel, codewords: &[Vec<u32>], seed: u64) -> (u32, u32) {
+        let (mut zeros, mut positives) = (0, 0);
+        for (i, cw) in codewords.iter().enumerate() {
+            let want = m.pass_probability(cw);
+            let frames = if want == 0.0 { 20 } else { 300 };
+            let pass = passes_on_real_frames(f, m.crc, cw, frames, seed + i as u64);
+            if want == 0.0 {
+                assert_eq!(pass, 0, "{} bytes: {cw:?} has probability 0", f.bytes);
+                zeros += 1;
+            } else {
+                let mean = want * frames as f64;
+                let sd = (mean * (1.0 - want)).sqrt();
+                assert!(
+                    (pass as f64 - mean).abs() <= 5.0 * sd + 1.0,
+                    "{} bytes: {cw:?}: {pass} passes of {frames}, expected {mean}",
+                    f.bytes
+                );
+                positives += 1;
+            }
+        }
+        (zeros, positives)
+    }
+
+    #[test]
+    fn real_frames_from_64_to_9018_bytes() {
+        // 64 bytes: every weight-5 codeword (the lowest weight there)
+        let f = Frame::new("ethernet-tcp", 64, Payload::Random).unwrap();
+        let m = JointModel::new(&f).unwrap();
+        let parts = ShapeParts::new(&m.generator, 5, m.n as u64).unwrap();
+        let mut all = Vec::new();
+        for i in 0..parts.parts() {
+            for s in parts.part(i) {
+                let span = *s.last().unwrap();
+                for o in 0..m.n - span {
+                    let mut cw: Vec<u32> = s.iter().map(|&e| m.n - 1 - (e + o)).collect();
+                    cw.sort_unstable();
+                    all.push(cw);
+                }
+            }
+        }
+        assert_eq!(all.len(), 212);
+        let (zeros, _) = validate(&f, &m, &all, 1);
+        assert_eq!(zeros, 212, "no weight-5 codeword escapes at 64 bytes");
+        // larger frames: codewords of the lowest weight that escapes (shapes
+        // at random offsets up to 1518 bytes, drawn uniformly at 9018), some
+        // with a positive pass probability, some with 0; at 594 bytes no
+        // weight-4 codeword escapes (see the test below), so weight 5
+        for (bytes, w) in [(594usize, 5u32), (1518, 4), (9018, 4)] {
+            let f = Frame::new("ethernet-tcp", bytes, Payload::Random).unwrap();
+            let m = JointModel::new(&f).unwrap();
+            let mut rng = SplitMix(bytes as u64);
+            let (mut zero, mut positive) = (Vec::new(), Vec::new());
+            let mut keep = |cw: &[u32]| {
+                if m.pass_probability(cw) > 0.0 {
+                    positive.push(cw.to_vec());
+                } else {
+                    zero.push(cw.to_vec());
+                }
+            };
+            if bytes <= 1518 {
+                let shapes = crate::lowweight::shapes(&m.generator, w, m.n as u64).unwrap();
+                assert!(!shapes.is_empty());
+                for _ in 0..200_000 {
+                    let s = &shapes[rng.below(shapes.len() as u64) as usize];
+                    let span = *s.last().unwrap();
+                    let o = rng.below((m.n - span) as u64) as u32;
+                    let mut cw: Vec<u32> = s.iter().map(|&e| m.n - 1 - (e + o)).collect();
+                    cw.sort_unstable();
+                    keep(&cw);
+                }
+            } else {
+                let sm = Sampler::new(&m);
+                assert_eq!(w, 4);
+                // two payload bits in one checksum column, so that some
+                // completions cancel in the sums (uniform draws meet few)
+                let (mut pos, mut sorted) = ([0u32; 4], [0u32; 4]);
+                let (z0, z1) = m.zone.unwrap();
+                for _ in 0..1500 {
+                    let a = z0 + rng.below((z1 - z0 - 1700) as u64) as u32;
+                    pos[0] = a;
+                    pos[1] = a + 16 * (1 + rng.below(100) as u32);
+                    let s = sm.syn[pos[0] as usize] ^ sm.syn[pos[1] as usize];
+                    sm.complete(&mut pos, &mut sorted, 2, s, &mut keep);
+                }
+            }
+            assert!(positive.len() >= 8 && zero.len() >= 20, "{bytes} bytes");
+            positive.truncate(8);
+            zero.truncate(20);
+            let (z, p) = validate(&f, &m, &[zero, positive].concat(), bytes as u64);
+            assert_eq!((z, p), (20, 8), "{bytes} bytes");
+        }
+    }
+
+    #[test]
+    fn at_594_bytes_no_weight_4_codeword_escapes() {
+        // 2480 weight-4 CRC-32 codewords fit in a 594-byte frame, and not
+        // one passes both checksums: the joint escape rests on weight 5 and up
+        let f = Frame::new("ethernet-tcp", 594, Payload::Random).unwrap();
+        let opts = JointOptions {
+            max_weight: 5,
+            samples: 0,
+            seed: 1,
+        };
+        let st = JointStack::new(&f, &opts, None).unwrap();
+        let t4 = &st.terms[0];
+        assert_eq!((t4.weight, t4.codewords, t4.pass_sum), (4, 2480, 0.0));
+        let t5 = &st.terms[1];
+        assert_eq!(t5.weight, 5);
+        assert!(t5.pass_sum > 1000.0, "{}", t5.pass_sum);
+        let jp = st.at(1e-6).unwrap();
+        let w5 = t5.contribution(st.model.n as u64, 1e-6);
+        assert_eq!(jp.low, w5);
+        assert!(jp.high < 2.0 * jp.low, "{jp:?}");
+        // the same on real frames: 40 of the weight-4 codewords never pass
+        let m = &st.model;
+        let shapes = crate::lowweight::shapes(&m.generator, 4, m.n as u64).unwrap();
+        let mut rng = SplitMix(594);
+        let cws: Vec<Vec<u32>> = (0..40)
+            .map(|_| {
+                let s = &shapes[rng.below(shapes.len() as u64) as usize];
+                let span = *s.last().unwrap();
+                let o = rng.below((m.n - span) as u64) as u32;
+                let mut cw: Vec<u32> = s.iter().map(|&e| m.n - 1 - (e + o)).collect();
+                cw.sort_unstable();
+                cw
+            })
+            .collect();
+        assert_eq!(validate(&f, m, &cws, 7), (40, 0));
     }
 }
