@@ -38,16 +38,32 @@ use serde::{Deserialize, Serialize};
 /// Draws per sample chunk (each chunk has its own stream from `(seed, chunk)`).
 pub const SAMPLE_CHUNK: u64 = 1024;
 
+/// `u128` as a decimal string (JSON numbers stop at 64 bits).
+mod decimal {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+    pub fn serialize<S: Serializer>(v: &u128, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&v.to_string())
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
+        let t = String::deserialize(d)?;
+        t.parse()
+            .map_err(|_| D::Error::custom(format!("`{t}` is not a count")))
+    }
+}
+
 /// Exact sums over some of one weight's codewords.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TermTally {
     /// Codeword weight.
     pub weight: u32,
     /// Codewords (shape placements) counted.
+    #[serde(with = "decimal")]
     pub codewords: u128,
     /// Sum of their pass probabilities times [`PASS_SCALE`].
+    #[serde(with = "decimal")]
     pub pass_count: u128,
     /// Those that flip a field computed from random data.
+    #[serde(with = "decimal")]
     pub touching: u128,
 }
 
@@ -79,14 +95,19 @@ pub struct SampleTally {
     /// Draws made.
     pub draws: u64,
     /// Sum of `Y`.
+    #[serde(with = "decimal")]
     pub y: u128,
     /// Sum of `N`.
+    #[serde(with = "decimal")]
     pub n: u128,
     /// Sum of `Y^2`.
+    #[serde(with = "decimal")]
     pub yy: u128,
     /// Sum of `N^2`.
+    #[serde(with = "decimal")]
     pub nn: u128,
     /// Sum of `Y N`.
+    #[serde(with = "decimal")]
     pub yn: u128,
 }
 
@@ -557,5 +578,29 @@ mod tests {
             })
             .collect();
         assert_eq!(validate(&f, m, &cws, 7), (40, 0));
+    }
+}
+
+#[cfg(test)]
+mod serde_tests {
+    use super::*;
+
+    #[test]
+    fn counts_above_64_bits_round_trip_through_json() {
+        let t = FrameTally {
+            terms: vec![TermTally {
+                weight: 4,
+                codewords: u128::MAX,
+                pass_count: 1 << 100,
+                touching: 3,
+            }],
+            sample: SampleTally {
+                draws: 2,
+                yy: (1 << 90) + 1,
+                ..SampleTally::default()
+            },
+        };
+        let v = serde_json::to_value(&t).unwrap();
+        assert_eq!(serde_json::from_value::<FrameTally>(v).unwrap(), t);
     }
 }
