@@ -506,7 +506,9 @@ fn simulate_burst_prints_the_exact_escape_of_a_16_bit_crc() {
     assert!(o.status.success(), "{}", stderr(&o));
     let sim: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let c = &sim["checks"][0];
-    let printed = c["exact"].as_f64().expect("an exact value for a 16-bit CRC");
+    let printed = c["exact"]
+        .as_f64()
+        .expect("an exact value for a 16-bit CRC");
     assert!(
         (printed - pud).abs() <= 1e-12 * pud,
         "simulate's exact {printed} vs curve's {pud}"

@@ -4,10 +4,10 @@
 //! Thin glue over `aliasing_core::joint` and the layouts of
 //! `aliasing_core::layout`.
 
+use super::simulate::{parse_shard, progress_bar};
 use crate::args::parse_bers;
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
-use super::simulate::{parse_shard, progress_bar};
 use aliasing_core::bsc;
 use aliasing_core::joint::{self, JointOptions, JointStack, Term};
 use aliasing_core::layout::Frame;
@@ -121,8 +121,14 @@ pub fn run(a: Args) -> Result<()> {
         let start = shard::Progress::start(work.empty_tally());
         let tally = shard::drive(work.items(), sh, start, &opts, |i| work.run(i))?;
         let out = a.out.as_ref().expect("checked above");
-        StackFile::finished(STACK_FORMAT, params.clone(), sh, work.items(), tally.clone())
-            .write(out)?;
+        StackFile::finished(
+            STACK_FORMAT,
+            params.clone(),
+            sh,
+            work.items(),
+            tally.clone(),
+        )
+        .write(out)?;
         if sh.1 > 1 {
             if let Some(b) = bar {
                 b.finish_and_clear();

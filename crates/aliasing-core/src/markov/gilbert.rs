@@ -186,7 +186,11 @@ pub const TRANSLATION_WORK_LIMIT: f64 = 1e9;
 /// };
 /// assert!((p - both).abs() <= 1e-15 * both);
 /// ```
-pub fn escape_of_translations(width: u32, translations: &[u64], ge: &GilbertElliott) -> Result<f64> {
+pub fn escape_of_translations(
+    width: u32,
+    translations: &[u64],
+    ge: &GilbertElliott,
+) -> Result<f64> {
     ge.validate()?;
     let work = translations.len() as f64 * 2f64.powi(width as i32);
     if width > MAX_WIDTH || work > TRANSLATION_WORK_LIMIT {
