@@ -473,3 +473,54 @@ fn memory_flag_is_the_budget() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// A 16-bit CRC under bursts: `simulate --burst` prints the exact escape
+/// (the product chain over its syndrome table in wire order), equal to
+/// `curve --burst` for the whole-frame codeword, and inside the simulated
+/// 95% interval.
+#[test]
+fn simulate_burst_prints_the_exact_escape_of_a_16_bit_crc() {
+    let ch = "0,0.5,0.002,0.05";
+    let exact = json(&[
+        "curve",
+        "--crc",
+        "CRC-16/ARC",
+        "--bits",
+        "128",
+        "--burst",
+        ch,
+    ]);
+    let pud = exact["points"][0]["p_undetected"].as_f64().unwrap();
+    let o = alias(&[
+        "simulate",
+        "--stack",
+        "CRC-16/ARC",
+        "--bytes",
+        "16",
+        "--burst",
+        ch,
+        "--frames",
+        "1e7",
+        "--seed",
+        "5",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let sim: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let c = &sim["checks"][0];
+    let printed = c["exact"]
+        .as_f64()
+        .expect("an exact value for a 16-bit CRC");
+    assert!(
+        (printed - pud).abs() <= 1e-12 * pud,
+        "simulate's exact {printed} vs curve's {pud}"
+    );
+    assert_eq!(sim["stack"]["exact"], c["exact"]);
+    let (lo, hi) = (
+        c["ci_low"].as_f64().unwrap(),
+        c["ci_high"].as_f64().unwrap(),
+    );
+    assert!(c["escapes"].as_u64().unwrap() >= 10);
+    assert!(lo <= pud && pud <= hi, "exact {pud} outside [{lo}, {hi}]");
+}

@@ -87,6 +87,9 @@ use crate::poly::Generator;
 use crate::progress::{Progress, Silent};
 use rayon::prelude::*;
 
+mod plan;
+pub use plan::{FrameTally, JointPlan, SAMPLE_CHUNK, SampleTally, TermTally};
+
 /// Most Internet checksums a stack may have beside its CRC.
 pub const MAX_CHECKS: usize = 4;
 
@@ -399,13 +402,17 @@ impl JointModel {
             .fold(0.0, f64::max)
     }
 
-    /// Sum of the pass probabilities of `shape` (wire positions, lowest 0)
-    /// over every offset at which it fits in the frame: `(pass sum,
-    /// placements, placements that flip a random field)`.
-    pub fn shape_sum(&self, shape: &[u32]) -> (f64, u64, u64) {
+    /// Sum of the pass counts ([`JointModel::pass_count`], in units of
+    /// `1 / PASS_SCALE`) of `shape` (wire positions, lowest 0) over every
+    /// offset at which it fits in the frame: `(pass count sum, placements,
+    /// placements that flip a random field)`. Exact integers.
+    ///
+    /// # Panics
+    /// If the shape flips more than [`MAX_COINS`] random payload bits.
+    pub fn shape_sum(&self, shape: &[u32]) -> (u128, u64, u64) {
         let span = *shape.last().expect("non-empty shape");
         if span >= self.n {
-            return (0.0, 0, 0);
+            return (0, 0, 0);
         }
         let offsets = self.n - span;
         let (lo, hi) = match self.zone {
@@ -419,27 +426,62 @@ impl JointModel {
                 *b = s + o;
             }
         };
-        let (mut sum, mut touching) = (0.0, 0u64);
+        let count = |buf: &[u32]| -> u128 {
+            self.pass_count(buf).expect("too many random bits flipped") as u128
+        };
+        let (mut sum, mut touching) = (0u128, 0u64);
         for o in (0..lo).chain(hi.max(lo)..offsets) {
             place(&mut buf, o);
-            sum += self.pass_probability(&buf[..w]);
+            sum += count(&buf[..w]);
             touching += self.touches_field(&buf[..w]) as u64;
         }
         if hi > lo {
             for r in 0..16u32.min(hi - lo) {
                 let first = lo + r;
-                let count = (hi - first).div_ceil(16);
+                let times = (hi - first).div_ceil(16);
                 place(&mut buf, first);
-                sum += count as f64 * self.pass_probability(&buf[..w]);
+                sum += times as u128 * count(&buf[..w]);
             }
         }
         (sum, offsets as u64, touching)
     }
 
     /// The weight-`w` term: every shape of span below `n` placed at every
-    /// offset (weights 2 to 5; see [`lowweight::shapes`] for the limits).
+    /// offset (weights 2 to 5; see [`lowweight::shapes`] for the limits),
+    /// summed exactly in integers, so the result does not depend on the
+    /// number of threads.
     pub fn exact_term(&self, w: u32) -> Result<Term> {
-        self.exact_term_with(w, &Silent)
+        let parts = lowweight::ShapeParts::new(&self.generator, w, self.n as u64)?;
+        let t = (0..parts.parts())
+            .into_par_iter()
+            .map(|i| {
+                let mut t = TermTally {
+                    weight: w,
+                    ..TermTally::default()
+                };
+                for s in parts.part(i) {
+                    let span = *s.last().expect("non-empty");
+                    let wire: Vec<u32> = s.iter().rev().map(|&e| span - e).collect();
+                    let (pass, placements, touching) = self.shape_sum(&wire);
+                    t.codewords += placements as u128;
+                    t.pass_count += pass;
+                    t.touching += touching as u128;
+                }
+                t
+            })
+            .reduce(
+                || TermTally {
+                    weight: w,
+                    ..TermTally::default()
+                },
+                |mut a, b| {
+                    a.codewords += b.codewords;
+                    a.pass_count += b.pass_count;
+                    a.touching += b.touching;
+                    a
+                },
+            );
+        Ok(t.term(self))
     }
 }
 
@@ -652,53 +694,66 @@ impl JointStack {
         JointStack::new_with(frame, opts, &Silent)
     }
 
-    /// [`JointStack::new`] watched by `progress`: the stage of
-    /// [`crate::dual::dual_weights_with`], then for each weight the stages of
-    /// [`JointModel::exact_term_with`].
+    /// [`JointStack::new`] watched by `progress`: every item of
+    /// [`JointPlan`] in parallel, then [`JointStack::from_tally`]; one stage,
+    /// `"work items"`.
     pub fn new_with(
         frame: &Frame,
         opts: &JointOptions,
         progress: &dyn Progress,
     ) -> Result<JointStack> {
-        if !(2..=5).contains(&opts.max_weight) {
-            return Err(Error::Unsupported(format!(
-                "the joint computation enumerates weights 2 to 5, not up to {}",
-                opts.max_weight
+        let plan = JointPlan::new(frame, opts)?;
+        let p = progress;
+        p.stage("work items", plan.items());
+        let t = (0..plan.items())
+            .into_par_iter()
+            .map(|i| {
+                let t = plan.run(i);
+                p.advance(1);
+                t
+            })
+            .reduce(
+                || plan.empty_tally(),
+                |mut a, b| {
+                    a.add(&b);
+                    a
+                },
+            );
+        p.finish();
+        JointStack::from_tally(&plan, &t)
+    }
+
+    /// The stack from the total tally of a plan's items (the enumeration's
+    /// at least; the sample chunks' too, or none of them): computes the
+    /// CRC's dual weights, checks that the enumeration counted every
+    /// codeword the dual code says there are, and estimates the sampled
+    /// weight when the tally has draws (and they met a codeword).
+    pub fn from_tally(plan: &JointPlan, t: &FrameTally) -> Result<JointStack> {
+        let model = plan.model.clone();
+        let max_weight = plan.max_weight;
+        let n = model.n as u64;
+        let dual = crate::dual::dual_weights(&model.generator, &[n])?.remove(0);
+        let a = crate::weights::macwilliams(&dual, max_weight as usize + 1)?;
+        if t.terms.len() as u32 != max_weight - 1 {
+            return Err(Error::Invalid(format!(
+                "a tally of weights 2 to {} for a plan of weights 2 to {max_weight}",
+                t.terms.len() + 1
             )));
         }
-        let model = JointModel::new(frame)?;
-        let n = model.n as u64;
-        if model.generator.width() > 32 {
-            return Err(Error::Unsupported(
-                "the certified bracket needs the dual code: CRCs up to 32 bits".into(),
-            ));
-        }
-        let pairs = (n as f64) * (n as f64) / 2.0;
-        let max_weight = if pairs > lowweight::SHAPE_PAIR_LIMIT {
-            opts.max_weight.min(3)
-        } else if pairs > lowweight::SHAPE5_PAIR_LIMIT {
-            opts.max_weight.min(4)
-        } else {
-            opts.max_weight
-        };
-        let budget = crate::units::MemoryBudget::from_env()?;
-        let dual =
-            crate::dual::dual_weights_with(&model.generator, &[n], budget, progress)?.remove(0);
-        let a = crate::weights::macwilliams(&dual, max_weight as usize + 1)?;
         let mut terms = Vec::new();
-        for w in 2..=max_weight {
+        for tt in &t.terms {
+            let w = tt.weight;
             let want = u128::try_from(&a[w as usize]).unwrap_or(u128::MAX);
-            if want == 0 {
-                continue;
-            }
-            let t = model.exact_term_with(w, progress)?;
-            if t.codewords != want {
+            if tt.codewords != want {
                 return Err(Error::Invalid(format!(
-                    "internal error: {} weight-{w} codewords enumerated, the dual code says {want}",
-                    t.codewords
+                    "{} weight-{w} codewords enumerated, the dual code says {want} \
+                     (an incomplete tally, or an internal error)",
+                    tt.codewords
                 )));
             }
-            terms.push(t);
+            if want > 0 {
+                terms.push(tt.term(&model));
+            }
         }
         let mut st = JointStack {
             model,
@@ -708,8 +763,33 @@ impl JointStack {
             dual,
             a,
         };
-        st.sample_next(opts.samples, opts.seed)?;
+        st.set_sample(&t.sample, plan.samples)?;
         Ok(st)
+    }
+
+    /// Sets the sampled next weight from the total tally of a plan's
+    /// `samples` draws: none when the tally has no draws, there is no
+    /// codeword of that weight, or the draws met none; refused when the
+    /// tally has some draws but not all.
+    pub fn set_sample(&mut self, t: &SampleTally, samples: u64) -> Result<()> {
+        let next = self.max_weight + 1;
+        let a_next = u128::try_from(&self.a[next as usize]).unwrap_or(u128::MAX);
+        self.sampled = if t.draws == 0 || a_next == 0 {
+            None
+        } else if t.draws != samples {
+            return Err(Error::Invalid(format!(
+                "{} draws tallied, the plan makes {samples}",
+                t.draws
+            )));
+        } else {
+            // too few draws to meet a codeword (short frames): no estimate
+            match t.term(&self.model, next, a_next) {
+                Ok(t) => Some(t),
+                Err(Error::Unsupported(_)) => None,
+                Err(e) => return Err(e),
+            }
+        };
+        Ok(())
     }
 
     /// Estimates the weight above the enumerated ones from `samples` draws
@@ -764,143 +844,6 @@ impl JointStack {
             high,
             estimate: est.clamp(low, high),
             interval: (lo.min(hi), hi),
-            exact: false,
-        })
-    }
-}
-
-impl JointModel {
-    /// [`JointModel::exact_term`] watched by `progress`: the shape search
-    /// of [`lowweight::shapes_with`], then `"weight-w shapes"`, one unit per
-    /// shape placed at every offset.
-    pub fn exact_term_with(&self, w: u32, progress: &dyn Progress) -> Result<Term> {
-        let exps = lowweight::shapes_with(&self.generator, w, self.n as u64, progress)?;
-        progress.stage(&format!("weight-{w} shapes"), exps.len() as u64);
-        // exponent e is wire bit n-1-e: the shape reverses
-        let (pass_sum, codewords, touching) = exps
-            .par_chunks(256)
-            .map(|chunk| {
-                let mut acc = (0.0, 0u64, 0u64);
-                for s in chunk {
-                    let span = *s.last().expect("non-empty");
-                    let wire: Vec<u32> = s.iter().rev().map(|&e| span - e).collect();
-                    let r = self.shape_sum(&wire);
-                    acc = (acc.0 + r.0, acc.1 + r.1, acc.2 + r.2);
-                }
-                progress.advance(chunk.len() as u64);
-                acc
-            })
-            .reduce(|| (0.0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
-        Ok(Term {
-            weight: w,
-            codewords: codewords as u128,
-            pass_sum,
-            pass_sum_ci: 0.0,
-            model_error: touching as f64 * self.field_model_bound(w),
-            exact: true,
-        })
-    }
-
-    /// Estimates `S_w` from `samples` uniformly drawn `(w-2)`-subsets of the
-    /// frame's wire bits: each is completed by every pair `{x, y}` (outside
-    /// it) with `s_x ^ s_y` equal to its syndrome, found by one lookup per
-    /// `x`. Every weight-`w` codeword arises from exactly `C(w, 2)` subsets,
-    /// so the draws sample codewords uniformly; the ratio estimator
-    /// `S_w = A_w * (sum of pass probabilities) / (codewords found)` uses
-    /// the exact `a_w`, with a 95% interval by the delta method, widened
-    /// where few codewords pass: since every pass probability lies in
-    /// `[0, 1]`, `P(pass probability > 0) >= mean`, and `N` codewords of
-    /// which none passes put the mean below `3/N` at 95% (the rule of
-    /// three), so the upper half-width is at least `A_w (3/N)` less the
-    /// estimate. (Codewords found by one draw are not independent; with at
-    /// most a few per draw this is a small effect, not a proof.) Chunks of
-    /// draws have their own streams from `(seed, chunk)`.
-    pub fn sampled_term(&self, w: u32, a_w: u128, samples: u64, seed: u64) -> Result<Term> {
-        if !(3..=8).contains(&w) {
-            return Err(Error::Unsupported(format!(
-                "sampling weight {w}: weights 3 to 8 only"
-            )));
-        }
-        let n = self.n as usize;
-        // syndromes of wire bits: wire bit j is x^(n-1-j)
-        let exps = lowweight::syndromes(&self.generator, n);
-        let syn: Vec<u64> = (0..n).map(|j| exps[n - 1 - j]).collect();
-        let mut index = lowweight::Table::with_capacity(n);
-        for (j, &s) in syn.iter().enumerate() {
-            index.insert(s, j as u64);
-        }
-        const CHUNK: u64 = 1024;
-        let chunks = samples.div_ceil(CHUNK);
-        let k = w as usize - 2;
-        // per chunk: (sum Y, sum N, sum Y^2, sum N^2, sum Y N, draws)
-        let acc = (0..chunks)
-            .into_par_iter()
-            .map(|c| {
-                let mut rng =
-                    SplitMix(seed ^ (c.wrapping_add(1)).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-                let draws = CHUNK.min(samples - c * CHUNK);
-                let mut a = [0f64; 6];
-                let mut pos = vec![0u32; w as usize];
-                for _ in 0..draws {
-                    let mut s = 0u64;
-                    let mut m = 0;
-                    while m < k {
-                        let x = rng.below(n as u64) as u32;
-                        if !pos[..m].contains(&x) {
-                            pos[m] = x;
-                            s ^= syn[x as usize];
-                            m += 1;
-                        }
-                    }
-                    let (mut y, mut cnt) = (0.0, 0.0);
-                    for (x, &sx) in syn.iter().enumerate() {
-                        let Some(z) = index.get(s ^ sx) else { continue };
-                        let (x, z) = (x as u32, z as u32);
-                        if z <= x || pos[..k].contains(&x) || pos[..k].contains(&z) {
-                            continue;
-                        }
-                        pos[k] = x;
-                        pos[k + 1] = z;
-                        let mut sorted = pos.clone();
-                        sorted.sort_unstable();
-                        y += self.pass_probability(&sorted);
-                        cnt += 1.0;
-                    }
-                    a[0] += y;
-                    a[1] += cnt;
-                    a[2] += y * y;
-                    a[3] += cnt * cnt;
-                    a[4] += y * cnt;
-                    a[5] += 1.0;
-                }
-                a
-            })
-            .collect::<Vec<_>>()
-            .into_iter()
-            .fold([0f64; 6], |mut t, a| {
-                for i in 0..6 {
-                    t[i] += a[i];
-                }
-                t
-            });
-        let [sy, sn, syy, snn, syn_, d] = acc;
-        if sn == 0.0 {
-            return Err(Error::Unsupported(format!(
-                "{samples} draws found no weight-{w} codeword: give more samples"
-            )));
-        }
-        let r = sy / sn;
-        // Var of the ratio estimator: Var(Y - r N) / (d * mean(N)^2)
-        let v = (syy - 2.0 * r * syn_ + r * r * snn) / d;
-        let var_r = v / (d * (sn / d).powi(2)) * d / (d - 1.0).max(1.0);
-        let aw = a_w as f64;
-        let half = (1.96 * var_r.max(0.0).sqrt()).max(3.0 / sn - r);
-        Ok(Term {
-            weight: w,
-            codewords: a_w,
-            pass_sum: aw * r,
-            pass_sum_ci: aw * half,
-            model_error: aw * self.field_model_bound(w),
             exact: false,
         })
     }
@@ -1093,16 +1036,13 @@ mod tests {
         ] {
             let (sum, count, _) = m.shape_sum(&shape);
             let span = *shape.last().unwrap();
-            let mut want = 0.0;
+            let mut want = 0u128;
             for o in 0..m.n - span {
                 let p: Vec<u32> = shape.iter().map(|&s| s + o).collect();
-                want += m.pass_probability(&p);
+                want += m.pass_count(&p).unwrap() as u128;
             }
             assert_eq!(count, (m.n - span) as u64);
-            assert!(
-                (sum - want).abs() <= 1e-9 * want.max(1.0),
-                "{shape:?}: {sum} vs {want}"
-            );
+            assert_eq!(sum, want, "{shape:?}");
         }
     }
 

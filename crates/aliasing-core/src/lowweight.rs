@@ -405,71 +405,137 @@ pub fn shapes(g: &Generator, w: u32, max_len: u64) -> Result<Vec<Vec<u32>>> {
 }
 
 /// [`shapes`] watched by `progress`: one stage, `"weight-w shape search"`,
-/// of one unit per span `L` (weights 2 to 4) or per slice of the pair
-/// join (weight 5).
+/// of one unit per part of [`ShapeParts`] (a block of spans `L` for weight
+/// 4, a slice of the pair join for weight 5, one part for weights 2 and 3).
 pub fn shapes_with(
     g: &Generator,
     w: u32,
     max_len: u64,
     progress: &dyn Progress,
 ) -> Result<Vec<Vec<u32>>> {
-    check_width(g)?;
-    if !(2..=5).contains(&w) {
-        return Err(Error::Unsupported(format!(
-            "codeword shapes are listed for weights 2 to 5, not {w}"
-        )));
-    }
-    if max_len as u128 > gf2::period(g) || max_len > u32::MAX as u64 {
-        return Err(Error::Unsupported(format!(
-            "codeword shapes are listed for lengths up to the period of the generator, not {max_len} bits"
-        )));
-    }
-    let n = max_len as usize;
-    let pairs = (n as f64) * (n as f64) / 2.0;
-    let limit = if w == 5 {
-        SHAPE5_PAIR_LIMIT
-    } else {
-        SHAPE_PAIR_LIMIT
-    };
-    if w >= 4 && pairs > limit {
-        return Err(Error::Unsupported(format!(
-            "weight-{w} shapes up to {n} bits need about {pairs:.1e} pair probes, over the limit of {limit:.0e}"
-        )));
-    }
-    let name = format!("weight-{w} shape search");
-    if n < 2 {
-        progress.stage(&name, 0);
-        return Ok(Vec::new());
-    }
-    let syn = syndromes(g, n);
-    if w == 5 {
-        return Ok(shapes5(&syn, &name, progress));
-    }
-    progress.stage(&name, n as u64 - 1);
-    // distinct syndromes below the period: position of each
-    let mut at = Table::with_capacity(n);
-    for (j, &s) in syn.iter().enumerate().skip(1) {
-        at.insert(s, j as u64);
-    }
-    let out: Vec<Vec<u32>> = (1..n)
+    let parts = ShapeParts::new(g, w, max_len)?;
+    progress.stage(&format!("weight-{w} shape search"), parts.parts());
+    let mut out: Vec<Vec<u32>> = (0..parts.parts())
         .into_par_iter()
-        .flat_map_iter(|l| {
+        .flat_map_iter(|i| {
+            let v = parts.part(i);
+            progress.advance(1);
+            v
+        })
+        .collect();
+    if w == 5 {
+        out.sort_unstable();
+    }
+    Ok(out)
+}
+
+/// Spans per part of the weight-4 shapes in [`ShapeParts`].
+const SPANS_PER_PART: usize = 64;
+
+/// The shapes of [`shapes`] cut into parts fixed by `(g, w, max_len)` alone,
+/// so that a long enumeration can be spread over threads, shards or
+/// machines and its sums combined exactly: weights 2 and 3 are one part,
+/// weight 4 one part per block of 64 spans `L`, weight 5 one part per slice
+/// of the syndrome space of its join. Every shape lies in exactly one part.
+///
+/// ```
+/// use aliasing_core::{lowweight, poly::Generator};
+/// let g: Generator = "0x104C11DB7".parse().unwrap(); // CRC-32
+/// let p = lowweight::ShapeParts::new(&g, 4, 3008).unwrap();
+/// let all: Vec<Vec<u32>> = (0..p.parts()).flat_map(|i| p.part(i)).collect();
+/// assert_eq!(all, lowweight::shapes(&g, 4, 3008).unwrap());
+/// ```
+pub struct ShapeParts {
+    w: u32,
+    syn: Vec<u64>,
+    /// Position of each syndrome (weights 3 and 4).
+    at: Option<Table>,
+    parts: u64,
+}
+
+impl ShapeParts {
+    /// The parts of the weight-`w` shapes (2 to 5) of span below `max_len`,
+    /// with the limits of [`shapes`]; computes the `max_len` syndromes.
+    pub fn new(g: &Generator, w: u32, max_len: u64) -> Result<Self> {
+        check_width(g)?;
+        if !(2..=5).contains(&w) {
+            return Err(Error::Unsupported(format!(
+                "codeword shapes are listed for weights 2 to 5, not {w}"
+            )));
+        }
+        if max_len as u128 > gf2::period(g) || max_len > u32::MAX as u64 {
+            return Err(Error::Unsupported(format!(
+                "codeword shapes are listed for lengths up to the period of the generator, not {max_len} bits"
+            )));
+        }
+        let n = max_len as usize;
+        let pairs = (n as f64) * (n as f64) / 2.0;
+        let limit = if w == 5 {
+            SHAPE5_PAIR_LIMIT
+        } else {
+            SHAPE_PAIR_LIMIT
+        };
+        if w >= 4 && pairs > limit {
+            return Err(Error::Unsupported(format!(
+                "weight-{w} shapes up to {n} bits need about {pairs:.1e} pair probes, over the limit of {limit:.0e}"
+            )));
+        }
+        let syn = if n < 2 { Vec::new() } else { syndromes(g, n) };
+        let at = (n >= 2 && (w == 3 || w == 4)).then(|| {
+            // distinct syndromes below the period: position of each
+            let mut at = Table::with_capacity(n);
+            for (j, &s) in syn.iter().enumerate().skip(1) {
+                at.insert(s, j as u64);
+            }
+            at
+        });
+        let parts = match (n < 2, w) {
+            (true, _) => 0,
+            (false, 4) => (n - 1).div_ceil(SPANS_PER_PART) as u64,
+            (false, 5) => slices5(n),
+            _ => 1,
+        };
+        Ok(ShapeParts { w, syn, at, parts })
+    }
+
+    /// Number of parts.
+    pub fn parts(&self) -> u64 {
+        self.parts
+    }
+
+    /// The shapes of part `i` (below [`ShapeParts::parts`]; none otherwise).
+    pub fn part(&self, i: u64) -> Vec<Vec<u32>> {
+        if i >= self.parts {
+            return Vec::new();
+        }
+        let syn = &self.syn;
+        let n = syn.len();
+        if self.w == 5 {
+            return shapes5_slice(syn, i, self.parts);
+        }
+        let spans = if self.w == 4 {
+            let lo = 1 + i as usize * SPANS_PER_PART;
+            lo..(lo + SPANS_PER_PART).min(n)
+        } else {
+            1..n
+        };
+        let mut v: Vec<Vec<u32>> = Vec::new();
+        for l in spans {
             let t = 1 ^ syn[l];
-            let mut v: Vec<Vec<u32>> = Vec::new();
-            match w {
-                2 => {
+            match (self.w, &self.at) {
+                (2, _) => {
                     if t == 0 {
                         v.push(vec![0, l as u32]);
                     }
                 }
-                3 => {
+                (3, Some(at)) => {
                     if let Some(a) = at.get(t)
                         && (a as usize) < l
                     {
                         v.push(vec![0, a as u32, l as u32]);
                     }
                 }
-                _ => {
+                (_, Some(at)) => {
                     for (b, &sb) in syn.iter().enumerate().take(l).skip(2) {
                         if let Some(a) = at.get(t ^ sb)
                             && (a as usize) < b
@@ -478,60 +544,55 @@ pub fn shapes_with(
                         }
                     }
                 }
+                _ => unreachable!("a table for weights 3 and 4"),
             }
-            progress.advance(1);
-            v
-        })
-        .collect();
-    Ok(out)
+        }
+        v
+    }
 }
 
-/// Weight-5 shapes `{0, a, b, c, L}`: pairs `(x, y)`, `1 <= x < y < n`, keyed
-/// by `s_x ^ s_y`; a left pair `(a, b)` with key `k` and a right pair
-/// `(c, L)` with key `k ^ 1` and `b < c` make a shape. The key space is cut
-/// into slices by `(k >> 1)` (so `k` and `k ^ 1` share one), each slice
-/// gathered, sorted and joined on its own.
-fn shapes5(syn: &[u64], name: &str, progress: &dyn Progress) -> Vec<Vec<u32>> {
-    let n = syn.len();
+/// Slices of the weight-5 join at `n` positions: a power of two, about one
+/// per 4 Mi position pairs.
+fn slices5(n: usize) -> u64 {
     let pairs = n * (n - 1) / 2;
-    let slices = (pairs / (1 << 22)).max(1).next_power_of_two() as u64;
-    progress.stage(name, slices);
-    let mut out: Vec<Vec<u32>> = (0..slices)
-        .into_par_iter()
-        .flat_map_iter(|slice| {
-            let mut v: Vec<(u64, u32, u32)> = Vec::new();
-            for x in 1..n {
-                let sx = syn[x];
-                for (y, &sy) in syn.iter().enumerate().skip(x + 1) {
-                    let k = sx ^ sy;
-                    if (k >> 1) & (slices - 1) == slice {
-                        v.push((k, x as u32, y as u32));
-                    }
+    (pairs / (1 << 22)).max(1).next_power_of_two() as u64
+}
+
+/// Weight-5 shapes `{0, a, b, c, L}` of one slice: pairs `(x, y)`,
+/// `1 <= x < y < n`, keyed by `s_x ^ s_y`; a left pair `(a, b)` with key `k`
+/// and a right pair `(c, L)` with key `k ^ 1` and `b < c` make a shape. The
+/// key space is cut into `slices` slices by `(k >> 1)` (so `k` and `k ^ 1`
+/// share one), each gathered, sorted and joined on its own.
+fn shapes5_slice(syn: &[u64], slice: u64, slices: u64) -> Vec<Vec<u32>> {
+    let n = syn.len();
+    let mut v: Vec<(u64, u32, u32)> = Vec::new();
+    for x in 1..n {
+        let sx = syn[x];
+        for (y, &sy) in syn.iter().enumerate().skip(x + 1) {
+            let k = sx ^ sy;
+            if (k >> 1) & (slices - 1) == slice {
+                v.push((k, x as u32, y as u32));
+            }
+        }
+    }
+    v.sort_unstable();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < v.len() {
+        let k = v[i].0;
+        let j = i + v[i..].partition_point(|e| e.0 == k);
+        let r0 = v.partition_point(|e| e.0 < (k ^ 1));
+        let r1 = r0 + v[r0..].partition_point(|e| e.0 == (k ^ 1));
+        for &(_, a, b) in &v[i..j] {
+            for &(_, c, l) in &v[r0..r1] {
+                if b < c {
+                    found.push(vec![0, a, b, c, l]);
                 }
             }
-            v.sort_unstable();
-            let mut found = Vec::new();
-            let mut i = 0;
-            while i < v.len() {
-                let k = v[i].0;
-                let j = i + v[i..].partition_point(|e| e.0 == k);
-                let r0 = v.partition_point(|e| e.0 < (k ^ 1));
-                let r1 = r0 + v[r0..].partition_point(|e| e.0 == (k ^ 1));
-                for &(_, a, b) in &v[i..j] {
-                    for &(_, c, l) in &v[r0..r1] {
-                        if b < c {
-                            found.push(vec![0, a, b, c, l]);
-                        }
-                    }
-                }
-                i = j;
-            }
-            progress.advance(1);
-            found
-        })
-        .collect();
-    out.sort_unstable();
-    out
+        }
+        i = j;
+    }
+    found
 }
 
 /// One entry of a Hamming-distance profile.

@@ -45,8 +45,13 @@ pub fn exact_values_with(
         checks: vec![None; f.checks.len()],
         stack: None,
     };
-    let Channel::Bsc { ber } = plan.channel else {
-        return out;
+    let ber = match &plan.channel {
+        Channel::Bsc { ber } => *ber,
+        Channel::Burst(ge) => {
+            burst_values(plan, ge, &mut out);
+            return out;
+        }
+        _ => return out,
     };
     for (i, c) in f.checks.iter().enumerate() {
         if let CheckKind::Crc { alg, little_endian } = &c.kind {
@@ -87,6 +92,34 @@ pub fn exact_values_with(
         out.stack = out.checks[0];
     }
     out
+}
+
+/// On a Gilbert-Elliott channel: each CRC check of up to 24 bits by the
+/// product chain over its syndrome table in wire order (the channel's state
+/// follows the bits as they are sent; [`aliasing_core::markov::gilbert::escape_of_translations`]),
+/// where `n 2^r` is small enough to print; the stack when it is that check alone.
+fn burst_values(plan: &Plan, ge: &aliasing_core::channel::GilbertElliott, out: &mut ExactValues) {
+    use aliasing_core::markov::gilbert;
+    let f = &plan.frame;
+    for (i, c) in f.checks.iter().enumerate() {
+        if let CheckKind::Crc { alg, little_endian } = &c.kind {
+            let bits = (8 * c.field_len as u32).max(alg.width());
+            if bits > gilbert::MAX_WIDTH {
+                continue;
+            }
+            let table = crc_bit_table(alg, f.bytes, c.data, c.field, c.field_len, *little_endian);
+            let wire: Vec<u64> = (0..f.n_bits() as u32)
+                .map(|t| {
+                    let (b, m) = f.bit_at(t);
+                    table[8 * b + m.trailing_zeros() as usize]
+                })
+                .collect();
+            out.checks[i] = gilbert::escape_of_translations(bits, &wire, ge).ok();
+        }
+    }
+    if f.checks.len() == 1 {
+        out.stack = out.checks[0];
+    }
 }
 
 /// The Internet checksum over `ranges` with its field at byte `field`:

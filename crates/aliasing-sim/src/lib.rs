@@ -20,6 +20,8 @@
 //!   checkpoint and resume, result files, merge and the report.
 //! - [`shard`]: shards, checkpoints and merging for any computation cut
 //!   into a fixed list of work items (frames, rare-event strata, ...).
+//! - [`joint`]: the exact joint stack computation (`alias stack`) as shard
+//!   work: parameters, items, tallies and shard files.
 //! - [`report`]: escapes per check and for the stack, with intervals.
 //! - [`exact`]: exact values to print beside the estimates (CRCs and Internet
 //!   checksums on a BSC).
@@ -71,6 +73,7 @@ pub mod channel;
 pub mod dense;
 pub mod exact;
 pub mod interval;
+pub mod joint;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod rare;

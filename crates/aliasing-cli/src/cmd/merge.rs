@@ -1,6 +1,6 @@
 //! `alias merge`: adds the shard result files of one `simulate` run (plain
-//! or `--rare`) or of one split dual-code pass of `alias weights`; the
-//! result equals the single run's, bit for bit.
+//! or `--rare`), of one split dual-code pass of `alias weights`, or of one
+//! `stack` run; the result equals the single run's, bit for bit.
 
 use super::simulate::Sink;
 use aliasing_sim::session::{self, RARE_FORMAT};
@@ -11,7 +11,8 @@ use std::path::PathBuf;
 #[derive(clap::Args)]
 pub struct Args {
     /// Result files written by `alias simulate --shard I/N --out FILE` (or
-    /// `alias weights --shard I/N --out FILE`).
+    /// `alias weights --shard I/N --out FILE`, or `alias stack --shard I/N
+    /// --out FILE`).
     #[arg(required = true)]
     files: Vec<PathBuf>,
     #[command(flatten)]
@@ -36,6 +37,17 @@ pub fn run(a: Args) -> Result<()> {
         }
         let text = super::weights::merge(&a.files, a.report.format, a.out.as_deref())?;
         return crate::output::emit(a.report.output.as_deref(), &text);
+    }
+    if kind.as_deref() == Some(aliasing_sim::joint::STACK_FORMAT) {
+        if a.out.is_some() || a.report.no_exact {
+            anyhow::bail!("stack shard files take neither --out nor --no-exact");
+        }
+        return super::stack::merge_report(
+            &a.files,
+            a.report.format,
+            a.report.output.as_deref(),
+            a.report.plot.as_deref(),
+        );
     }
     if kind.as_deref() == Some(RARE_FORMAT) {
         if a.report.plot.is_some() {

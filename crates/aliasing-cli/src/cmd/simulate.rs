@@ -184,7 +184,7 @@ pub fn check_output(flag: &str, path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Parses `--shard I/N` (1 <= I <= N).
+/// Parses `--shard I/N` (1-based, `1 <= I <= N`).
 pub fn parse_shard(s: &str) -> Result<(u64, u64)> {
     let err = || anyhow::anyhow!("--shard `{s}`: expected I/N with 1 <= I <= N");
     let (i, n) = s.split_once('/').ok_or_else(err)?;

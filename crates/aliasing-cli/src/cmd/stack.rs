@@ -4,15 +4,17 @@
 //! Thin glue over `aliasing_core::joint` and the layouts of
 //! `aliasing_core::layout`.
 
+use super::simulate::parse_shard;
 use crate::args::parse_bers;
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
 use crate::progress::Bar;
 use aliasing_core::bsc;
 use aliasing_core::document::{self, JointEstimate, StackCheck, StackPoint, StackTerm};
-use aliasing_core::joint::{self, JointModel, JointOptions, JointStack};
-use aliasing_core::layout::{Frame, Payload};
-use aliasing_core::progress::Progress;
+use aliasing_core::joint::{self, JointOptions, JointStack};
+use aliasing_core::layout::Frame;
+use aliasing_sim::joint::{Items, STACK_FORMAT, StackFile, StackParams, StackWork};
+use aliasing_sim::shard::{self, Drive};
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 
@@ -25,11 +27,11 @@ pub struct Args {
     stack: String,
     /// Frame lengths in bytes, FCS included: `64,594,1518,9018`, `64:1518:64`
     /// or `log:64:9018:8`.
-    #[arg(long, required = true)]
-    bytes: String,
+    #[arg(long, required_unless_present = "merge")]
+    bytes: Option<String>,
     /// Bit error rates, comma separated (at most 0.5).
-    #[arg(long, required = true)]
-    ber: String,
+    #[arg(long, required_unless_present = "merge")]
+    ber: Option<String>,
     /// Highest CRC codeword weight enumerated exactly (2 to 5; weight 5 is
     /// listed up to about 7,900 bytes, above that the highest is 3 or 4).
     #[arg(long, default_value_t = 5)]
@@ -42,6 +44,18 @@ pub struct Args {
     /// Seed of those draws.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Run only shard I of N (1-based) of the enumeration and the draws;
+    /// needs --out. Combine the shard files with `alias merge` or
+    /// `alias stack --merge`.
+    #[arg(long, conflicts_with = "merge")]
+    shard: Option<String>,
+    /// Write the result file (parameters and exact integer tallies) here.
+    #[arg(long, conflicts_with = "merge")]
+    out: Option<PathBuf>,
+    /// Report from these shard files instead of computing (every shard of
+    /// one run, once each).
+    #[arg(long, num_args = 1.., value_name = "FILES")]
+    merge: Option<Vec<PathBuf>>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
@@ -56,69 +70,188 @@ pub struct Args {
 
 /// Runs `alias stack`.
 pub fn run(a: Args) -> Result<()> {
-    let bers = parse_bers(&a.ber)?;
+    check_sinks(a.output.as_deref(), a.plot.as_deref())?;
+    if let Some(files) = &a.merge {
+        return merge_report(files, a.format, a.output.as_deref(), a.plot.as_deref());
+    }
+    let bers = parse_bers(a.ber.as_deref().unwrap_or_default())?;
     if let Some(&p) = bers.iter().find(|&&p| p > 0.5) {
         bail!("bit error rate {p} is over 0.5, the limit of the dual-code bracket");
     }
-    let bytes = parse_lengths(&a.bytes)?;
+    let bytes = parse_lengths(a.bytes.as_deref().unwrap_or_default())?;
     if !(2..=5).contains(&a.max_weight) {
         bail!("--max-weight must be 2 to 5, not {}", a.max_weight);
     }
-    if let Some(p) = &a.plot {
-        aliasing_plot::Format::from_path(p)?;
+    let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+    if shard.is_some_and(|s| s.1 > 1) && a.out.is_none() {
+        bail!("--shard needs --out FILE for its result file");
     }
-    // every layout first, so a bad length stops before any long work
-    let mut frames = Vec::new();
-    for &b in &bytes {
-        let f = Frame::new(&a.stack, b as usize, Payload::Random)?;
-        JointModel::new(&f)?;
-        frames.push(f);
+    if let Some(out) = &a.out {
+        super::simulate::check_output("--out", out)?;
     }
-    let opts = JointOptions {
+    let params = StackParams {
+        stack: a.stack.trim().to_string(),
+        bytes,
+        bers,
         max_weight: a.max_weight,
         samples: a.samples,
         seed: a.seed,
     };
+    // every layout and plan first, so a bad length stops before any long work
+    let work = StackWork::new(&params)?;
     let bar = Bar::stderr();
-    let mut points = Vec::new();
-    for f in &frames {
-        bar.set_prefix(&format!("{} bytes", f.bytes));
-        let exact_only = JointOptions { samples: 0, ..opts };
-        let mut st = JointStack::new_with(f, &exact_only, &bar)
-            .with_context(|| format!("{} bytes", f.bytes))?;
-        let mut wide = false;
-        for &p in &bers {
-            let jp = st.at(p)?;
-            wide |= jp.high > jp.low * 1.001;
+    let opts = Drive {
+        progress: &bar,
+        ..Drive::default()
+    };
+    let run_items = |items: &[u64]| {
+        aliasing_core::progress::Progress::stage(&bar, "work items", items.len() as u64);
+        let start = shard::Checkpoint::start(work.empty_tally());
+        shard::drive(items.len() as u64, (1, 1), start, &opts, |j| {
+            work.run(items[j as usize])
+        })
+    };
+    let stacks = if shard.is_some() || a.out.is_some() {
+        // every item of the shard, draws included, into a result file
+        let sh = shard.unwrap_or((1, 1));
+        aliasing_core::progress::Progress::stage(&bar, "work items", work.items());
+        let start = shard::Checkpoint::start(work.empty_tally());
+        let tally = shard::drive(work.items(), sh, start, &opts, |i| work.run(i))?;
+        let out = a.out.as_ref().expect("checked above");
+        StackFile::finished(
+            STACK_FORMAT,
+            params.clone(),
+            sh,
+            work.items(),
+            tally.clone(),
+        )
+        .write(out)?;
+        if sh.1 > 1 {
+            bar.finish();
+            // a shard's tally alone is no result: merge the shards
+            return Ok(());
         }
-        if wide {
-            bar.stage(&format!("sampling weight {}", st.max_weight + 1), 1);
-            st.sample_next(opts.samples, opts.seed)?;
-            bar.advance(1);
+        keep_samples_where_wide(work.stacks(&tally)?, &params.bers)?
+    } else {
+        // the enumeration, then draws only for the lengths that need them
+        let tally = run_items(&work.select(Items::Enumeration, &[]))?;
+        let mut stacks = work.stacks(&tally)?;
+        let mut want = Vec::new();
+        for st in &stacks {
+            want.push(wide(st, &params.bers)?);
         }
-        for &p in &bers {
-            points.push(point(f, &st, p, &opts)?);
+        let draws = work.select(Items::Samples, &want);
+        if !draws.is_empty() {
+            let t = run_items(&draws)?;
+            for (k, st) in stacks.iter_mut().enumerate() {
+                if want[k] {
+                    st.set_sample(&t.0[k].sample, params.samples)?;
+                }
+            }
         }
-    }
+        stacks
+    };
     bar.finish();
-    let doc = document::Stack::new(a.stack.trim(), points);
-    if let Some(path) = &a.plot {
-        plot(&doc, path)?;
+    let doc = stack_document(&params, &work.frames, &stacks)?;
+    emit(&doc, a.format, a.output.as_deref(), a.plot.as_deref())
+}
+
+/// Refuses output paths that cannot be written, before any work.
+fn check_sinks(output: Option<&Path>, plot: Option<&Path>) -> Result<()> {
+    if let Some(p) = output {
+        super::simulate::check_output("--output", p)?;
     }
-    let text = match a.format {
-        Format::Json => document::to_json_sorted(&doc)?,
-        Format::Csv => output::csv(&rows(&doc, true)),
+    if let Some(p) = plot {
+        super::simulate::check_output("--plot", p)?;
+        aliasing_plot::Format::from_path(p)?;
+    }
+    Ok(())
+}
+
+/// `true` when the certified bracket from the exact terms alone is wider
+/// than 0.1% at some BER: the sampled next weight is then reported.
+fn wide(st: &JointStack, bers: &[f64]) -> Result<bool> {
+    let mut exact = st.clone();
+    exact.sampled = None;
+    for &p in bers {
+        let jp = exact.at(p)?;
+        if jp.high > jp.low * 1.001 {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Drops the sampled weight where the exact bracket is narrow (as a single
+/// run that never draws there).
+fn keep_samples_where_wide(mut stacks: Vec<JointStack>, bers: &[f64]) -> Result<Vec<JointStack>> {
+    for st in &mut stacks {
+        if !wide(st, bers)? {
+            st.sampled = None;
+        }
+    }
+    Ok(stacks)
+}
+
+/// Reads shard files of one `alias stack` run, adds their tallies and
+/// reports as the single run does, bit for bit.
+pub fn merge_report(
+    files: &[PathBuf],
+    format: Format,
+    output: Option<&Path>,
+    plot: Option<&Path>,
+) -> Result<()> {
+    check_sinks(output, plot)?;
+    let mut read = Vec::new();
+    for p in files {
+        read.push((p.display().to_string(), StackFile::read(p, STACK_FORMAT)?));
+    }
+    let (params, tally) = shard::merge(&read)?;
+    let work = StackWork::new(&params)?;
+    let stacks = keep_samples_where_wide(work.stacks(&tally)?, &params.bers)?;
+    let doc = stack_document(&params, &work.frames, &stacks)?;
+    emit(&doc, format, output, plot)
+}
+
+/// The document of a run: one point per (length, BER).
+fn stack_document(
+    params: &StackParams,
+    frames: &[Frame],
+    stacks: &[JointStack],
+) -> Result<document::Stack> {
+    let opts = params.options();
+    let mut points = Vec::new();
+    for (f, st) in frames.iter().zip(stacks) {
+        for &p in &params.bers {
+            points.push(point(f, st, p, &opts)?);
+        }
+    }
+    Ok(document::Stack::new(&params.stack, points))
+}
+
+fn emit(
+    doc: &document::Stack,
+    format: Format,
+    output: Option<&Path>,
+    plot_to: Option<&Path>,
+) -> Result<()> {
+    if let Some(path) = plot_to {
+        plot(doc, path)?;
+    }
+    let text = match format {
+        Format::Json => document::to_json_sorted(doc)?,
+        Format::Csv => output::csv(&rows(doc, true)),
         Format::Table => {
             let mut s = String::from(
                 "# P(escape | error): a frame with at least one bit error passes every check\n\
                  # joint: exact low-weight CRC codewords through the checksums; [low, high] certified\n\
                  # (or the 95% interval when a weight is sampled); product: the checks' P(alias | error) multiplied\n",
             );
-            s.push_str(&output::table(&rows(&doc, false)));
+            s.push_str(&output::table(&rows(doc, false)));
             s
         }
     };
-    output::emit(a.output.as_deref(), &text)
+    output::emit(output, &text)
 }
 
 /// One (length, BER) point of the document.

@@ -194,6 +194,84 @@ fn stepwise(
     points(g, lengths, ge, |_| it.next().expect("one per length"))
 }
 
+/// Largest `n * 2^width` that [`escape_of_translations`] takes (a few
+/// seconds on one core).
+pub const TRANSLATION_WORK_LIMIT: f64 = 1e9;
+
+/// The probability that at least one of `translations.len()` bits, sent in
+/// that order over the channel `ge`, flips and the XOR of the flipped bits'
+/// `translations` (values below `2^width`) is 0: the escape of any linear
+/// check whose syndrome is that XOR, including bits it does not cover
+/// (translation 0), so a check over part of a frame "escapes" errors that
+/// miss it. The same product chain as [`solve_stepwise`] (one vector per
+/// channel state, error-mass form: every term non-negative), with a
+/// butterfly on the pairs `{s, s ^ T_t}` in place of the CRC step; the
+/// Gilbert-Elliott analogue of [`super::walk::escape_of_translations`].
+/// `O(n 2^width)`; refused above [`TRANSLATION_WORK_LIMIT`] or width 24.
+///
+/// ```
+/// use aliasing_core::{channel::GilbertElliott, markov::gilbert};
+/// let ge: GilbertElliott = "1e-3,0.3,1e-2,0.2".parse().unwrap();
+/// // two bits with equal translations: only both flipping escapes
+/// let p = gilbert::escape_of_translations(1, &[1, 1], &ge).unwrap();
+/// let both = {
+///     let [g, b] = ge.stationary();
+///     let (eg, eb) = (ge.p_good, ge.p_bad);
+///     g * eg * ((1.0 - ge.good_to_bad) * eg + ge.good_to_bad * eb)
+///         + b * eb * (ge.bad_to_good * eg + (1.0 - ge.bad_to_good) * eb)
+/// };
+/// assert!((p - both).abs() <= 1e-15 * both);
+/// ```
+pub fn escape_of_translations(
+    width: u32,
+    translations: &[u64],
+    ge: &GilbertElliott,
+) -> Result<f64> {
+    ge.validate()?;
+    let work = translations.len() as f64 * 2f64.powi(width as i32);
+    if width > MAX_WIDTH || work > TRANSLATION_WORK_LIMIT {
+        return Err(Error::Unsupported(format!(
+            "the burst-channel walk over {} bits of a {width}-bit check: over its limits \
+             (width {MAX_WIDTH}, n 2^width {TRANSLATION_WORK_LIMIT:.0e})",
+            translations.len()
+        )));
+    }
+    let size = 1usize << width;
+    if let Some(&t) = translations.iter().find(|&&t| t >= size as u64) {
+        return Err(Error::Invalid(format!(
+            "translation {t:#x} is wider than {width} bits"
+        )));
+    }
+    let e = [ge.p_good, ge.p_bad];
+    let (g2b, b2g) = (ge.good_to_bad, ge.bad_to_good);
+    let m = [1.0 - g2b, b2g, g2b, 1.0 - b2g];
+    let mut q = [vec![0.0f64; size], vec![0.0f64; size]];
+    let mut clean = ge.stationary();
+    for &t in translations {
+        let t = t as usize;
+        for (c, v) in q.iter_mut().enumerate() {
+            let (stay, flip) = (1.0 - e[c], e[c]);
+            if t != 0 {
+                let hi = 1usize << (usize::BITS - 1 - t.leading_zeros());
+                for s in 0..size {
+                    if s & hi == 0 {
+                        let (a, b) = (v[s], v[s ^ t]);
+                        v[s] = stay * a + flip * b;
+                        v[s ^ t] = stay * b + flip * a;
+                    }
+                }
+            }
+            // paths whose first error is this bit
+            v[t] += flip * clean[c];
+        }
+        let c = [clean[0] * (1.0 - e[0]), clean[1] * (1.0 - e[1])];
+        clean = [m[0] * c[0] + m[1] * c[1], m[2] * c[0] + m[3] * c[1]];
+        let [qg, qb] = &mut q;
+        mix(qg, qb, m);
+    }
+    Ok(q[0][0] + q[1][0])
+}
+
 /// The curve points from `(P_error, P_undetected)` per length.
 fn points(
     g: &Generator,

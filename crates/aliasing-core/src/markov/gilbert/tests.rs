@@ -270,3 +270,60 @@ fn fused_scalar_path_gives_the_vector_paths_bits() {
         }
     }
 }
+
+/// Every error pattern of `t.len()` bits with its probability by the
+/// forward recursion over channel states.
+fn brute_translations(t: &[u64], ge: &GilbertElliott) -> f64 {
+    let e = [ge.p_good, ge.p_bad];
+    let m = [
+        [1.0 - ge.good_to_bad, ge.good_to_bad],
+        [ge.bad_to_good, 1.0 - ge.bad_to_good],
+    ];
+    let mut total = 0.0;
+    for pat in 1u32..1 << t.len() {
+        let syn = (0..t.len())
+            .filter(|&i| (pat >> i) & 1 == 1)
+            .fold(0, |a, i| a ^ t[i]);
+        if syn != 0 {
+            continue;
+        }
+        let mut alpha = ge.stationary();
+        for i in 0..t.len() {
+            let f = (pat >> i) & 1 == 1;
+            let w = [
+                alpha[0] * if f { e[0] } else { 1.0 - e[0] },
+                alpha[1] * if f { e[1] } else { 1.0 - e[1] },
+            ];
+            alpha = [
+                w[0] * m[0][0] + w[1] * m[1][0],
+                w[0] * m[0][1] + w[1] * m[1][1],
+            ];
+        }
+        total += alpha[0] + alpha[1];
+    }
+    total
+}
+
+#[test]
+fn translation_walk_matches_every_pattern_and_the_crc_chain() {
+    let ge: GilbertElliott = "2e-2,0.4,5e-2,0.3".parse().unwrap();
+    // tiny: arbitrary translations, zeros (bits a check does not cover) included
+    let t = [3u64, 5, 0, 6, 1, 3, 0, 7, 2, 4, 5, 1];
+    let got = escape_of_translations(3, &t, &ge).unwrap();
+    let want = brute_translations(&t, &ge);
+    assert!((got - want).abs() <= 1e-13 * want, "{got} vs {want}");
+    // a whole-frame CRC-16: wire bit j translates by x^(n-1-j) mod g, and
+    // the walk gives the product chain's P_ud
+    let g: Generator = "0x18005".parse().unwrap();
+    let n = 300usize;
+    let syn = crate::lowweight::syndromes(&g, n);
+    let t: Vec<u64> = (0..n).map(|j| syn[n - 1 - j]).collect();
+    let ge: GilbertElliott = "1e-4,0.2,1e-3,0.05".parse().unwrap();
+    let got = escape_of_translations(16, &t, &ge).unwrap();
+    let want = solve_stepwise(&g, &[n as u64], &ge)[0].p_undetected;
+    assert!(want > 1e-12);
+    assert!((got - want).abs() <= 1e-12 * want, "{got} vs {want}");
+    // refusals
+    assert!(escape_of_translations(3, &[8], &ge).is_err());
+    assert!(escape_of_translations(25, &[1], &ge).is_err());
+}

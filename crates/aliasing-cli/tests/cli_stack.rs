@@ -1,0 +1,155 @@
+//! End-to-end tests of `alias stack`: the JSON document, shards merged bit
+//! for bit (table and JSON, by `alias merge` and `alias stack --merge`), bad
+//! input.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn alias(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_alias"))
+        .args(args)
+        .output()
+        .expect("run alias")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn ok(args: &[&str]) -> Vec<u8> {
+    let o = alias(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    o.stdout
+}
+
+fn assert_bad(args: &[&str], want: &str) {
+    let o = alias(args);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+    assert!(o.stdout.is_empty(), "{args:?}");
+    assert!(!e.contains("panicked"), "{args:?}: {e}");
+    assert!(e.starts_with("error: "), "{args:?}: {e}");
+    assert_eq!(e.trim_end().lines().count(), 1, "{args:?}: {e}");
+    assert!(e.contains(want), "{args:?}: expected {want:?} in {e}");
+}
+
+/// 300 bytes: weights 4-5 exact, weight 6 sampled where the bracket is
+/// wide. (One length: each report computes the CRC-32's dual code, about
+/// 4 s of CPU.)
+const RUN: [&str; 8] = [
+    "stack",
+    "--bytes",
+    "300",
+    "--ber",
+    "1e-4,1e-7",
+    "--samples",
+    "4000",
+    "--seed=3",
+];
+
+fn with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut a: Vec<&str> = RUN.to_vec();
+    a.extend(extra);
+    a
+}
+
+#[test]
+fn shards_merge_to_the_single_run_bit_for_bit() {
+    let dir = std::env::temp_dir().join(format!("alias-stack-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = |s: &str| dir.join(s).display().to_string();
+    let json = ok(&with(&["--format", "json"]));
+    let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    let pts = v["points"].as_array().unwrap();
+    assert_eq!(pts.len(), 2);
+    for pt in pts {
+        let j = &pt["joint"];
+        let (lo, est, hi) = (
+            j["low"].as_f64().unwrap(),
+            j["estimate"].as_f64().unwrap(),
+            j["high"].as_f64().unwrap(),
+        );
+        assert!(lo <= est && est <= hi, "{pt}");
+        assert_eq!(pt["checks"].as_array().unwrap().len(), 3);
+        for t in pt["terms"].as_array().unwrap() {
+            let (w, s) = (
+                t["weight"].as_u64().unwrap(),
+                t["pass_sum"].as_f64().unwrap(),
+            );
+            let c = t["contribution"].as_f64().unwrap();
+            let n = pt["bits"].as_f64().unwrap();
+            let ber = pt["ber"].as_f64().unwrap();
+            let want = s * ber.powi(w as i32) * (1.0 - ber).powf(n - w as f64);
+            assert!((c - want).abs() <= 1e-12 * want.max(1e-300), "{t}");
+        }
+    }
+    // at 1e-4 the bracket is wide: weight 6 is sampled
+    assert_eq!(
+        pts[0]["terms"].as_array().unwrap().last().unwrap()["exact"],
+        false
+    );
+    let files: Vec<String> = (1..=3).map(|i| p(&format!("s{i}.json"))).collect();
+    for (i, f) in files.iter().enumerate() {
+        let shard = format!("{}/3", i + 1);
+        let out = ok(&with(&["--shard", &shard, "--out", f]));
+        assert!(out.is_empty(), "a shard prints nothing");
+    }
+    let merged = |extra: &[&str]| {
+        let mut a = vec!["merge", &files[2], &files[0], &files[1]];
+        a.extend(extra);
+        ok(&a)
+    };
+    assert_eq!(merged(&["--format", "json"]), json);
+    // a whole run into a file (every draw made) prints the table of the merged shards
+    let whole = p("whole.json");
+    let table = ok(&with(&["--out", &whole]));
+    assert_eq!(
+        ok(&["stack", "--merge", &files[0], &files[1], &files[2]]),
+        table
+    );
+    // refusals, one line each
+    assert_bad(&["merge", &files[0], &files[0], &files[1]], "twice");
+    assert_bad(&["merge", &files[0], &files[1]], "missing");
+    let other = p("other.json");
+    ok(&[
+        "stack",
+        "--bytes",
+        "300",
+        "--ber",
+        "1e-4,1e-7",
+        "--samples",
+        "4000",
+        "--seed=4",
+        "--shard",
+        "3/3",
+        "--out",
+        &other,
+    ]);
+    assert_bad(&["merge", &files[0], &files[1], &other], "other parameters");
+    let text = std::fs::read_to_string(&files[1]).unwrap();
+    let edited = p("edited.json");
+    std::fs::write(&edited, text.replacen("\"seed\": 3", "\"seed\": 5", 1)).unwrap();
+    assert_bad(&["merge", &files[0], &edited, &files[2]], "checksum");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_input_is_refused_before_any_work() {
+    assert_bad(&with(&["--shard", "2/3"]), "--out");
+    assert_bad(&with(&["--shard", "4/3", "--out", "x.json"]), "--shard");
+    assert_bad(&["stack", "--bytes", "20", "--ber", "1e-5"], "bytes");
+    assert_bad(&["stack", "--bytes", "64", "--ber", "0.7"], "0.5");
+    assert_bad(
+        &[
+            "stack",
+            "--bytes",
+            "64",
+            "--ber",
+            "1e-5",
+            "--max-weight",
+            "7",
+        ],
+        "2 to 5",
+    );
+    assert!(!Path::new("x.json").exists());
+}
