@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use aliasing_sim::joint::{StackParams, StackWork};
-//! use aliasing_sim::shard::{drive, Drive, Progress};
+//! use aliasing_sim::shard::{drive, Checkpoint, Drive};
 //! let params = StackParams {
 //!     stack: "ethernet-tcp".into(),
 //!     bytes: vec![100],
