@@ -18,4 +18,9 @@ fi
 cargo test --workspace --locked
 # The library crates must package and build from their packages alone
 # (data files inside the crate, versions on path dependencies, licences).
+# Cargo unpacks the packaged crates from a local registry under target/package
+# into CARGO_HOME by name and version, and reuses an unpacked copy from an
+# earlier run at the same path: remove ours so that the sources verified are
+# these, not a stale copy.
+rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/aliasing-{core,sim,plot,cli}-[0-9]*
 cargo package --workspace --locked --exclude aliasing-benches --exclude aliasing-examples
