@@ -1058,17 +1058,7 @@ pub fn estimate(
     threads: usize,
 ) -> Result<BurstRareResult> {
     let work = BurstRareWork::new(plan, samples, proposal)?;
-    let opts = crate::shard::Drive {
-        threads,
-        ..Default::default()
-    };
-    let tally = crate::shard::drive(
-        work.items(),
-        (1, 1),
-        crate::shard::Checkpoint::start(work.zero()),
-        &opts,
-        |i| work.item(i),
-    )?;
+    let tally = crate::shard::drive_all(work.items(), work.zero(), threads, |i| work.item(i))?;
     Ok(work.finish(&tally))
 }
 

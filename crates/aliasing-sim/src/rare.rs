@@ -638,17 +638,7 @@ impl<'a> RareWork<'a> {
 /// threads (0 = all cores).
 pub fn estimate(plan: &Plan, samples: u64, threads: usize) -> Result<RareResult> {
     let work = RareWork::new(plan, samples, threads)?;
-    let opts = crate::shard::Drive {
-        threads,
-        ..Default::default()
-    };
-    let tally = crate::shard::drive(
-        work.items(),
-        (1, 1),
-        crate::shard::Checkpoint::start(work.zero()),
-        &opts,
-        |i| work.item(i),
-    )?;
+    let tally = crate::shard::drive_all(work.items(), work.zero(), threads, |i| work.item(i))?;
     Ok(work.finish(&tally))
 }
 

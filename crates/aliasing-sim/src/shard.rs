@@ -194,6 +194,21 @@ pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
         .build()
         .map_err(|e| Error::Invalid(format!("cannot start threads: {e}")))
 }
+/// Every item of a run in this process, on `threads` threads (0 = all
+/// cores), from nothing, without checkpoints: [`drive`] for library callers
+/// that want the whole result at once.
+pub fn drive_all<T: Tally + Sync>(
+    items: u64,
+    zero: T,
+    threads: usize,
+    work: impl Fn(u64) -> T + Sync,
+) -> Result<T> {
+    let opts = Drive {
+        threads,
+        ..Default::default()
+    };
+    drive(items, (1, 1), Checkpoint::start(zero), &opts, work)
+}
 
 /// Runs shard `shard` of a computation of `items` items, `work(item)` giving
 /// each item's tally, starting from `start` (the empty tally, or a

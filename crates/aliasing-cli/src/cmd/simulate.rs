@@ -523,6 +523,30 @@ fn run_rare_burst(
     )
 }
 
+/// The table of rare-event estimates, one row per named estimate.
+fn rare_rows(estimates: &[(&str, &aliasing_sim::rare::RareEstimate)]) -> Vec<Vec<String>> {
+    let opt = |x: Option<f64>| x.map(output::prob).unwrap_or_else(|| "-".into());
+    let mut rows = vec![vec![
+        "check".to_string(),
+        "p_undetected".into(),
+        "rel_std_err".into(),
+        "ci95_low".into(),
+        "ci95_high".into(),
+        "exact".into(),
+    ]];
+    for (name, e) in estimates {
+        rows.push(vec![
+            name.to_string(),
+            output::prob(e.rate),
+            format!("{:.3}", e.rel_std_err),
+            output::prob(e.ci_low),
+            output::prob(e.ci_high),
+            opt(e.exact),
+        ]);
+    }
+    rows
+}
+
 /// Renders a burst-channel rare-event result in `format`.
 pub fn render_rare_burst(
     params: &aliasing_sim::spec::Params,
@@ -535,26 +559,7 @@ pub fn render_rare_burst(
             aliasing_core::document::to_json_sorted(&doc).expect("serializable")
         }
         f => {
-            let e = &r.crc;
-            let opt = |x: Option<f64>| x.map(output::prob).unwrap_or_else(|| "-".into());
-            let rows = vec![
-                vec![
-                    "check".to_string(),
-                    "p_undetected".into(),
-                    "rel_std_err".into(),
-                    "ci95_low".into(),
-                    "ci95_high".into(),
-                    "exact".into(),
-                ],
-                vec![
-                    r.crc_name.clone(),
-                    output::prob(e.rate),
-                    format!("{:.3}", e.rel_std_err),
-                    output::prob(e.ci_low),
-                    output::prob(e.ci_high),
-                    opt(e.exact),
-                ],
-            ];
+            let rows = rare_rows(&[(r.crc_name.as_str(), &r.crc)]);
             if f == Format::Csv {
                 output::csv(&rows)
             } else {
@@ -586,25 +591,7 @@ pub fn render_rare(session: &RareSession, r: &RareResult, format: Format) -> Str
             aliasing_core::document::to_json_sorted(&doc).expect("serializable")
         }
         f => {
-            let opt = |x: Option<f64>| x.map(output::prob).unwrap_or_else(|| "-".into());
-            let mut rows = vec![vec![
-                "check".to_string(),
-                "p_undetected".into(),
-                "rel_std_err".into(),
-                "ci95_low".into(),
-                "ci95_high".into(),
-                "exact".into(),
-            ]];
-            for (name, e) in [(r.crc_name.as_str(), &r.crc), ("stack", &r.stack)] {
-                rows.push(vec![
-                    name.to_string(),
-                    output::prob(e.rate),
-                    format!("{:.3}", e.rel_std_err),
-                    output::prob(e.ci_low),
-                    output::prob(e.ci_high),
-                    opt(e.exact),
-                ]);
-            }
+            let rows = rare_rows(&[(r.crc_name.as_str(), &r.crc), ("stack", &r.stack)]);
             if f == Format::Csv {
                 output::csv(&rows)
             } else {
