@@ -5,14 +5,20 @@
 //! read by that tag into its type in [`aliasing_core::document`] (a curve
 //! into [`document::Curve`], a comparison into [`document::Compare`]) and
 //! then turned into the view here; a simulate run is read into
-//! [`SimulateDoc`]. A document kind without a plot is refused by name.
+//! [`aliasing_sim::report::Report`], the type `alias simulate` writes, and
+//! turned into [`SimulateDoc`]. A document kind without a plot is refused by
+//! name.
 //!
 //! An untagged document (saved by an `alias` before schema 1, or written by
 //! hand) is recognised by its keys, and read leniently where it costs
 //! nothing: probabilities may be `null` (skipped on the plot), a curve's
-//! check may be under `"crc"` or `"check"`, and unknown fields are ignored.
+//! check may be under `"crc"` or `"check"`, a simulate run's parameters are
+//! searched for `ber`, `bytes` and `seed` by key, and unknown fields are
+//! ignored. Only untagged documents take this lenient path.
 
 use aliasing_core::document::{self, Document as _};
+use aliasing_sim::channel::Channel;
+use aliasing_sim::report::{self, Report};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -112,7 +118,7 @@ pub struct CompareDoc {
     pub points: Vec<ComparePoint>,
 }
 
-/// A Monte Carlo estimate with its confidence interval.
+/// A Monte Carlo estimate with its confidence interval, as the plot draws it.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Estimate {
     /// Number of escapes seen.
@@ -131,7 +137,7 @@ pub struct Estimate {
     pub exact: Option<f64>,
 }
 
-/// One check of a simulate document.
+/// One check of a simulate run.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct SimCheck {
     /// Name of the check.
@@ -141,22 +147,113 @@ pub struct SimCheck {
     pub estimate: Estimate,
 }
 
-/// The result of `alias simulate --format json`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// The plot's view of one simulate run: what its figure shows.
+///
+/// A tagged `simulate` document is read into its one type,
+/// [`aliasing_sim::report::Report`] (the type the CLI writes), and turned
+/// into this view; an untagged legacy one is read leniently (see the module
+/// doc), its BER, length and seed found by key among its parameters.
+#[derive(Debug, Clone, PartialEq)]
 pub struct SimulateDoc {
-    /// The run's parameters (`ber`, `bytes`, `seed`, ...), as given.
-    #[serde(default)]
-    pub params: Value,
+    /// Bit error rate of the run's channel (a binary symmetric channel's;
+    /// `None` for other channels or when not given).
+    pub ber: Option<f64>,
+    /// Frame length in bytes, when given.
+    pub bytes: Option<f64>,
+    /// Seed, when given.
+    pub seed: Option<u64>,
     /// Frames simulated.
     pub frames: f64,
     /// Frames with at least one error.
-    #[serde(default)]
     pub frames_with_error: Option<f64>,
     /// One estimate per check.
     pub checks: Vec<SimCheck>,
     /// The estimate for the whole stack (a frame escapes only if every check passes).
-    #[serde(default)]
     pub stack: Option<Estimate>,
+}
+
+impl From<&report::Estimate> for Estimate {
+    fn from(e: &report::Estimate) -> Self {
+        Estimate {
+            escapes: e.escapes as f64,
+            rate: Some(e.rate),
+            ci_low: Some(e.ci_low),
+            ci_high: Some(e.ci_high),
+            exact: e.exact,
+        }
+    }
+}
+
+impl From<&Report> for SimulateDoc {
+    fn from(r: &Report) -> Self {
+        SimulateDoc {
+            ber: match r.params.channel {
+                Channel::Bsc { ber } => Some(ber),
+                _ => None,
+            },
+            bytes: Some(r.params.bytes as f64),
+            seed: Some(r.params.seed),
+            frames: r.frames as f64,
+            frames_with_error: Some(r.frames_with_error as f64),
+            checks: r
+                .checks
+                .iter()
+                .map(|c| SimCheck {
+                    name: c.name.clone().unwrap_or_default(),
+                    estimate: c.into(),
+                })
+                .collect(),
+            stack: Some((&r.stack).into()),
+        }
+    }
+}
+
+/// An untagged simulate document, read leniently.
+#[derive(Deserialize)]
+struct LegacySimulate {
+    #[serde(default)]
+    params: Value,
+    frames: f64,
+    #[serde(default)]
+    frames_with_error: Option<f64>,
+    checks: Vec<SimCheck>,
+    #[serde(default)]
+    stack: Option<Estimate>,
+}
+
+/// The first number under `key` in `v`, searched depth first through
+/// objects (a legacy run's BER may sit at the top, or under its channel as
+/// `channel.bsc.ber`).
+fn find_number(v: &Value, key: &str) -> Option<f64> {
+    let o = v.as_object()?;
+    if let Some(x) = o.get(key).and_then(Value::as_f64) {
+        return Some(x);
+    }
+    o.values().find_map(|w| find_number(w, key))
+}
+
+impl From<LegacySimulate> for SimulateDoc {
+    fn from(d: LegacySimulate) -> Self {
+        SimulateDoc {
+            ber: find_number(&d.params, "ber"),
+            bytes: find_number(&d.params, "bytes"),
+            seed: d.params.get("seed").and_then(Value::as_u64),
+            frames: d.frames,
+            frames_with_error: d.frames_with_error,
+            checks: d.checks,
+            stack: d.stack,
+        }
+    }
+}
+
+/// One simulate run, tagged (read into [`Report`]) or legacy (read leniently).
+fn simulate_run(v: &Value) -> Result<SimulateDoc> {
+    if document::kind_of(v)?.is_some() {
+        let report: Report = document::from_value(v.clone())?;
+        Ok((&report).into())
+    } else {
+        Ok(parse::<LegacySimulate>(v, "simulate")?.into())
+    }
 }
 
 /// A parsed result document of any plottable kind.
@@ -178,14 +275,11 @@ fn parse<T: for<'de> Deserialize<'de>>(v: &Value, kind: &'static str) -> Result<
 
 fn is_simulate(v: &Value) -> bool {
     match document::kind_of(v) {
-        Ok(Some(k)) => k == SIMULATE,
+        Ok(Some(k)) => k == Report::KIND,
         Ok(None) => v.get("frames").is_some() && v.get("checks").is_some(),
         Err(_) => false,
     }
 }
-
-/// The kind tag of `alias simulate` reports (defined in `aliasing-sim`).
-const SIMULATE: &str = "simulate";
 
 impl From<document::CheckInfo> for CheckInfo {
     fn from(c: document::CheckInfo) -> Self {
@@ -256,13 +350,7 @@ fn from_tagged(v: &Value, kind: &str) -> Result<Document> {
         document::Compare::KIND => Ok(Document::Compare(
             document::from_value::<document::Compare>(v.clone())?.into(),
         )),
-        SIMULATE => {
-            let schema = document::schema_of(v)?;
-            if schema > u64::from(document::SCHEMA) {
-                return Err(document::DocumentError::NewerSchema { found: schema }.into());
-            }
-            Ok(Document::Simulate(parse(v, "simulate")?))
-        }
+        Report::KIND => Ok(Document::Simulate(simulate_run(v)?)),
         other => Err(PlotError::UnknownDocument(format!(
             "a `{other}` document has no plot (curve, compare and simulate results have)"
         ))),
@@ -290,10 +378,8 @@ impl Document {
                         "a JSON array must hold simulate results only".into(),
                     ));
                 }
-                let docs: Vec<SimulateDoc> = items
-                    .iter()
-                    .map(|i| parse(i, "simulate"))
-                    .collect::<Result<_>>()?;
+                let docs: Vec<SimulateDoc> =
+                    items.iter().map(simulate_run).collect::<Result<_>>()?;
                 Ok(if docs.len() == 1 {
                     Document::Simulate(docs.into_iter().next().expect("one element"))
                 } else {
@@ -304,7 +390,15 @@ impl Document {
                 if let Some(kind) = document::kind_of(v)? {
                     from_tagged(v, kind)
                 } else if is_simulate(v) {
-                    Ok(Document::Simulate(parse(v, "simulate")?))
+                    Ok(Document::Simulate(simulate_run(v)?))
+                } else if v.get("method").and_then(Value::as_str)
+                    == Some(document::BracketDoc::KIND)
+                {
+                    // a curve's keys, but bounds instead of probabilities
+                    Err(PlotError::UnknownDocument(format!(
+                        "a `{}` document has no plot (curve, compare and simulate results have)",
+                        document::BracketDoc::KIND
+                    )))
                 } else if o.contains_key("points")
                     && (o.contains_key("crc") || o.contains_key("check"))
                 {

@@ -15,8 +15,10 @@
 //! system fonts or fontconfig. Files are written to a temporary name and
 //! renamed into place, so a failed render never leaves a file behind.
 //!
-//! The documents are the typed ones of `aliasing_core::document`, tagged
-//! with their kind:
+//! The documents are the typed ones the CLI writes, tagged with their kind:
+//! those of `aliasing_core::document` (curve, compare) and
+//! `aliasing_sim::report::Report` (simulate); [`doc`] reads each through its
+//! type and keeps a lenient reader only for untagged (pre-schema) files.
 //!
 //! ```
 //! use aliasing_core::bsc::CurvePoint;

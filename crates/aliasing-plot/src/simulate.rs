@@ -5,8 +5,6 @@
 //! array of runs that differ in BER or frame length plots the estimates with
 //! bars against that parameter, beside the exact line of each check.
 
-use serde_json::Value;
-
 use crate::doc::{Estimate, SimulateDoc};
 use crate::error::{PlotError, Result};
 use crate::figure::{Figure, Interval, Series, Shape, XAxis, colour};
@@ -15,15 +13,20 @@ use crate::{Options, XUnit};
 
 const Y_LABEL: &str = "escape rate  [undetected errors per frame]";
 
-/// A number under `key` in the parameters, at the top level or one object down.
-fn param(params: &Value, key: &str) -> Option<f64> {
-    if let Some(v) = params.get(key).and_then(Value::as_f64) {
-        return Some(v);
+/// The run parameter a sweep can vary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Param {
+    Ber,
+    Bytes,
+}
+
+impl Param {
+    fn of(self, doc: &SimulateDoc) -> Option<f64> {
+        match self {
+            Param::Ber => doc.ber,
+            Param::Bytes => doc.bytes,
+        }
     }
-    params
-        .as_object()?
-        .values()
-        .find_map(|v| v.get(key).and_then(Value::as_f64))
 }
 
 fn interval(x: f64, e: &Estimate) -> Interval {
@@ -53,13 +56,13 @@ fn run_description(doc: &SimulateDoc) -> String {
     if let Some(fe) = doc.frames_with_error {
         parts[0].push_str(&format!(" ({} with errors)", tick_label(fe)));
     }
-    if let Some(b) = param(&doc.params, "ber") {
+    if let Some(b) = doc.ber {
         parts.push(format!("BER {}", tick_label(b)));
     }
-    if let Some(b) = param(&doc.params, "bytes") {
+    if let Some(b) = doc.bytes {
         parts.push(format!("{} bytes", tick_label(b)));
     }
-    if let Some(s) = doc.params.get("seed") {
+    if let Some(s) = doc.seed {
         parts.push(format!("seed {s}"));
     }
     parts.join(", ")
@@ -110,9 +113,9 @@ pub fn figure(doc: &SimulateDoc, _opts: &Options) -> Result<Figure> {
 }
 
 /// Which run parameter a sweep varies.
-fn sweep_axis(docs: &[SimulateDoc]) -> Result<&'static str> {
-    for key in ["ber", "bytes"] {
-        let vals: Vec<Option<f64>> = docs.iter().map(|d| param(&d.params, key)).collect();
+fn sweep_axis(docs: &[SimulateDoc]) -> Result<Param> {
+    for key in [Param::Ber, Param::Bytes] {
+        let vals: Vec<Option<f64>> = docs.iter().map(|d| key.of(d)).collect();
         if vals.iter().all(Option::is_some) {
             let first = vals[0];
             if vals.iter().any(|v| *v != first) {
@@ -128,7 +131,7 @@ fn sweep_axis(docs: &[SimulateDoc]) -> Result<&'static str> {
 /// Builds the figure of several simulate runs swept over BER or frame length.
 pub fn sweep_figure(docs: &[SimulateDoc], opts: &Options) -> Result<Figure> {
     let key = sweep_axis(docs)?;
-    let scale = if key == "bytes" && opts.x == XUnit::Bits {
+    let scale = if key == Param::Bytes && opts.x == XUnit::Bits {
         8.0
     } else {
         1.0
@@ -155,7 +158,7 @@ pub fn sweep_figure(docs: &[SimulateDoc], opts: &Options) -> Result<Figure> {
         let mut est = Vec::new();
         let mut exact = Vec::new();
         for d in docs {
-            let x = param(&d.params, key).unwrap_or(f64::NAN) * scale;
+            let x = key.of(d).unwrap_or(f64::NAN) * scale;
             if let Some((_, e)) = columns(d).into_iter().find(|c| &c.0 == name) {
                 est.push(interval(x * spread(i), e));
                 if let Some(v) = e.exact {
@@ -188,22 +191,26 @@ pub fn sweep_figure(docs: &[SimulateDoc], opts: &Options) -> Result<Figure> {
             tick_label(fmax)
         )
     };
-    let other = if key == "ber" { "bytes" } else { "ber" };
-    if let Some(v) = param(&docs[0].params, other) {
-        subtitle.push_str(&if other == "ber" {
+    let other = if key == Param::Ber {
+        Param::Bytes
+    } else {
+        Param::Ber
+    };
+    if let Some(v) = other.of(&docs[0]) {
+        subtitle.push_str(&if other == Param::Ber {
             format!(", BER {}", tick_label(v))
         } else {
             format!(", {} bytes", tick_label(v))
         });
     }
-    if let Some(s) = docs[0].params.get("seed") {
+    if let Some(s) = docs[0].seed {
         subtitle.push_str(&format!(", seed {s}"));
     }
     Ok(Figure {
         title: format!("Monte Carlo escapes: {}", names.join(", ")),
         subtitle: Some(subtitle),
         x_label: match (key, scale == 8.0) {
-            ("ber", _) => "bit error rate  [flips per bit]".into(),
+            (Param::Ber, _) => "bit error rate  [flips per bit]".into(),
             (_, true) => "frame length  [bits]".into(),
             _ => "frame length  [bytes]".into(),
         },

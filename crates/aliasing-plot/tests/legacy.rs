@@ -109,3 +109,38 @@ fn tagged_documents_are_read_by_their_kind() {
     v["kind"] = "compare".into();
     assert!(Document::from_value(&v).is_err());
 }
+
+#[test]
+fn every_legacy_fixture_plots_or_is_refused_by_name() {
+    // every file in tests/fixtures: the plottable kinds still plot; the
+    // others are refused as documents without a plot, never misread
+    let plottable = [
+        "curve-crc",
+        "curve-internet",
+        "curve-burst",
+        "compare",
+        "compare-payload",
+        "simulate",
+    ];
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let file = entry.unwrap().file_name().into_string().unwrap();
+        let name = file
+            .strip_prefix("legacy-")
+            .and_then(|n| n.strip_suffix(".json"))
+            .unwrap_or_else(|| panic!("{file} is not legacy-NAME.json"));
+        let doc = Document::from_value(&legacy(name));
+        if plottable.contains(&name) {
+            seen += 1;
+            figure_of(&doc.unwrap(), &Options::default()).unwrap_or_else(|e| panic!("{file}: {e}"));
+        } else {
+            let e = doc.unwrap_err();
+            assert!(
+                matches!(e, aliasing_plot::PlotError::UnknownDocument(_)),
+                "{file}: {e}"
+            );
+        }
+    }
+    assert_eq!(seen, plottable.len(), "every plottable fixture is on disk");
+}
