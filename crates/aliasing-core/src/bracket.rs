@@ -51,6 +51,7 @@ pub const MAX_ENUMERATED: u32 = 6;
 
 /// The bracket at one (length, BER).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Bracket {
     /// Codeword length in bits, check bits included.
     pub bits: u64,

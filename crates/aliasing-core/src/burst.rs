@@ -86,6 +86,7 @@ pub fn count_undetected(g: &Generator, b: u32, start: u64) -> Result<u64> {
 
 /// One line of a CRC's burst profile.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct BurstRow {
     /// The smallest burst length the row covers.
     pub min_length: u32,

@@ -22,6 +22,7 @@ use crate::poly::Generator;
 
 /// A catalogue entry in plain integers.
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub struct Entry {
     /// RevEng name, e.g. `CRC-32/ISO-HDLC`.
     pub name: &'static str,
@@ -136,7 +137,7 @@ entries![
 
 /// Everyday names and what they stand for. A target starting with `CRC-` is a
 /// catalogue name; one starting with `k:` is a bare generator in Koopman form.
-pub static ALIASES: &[(&str, &str)] = &[
+pub(crate) static ALIASES: &[(&str, &str)] = &[
     ("crc32", "CRC-32/ISO-HDLC"),
     ("ethernet", "CRC-32/ISO-HDLC"),
     ("crc-32", "CRC-32/ISO-HDLC"),
@@ -185,10 +186,10 @@ pub static ALIASES: &[(&str, &str)] = &[
 ];
 
 /// Named generators outside the RevEng catalogue (no register parameters).
-pub static EXTRA_GENERATORS: &[(&str, &str)] = &[("CRC-32K", "k:0xBA0DC66B")];
+pub(crate) static EXTRA_GENERATORS: &[(&str, &str)] = &[("CRC-32K", "k:0xBA0DC66B")];
 
 /// The default maximal-length polynomials: `data/primitive-polynomials.txt`.
-pub static PRIMITIVE_TABLE: &str = include_str!("../data/primitive-polynomials.txt");
+pub(crate) static PRIMITIVE_TABLE: &str = include_str!("../data/primitive-polynomials.txt");
 
 /// The project's default primitive polynomial of `width` (3..=64).
 ///

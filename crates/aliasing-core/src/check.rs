@@ -45,6 +45,7 @@ pub trait Check: Send + Sync {
 
 /// A check whose aliasing can be computed or compared.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum CheckSpec {
     /// The Internet checksum (RFC 1071; TCP, UDP, IP).
     Internet,

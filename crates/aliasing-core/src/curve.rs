@@ -172,6 +172,7 @@ impl Request {
 /// What an exact method expects a request to cost. Estimates, used only to
 /// refuse what does not fit and to choose between methods.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct Cost {
     /// Estimated time in seconds (a model with per-operation costs measured
     /// on the development machine; only ratios between methods matter).
@@ -439,7 +440,7 @@ fn choose_within(req: &Request, budget: MemoryBudget) -> Result<&'static dyn Exa
 /// the methods that apply and fit, the one with the smallest estimated time.
 ///
 /// Fails when no method applies (the first method's reason), or when the
-/// budget cannot be read (a malformed [`markov::MEMORY_LIMIT_ENV`]).
+/// budget cannot be read (a malformed [`crate::units::MEMORY_LIMIT_ENV`]).
 pub fn choose(g: &Generator, lengths: &[Bits], bers: &[Ber]) -> Result<Method> {
     let req = Request::new(g, lengths, bers)?;
     Ok(choose_within(&req, MemoryBudget::from_env()?)?.method())
@@ -558,7 +559,7 @@ mod tests {
         // CRC-32 needs 32 GiB: refused wherever the limit is below that
         // (only then is it safe to ask: above, the run would go ahead).
         let crc = catalogue::resolve("crc32").unwrap();
-        if markov::memory_limit().unwrap() < markov::estimate_bytes(32, 1) {
+        if crate::units::MemoryBudget::from_env().unwrap().get() < markov::estimate_bytes(32, 1) {
             let e = exact(&crc, &[12144], &[1e-5], Method::Markov);
             assert!(matches!(e, Err(Error::TooBig { .. })));
         }

@@ -51,7 +51,7 @@ pub const MAX_WIDTH: u32 = 32;
 /// The LFSR in Galois form with byte tables for 64 output bits and the
 /// 64-step jump at once.
 #[derive(Debug, Clone)]
-pub struct Lfsr {
+pub(crate) struct Lfsr {
     width: u32,
     normal: u64,
     out: Vec<[u64; 256]>,
@@ -143,6 +143,7 @@ fn mask_of(width: u32) -> u64 {
 
 /// One cycle of the register's state graph: a state on it and its length.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Cycle {
     /// A state on the cycle.
     pub rep: u64,
@@ -152,6 +153,7 @@ pub struct Cycle {
 
 /// How the cycles of the state graph were found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum CycleMethod {
     /// `g` primitive: one cycle of length `2^r - 1` and the zero state.
     Primitive,
@@ -346,7 +348,7 @@ pub fn cycles(g: &Generator) -> Result<Vec<Cycle>> {
 /// Rough work of [`dual_weights`] in sequence-bit steps: `2^r` per length,
 /// plus about `4 2^r` for the cycle walk when `g` needs one. Compare with the Markov
 /// chain's `n 2^r`.
-pub fn work_estimate(g: &Generator, lengths: &[u64]) -> f64 {
+pub(crate) fn work_estimate(g: &Generator, lengths: &[u64]) -> f64 {
     let states = (g.width() as f64).exp2();
     let walk = if cycle_method(g) == CycleMethod::Walk {
         4.0 * states
@@ -359,7 +361,7 @@ pub fn work_estimate(g: &Generator, lengths: &[u64]) -> f64 {
 /// Peak memory of [`dual_weights`] in bytes (bitmap of the walk, if any,
 /// and the per-thread histograms). The walk above 24 bits is counted with
 /// its fallback bitmap, an upper bound.
-pub fn memory_estimate(g: &Generator, lengths: &[u64]) -> f64 {
+pub(crate) fn memory_estimate(g: &Generator, lengths: &[u64]) -> f64 {
     let walk = if cycle_method(g) == CycleMethod::Walk {
         (g.width() as f64).exp2() / 8.0
     } else {

@@ -60,7 +60,7 @@ fn suggest(s: &[String]) -> String {
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Formats a byte count for error messages, e.g. `12.0 GiB`.
-pub fn human_bytes(bytes: f64) -> String {
+pub(crate) fn human_bytes(bytes: f64) -> String {
     const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
     let mut v = bytes;
     let mut i = 0;

@@ -28,6 +28,7 @@ use crate::poly::Generator;
 
 /// One irreducible factor `p^multiplicity` of a generator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Factor {
     /// The irreducible polynomial, bit `i` the coefficient of `x^i`.
     pub poly: u128,

@@ -65,7 +65,7 @@ fn pow_fixed(x: &UBig, mut k: u64, prec: usize) -> UBig {
 }
 
 /// `v * 2^-prec` as the nearest `f64` (within 2^-52 relative).
-pub fn fixed_to_f64(v: &UBig, prec: usize) -> f64 {
+pub(crate) fn fixed_to_f64(v: &UBig, prec: usize) -> f64 {
     let bl = v.bit_len();
     if bl == 0 {
         return 0.0;
@@ -76,7 +76,7 @@ pub fn fixed_to_f64(v: &UBig, prec: usize) -> f64 {
 }
 
 /// `x * 2^e` without intermediate overflow or underflow.
-pub fn ldexp(mut x: f64, mut e: i64) -> f64 {
+pub(crate) fn ldexp(mut x: f64, mut e: i64) -> f64 {
     while e > 1000 {
         x *= 2f64.powi(1000);
         e -= 1000;
@@ -162,7 +162,7 @@ pub fn p_undetected(dual: &DualWeights, p: f64) -> Result<f64> {
 /// `(1-p)^(n-w)` within `2n`, one truncating product), so it keeps 14
 /// significant digits however small it is beside `P_ud`. Comes back as 0
 /// only when it is below about `1e-330` (or exactly 0).
-pub fn p_undetected_above(dual: &DualWeights, p: f64, low: &[UBig]) -> Result<f64> {
+pub(crate) fn p_undetected_above(dual: &DualWeights, p: f64, low: &[UBig]) -> Result<f64> {
     if !(p.is_finite() && (0.0..=0.5).contains(&p)) {
         return Err(Error::Unsupported(format!(
             "the dual-code evaluation needs a bit error rate in [0, 0.5], not {p}"

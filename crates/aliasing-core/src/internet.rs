@@ -107,6 +107,7 @@ const CUT_TOLERANCE: f64 = 1e-13;
 /// let w = aliasing_core::internet::column_counts(3);
 /// assert_eq!((w[0], w[8]), (1, 2));
 /// ```
+#[doc(hidden)] // internal: public for the benches only
 pub fn column_counts(bytes: u64) -> [u64; WIDTH] {
     let words = bytes.div_ceil(2);
     let mut w = [words; WIDTH];
@@ -127,7 +128,7 @@ fn byte_columns(i: usize) -> usize {
 /// Flip directions fixed by a payload: per bit column, how many transmitted
 /// bits are 0 (a flip adds `2^k`) and how many are 1 (a flip subtracts `2^k`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Directions {
+pub(crate) struct Directions {
     /// Bits equal to 0 in column `k`: flips there go up.
     pub up: [u64; WIDTH],
     /// Bits equal to 1 in column `k`: flips there go down.
@@ -182,6 +183,7 @@ impl Directions {
 
     /// Number of weight-2 error patterns that escape: `sum_k up_k * down_k`
     /// (both flips in one column, opposite original values).
+    #[cfg(test)] // an independent method, the tests' reference
     pub fn escaping_pairs(&self) -> u64 {
         self.up.iter().zip(&self.down).map(|(u, d)| u * d).sum()
     }
@@ -307,7 +309,7 @@ pub fn curve_payload(payload: &[u8], lengths: &[u64], bers: &[f64]) -> Result<Ve
 
 /// The distribution of the net change `D` of one column, cut at `F` flips.
 #[derive(Debug, Clone)]
-pub struct ColumnLaw<T> {
+pub(crate) struct ColumnLaw<T> {
     /// Probability that no bit of the column flips.
     pub clean: T,
     /// `flip[d + F]`: probability of at least one flip and net change `d`.
@@ -317,8 +319,7 @@ pub struct ColumnLaw<T> {
 }
 
 /// Arithmetic the carry chain needs: `f64`, or exact rationals in tests.
-#[doc(hidden)] // internal: the carry chain's two number types
-pub trait Semiring: Clone {
+pub(crate) trait Semiring: Clone {
     /// Additive identity.
     fn zero() -> Self;
     /// Multiplicative identity.
@@ -353,7 +354,7 @@ impl Semiring for f64 {
 /// column changes `D_k` (`w = laws.len()`), each cut at `cut` flips, by the
 /// cyclic carry chain. Every operation is an addition or multiplication of
 /// non-negative numbers.
-pub fn carry_chain<T: Semiring>(laws: &[ColumnLaw<T>], cut: usize) -> T {
+pub(crate) fn carry_chain<T: Semiring>(laws: &[ColumnLaw<T>], cut: usize) -> T {
     let f = cut as i64;
     let size = 2 * cut + 1;
     let mut total = T::zero();
@@ -571,7 +572,7 @@ fn carry_adaptive(
 /// `P_ud` for random data with `counts[k]` transmitted bits in column `k`
 /// (word width `counts.len()`, modulus `2^w - 1`) by the carry chain, or
 /// `None` where its cut would need more than 64 flips per column.
-pub fn carry_random(counts: &[u64], p: f64) -> Option<f64> {
+pub(crate) fn carry_random(counts: &[u64], p: f64) -> Option<f64> {
     let max = counts.iter().copied().max().unwrap_or(0);
     carry_adaptive(max, |cut| {
         counts.iter().map(|&n| random_law(n, p, cut)).collect()
@@ -580,7 +581,7 @@ pub fn carry_random(counts: &[u64], p: f64) -> Option<f64> {
 
 /// `P_ud` for fixed directions (`up[k]`, `down[k]` bits in column `k`) by the
 /// carry chain, or `None` where its cut would need more than 64 flips per column.
-pub fn carry_payload(up: &[u64], down: &[u64], p: f64) -> Option<f64> {
+pub(crate) fn carry_payload(up: &[u64], down: &[u64], p: f64) -> Option<f64> {
     let max = up.iter().chain(down).copied().max().unwrap_or(0);
     carry_adaptive(max, |cut| {
         up.iter()
@@ -593,7 +594,8 @@ pub fn carry_payload(up: &[u64], down: &[u64], p: f64) -> Option<f64> {
 /// `P_ud` with `random[k]` random bits and `up[k]`, `down[k]` fixed bits in
 /// column `k`, by the carry chain (`None` where its cut would need more than
 /// 64 flips per column).
-pub fn carry_mixed(random: &[u64], up: &[u64], down: &[u64], p: f64) -> Option<f64> {
+#[cfg(test)] // an independent method, the tests' reference
+pub(crate) fn carry_mixed(random: &[u64], up: &[u64], down: &[u64], p: f64) -> Option<f64> {
     carry_target(random, up, down, 0, p)
 }
 
@@ -822,6 +824,7 @@ impl Spectrum {
 /// `P_ud` for random data with `counts[k]` bits in column `k` (word width
 /// `w = counts.len()` up to 16, modulus `2^w - 1`) by the characteristic
 /// function over `Z_M`, first-order terms removed analytically.
+#[doc(hidden)] // internal: public for the benches only
 pub fn fourier_random(counts: &[u64], p: f64) -> f64 {
     Spectrum::new(counts.len(), p).random(counts)
 }
@@ -829,12 +832,13 @@ pub fn fourier_random(counts: &[u64], p: f64) -> f64 {
 /// `P_ud` for fixed directions by the plain characteristic-function sum: exact
 /// in exact arithmetic, accurate in `f64` only where `(1-p)^n` is far below
 /// `1/M` (large `n p`); used there as the fallback of the carry chain.
-pub fn fourier_payload(up: &[u64], down: &[u64], p: f64) -> f64 {
+#[cfg(test)] // an independent method, the tests' reference
+pub(crate) fn fourier_payload(up: &[u64], down: &[u64], p: f64) -> f64 {
     Spectrum::new(up.len(), p).mixed(&vec![0; up.len()], up, down, 0)
 }
 
 mod field;
-pub use field::{p_undetected, p_undetected_mixed, p_undetected_real_field};
+pub use field::{p_undetected, p_undetected_mixed};
 
 #[cfg(test)]
 mod tests;

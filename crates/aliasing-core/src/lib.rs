@@ -58,6 +58,35 @@
 //!   considers it.
 //! - **A new stack** (frame layout): [`layout::Frame::new`]; the simulator
 //!   and the exact joint computation read the same layout.
+//! - **A new exact method for a checksum** (not a CRC): a function in that
+//!   check's module ([`internet`], [`fletcher`]) returning
+//!   [`bsc::CurvePoint`]s, reached from [`compare::curve`] for its
+//!   [`check::CheckSpec`] variant.
+//! - **A new result document** (a command's JSON output): a serde struct in
+//!   its own module under [`document`], `#[non_exhaustive]` with a
+//!   constructor, implementing [`document::Document`] with its `KIND` tag;
+//!   add it to the table in [`document`], a legacy fixture to the plot
+//!   crate's tests if files of it exist, and a view in `aliasing-plot` if it
+//!   plots. The CLI prints it with [`document::to_json_sorted`].
+//! - **A new error** a library call can refuse with: a variant of [`Error`]
+//!   (one line, for `error: ...`); it is `#[non_exhaustive]`, so adding one
+//!   breaks no caller.
+//! - **A new channel** (for exact methods): its parameters in [`channel`]
+//!   beside [`channel::GilbertElliott`], shared with the simulator.
+//!
+//! ## What is not public
+//!
+//! Kernels and internals are private or `#[doc(hidden)]`: the Markov
+//! chain's step kernels and CPU dispatch (`markov::walk`,
+//! `markov::butterfly`, `markov::inplace`, `markov::cpu`,
+//! `markov::gilbert::fused`), the carry chain and Fourier sums behind
+//! [`internet`], the LFSR tables of [`dual`], fixed-point helpers of
+//! [`highprec`], and `atomic` (atomic file writes). Hidden items are public
+//! only so that the benches and the sibling crates reach them; they may
+//! change without notice. Functions come in up to three forms: `f` (the
+//! memory budget from the environment, no progress), `f_within` (an
+//! explicit [`units::MemoryBudget`]) and `f_with` (a budget and a
+//! [`progress::Progress`] watcher).
 #![warn(missing_docs)]
 
 #[doc(hidden)] // internal: atomic writes for the CLI and the simulator

@@ -175,7 +175,7 @@ impl Table {
 
 /// Refuses, before any work, what [`span_counts`] would refuse: a weight
 /// outside 2..=6, a length over the limits of work or memory.
-pub fn check_span(g: &Generator, w: u32, max_len: u64) -> Result<()> {
+pub(crate) fn check_span(g: &Generator, w: u32, max_len: u64) -> Result<()> {
     check_width(g)?;
     if !(2..=6).contains(&w) {
         return Err(Error::Unsupported(format!(
@@ -207,7 +207,7 @@ pub fn check_span(g: &Generator, w: u32, max_len: u64) -> Result<()> {
         let pairs = (n as f64) * (n as f64) / 2.0;
         // open addressing at load <= 1/2: 16 bytes a slot, 2-4 slots a pair
         let need = 64.0 * pairs.max(16.0);
-        let limit = crate::markov::memory_limit()?;
+        let limit = crate::units::MemoryBudget::from_env()?.get();
         if need > limit {
             return Err(Error::TooBig {
                 what: format!("weight-5 counts up to {n} bits (pair table)"),
@@ -597,6 +597,7 @@ fn shapes5_slice(syn: &[u64], slice: u64, slices: u64) -> Vec<Vec<u32>> {
 
 /// One entry of a Hamming-distance profile.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct HdEntry {
     /// The Hamming distance.
     pub hd: u32,
@@ -870,7 +871,7 @@ pub fn hd_profile_with(
     max_hd: Option<u32>,
     progress: &dyn Progress,
 ) -> Result<HdProfile> {
-    Ok(hd_profile_within(g, max_hd, None, progress)?.0)
+    Ok(hd_profile_up_to(g, max_hd, None, progress)?.0)
 }
 
 /// The Hamming-distance profile of `g` searched only up to codeword length
@@ -888,13 +889,13 @@ pub fn hd_profile_with(
 /// ```
 /// use aliasing_core::{lowweight, poly::Generator, progress::Silent};
 /// let g: Generator = "0x104C11DB7".parse().unwrap(); // CRC-32
-/// let (p, open) = lowweight::hd_profile_within(&g, None, Some(32 + 1000), &Silent).unwrap();
+/// let (p, open) = lowweight::hd_profile_up_to(&g, None, Some(32 + 1000), &Silent).unwrap();
 /// // HD 3, 4, 5 end beyond 1000 data bits (at 2^32-33, 91607, 2974)
 /// assert_eq!(open, Some(5));
 /// assert_eq!(p.entries[0].hd, 6);
 /// assert_eq!(p.entries[0].max_data_bits, 268);
 /// ```
-pub fn hd_profile_within(
+pub fn hd_profile_up_to(
     g: &Generator,
     max_hd: Option<u32>,
     max_bits: Option<u64>,
@@ -1143,7 +1144,7 @@ pub(crate) mod tests {
             let r = g.width() as u64;
             let full = hd_profile(&g, Some(8)).unwrap();
             for data in [1u64, 5, 20, 100, 300, 3000, 100_000] {
-                let (p, open) = hd_profile_within(&g, Some(8), Some(data + r), &Silent).unwrap();
+                let (p, open) = hd_profile_up_to(&g, Some(8), Some(data + r), &Silent).unwrap();
                 let want: Vec<&HdEntry> = full
                     .entries
                     .iter()

@@ -44,6 +44,7 @@ pub const MAX_CANDIDATES: u64 = 1 << 31;
 
 /// A weight-3 codeword `1 + x^a + x^b`, `0 < a < b`: `b` is its span.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Trinomial {
     /// The middle exponent.
     pub a: u64,

@@ -169,6 +169,7 @@ pub fn distribution_with(
 
 /// The weight distribution `B_w` of the dual of a shortened CRC code.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DualWeights {
     /// Codeword length `n` in bits, check bits included.
     pub bits: u64,
@@ -200,7 +201,7 @@ impl DualWeights {
 
 /// `K_w(j; n)` for `w = 0..=max_w` by the three-term recurrence
 /// `(w+1) K_{w+1} = (n - 2j) K_w - (n - w + 1) K_{w-1}` (exact division).
-pub fn krawtchouk_column(n: u64, j: u64, max_w: usize) -> Vec<IBig> {
+pub(crate) fn krawtchouk_column(n: u64, j: u64, max_w: usize) -> Vec<IBig> {
     let mut out = Vec::with_capacity(max_w + 1);
     out.push(IBig::ONE);
     if max_w == 0 {
@@ -217,7 +218,8 @@ pub fn krawtchouk_column(n: u64, j: u64, max_w: usize) -> Vec<IBig> {
 }
 
 /// `K_w(j; n)` from its defining sum (slow; for tests and documentation).
-pub fn krawtchouk(n: u64, w: u64, j: u64) -> IBig {
+#[cfg(test)] // an independent method, the tests' reference
+pub(crate) fn krawtchouk(n: u64, w: u64, j: u64) -> IBig {
     let mut s = IBig::ZERO;
     for k in 0..=w.min(j) {
         if w - k > n - j {
@@ -291,14 +293,6 @@ pub fn macwilliams(dual: &DualWeights, max_w: usize) -> Result<Vec<UBig>> {
         )));
     }
     Ok(out)
-}
-
-/// Formats an exact count for JSON: a number when it fits in 2^53, else a string.
-pub fn count_json(c: &UBig) -> String {
-    match u64::try_from(c) {
-        Ok(v) if v <= 1u64 << 53 => v.to_string(),
-        _ => format!("\"{c}\""),
-    }
 }
 
 #[cfg(test)]

@@ -57,7 +57,7 @@ fn bd0(x: f64, m: f64, d: f64) -> f64 {
 }
 
 /// `ln P(X = k)` for `X ~ Binomial(n, p)`, `0 < p < 1`.
-pub fn ln_binom_pmf(k: u64, n: u64, p: f64) -> f64 {
+pub(crate) fn ln_binom_pmf(k: u64, n: u64, p: f64) -> f64 {
     let (kf, nf) = (k as f64, n as f64);
     let q = 1.0 - p;
     if k == 0 {
@@ -105,7 +105,7 @@ fn betacf(a: f64, b: f64, x: f64) -> f64 {
 }
 
 /// Upper tail `P(X >= k)` for `X ~ Binomial(n, p)`, `1 <= k <= n`.
-pub fn binom_upper_tail(k: u64, n: u64, p: f64) -> f64 {
+pub(crate) fn binom_upper_tail(k: u64, n: u64, p: f64) -> f64 {
     if p <= 0.0 {
         return 0.0;
     }
@@ -122,7 +122,7 @@ pub fn binom_upper_tail(k: u64, n: u64, p: f64) -> f64 {
 }
 
 /// Lower tail `P(X <= k)` for `X ~ Binomial(n, p)`.
-pub fn binom_lower_tail(k: u64, n: u64, p: f64) -> f64 {
+pub(crate) fn binom_lower_tail(k: u64, n: u64, p: f64) -> f64 {
     if k >= n || p <= 0.0 {
         return 1.0;
     }

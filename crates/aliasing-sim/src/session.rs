@@ -314,11 +314,6 @@ impl Session<Params> {
     }
 }
 
-/// Adds complete shards of one simulation (see [`crate::shard::merge`]).
-pub fn merge(files: &[(String, RunFile)]) -> Result<(Params, Counts)> {
-    crate::shard::merge(files)
-}
-
 /// Reads the shard files at `paths` and merges them into the whole run's
 /// session (the unsharded run) and tallies.
 pub fn merge_paths(paths: &[PathBuf]) -> Result<(Session, Counts)> {

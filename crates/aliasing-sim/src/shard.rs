@@ -85,7 +85,7 @@ impl<T: Tally> Tally for Vec<T> {
 pub type Shard = (u64, u64);
 
 /// Checks a shard `(i, n)`: `1 <= i <= n`.
-pub fn check_shard(shard: Shard) -> Result<()> {
+pub(crate) fn check_shard(shard: Shard) -> Result<()> {
     let (i, n) = shard;
     if n == 0 || i == 0 || i > n {
         return Err(Error::Invalid(format!(

@@ -175,7 +175,7 @@ fn merge_of_real_shards() {
         .enumerate()
         .map(|(i, f)| (format!("s{i}"), f.clone()))
         .collect();
-    let (params, total) = session::merge(&named).unwrap();
+    let (params, total) = aliasing_sim::shard::merge(&named).unwrap();
     let whole = Session::new(params, (1, 1))
         .unwrap()
         .run(RunOptions {
@@ -186,7 +186,7 @@ fn merge_of_real_shards() {
     assert_eq!(total, whole);
     let mut twice = named.clone();
     twice[2] = named[1].clone();
-    let e = session::merge(&twice).unwrap_err().to_string();
+    let e = aliasing_sim::shard::merge(&twice).unwrap_err().to_string();
     assert!(e.contains("twice") && !e.contains('\n'), "{e}");
     let mut other = named.clone();
     let mut p = other[2].1.params.clone();
@@ -198,7 +198,7 @@ fn merge_of_real_shards() {
         1,
         other[2].1.progress.counts.clone(),
     );
-    let e = session::merge(&other).unwrap_err().to_string();
+    let e = aliasing_sim::shard::merge(&other).unwrap_err().to_string();
     assert!(!e.contains('\n'), "{e}");
 }
 

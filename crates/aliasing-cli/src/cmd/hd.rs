@@ -58,7 +58,7 @@ pub fn run(args: Args) -> Result<()> {
     let wide_stop = if args.max_bits.is_some() { 6 } else { 4 };
     let max_hd = args.max_hd.or((g.width() > 32).then_some(wide_stop));
     let bar = crate::progress::Bar::stderr();
-    let (prof, open) = lowweight::hd_profile_within(&g, max_hd, args.max_bits, &bar)?;
+    let (prof, open) = lowweight::hd_profile_up_to(&g, max_hd, args.max_bits, &bar)?;
     bar.finish();
     let bound_text = match (args.max_bits, open) {
         (Some(n), Some(h)) => format!(

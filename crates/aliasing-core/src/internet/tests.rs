@@ -673,3 +673,10 @@ fn refusals_name_the_reason() {
     assert!(p_undetected(2, 1e-3).is_err());
     assert!(p_undetected(1, 1e-3).is_err());
 }
+
+#[test]
+fn real_field_model_agrees_with_the_real_model_at_ethernet_length() {
+    let a = p_undetected(1500, 1.5e-5).unwrap();
+    let b = p_undetected_real_field(1500, 1.5e-5).unwrap();
+    assert!(((b - a) / a).abs() < 1e-13, "{a} {b}");
+}

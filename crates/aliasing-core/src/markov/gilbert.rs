@@ -41,6 +41,7 @@
 //! ```
 
 use super::butterfly;
+#[cfg(test)]
 use super::sparse::ErrorChain;
 use crate::bsc::CurvePoint;
 use crate::channel::GilbertElliott;
@@ -56,7 +57,7 @@ pub const MAX_WIDTH: u32 = 24;
 /// Estimated peak memory in bytes for a `width`-bit CRC: one vector of
 /// `2^width` f64 per channel state ([`fused`], in place), two below
 /// [`FUSED_WIDTH`] ([`solve_stepwise`]).
-pub fn estimate_bytes(width: u32) -> f64 {
+pub(crate) fn estimate_bytes(width: u32) -> f64 {
     let vectors = if width >= FUSED_WIDTH { 2.0 } else { 4.0 };
     vectors * 8.0 * 2f64.powi(width as i32) + (1 << 20) as f64
 }
@@ -135,7 +136,12 @@ pub const FUSED_WIDTH: u32 = 8;
 /// mix per bit, two vectors per channel state. The reference for
 /// [`fused`] (they agree to 1e-13, tested) and the solver below
 /// [`FUSED_WIDTH`]. Same contract as [`solve`].
-pub fn solve_stepwise(g: &Generator, lengths: &[u64], ge: &GilbertElliott) -> Vec<CurvePoint> {
+#[cfg(test)] // an independent method, the tests' reference
+pub(crate) fn solve_stepwise(
+    g: &Generator,
+    lengths: &[u64],
+    ge: &GilbertElliott,
+) -> Vec<CurvePoint> {
     stepwise(g, lengths, ge, &Silent)
 }
 
@@ -315,7 +321,8 @@ fn mix(vg: &mut [f64], vb: &mut [f64], m: [f64; 4]) {
 /// (state `2 s + c`: register state `s`, channel state `c`, 0 good), built
 /// transition by transition from the register rule: an independent
 /// implementation for tests and small widths. Fails on an invalid channel.
-pub fn sparse_chain(g: &Generator, ge: &GilbertElliott) -> Result<ErrorChain> {
+#[cfg(test)] // an independent method, the tests' reference
+pub(crate) fn sparse_chain(g: &Generator, ge: &GilbertElliott) -> Result<ErrorChain> {
     use sprs::TriMat;
     ge.validate()?;
     let r = g.width();
@@ -345,6 +352,7 @@ pub fn sparse_chain(g: &Generator, ge: &GilbertElliott) -> Result<ErrorChain> {
     ErrorChain::new(clean.to_csr(), error.to_csr(), start, vec![0, 1])
 }
 
+#[doc(hidden)] // kernel: public for the benches only
 pub mod fused;
 
 #[cfg(test)]

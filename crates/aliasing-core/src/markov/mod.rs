@@ -20,10 +20,10 @@
 //! - [`walk`]: the chain as a random walk on unwound syndromes, where each
 //!   step is a butterfly on fixed pairs, so [`walk::BLOCK`] steps run in
 //!   registers per pass over the vector (vectorised for AVX2); the solver's
-//!   kernel from width 8 on x86-64 ([`Kernel`]).
+//!   kernel from width 8 on x86-64.
 //!
 //! [`cpu`] detects the CPU's vector instructions once; every kernel's
-//! vector path is reached only through its [`cpu::Isa`], and the scalar
+//! vector path is reached only through its `cpu::Isa`, and the scalar
 //! path it always has gives the same bits (tested).
 //!
 //! [`gilbert`] runs the product chain (register x channel state) of a
@@ -31,8 +31,9 @@
 //!
 //! One pass yields every length up to the largest requested. Cost
 //! `O(n_max * 2^r)` per BER; memory one vector of `2^r` f64 per BER in
-//! flight with [`walk`] ([`estimate_bytes`]). [`check_memory`] refuses a run
-//! that would not fit before anything is allocated.
+//! flight with [`walk`] ([`estimate_bytes`]). [`p_undetected`] refuses a run
+//! that would not fit the memory budget ([`crate::units::MemoryBudget`])
+//! before anything is allocated.
 //!
 //! ```
 //! use aliasing_core::{markov, poly::Generator};
@@ -47,6 +48,7 @@
 
 #[doc(hidden)] // kernel: public for the benches only
 pub mod butterfly;
+#[doc(hidden)] // kernel dispatch: public for the benches and tests only
 pub mod cpu;
 pub mod gilbert;
 #[doc(hidden)] // kernel: public for the benches only
@@ -61,10 +63,8 @@ use crate::poly::Generator;
 use crate::progress::{Progress, Silent};
 use rayon::prelude::*;
 
-pub use crate::units::{MEMORY_FRACTION, MEMORY_LIMIT_ENV};
-
 /// Environment variable that turns the hand-vectorised kernels off (any
-/// value but `0`; read once by [`cpu::Isa::detect`]): the solver then takes
+/// value but `0`; read once by `cpu::Isa::detect`): the solver then takes
 /// the portable paths a CPU without AVX2 would, for testing them or ruling
 /// them out. The results stay exact (the walk and butterfly kernels agree
 /// to 1e-13).
@@ -72,7 +72,7 @@ pub const NO_SIMD_ENV: &str = "ALIAS_NO_SIMD";
 
 /// How [`solve`] runs a `width`-bit chain with `bers` BERs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kernel {
+pub(crate) enum Kernel {
     /// [`walk`], one BER per rayon thread (one vector each).
     WalkPerBer,
     /// [`walk`], one BER after the other, each block split across threads
@@ -86,13 +86,13 @@ pub enum Kernel {
 
 impl Kernel {
     /// The plan for a `width`-bit chain with `bers` BERs on this machine.
-    pub fn new(width: u32, bers: usize) -> Kernel {
+    pub(crate) fn new(width: u32, bers: usize) -> Kernel {
         Kernel::on(cpu::Isa::detect(), width, bers)
     }
 
     /// The plan for a `width`-bit chain with `bers` BERs on the
     /// instructions of `isa`.
-    pub fn on(isa: cpu::Isa, width: u32, bers: usize) -> Kernel {
+    pub(crate) fn on(isa: cpu::Isa, width: u32, bers: usize) -> Kernel {
         if width < walk::MIN_WIDTH || !isa.vectorises_walk() {
             Kernel::Butterfly
         } else if width >= butterfly::PARALLEL_WIDTH && bers < rayon::current_num_threads() {
@@ -104,7 +104,7 @@ impl Kernel {
 }
 
 /// Estimated peak memory in bytes of the solver for a `width`-bit CRC and
-/// `bers` BERs, following [`Kernel::new`]: [`walk`] holds one vector of
+/// `bers` BERs, following the kernel [`solve`] picks: [`walk`] holds one vector of
 /// `2^width` f64 per BER in flight (one BER per thread, or one in all when
 /// split); the butterfly kernel two (one BER per thread below
 /// [`butterfly::PARALLEL_WIDTH`], one BER at a time up to
@@ -121,14 +121,9 @@ pub fn estimate_bytes(width: u32, bers: usize) -> f64 {
     vectors * 8.0 * 2f64.powi(width as i32) + (1 << 20) as f64
 }
 
-/// The memory limit in bytes: [`crate::units::MemoryBudget::from_env`].
-pub fn memory_limit() -> Result<f64> {
-    Ok(crate::units::MemoryBudget::from_env()?.get())
-}
-
 /// Refuses a run whose [`estimate_bytes`] exceeds `limit` bytes, with a
 /// one-line [`crate::Error::TooBig`] giving both.
-pub fn check_memory(width: u32, bers: usize, limit: f64) -> Result<()> {
+pub(crate) fn check_memory(width: u32, bers: usize, limit: f64) -> Result<()> {
     crate::units::MemoryBudget::bytes(limit)?.admit(
         || {
             format!(
@@ -142,7 +137,7 @@ pub fn check_memory(width: u32, bers: usize, limit: f64) -> Result<()> {
 
 /// `P_undetected` of the CRC `g` for every BER (outer index) and length
 /// (inner index), after checking the BERs and the memory (against
-/// [`memory_limit`]); see [`solve`].
+/// [`crate::units::MemoryBudget::from_env`]); see [`solve`].
 pub fn p_undetected(g: &Generator, lengths: &[u64], bers: &[f64]) -> Result<Vec<Vec<f64>>> {
     p_undetected_with(g, lengths, bers, &Silent)
 }
@@ -157,7 +152,11 @@ pub fn p_undetected_with(
     for &p in bers {
         bsc::check_ber(p)?;
     }
-    check_memory(g.width(), bers.len(), memory_limit()?)?;
+    check_memory(
+        g.width(),
+        bers.len(),
+        crate::units::MemoryBudget::from_env()?.get(),
+    )?;
     Ok(solve_with(g, lengths, bers, progress))
 }
 
@@ -167,7 +166,7 @@ pub(crate) fn report_every(width: u32) -> u64 {
 }
 
 /// `P_undetected` for every BER (outer index) and length (inner index) with
-/// the kernel of [`Kernel::new`], without checks: the BERs must lie in
+/// the kernel this machine runs fastest, without checks: the BERs must lie in
 /// `[0, 1]` and [`estimate_bytes`] must fit. The result does not depend on
 /// the thread count.
 pub fn solve(g: &Generator, lengths: &[u64], bers: &[f64]) -> Vec<Vec<f64>> {

@@ -55,6 +55,7 @@ pub const MAX_WIDTH: u32 = 32;
 /// What the ranking optimises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Objective {
     /// Highest minimum distance first, then lowest `P_ud`.
     Hd,
@@ -138,6 +139,7 @@ impl Query {
 
 /// The candidate generators, in a fixed order (index `0..len`).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Space {
     /// Every generator of the width with the `+1` term: index `i` is the
     /// normal form `2i + 1`.
@@ -234,6 +236,7 @@ impl Shard {
 
 /// One ranked generator.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Ranked {
     /// The generator (in files: its full notation, `0x11021`).
     #[serde(with = "full_notation")]
@@ -289,6 +292,7 @@ impl Ranked {
 
 /// Time and count of one stage.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct StageStats {
     /// Candidates that went through the stage.
     pub generators: u64,
@@ -309,6 +313,7 @@ impl StageStats {
 
 /// The result of a search over one shard (or, merged, over all of them).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Partial {
     /// The top results of the shard, best first, all evaluated.
     pub results: Vec<Ranked>,
@@ -569,6 +574,7 @@ pub fn reciprocal_of(results: &[Ranked]) -> Vec<Option<usize>> {
 /// Where a generator stands among all candidates of an exhaustive search:
 /// ranks `best..=worst` (1-based), equal when known exactly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Standing {
     /// Best possible rank.
     pub best: u64,
