@@ -20,7 +20,7 @@ pub fn parse_bers(spec: &str) -> Result<Vec<f64>> {
         if p > 0.0 && p < f64::MIN_POSITIVE {
             bail!("bit error rate `{item}` is below the smallest normal number, 2.2e-308");
         }
-        out.push(aliasing_core::bsc::check_ber(p)?);
+        out.push(aliasing_core::units::Ber::new(p)?.get());
     }
     Ok(out)
 }

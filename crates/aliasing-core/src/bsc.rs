@@ -4,20 +4,12 @@
 //! computed as `-expm1(n * ln_1p(-p))`, which is accurate for `n p` far below
 //! machine epsilon.
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 
-/// Checks that `p` is a probability in [0, 1].
-///
-/// ```
-/// assert!(aliasing_core::bsc::check_ber(1e-5).is_ok());
-/// assert!(aliasing_core::bsc::check_ber(1.5).is_err());
-/// ```
-pub fn check_ber(p: f64) -> Result<f64> {
-    if p.is_finite() && (0.0..=1.0).contains(&p) {
-        Ok(p)
-    } else {
-        Err(Error::BadBer(format!("{p}")))
-    }
+/// `p` if it is a probability in [0, 1]: [`crate::units::Ber::new`] (the
+/// one home of the rule), for the functions here that take a bare `f64`.
+pub(crate) fn check_ber(p: f64) -> Result<f64> {
+    crate::units::Ber::new(p).map(crate::units::Ber::get)
 }
 
 /// Probability that at least one of `n` bits flips: `1 - (1-p)^n` without cancellation.

@@ -262,7 +262,7 @@ fn levenshtein(a: &str, b: &str) -> usize {
 }
 
 /// Close matches for a misspelt name, best first.
-pub fn suggestions(name: &str) -> Vec<String> {
+pub(crate) fn suggestions(name: &str) -> Vec<String> {
     let n = normalize(name);
     let mut scored: Vec<(usize, &str)> = all_names()
         .into_iter()

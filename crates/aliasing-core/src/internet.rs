@@ -138,12 +138,6 @@ pub(crate) struct Directions {
 impl Directions {
     /// Counts the bits of `payload` (big-endian words; an odd last byte is the
     /// high byte of a word whose pad byte is not transmitted).
-    ///
-    /// ```
-    /// use aliasing_core::internet::Directions;
-    /// let d = Directions::from_payload(&[0x80, 0x01]);
-    /// assert_eq!((d.down[15], d.up[15], d.down[0], d.up[1]), (1, 0, 1, 1));
-    /// ```
     pub fn from_payload(payload: &[u8]) -> Self {
         let mut d = Directions {
             up: [0; WIDTH],

@@ -169,7 +169,6 @@ pub fn distribution_with(
 
 /// The weight distribution `B_w` of the dual of a shortened CRC code.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct DualWeights {
     /// Codeword length `n` in bits, check bits included.
     pub bits: u64,

@@ -12,10 +12,14 @@
 //!   rebuilds the same plan (payload bytes included) and prints the same
 //!   exact values as the single run.
 //!
+//! Shard result files of one run are added by [`crate::shard::merge`] (or
+//! read and merged in one call by [`merge_paths`]):
+//!
 //! ```
 //! use aliasing_sim::channel::Channel;
 //! use aliasing_sim::run::RunOptions;
-//! use aliasing_sim::session::{Session, merge};
+//! use aliasing_sim::session::Session;
+//! use aliasing_sim::shard::merge;
 //! use aliasing_sim::spec::{Params, PayloadSpec};
 //! let p = Params::new("crc8", 32, Channel::Bsc { ber: 1e-2 }, PayloadSpec::Random, 300_000, 7);
 //! let whole = Session::new(p.clone(), (1, 1)).unwrap().run(RunOptions::default()).unwrap();

@@ -680,3 +680,9 @@ fn real_field_model_agrees_with_the_real_model_at_ethernet_length() {
     let b = p_undetected_real_field(1500, 1.5e-5).unwrap();
     assert!(((b - a) / a).abs() < 1e-13, "{a} {b}");
 }
+
+#[test]
+fn directions_count_the_bits_of_big_endian_words() {
+    let d = Directions::from_payload(&[0x80, 0x01]);
+    assert_eq!((d.down[15], d.up[15], d.down[0], d.up[1]), (1, 0, 1, 1));
+}
