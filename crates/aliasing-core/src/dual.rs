@@ -482,7 +482,7 @@ fn run_task(lf: &Lfsr, t: &Task, lengths: &[u64], hists: &mut Hists, progress: &
 /// `O(n)` per thread, plus the cycle walk (see the module documentation) for
 /// generators that are neither primitive nor `(x+1)` times a primitive.
 ///
-/// Refused with [`Error::TooBig`] when [`memory_estimate`] exceeds the memory
+/// Refused with [`Error::TooBig`] when `memory_estimate` exceeds the memory
 /// budget of [`MemoryBudget::from_env`]; [`dual_weights_within`] takes the
 /// budget as an argument. [`DualPass`] runs the same pass in pieces (shards,
 /// MPI ranks).
@@ -563,9 +563,9 @@ pub struct DualPass {
 
 impl DualPass {
     /// Finds the cycles of `g` (the walk, if `g` needs one, costs about
-    /// `4 2^r` steps; see [`work_estimate`]) and cuts the states into items.
+    /// `4 2^r` steps; see `work_estimate`) and cuts the states into items.
     /// Refuses a zero length, a width over [`MAX_WIDTH`] and a pass whose
-    /// [`memory_estimate`] exceeds `budget`.
+    /// `memory_estimate` exceeds `budget`.
     pub fn new(g: &Generator, lengths: &[u64], budget: MemoryBudget) -> Result<Self> {
         if let Some(&n) = lengths.iter().find(|&&n| n == 0) {
             return Err(Error::BadLength(format!("{n} bits")));

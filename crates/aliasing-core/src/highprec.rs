@@ -162,7 +162,8 @@ pub fn p_undetected(dual: &DualWeights, p: f64) -> Result<f64> {
 /// `(1-p)^(n-w)` within `2n`, one truncating product), so it keeps 14
 /// significant digits however small it is beside `P_ud`. Comes back as 0
 /// only when it is below about `1e-330` (or exactly 0).
-pub(crate) fn p_undetected_above(dual: &DualWeights, p: f64, low: &[UBig]) -> Result<f64> {
+#[doc(hidden)] // internal: the joint computation's tail sum
+pub fn p_undetected_above(dual: &DualWeights, p: f64, low: &[UBig]) -> Result<f64> {
     if !(p.is_finite() && (0.0..=0.5).contains(&p)) {
         return Err(Error::Unsupported(format!(
             "the dual-code evaluation needs a bit error rate in [0, 0.5], not {p}"

@@ -23,7 +23,7 @@
 //!   independent fair coin, so each flip goes up or down with probability 1/2.
 //!   (A real checksum field is a function of the other words: uniform on its
 //!   65535 values `0x0000..=0xFFFE`, and nearly independent of the few data
-//!   bits an error touches. [`p_undetected_real_field`] computes that model.
+//!   bits an error touches. `p_undetected_real_field` (a test reference) computes that model.
 //!   A weight-2 escape through the field's word has the same probability 1/2
 //!   either way, so the two models differ only through heavier patterns: by
 //!   7e-12 relative at 64 bytes and 3e-13 at 1500 bytes, BER 1.5e-5.)
@@ -34,7 +34,7 @@
 //! Write `D_k` for the net change (up flips minus down flips) in bit column
 //! `k`. The total change is `V = sum_k 2^k D_k`.
 //!
-//! 1. **Column carry chain** ([`carry_random`], [`carry_payload`]).
+//! 1. **Column carry chain** (`carry_random`, `carry_payload`).
 //!    `V = t M` for an integer `t` iff `V + t = t 2^w`; with carry `c_0 = t`,
 //!    `c_{k+1} = (c_k + D_k) / 2` (which must be whole) and `c_w = t`. A sum
 //!    over `t`, carries and column changes, every term a product of

@@ -65,7 +65,26 @@
 //!   simulator reads it as it is.
 //! - **A new report field** goes in [`report::Report`], the `simulate`
 //!   result document (it implements `aliasing_core::document::Document`, so
-//!   it travels tagged with its kind and schema version).
+//!   it travels tagged with its kind and schema version). The plot crate
+//!   reads `simulate` documents through this same type, so a field it
+//!   should draw goes into its view in `aliasing_plot::doc` too.
+//! - **A new estimator** (another way to estimate a rare escape): a module
+//!   beside [`rare`] and [`burst_rare`] with its parameters, its work cut
+//!   into a fixed list of items whose integer tallies add
+//!   ([`shard::Tally`]), run by [`shard::drive`] (so shards, checkpoints,
+//!   resume and [`shard::merge`] come for free), and its result document
+//!   implementing `aliasing_core::document::Document` under its own kind
+//!   (as [`rare::RareReport`] and [`burst_rare::BurstRareReport`]).
+//! - **A new kind of resumable run** with the command line's rules (resume,
+//!   checkpoints, result files): a [`session::RunKind`] implementation for
+//!   its parameters, driven by [`session::Session`].
+//!
+//! ## What is not public
+//!
+//! The exact binomial tails behind [`interval::clopper_pearson`] and the
+//! shard check are crate-private. [`run::Checkpoint`] and
+//! [`run::CheckpointFn`] are the Monte Carlo run's instances of the generic
+//! [`shard::Checkpoint`] and [`shard::CheckpointFn`], not other types.
 #![warn(missing_docs)]
 
 pub mod burst_rare;

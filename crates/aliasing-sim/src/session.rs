@@ -111,7 +111,7 @@ impl Given {
 /// tally and the file kind. [`Params`] (Monte Carlo) and [`RareParams`]
 /// (rare-event sampling) are the two kinds; [`Session`] holds the rules they
 /// share (resume, checkpoints, result files, merge).
-pub trait Kind: Clone + PartialEq + serde::Serialize + serde::de::DeserializeOwned {
+pub trait RunKind: Clone + PartialEq + serde::Serialize + serde::de::DeserializeOwned {
     /// The integer tally of a run's work items.
     type Tally: Tally;
     /// The `format` of the kind's shard and checkpoint files.
@@ -120,7 +120,7 @@ pub trait Kind: Clone + PartialEq + serde::Serialize + serde::de::DeserializeOwn
     fn plan(&self) -> Result<Plan>;
 }
 
-impl Kind for Params {
+impl RunKind for Params {
     type Tally = Counts;
     const FORMAT: &'static str = FORMAT;
     fn plan(&self) -> Result<Plan> {
@@ -128,7 +128,7 @@ impl Kind for Params {
     }
 }
 
-impl Kind for RareParams {
+impl RunKind for RareParams {
     type Tally = RareTally;
     const FORMAT: &'static str = RARE_FORMAT;
     fn plan(&self) -> Result<Plan> {
@@ -138,7 +138,7 @@ impl Kind for RareParams {
 
 /// One run (or one shard of it) of kind `K`: a simulation by default,
 /// [`RareSession`] for the rare-event sampler.
-pub struct Session<K: Kind = Params> {
+pub struct Session<K: RunKind = Params> {
     /// The parameters.
     pub params: K,
     /// The plan built from them.
@@ -154,7 +154,7 @@ pub struct Session<K: Kind = Params> {
 /// ([`crate::rare::RareWork`]).
 pub type RareSession = Session<RareParams>;
 
-impl<K: Kind> Session<K> {
+impl<K: RunKind> Session<K> {
     /// A fresh run of shard `shard` of `params`.
     pub fn new(params: K, shard: Shard) -> Result<Self> {
         check_shard(shard)?;
@@ -247,7 +247,7 @@ impl<K: Kind> Session<K> {
 
 /// Reads the complete shard files of one run of kind `K` at `paths` and
 /// merges them into the whole run's session (the unsharded run) and tally.
-fn merge_kind<K: Kind>(paths: &[PathBuf]) -> Result<(Session<K>, K::Tally)> {
+fn merge_kind<K: RunKind>(paths: &[PathBuf]) -> Result<(Session<K>, K::Tally)> {
     let mut files = Vec::new();
     for p in paths {
         files.push((

@@ -334,7 +334,7 @@ pub struct ShardFile<P, T> {
     pub version: u32,
     /// Parameters of the computation.
     pub params: P,
-    /// [`params_hash`] of `params`.
+    /// Hash identifying `params` (of their compact JSON form), checked on merge.
     pub params_hash: String,
     /// Shard `i` of `n` (1-based).
     pub shard: Shard,

@@ -210,7 +210,7 @@ fn small_step(a: &[f64], b: &[f64], h: usize, q: f64, p: f64, out: &mut [f64]) {
 /// (any order), in one pass up to the largest.
 ///
 /// Memory: two vectors of `2^r` f64. The caller checks the memory first
-/// ([`super::check_memory`]); this function allocates without asking.
+/// (`check_memory`); this function allocates without asking.
 pub fn p_undetected_one(g: &Generator, lengths: &[u64], p: f64, parallel: bool) -> Vec<f64> {
     p_undetected_one_with(g, lengths, p, parallel, &Silent)
 }
@@ -277,7 +277,7 @@ pub(crate) fn p_undetected_one_on(
 ///   each), measured about twice as fast there as the split step.
 ///
 /// The results are the same bits on every path. The solver runs this where
-/// [`super::walk`] does not ([`super::Kernel`]).
+/// [`super::walk`] does not (`Kernel`).
 pub fn p_undetected(g: &Generator, lengths: &[u64], bers: &[f64]) -> Vec<Vec<f64>> {
     p_undetected_with(g, lengths, bers, &Silent)
 }

@@ -6,8 +6,8 @@
 //! claims a feature comes only from [`Isa::detect`], which asks the CPU once
 //! per process (and honours [`super::NO_SIMD_ENV`]); [`Isa::scalar`], the
 //! portable paths, is always available. From an `Isa` the kernels take
-//! zero-sized *tokens* ([`Fma`], [`Avx2`], [`Avx2Fma`], [`Avx512`],
-//! [`Avx512Vl`]) that only this module can make: holding one proves its
+//! zero-sized *tokens* (`Fma`, `Avx2`, `Avx2Fma`, `Avx512`,
+//! `Avx512Vl`) that only this module can make: holding one proves its
 //! features are present, as `crc32fast`'s `State` does, so the
 //! `#[target_feature]` functions of [`super::walk`], [`super::butterfly`]
 //! and [`super::gilbert`] are reached only through a token, and each kernel

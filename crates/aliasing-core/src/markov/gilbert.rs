@@ -28,7 +28,7 @@
 //!
 //! Cost: `O(n 2^r)` per channel: [`fused`] runs [`fused::BLOCK`] bits per
 //! pass over the two vectors, in place; memory one vector of `2^r` f64 per
-//! channel state ([`estimate_bytes`]); widths up to [`MAX_WIDTH`].
+//! channel state (`estimate_bytes`); widths up to [`MAX_WIDTH`].
 //!
 //! ```
 //! use aliasing_core::{channel::GilbertElliott, markov::gilbert, poly::Generator};
@@ -63,7 +63,7 @@ pub(crate) fn estimate_bytes(width: u32) -> f64 {
 }
 
 /// Checks a request: the channel's parameters, the width (at most
-/// [`MAX_WIDTH`]) and the memory ([`estimate_bytes`] against `budget`);
+/// [`MAX_WIDTH`]) and the memory (`estimate_bytes` against `budget`);
 /// one-line errors.
 pub fn check(g: &Generator, ge: &GilbertElliott, budget: MemoryBudget) -> Result<()> {
     ge.validate()?;
@@ -108,7 +108,7 @@ pub fn curve_with(
 
 /// [`curve`] without the checks: `ge` must be valid and the vectors must
 /// fit. The kernel of [`fused`] from width [`FUSED_WIDTH`], else
-/// [`solve_stepwise`]. The result does not depend on the thread count.
+/// `solve_stepwise` (a test reference). The result does not depend on the thread count.
 pub fn solve(g: &Generator, lengths: &[u64], ge: &GilbertElliott) -> Vec<CurvePoint> {
     solve_with(g, lengths, ge, &Silent)
 }
@@ -209,7 +209,7 @@ pub const TRANSLATION_WORK_LIMIT: f64 = 1e9;
 /// `translations` (values below `2^width`) is 0: the escape of any linear
 /// check whose syndrome is that XOR, including bits it does not cover
 /// (translation 0), so a check over part of a frame "escapes" errors that
-/// miss it. The same product chain as [`solve_stepwise`] (one vector per
+/// miss it. The same product chain as `solve_stepwise` (one vector per
 /// channel state, error-mass form: every term non-negative), with a
 /// butterfly on the pairs `{s, s ^ T_t}` in place of the CRC step; the
 /// Gilbert-Elliott analogue of [`super::walk::escape_of_translations`].

@@ -736,7 +736,7 @@ pub fn vectorised() -> bool {
 /// `parallel` to split each pass across rayon threads (the same bits).
 ///
 /// Panics unless [`supports`]`(g)`. The caller checks the memory first
-/// ([`super::check_memory`]).
+/// (`check_memory`).
 pub fn p_undetected_one(g: &Generator, lengths: &[u64], p: f64, parallel: bool) -> Vec<f64> {
     p_undetected_one_with(g, lengths, p, parallel, &Silent)
 }
