@@ -20,7 +20,7 @@ pub fn deg(a: u128) -> i32 {
 }
 
 /// Carry-less product. The caller keeps `deg a + deg b < 128`.
-pub fn clmul(a: u128, b: u128) -> u128 {
+pub(crate) fn clmul(a: u128, b: u128) -> u128 {
     let (mut a, mut b) = if a.count_ones() < b.count_ones() {
         (b, a)
     } else {
@@ -92,7 +92,7 @@ pub fn x_pow_mod(k: u128, g: &Generator) -> u64 {
 }
 
 /// `a * b mod g` for residues `a, b < 2^r`.
-pub fn mul_residues(a: u64, b: u64, g: &Generator) -> u64 {
+pub(crate) fn mul_residues(a: u64, b: u64, g: &Generator) -> u64 {
     mulmod(a as u128, b as u128, g.full()) as u64
 }
 
@@ -117,7 +117,7 @@ fn sqrt_of_square(a: u128) -> u128 {
 }
 
 /// Square-free decomposition: `f = prod s_j^{m_j}` with each `s_j` square-free.
-pub fn square_free(f: u128) -> Vec<(u128, u32)> {
+pub(crate) fn square_free(f: u128) -> Vec<(u128, u32)> {
     let mut out = Vec::new();
     if deg(f) <= 0 {
         return out;
@@ -145,7 +145,7 @@ pub fn square_free(f: u128) -> Vec<(u128, u32)> {
 
 /// Distinct-degree factorization of a square-free `f`: products of all
 /// irreducible factors of each degree `d`.
-pub fn distinct_degree(mut f: u128) -> Vec<(u128, u32)> {
+pub(crate) fn distinct_degree(mut f: u128) -> Vec<(u128, u32)> {
     let mut out = Vec::new();
     let mut h = rem(2, f);
     let mut d = 1;
@@ -190,7 +190,7 @@ pub fn is_primitive(g: &Generator) -> bool {
 
 /// Order of `x` modulo a product of distinct irreducibles all of degree `d`
 /// (in particular modulo one irreducible of degree `d`, `x` not a factor).
-pub fn order_same_degree(f: u128, d: u32) -> u128 {
+pub(crate) fn order_same_degree(f: u128, d: u32) -> u128 {
     let mut n = (1u128 << d) - 1;
     for q in prime_factors(n as u64) {
         let q = q as u128;
@@ -229,7 +229,7 @@ pub fn period(g: &Generator) -> u128 {
 }
 
 /// Distinct prime factors of `n`, ascending.
-pub fn prime_factors(n: u64) -> Vec<u64> {
+pub(crate) fn prime_factors(n: u64) -> Vec<u64> {
     let mut out = Vec::new();
     factor_into(n, &mut out);
     out.sort_unstable();
@@ -277,7 +277,7 @@ fn pow_mod_u64(mut b: u64, mut e: u64, m: u64) -> u64 {
 }
 
 /// Deterministic Miller-Rabin for all `u64`.
-pub fn is_prime(n: u64) -> bool {
+pub(crate) fn is_prime(n: u64) -> bool {
     if n < 2 {
         return false;
     }
