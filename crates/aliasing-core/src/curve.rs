@@ -181,6 +181,14 @@ pub struct Cost {
     pub bytes: f64,
 }
 
+impl Cost {
+    /// A cost of `seconds` and `bytes` (the struct may grow, so it is built
+    /// here).
+    pub const fn new(seconds: f64, bytes: f64) -> Cost {
+        Cost { seconds, bytes }
+    }
+}
+
 /// An exact method for a CRC's curve. A new method is a type implementing
 /// this trait, listed in [`methods`] and given a [`Method`] variant;
 /// [`Method::Auto`] then considers it.

@@ -103,7 +103,7 @@ pub mod crc;
 pub mod curve;
 pub mod document;
 pub mod dual;
-pub mod error;
+mod error;
 pub mod factor;
 pub mod fletcher;
 pub mod gf2;
