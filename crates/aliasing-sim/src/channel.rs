@@ -27,6 +27,7 @@ pub use aliasing_core::channel::GilbertElliott;
 /// An error model.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Channel {
     /// Every bit flips independently with probability `ber`.
     Bsc {

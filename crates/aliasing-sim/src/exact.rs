@@ -20,6 +20,7 @@ use aliasing_core::markov::walk::escape_of_translations;
 
 /// Exact values per check and for the stack (`None` where no exact method applies here).
 #[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
 pub struct ExactValues {
     /// Per check.
     pub checks: Vec<Option<f64>>,

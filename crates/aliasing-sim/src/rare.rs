@@ -44,6 +44,7 @@ const CHUNK: u64 = 1 << 16;
 
 /// One stratum's result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Stratum {
     /// Number of errors in the frame.
     pub k: u64,

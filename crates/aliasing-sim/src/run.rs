@@ -113,6 +113,7 @@ impl Plan {
 /// Which engine evaluates frames.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Engine {
     /// Cost per error: syndrome tables and checksum deltas.
     #[default]
@@ -124,6 +125,7 @@ pub enum Engine {
 /// Integer tallies of a run (or part of one). Adding tallies is exact and
 /// order-independent.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[non_exhaustive]
 pub struct Counts {
     /// Frames simulated.
     pub frames: u64,
