@@ -697,8 +697,8 @@ impl JointStack {
     }
 
     /// [`JointStack::new`] watched by `progress`: every item of
-    /// [`JointPlan`] in parallel, then [`JointStack::from_tally`]; one stage,
-    /// `"work items"`.
+    /// [`JointPlan`] in parallel (stage `"work items"`), then
+    /// [`JointStack::from_tally_with`] (stage `"dual-code windows"`).
     pub fn new_with(
         frame: &Frame,
         opts: &JointOptions,
@@ -721,8 +721,9 @@ impl JointStack {
                     a
                 },
             );
+        let st = JointStack::from_tally_with(&plan, &t, p);
         p.finish();
-        JointStack::from_tally(&plan, &t)
+        st
     }
 
     /// The stack from the total tally of a plan's items (the enumeration's
@@ -731,10 +732,23 @@ impl JointStack {
     /// codeword the dual code says there are, and estimates the sampled
     /// weight when the tally has draws (and they met a codeword).
     pub fn from_tally(plan: &JointPlan, t: &FrameTally) -> Result<JointStack> {
+        JointStack::from_tally_with(plan, t, &Silent)
+    }
+
+    /// [`JointStack::from_tally`] watched by `progress`: the stage of
+    /// [`crate::dual::dual_weights_with`] (`"dual-code windows"`, the few
+    /// seconds of a 32-bit CRC).
+    pub fn from_tally_with(
+        plan: &JointPlan,
+        t: &FrameTally,
+        progress: &dyn Progress,
+    ) -> Result<JointStack> {
         let model = plan.model.clone();
         let max_weight = plan.max_weight;
         let n = model.n as u64;
-        let dual = crate::dual::dual_weights(&model.generator, &[n])?.remove(0);
+        let budget = crate::units::MemoryBudget::from_env()?;
+        let dual =
+            crate::dual::dual_weights_with(&model.generator, &[n], budget, progress)?.remove(0);
         let a = crate::weights::macwilliams(&dual, max_weight as usize + 1)?;
         if t.terms.len() as u32 != max_weight - 1 {
             return Err(Error::Invalid(format!(
@@ -1408,8 +1422,8 @@ mod tests {
 
     #[test]
     fn reports_every_work_item() {
-        // one stage, the plan's work items (shape parts of every weight),
-        // each reported once
+        // two stages: the plan's work items (shape parts of every weight),
+        // each reported once, then the dual code's windows
         let f = tiny();
         let opts = JointOptions {
             max_weight: 4,
@@ -1419,7 +1433,7 @@ mod tests {
         let r = crate::progress::Record::default();
         let st = JointStack::new_with(&f, &opts, &r).unwrap();
         assert!(r.complete(), "{:?}", r.stages());
-        assert_eq!(r.names(), ["work items"]);
+        assert_eq!(r.names(), ["work items", "dual-code windows"]);
         let plan = JointPlan::new(&f, &opts).unwrap();
         assert_eq!(r.stages()[0].total, plan.items());
         assert!(plan.items() >= 3, "{}", plan.items());
