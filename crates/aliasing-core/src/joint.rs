@@ -262,10 +262,7 @@ impl JointModel {
     /// Flips a codeword (`x^k g(x)` in wire positions) in a real frame and
     /// checks that the CRC still passes, and that one flip fails it.
     fn check_wire_order(&self, frame: &Frame) -> Result<()> {
-        let mut fr = frame.template.clone();
-        for i in 0..frame.checks.len() {
-            frame.fill_field(i, &mut fr);
-        }
+        let fr = frame.sent(&vec![0; frame.random.1 - frame.random.0]);
         let g = self.generator.full();
         let deg = self.generator.width();
         let n = self.n;
@@ -279,16 +276,14 @@ impl JointModel {
             return Err(bad());
         }
         let k = (n - deg - 1) / 2;
+        let codeword: Vec<u32> = (0..=deg)
+            .filter(|e| (g >> e) & 1 == 1)
+            .map(|e| n - 1 - (e + k))
+            .collect();
         let mut flipped = fr.clone();
-        for e in 0..=deg {
-            if (g >> e) & 1 == 1 {
-                let (b, m) = frame.bit_at(n - 1 - (e + k));
-                flipped[b] ^= m;
-            }
-        }
+        frame.flip(&mut flipped, &codeword);
         let mut one = fr.clone();
-        let (b, m) = frame.bit_at(n / 2);
-        one[b] ^= m;
+        frame.flip(&mut one, &[n / 2]);
         if !frame.verify(self.crc, &flipped) || frame.verify(self.crc, &one) {
             return Err(bad());
         }
@@ -945,19 +940,11 @@ mod tests {
             .iter()
             .position(|c| matches!(c.kind, CheckKind::Crc { .. }))
             .unwrap();
-        for v in 0..=0xFFFFu32 {
-            let mut fr = f.template.clone();
-            fr[4] = (v >> 8) as u8;
-            fr[5] = v as u8;
-            for i in 0..f.checks.len() {
-                f.fill_field(i, &mut fr);
-            }
-            for &t in pat {
-                let (b, m) = f.bit_at(t);
-                fr[b] ^= m;
-            }
+        for v in 0..=0xFFFFu16 {
+            let mut fr = f.sent(&v.to_be_bytes());
+            f.flip(&mut fr, pat);
             crc_always &= f.verify(crc, &fr);
-            pass += (0..f.checks.len()).all(|i| f.verify(i, &fr)) as u64;
+            pass += f.verify_all(&fr) as u64;
         }
         (pass as f64 / 65536.0, crc_always)
     }
@@ -1126,18 +1113,10 @@ mod tests {
             let want = m.pass_probability(pat);
             let mut pass = 0u64;
             for k in 0..frames {
-                let mut fr = f.template.clone();
-                let pl = payload(i * 1_000_003 + k, f.random.1 - f.random.0);
-                fr[f.random.0..f.random.1].copy_from_slice(&pl);
-                for c in 0..f.checks.len() {
-                    f.fill_field(c, &mut fr);
-                }
-                for &t in pat {
-                    let (b, mk) = f.bit_at(t);
-                    fr[b] ^= mk;
-                }
+                let mut fr = f.sent(&payload(i * 1_000_003 + k, f.random.1 - f.random.0));
+                f.flip(&mut fr, pat);
                 assert!(f.verify(m.crc, &fr), "{stack}: the CRC must pass: {pat:?}");
-                pass += (0..f.checks.len()).all(|c| f.verify(c, &fr)) as u64;
+                pass += f.verify_all(&fr) as u64;
             }
             if want == 0.0 {
                 assert_eq!(pass, 0, "{stack}: {pat:?} has probability 0");
@@ -1204,19 +1183,8 @@ mod tests {
             1
         };
         let build = |v: u64, pat: &[u32]| {
-            let mut fr = f.template.clone();
-            if f.payload == Payload::Random {
-                for j in 0..r {
-                    fr[f.random.0 + j] = (v >> (8 * j)) as u8;
-                }
-            }
-            for i in 0..f.checks.len() {
-                f.fill_field(i, &mut fr);
-            }
-            for &t in pat {
-                let (b, mk) = f.bit_at(t);
-                fr[b] ^= mk;
-            }
+            let mut fr = f.sent(&v.to_le_bytes()[..r.min(8)]);
+            f.flip(&mut fr, pat);
             fr
         };
         // the CRC's syndrome of a received frame, and per wire bit its
@@ -1267,7 +1235,7 @@ mod tests {
             for v in 0..payloads {
                 let fr = build(v, pat);
                 assert!(f.verify(m.crc, &fr), "{pat:?}");
-                pass += (0..f.checks.len()).all(|i| f.verify(i, &fr)) as u128;
+                pass += f.verify_all(&fr) as u128;
             }
             let o = &mut out[pat.len()];
             o[0] += 1;

@@ -633,6 +633,36 @@ impl Frame {
         (byte, mask)
     }
 
+    /// The frame a sender builds: the template with `payload` in the random
+    /// range (a random payload; with a fixed one `payload` is ignored) and
+    /// every check filled in, in order.
+    ///
+    /// # Panics
+    /// With a random payload, if `payload` is not as long as the random range.
+    pub fn sent(&self, payload: &[u8]) -> Vec<u8> {
+        let mut fr = self.template.clone();
+        if self.payload == Payload::Random {
+            fr[self.random.0..self.random.1].copy_from_slice(payload);
+        }
+        for i in 0..self.checks.len() {
+            self.fill_field(i, &mut fr);
+        }
+        fr
+    }
+
+    /// Flips the wire bits `pattern` of `frame` ([`Frame::bit_at`]).
+    pub fn flip(&self, frame: &mut [u8], pattern: &[u32]) {
+        for &t in pattern {
+            let (b, m) = self.bit_at(t);
+            frame[b] ^= m;
+        }
+    }
+
+    /// `true` if every check passes on the (received) frame.
+    pub fn verify_all(&self, frame: &[u8]) -> bool {
+        (0..self.checks.len()).all(|i| self.verify(i, frame))
+    }
+
     /// Computes check `i` as a sender would and stores it in `frame`.
     pub fn fill_field(&self, i: usize, frame: &mut [u8]) {
         let c = &self.checks[i];
