@@ -251,3 +251,39 @@ fn bad_stack_descriptions_are_refused_in_one_line() {
     );
     ok(&sim("fletcher16+crc16"));
 }
+
+/// The rare-event estimator reads a described stack too (one CRC plus
+/// Internet checksums: Rao-Blackwellised with the same exact pass
+/// probabilities), and its 95% interval meets the joint's.
+#[test]
+fn rare_events_on_a_user_stack_agree_with_the_joint_bracket() {
+    let stack = "ipv4-tcp+CRC-16/ARC";
+    let v = json(&[
+        "stack", "--stack", stack, "--bytes", "120", "--ber", "1e-4", "--format", "json",
+    ]);
+    let j = &v["points"][0]["joint"];
+    let (low, high) = (j["low"].as_f64().unwrap(), j["high"].as_f64().unwrap());
+    let r = json(&[
+        "simulate",
+        "--rare",
+        "--stack",
+        stack,
+        "--bytes",
+        "120",
+        "--ber",
+        "1e-4",
+        "--samples",
+        "1e5",
+        "--seed",
+        "1",
+        "--format",
+        "json",
+    ]);
+    let s = &r["result"]["stack"];
+    let (ci_low, ci_high) = (
+        s["ci_low"].as_f64().unwrap(),
+        s["ci_high"].as_f64().unwrap(),
+    );
+    assert!(low > 0.0 && ci_low <= high && low <= ci_high, "{s} vs {j}");
+    assert!(s["rel_std_err"].as_f64().unwrap() < 0.01, "{s}");
+}
