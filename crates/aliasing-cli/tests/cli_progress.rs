@@ -166,3 +166,46 @@ fn a_bar_on_a_terminal_names_its_stage_and_leaves_stdout_alone() {
         &tty[tty.len() - 300..]
     );
 }
+
+/// `alias stack --merge` recomputes each length's dual code: on a terminal
+/// the bar shows that stage (a 24-bit CRC keeps it short), as the
+/// computing path does.
+#[test]
+fn stack_merge_shows_the_dual_code_on_a_terminal() {
+    let dir = std::env::temp_dir().join(format!("alias-progress-merge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let files: Vec<String> = (1..=2)
+        .map(|i| dir.join(format!("s{i}.json")).display().to_string())
+        .collect();
+    for (i, f) in files.iter().enumerate() {
+        let shard = format!("{}/2", i + 1);
+        let o = alias(&[
+            "stack",
+            "--stack",
+            "tcp+CRC-24/OPENPGP",
+            "--bytes",
+            "200",
+            "--ber",
+            "1e-6",
+            "--samples",
+            "0",
+            "--shard",
+            &shard,
+            "--out",
+            f,
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let args = ["stack", "--merge", &files[0], &files[1]];
+    let piped = alias(&args);
+    assert!(piped.status.success() && piped.stderr.is_empty());
+    if let Some(tty) = on_terminal(&args) {
+        assert!(tty.contains("dual-code windows"), "no bar: {tty:?}");
+        let want = String::from_utf8(piped.stdout).unwrap();
+        let last = want.lines().last().unwrap();
+        assert!(tty.trim_end().ends_with(last), "{tty:?}");
+    } else {
+        eprintln!("skipped: no `script` to run a pseudo-terminal");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -24,6 +24,15 @@ pub enum Error {
         /// Close matches.
         suggestions: Vec<String>,
     },
+    /// A stack description (`--stack`) whose parts cannot be understood;
+    /// `reason` names the bad part.
+    #[error("invalid stack `{stack}`: {reason}")]
+    BadStack {
+        /// The description as given.
+        stack: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A bit error rate outside [0, 1] or not a number.
     #[error("bit error rate {0} is outside [0, 1]")]
     BadBer(String),

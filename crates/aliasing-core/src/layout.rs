@@ -2,26 +2,58 @@
 //! its value is stored, which bytes are fixed header fields and which are
 //! payload, and the order in which bits go on the wire.
 //!
-//! Built-in stacks:
+//! # Stack descriptions
+//!
+//! A stack is named by a built-in name, a bare check, or a description
+//! `INNER+CRC` (parsed by [`StackSpec`]; every command reads it through
+//! [`Frame::new`]; case and spaces around the `+` are ignored).
+//!
+//! Built-in names:
 //! - `ethernet`: random bytes, then the FCS (CRC-32/ISO-HDLC over everything
 //!   before it, stored least significant byte first).
-//! - `ethernet-tcp`: Ethernet II header (14 bytes), IPv4 header (20 bytes,
-//!   header checksum), TCP header (20 bytes, checksum over the pseudo-header
-//!   and the segment), random payload, FCS. The pseudo-header takes the IP
-//!   addresses from the received frame; protocol and TCP length are those
-//!   sent (a flip in the IP length or protocol is the IP checksum's business).
+//! - `ethernet-tcp`: exactly `ethernet-tcp+crc32` (below): Ethernet II header
+//!   (14 bytes), IPv4 header (20 bytes, header checksum), TCP header
+//!   (20 bytes, checksum over the pseudo-header and the segment), random
+//!   payload, FCS. The pseudo-header takes the IP addresses from the received
+//!   frame; protocol and TCP length are those sent (a flip in the IP length or
+//!   protocol is the IP checksum's business).
 //! - `tcp`: a bare TCP segment (header + random payload) with its checksum;
-//!   the pseudo-header (10.0.0.1 -> 10.0.0.2) is constant.
-//! - any CRC specification (`crc32`, `CRC-16/IBM-3740`, `0x1021:16`, `16`...):
-//!   random data followed by the CRC (little-endian when the CRC is
-//!   reflected, else big-endian).
-//! - `internet`, `fletcher16`, `fletcher32`, `adler32`: random data followed
-//!   by the checksum (big-endian).
+//!   the pseudo-header (10.0.0.1 -> 10.0.0.2) is constant. No CRC.
+//! - any check of the one name table ([`crate::check::resolve`]): a CRC
+//!   (`crc32`, `CRC-16/IBM-3740`, `16:0x1021`, `16`...) is `random+CRC`;
+//!   `internet`, `fletcher16`, `fletcher32`, `adler32` are random data
+//!   followed by the checksum (big-endian).
 //!
-//! Ethernet sends each byte least significant bit first; all stacks use that
-//! order except a bare non-reflected CRC, whose bits go most significant
-//! first. Order matters only for bursts (and for naming codewords by wire
-//! position, as the exact joint computation does).
+//! `INNER+CRC`: the inner layout fills every byte but the last
+//! `ceil(width / 8)`, which hold the CRC computed over all the bytes before
+//! them. `CRC` is anything [`crate::catalogue::resolve`] reads (`crc32c`,
+//! `CRC-16/ARC`, `16:0x1021`, `k:0x8810`, ...). `INNER` is one of
+//! - `random`: random data only (so `random+CRC` is the bare CRC);
+//! - `internet`: random data, then its Internet checksum (an even number of
+//!   bytes, at least 4);
+//! - `tcp`: the `tcp` segment above;
+//! - `ipv4-tcp`: an IPv4 header and a TCP segment as in `ethernet-tcp`,
+//!   without the Ethernet header;
+//! - `ethernet-tcp`: the Ethernet II header, then `ipv4-tcp` (the CRC is
+//!   named `FCS ...` here);
+//! - `fletcher16`, `fletcher32`, `adler32`: random data, then that sum. The
+//!   simulator runs these; the exact joint computation
+//!   ([`crate::joint::JointModel::new`]) refuses them with its reason.
+//!
+//! **Wire order.** Bits go on the wire in the order the stack's CRC reads
+//! them: least significant bit of each byte first when the CRC is reflected
+//! in (`refin`, as Ethernet sends CRC-32/ISO-HDLC), most significant first
+//! otherwise; the CRC field is stored little-endian when the CRC is
+//! reflected out (`refout`), else big-endian. So the CRC's codewords are the
+//! error patterns `x^k g(x)` in wire positions, which the exact joint
+//! computation needs (it checks this on a real frame). A stack without a CRC
+//! (`tcp`, the bare sums) goes least significant bit first. Order matters
+//! only for bursts (and for naming codewords by wire position).
+//!
+//! A description that cannot be read is refused with [`Error::BadStack`]
+//! naming the bad part (`unknown inner layout`, `unknown CRC after +`, a
+//! checksum where the CRC goes); a frame too short for the layout with
+//! [`Error::BadLength`].
 //!
 //! The simulator (`aliasing_sim`) and the exact joint computation read the
 //! same layout from here.
@@ -31,6 +63,14 @@
 //! let f = Frame::new("ethernet-tcp", 1518, Payload::Random).unwrap();
 //! assert_eq!(f.checks.len(), 3);
 //! assert_eq!(f.n_bits(), 12144);
+//! // a user's stack: IPv4 + TCP under CRC-16/ARC (reflected: LSB first,
+//! // the field little-endian)
+//! let u = Frame::new("ipv4-tcp+CRC-16/ARC", 120, Payload::Random).unwrap();
+//! assert_eq!(u.checks[2].name, "CRC-16/ARC");
+//! assert_eq!((u.checks[2].field, u.random), (118, (40, 118)));
+//! assert!(u.lsb_first);
+//! let e = Frame::new("ipv6-tcp+crc32", 120, Payload::Random).unwrap_err();
+//! assert!(e.to_string().contains("unknown inner layout `ipv6-tcp`"));
 //! ```
 
 use crate::check::{Check, CheckSpec};
@@ -157,70 +197,350 @@ fn too_short(stack: &str, bytes: usize, min: usize) -> Error {
     ))
 }
 
+fn fcs(bytes: usize) -> CheckDef {
+    CheckDef {
+        name: "FCS CRC-32/ISO-HDLC".into(),
+        kind: CheckKind::Crc {
+            alg: catalogue::resolve("CRC-32/ISO-HDLC").expect("catalogue entry"),
+            little_endian: true,
+        },
+        data: (0, bytes - 4),
+        field: bytes - 4,
+        field_len: 4,
+    }
+}
+
+/// A stack description, parsed: what [`Frame::new`] builds. See the module
+/// documentation for the grammar.
+///
+/// ```
+/// use aliasing_core::layout::{Inner, StackSpec};
+/// let s: StackSpec = "ipv4-tcp+CRC-16/ARC".parse().unwrap();
+/// assert!(matches!(s, StackSpec::Stacked { inner: Inner::Ipv4Tcp, .. }));
+/// // `ethernet-tcp` is `ethernet-tcp+crc32`
+/// assert_eq!("ethernet-tcp".parse::<StackSpec>(), "Ethernet-TCP + crc32".parse());
+/// assert!("udp4+crc32".parse::<StackSpec>().is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum StackSpec {
+    /// `ethernet`: random bytes, then the FCS (CRC-32/ISO-HDLC).
+    Ethernet,
+    /// `tcp`: a bare TCP segment with its checksum, no CRC.
+    Tcp,
+    /// A bare check: random data followed by its value.
+    Bare(CheckSpec),
+    /// `INNER+CRC`: an inner layout, then a CRC over everything before it
+    /// (`ethernet-tcp` is `ethernet-tcp+crc32`).
+    Stacked {
+        /// The layout before the CRC.
+        inner: Inner,
+        /// The CRC over it, stored at the end of the frame.
+        crc: Box<CrcAlgorithm>,
+    },
+}
+
+/// The inner layout of a stack description `INNER+CRC`: the bytes before the
+/// CRC's field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Inner {
+    /// `random`: random data only (a bare CRC).
+    Random,
+    /// `internet`: random data, then its Internet checksum (big-endian).
+    Internet,
+    /// `tcp`: a TCP segment (20-byte header, random payload) with its
+    /// checksum over a constant pseudo-header (10.0.0.1 -> 10.0.0.2).
+    Tcp,
+    /// `ipv4-tcp`: an IPv4 header (its header checksum) and a TCP segment
+    /// (its checksum over the pseudo-header from the received addresses).
+    Ipv4Tcp,
+    /// `ethernet-tcp`: an Ethernet II header, then `ipv4-tcp`.
+    EthernetTcp,
+    /// `fletcher16`, `fletcher32`, `adler32`: random data, then the sum
+    /// (big-endian).
+    Sum(SumKind),
+}
+
+/// The inner layouts' names, as an error lists them.
+const INNER_NAMES: &str =
+    "random, internet, tcp, ipv4-tcp, ethernet-tcp, fletcher16, fletcher32, adler32";
+
+impl Inner {
+    /// The inner layout named `name` (case ignored; the sums also by the
+    /// other names of [`crate::check::resolve`]), or why there is none.
+    fn from_name(name: &str) -> std::result::Result<Inner, String> {
+        Ok(match name.to_ascii_lowercase().as_str() {
+            "random" => Inner::Random,
+            "internet" | "inet" | "rfc1071" => Inner::Internet,
+            "tcp" => Inner::Tcp,
+            "ipv4-tcp" => Inner::Ipv4Tcp,
+            "ethernet-tcp" => Inner::EthernetTcp,
+            _ => match crate::check::resolve(name) {
+                Ok(CheckSpec::Fletcher16) => Inner::Sum(SumKind::Fletcher16),
+                Ok(CheckSpec::Fletcher32) => Inner::Sum(SumKind::Fletcher32),
+                Ok(CheckSpec::Adler32) => Inner::Sum(SumKind::Adler32),
+                Ok(CheckSpec::Crc(c)) => {
+                    return Err(format!(
+                        "inner layout `{name}` is a CRC ({}); a stack has one CRC, after the `+`",
+                        c.name
+                    ));
+                }
+                _ => {
+                    return Err(format!(
+                        "unknown inner layout `{name}` (known: {INNER_NAMES})"
+                    ));
+                }
+            },
+        })
+    }
+
+    /// The fewest bytes of this layout.
+    fn min_bytes(self) -> usize {
+        match self {
+            Inner::Random => 1,
+            Inner::Internet => 4,
+            Inner::Tcp => 20,
+            Inner::Ipv4Tcp => 40,
+            Inner::EthernetTcp => 54,
+            Inner::Sum(SumKind::Fletcher16) => 3,
+            Inner::Sum(_) => 5,
+        }
+    }
+}
+
+impl std::str::FromStr for StackSpec {
+    type Err = Error;
+    /// Parses a stack description (see the module documentation); a bad one
+    /// gets [`Error::BadStack`] naming the bad part, an unknown bare check
+    /// the error of [`crate::check::resolve`].
+    fn from_str(stack: &str) -> Result<StackSpec> {
+        let t = stack.trim();
+        let bad = |reason: String| Error::BadStack {
+            stack: t.to_string(),
+            reason,
+        };
+        if let Some((a, b)) = t.split_once('+') {
+            let (a, b) = (a.trim(), b.trim());
+            if a.is_empty() {
+                return Err(bad(format!(
+                    "no inner layout before `+` (one of {INNER_NAMES})"
+                )));
+            }
+            if b.is_empty() {
+                return Err(bad("no CRC after `+`".into()));
+            }
+            let inner = Inner::from_name(a).map_err(bad)?;
+            let crc = match crate::check::resolve(b) {
+                Ok(CheckSpec::Crc(c)) => c,
+                Ok(other) => {
+                    return Err(bad(format!(
+                        "`{b}` after `+` is the {} checksum, not a CRC",
+                        other.name()
+                    )));
+                }
+                Err(e) => return Err(bad(format!("unknown CRC after `+`: {e}"))),
+            };
+            return Ok(StackSpec::Stacked { inner, crc });
+        }
+        Ok(match t.to_ascii_lowercase().as_str() {
+            "ethernet" => StackSpec::Ethernet,
+            "ethernet-tcp" => StackSpec::Stacked {
+                inner: Inner::EthernetTcp,
+                crc: Box::new(catalogue::resolve("CRC-32/ISO-HDLC").expect("catalogue entry")),
+            },
+            "tcp" => StackSpec::Tcp,
+            // Every other name is a bare check, named through the one table
+            // of checks (`adler`, `inet`, `crc32c`, `16:0x1021`, ...).
+            _ => StackSpec::Bare(crate::check::resolve(t)?),
+        })
+    }
+}
+
 /// The layout of a bare check: random data followed by the check value
 /// (checks, random range, bit order).
 type Layout = (Vec<CheckDef>, (usize, usize), bool);
 
 fn bare_check(stack: &str, bytes: usize, spec: CheckSpec) -> Result<Layout> {
-    let sum = |kind: SumKind, len: usize, name: &str| -> Result<Layout> {
-        if bytes <= len {
-            return Err(too_short(stack, bytes, len + 1));
-        }
-        let checks = vec![CheckDef {
-            name: name.into(),
-            kind: CheckKind::Sum(kind),
-            data: (0, bytes - len),
-            field: bytes - len,
-            field_len: len,
-        }];
-        Ok((checks, (0, bytes - len), true))
+    let inner = match spec {
+        CheckSpec::Internet => Inner::Internet,
+        CheckSpec::Fletcher16 => Inner::Sum(SumKind::Fletcher16),
+        CheckSpec::Fletcher32 => Inner::Sum(SumKind::Fletcher32),
+        CheckSpec::Adler32 => Inner::Sum(SumKind::Adler32),
+        CheckSpec::Crc(alg) => return stacked(stack, bytes, Inner::Random, *alg, &mut []),
     };
-    match spec {
-        CheckSpec::Internet => {
-            if bytes < 4 || bytes % 2 == 1 {
-                return Err(Error::BadLength(format!(
-                    "the `internet` stack needs an even number of bytes, at least 4; got {bytes}"
-                )));
-            }
+    let (checks, random) = body(stack, inner, bytes, 0, &mut [])?;
+    Ok((checks, random, true))
+}
+
+/// `inner` then `crc` over it: the CRC field (`ceil(width / 8)` bytes) at
+/// the end, little-endian when the CRC is reflected out, bits on the wire
+/// in the order the CRC reads them (least significant first when it is
+/// reflected in).
+fn stacked(
+    stack: &str,
+    bytes: usize,
+    inner: Inner,
+    crc: CrcAlgorithm,
+    template: &mut [u8],
+) -> Result<Layout> {
+    let len = crc.width().div_ceil(8) as usize;
+    if bytes < len + inner.min_bytes() {
+        return Err(too_short(stack, bytes, len + inner.min_bytes()));
+    }
+    let m = bytes - len;
+    let (mut checks, random) = body(stack, inner, m, len, template)?;
+    let name = if inner == Inner::EthernetTcp {
+        format!("FCS {}", crc.name)
+    } else {
+        crc.name.clone()
+    };
+    let lsb_first = crc.refin;
+    checks.push(CheckDef {
+        name,
+        kind: CheckKind::Crc {
+            little_endian: crc.refout,
+            alg: crc,
+        },
+        data: (0, m),
+        field: m,
+        field_len: len,
+    });
+    Ok((checks, random, lsb_first))
+}
+
+/// The checks and random range of the inner layout over the first `m`
+/// bytes of `template` (a frame of `m + extra` bytes; `template` is empty
+/// for layouts with no fixed bytes), its fixed bytes written there.
+fn body(
+    stack: &str,
+    inner: Inner,
+    m: usize,
+    extra: usize,
+    template: &mut [u8],
+) -> Result<(Vec<CheckDef>, (usize, usize))> {
+    if inner == Inner::Internet && (m < 4 || m % 2 == 1) {
+        return Err(Error::BadLength(if extra == 0 {
+            format!("the `internet` stack needs an even number of bytes, at least 4; got {m}")
+        } else {
+            format!(
+                "stack `{stack}` needs an even number of bytes, at least 4, before its CRC \
+                 (the Internet checksum's words); got {m}"
+            )
+        }));
+    }
+    let min = inner.min_bytes();
+    if m < min {
+        return Err(too_short(stack, m + extra, min + extra));
+    }
+    Ok(match inner {
+        Inner::Random => (Vec::new(), (0, m)),
+        Inner::Internet => {
             let checks = vec![CheckDef {
                 name: "Internet".into(),
                 kind: CheckKind::Internet {
-                    ranges: vec![(0, bytes)],
+                    ranges: vec![(0, m)],
                     constant: 0,
                 },
-                data: (0, bytes - 2),
-                field: bytes - 2,
+                data: (0, m - 2),
+                field: m - 2,
                 field_len: 2,
             }];
-            Ok((checks, (0, bytes - 2), true))
+            (checks, (0, m - 2))
         }
-        CheckSpec::Fletcher16 => sum(SumKind::Fletcher16, 2, "Fletcher-16"),
-        CheckSpec::Fletcher32 => sum(SumKind::Fletcher32, 4, "Fletcher-32"),
-        CheckSpec::Adler32 => sum(SumKind::Adler32, 4, "Adler-32"),
-        CheckSpec::Crc(alg) => {
-            let alg = *alg;
-            let len = alg.width().div_ceil(8) as usize;
-            if bytes <= len {
-                return Err(too_short(stack, bytes, len + 1));
-            }
-            let lsb = alg.refin;
+        Inner::Sum(kind) => {
+            let (len, name) = match kind {
+                SumKind::Fletcher16 => (2, "Fletcher-16"),
+                SumKind::Fletcher32 => (4, "Fletcher-32"),
+                SumKind::Adler32 => (4, "Adler-32"),
+            };
             let checks = vec![CheckDef {
-                name: alg.name.clone(),
-                kind: CheckKind::Crc {
-                    little_endian: alg.refout,
-                    alg,
-                },
-                data: (0, bytes - len),
-                field: bytes - len,
+                name: name.into(),
+                kind: CheckKind::Sum(kind),
+                data: (0, m - len),
+                field: m - len,
                 field_len: len,
             }];
-            Ok((checks, (0, bytes - len), lsb))
+            (checks, (0, m - len))
         }
+        Inner::Tcp => {
+            template[0..20].copy_from_slice(&tcp_header());
+            let mut ph = Vec::new();
+            ph.extend_from_slice(&IP_SRC);
+            ph.extend_from_slice(&IP_DST);
+            let c = ones_complement_sum(&ph, pseudo_constant(m));
+            let checks = vec![CheckDef {
+                name: "TCP checksum".into(),
+                kind: CheckKind::Internet {
+                    ranges: vec![(0, m)],
+                    constant: c,
+                },
+                data: (0, m),
+                field: 16,
+                field_len: 2,
+            }];
+            (checks, (20, m))
+        }
+        Inner::Ipv4Tcp => (ipv4_tcp(template, 0, m, extra)?, (40, m)),
+        Inner::EthernetTcp => {
+            template[0..6].copy_from_slice(&MAC_DST);
+            template[6..12].copy_from_slice(&MAC_SRC);
+            template[12..14].copy_from_slice(&0x0800u16.to_be_bytes());
+            (ipv4_tcp(template, 14, m, extra)?, (54, m))
+        }
+    })
+}
+
+/// An IPv4 packet carrying a TCP segment at bytes `at..m` of `t` (a frame of
+/// `m + extra` bytes): fixed headers written, its two checks. The TCP
+/// pseudo-header takes the addresses from the received IPv4 header.
+fn ipv4_tcp(t: &mut [u8], at: usize, m: usize, extra: usize) -> Result<Vec<CheckDef>> {
+    let ip_len = m - at;
+    if ip_len > 65535 {
+        return Err(Error::BadLength(format!(
+            "an IPv4 packet holds at most 65535 bytes; {}-byte frames need {ip_len}",
+            m + extra
+        )));
     }
+    let ip = &mut t[at..at + 20];
+    ip[0] = 0x45;
+    ip[2..4].copy_from_slice(&(ip_len as u16).to_be_bytes());
+    ip[4..6].copy_from_slice(&0x1234u16.to_be_bytes());
+    ip[6] = 0x40; // don't fragment
+    ip[8] = 64; // TTL
+    ip[9] = 6; // TCP
+    ip[12..16].copy_from_slice(&IP_SRC);
+    ip[16..20].copy_from_slice(&IP_DST);
+    t[at + 20..at + 40].copy_from_slice(&tcp_header());
+    let tcp_len = ip_len - 20;
+    Ok(vec![
+        CheckDef {
+            name: "IPv4 header checksum".into(),
+            kind: CheckKind::Internet {
+                ranges: vec![(at, at + 20)],
+                constant: 0,
+            },
+            data: (at, at + 20),
+            field: at + 10,
+            field_len: 2,
+        },
+        CheckDef {
+            name: "TCP checksum".into(),
+            kind: CheckKind::Internet {
+                ranges: vec![(at + 12, at + 20), (at + 20, m)],
+                constant: pseudo_constant(tcp_len),
+            },
+            data: (at + 20, m),
+            field: at + 36,
+            field_len: 2,
+        },
+    ])
 }
 
 impl Frame {
-    /// The layout of stack `stack` for frames of `bytes` bytes.
+    /// The layout of stack `stack` (a built-in name, a bare check or a
+    /// description `INNER+CRC`, see the module documentation) for frames of
+    /// `bytes` bytes.
     pub fn new(stack: &str, bytes: usize, payload: Payload) -> Result<Frame> {
         if let Payload::Fixed(p) = &payload
             && p.is_empty()
@@ -233,100 +553,21 @@ impl Frame {
                 "frames of {bytes} bytes are over the limit of 1 MiB"
             )));
         }
-        let lower = stack.trim().to_ascii_lowercase();
-        let fcs = |bytes: usize| CheckDef {
-            name: "FCS CRC-32/ISO-HDLC".into(),
-            kind: CheckKind::Crc {
-                alg: catalogue::resolve("CRC-32/ISO-HDLC").expect("catalogue entry"),
-                little_endian: true,
-            },
-            data: (0, bytes - 4),
-            field: bytes - 4,
-            field_len: 4,
-        };
+        let spec: StackSpec = stack.parse()?;
         let mut template = vec![0u8; bytes];
-        let (checks, random, lsb_first) = match lower.as_str() {
-            "ethernet" => {
+        let (checks, random, lsb_first) = match spec {
+            StackSpec::Ethernet => {
                 if bytes < 5 {
                     return Err(too_short(stack, bytes, 5));
                 }
                 (vec![fcs(bytes)], (0, bytes - 4), true)
             }
-            "ethernet-tcp" => {
-                let min = 14 + 20 + 20 + 4;
-                if bytes < min {
-                    return Err(too_short(stack, bytes, min));
-                }
-                let ip_len = bytes - 4 - 14;
-                if ip_len > 65535 {
-                    return Err(Error::BadLength(format!(
-                        "an IPv4 packet holds at most 65535 bytes; {bytes}-byte frames need {ip_len}"
-                    )));
-                }
-                let t = &mut template;
-                t[0..6].copy_from_slice(&MAC_DST);
-                t[6..12].copy_from_slice(&MAC_SRC);
-                t[12..14].copy_from_slice(&0x0800u16.to_be_bytes());
-                let ip = &mut t[14..34];
-                ip[0] = 0x45;
-                ip[2..4].copy_from_slice(&(ip_len as u16).to_be_bytes());
-                ip[4..6].copy_from_slice(&0x1234u16.to_be_bytes());
-                ip[6] = 0x40; // don't fragment
-                ip[8] = 64; // TTL
-                ip[9] = 6; // TCP
-                ip[12..16].copy_from_slice(&IP_SRC);
-                ip[16..20].copy_from_slice(&IP_DST);
-                t[34..54].copy_from_slice(&tcp_header());
-                let tcp_len = ip_len - 20;
-                let checks = vec![
-                    CheckDef {
-                        name: "IPv4 header checksum".into(),
-                        kind: CheckKind::Internet {
-                            ranges: vec![(14, 34)],
-                            constant: 0,
-                        },
-                        data: (14, 34),
-                        field: 24,
-                        field_len: 2,
-                    },
-                    CheckDef {
-                        name: "TCP checksum".into(),
-                        kind: CheckKind::Internet {
-                            ranges: vec![(26, 34), (34, bytes - 4)],
-                            constant: pseudo_constant(tcp_len),
-                        },
-                        data: (34, bytes - 4),
-                        field: 50,
-                        field_len: 2,
-                    },
-                    fcs(bytes),
-                ];
-                (checks, (54, bytes - 4), true)
+            StackSpec::Tcp => {
+                let (checks, random) = body(stack, Inner::Tcp, bytes, 0, &mut template)?;
+                (checks, random, true)
             }
-            "tcp" => {
-                if bytes < 20 {
-                    return Err(too_short(stack, bytes, 20));
-                }
-                template[0..20].copy_from_slice(&tcp_header());
-                let mut ph = Vec::new();
-                ph.extend_from_slice(&IP_SRC);
-                ph.extend_from_slice(&IP_DST);
-                let c = ones_complement_sum(&ph, pseudo_constant(bytes));
-                let checks = vec![CheckDef {
-                    name: "TCP checksum".into(),
-                    kind: CheckKind::Internet {
-                        ranges: vec![(0, bytes)],
-                        constant: c,
-                    },
-                    data: (0, bytes),
-                    field: 16,
-                    field_len: 2,
-                }];
-                (checks, (20, bytes), true)
-            }
-            // Every other name is a bare check, named through the one table
-            // of checks (`adler`, `inet`, `crc32c`, `16:0x1021`, ...).
-            _ => bare_check(stack, bytes, crate::check::resolve(stack)?)?,
+            StackSpec::Bare(spec) => bare_check(stack, bytes, spec)?,
+            StackSpec::Stacked { inner, crc } => stacked(stack, bytes, inner, *crc, &mut template)?,
         };
         let mut varies = vec![false; bytes];
         if let Payload::Fixed(p) = &payload {
@@ -390,6 +631,36 @@ impl Frame {
             0x80u8 >> bit
         };
         (byte, mask)
+    }
+
+    /// The frame a sender builds: the template with `payload` in the random
+    /// range (a random payload; with a fixed one `payload` is ignored) and
+    /// every check filled in, in order.
+    ///
+    /// # Panics
+    /// With a random payload, if `payload` is not as long as the random range.
+    pub fn sent(&self, payload: &[u8]) -> Vec<u8> {
+        let mut fr = self.template.clone();
+        if self.payload == Payload::Random {
+            fr[self.random.0..self.random.1].copy_from_slice(payload);
+        }
+        for i in 0..self.checks.len() {
+            self.fill_field(i, &mut fr);
+        }
+        fr
+    }
+
+    /// Flips the wire bits `pattern` of `frame` ([`Frame::bit_at`]).
+    pub fn flip(&self, frame: &mut [u8], pattern: &[u32]) {
+        for &t in pattern {
+            let (b, m) = self.bit_at(t);
+            frame[b] ^= m;
+        }
+    }
+
+    /// `true` if every check passes on the (received) frame.
+    pub fn verify_all(&self, frame: &[u8]) -> bool {
+        (0..self.checks.len()).all(|i| self.verify(i, frame))
     }
 
     /// Computes check `i` as a sender would and stores it in `frame`.
@@ -550,6 +821,14 @@ mod tests {
             ("crc16", 33),
             ("CRC-16/IBM-3740", 33),
             ("4:0x3", 9),
+            ("tcp+crc32c", 100),
+            ("ipv4-tcp+CRC-16/ARC", 120),
+            ("internet+crc32c", 64),
+            ("fletcher16+crc16", 40),
+            ("adler32 + CRC-16/XMODEM", 41),
+            ("ethernet-tcp+crc32c", 200),
+            ("random+16:0x1021", 20),
+            ("ethernet-tcp+CRC-8/SMBUS", 59),
         ] {
             let f = Frame::new(stack, bytes, Payload::Random).unwrap();
             let mut fr = f.template.clone();
@@ -583,6 +862,87 @@ mod tests {
         assert_eq!(crc.checksum(&fr[..1514]).to_le_bytes()[..4], fr[1514..1518]);
         // receiving the whole frame through CRC-32 leaves the known residue
         assert_eq!(crc32fast::hash(&fr), 0x2144DF1C);
+    }
+
+    #[test]
+    fn built_in_stacks_are_their_descriptions_byte_for_byte() {
+        let same = |a: &Frame, b: &Frame| {
+            assert_eq!(a.template, b.template);
+            assert_eq!(a.varies, b.varies);
+            assert_eq!(
+                (a.random, a.lsb_first, a.bytes),
+                (b.random, b.lsb_first, b.bytes)
+            );
+            assert_eq!(format!("{:?}", a.checks), format!("{:?}", b.checks));
+        };
+        for bytes in [58, 64, 1518, 9018] {
+            let f = |s| Frame::new(s, bytes, Payload::Random).unwrap();
+            same(&f("ethernet-tcp"), &f("ethernet-tcp+crc32"));
+            same(&f("ethernet-tcp"), &f("Ethernet-TCP + CRC-32/ISO-HDLC"));
+            same(&f("crc32c"), &f("random+crc32c"));
+            same(&f("CRC-16/XMODEM"), &f("random+CRC-16/XMODEM"));
+        }
+        // the description is kept as given (trimmed)
+        let f = Frame::new(" tcp+crc32c ", 64, Payload::Random).unwrap();
+        assert_eq!(f.stack, "tcp+crc32c");
+        // ipv4-tcp is ethernet-tcp without its 14-byte header and with its CRC
+        let e = Frame::new("ethernet-tcp", 1518, Payload::Random).unwrap();
+        let i = Frame::new("ipv4-tcp+crc32", 1504, Payload::Random).unwrap();
+        assert_eq!(e.template[14..1514], i.template[..1500]);
+        assert_eq!(i.checks[1].name, "TCP checksum");
+        assert_eq!(i.checks[2].name, "CRC-32/ISO-HDLC");
+    }
+
+    #[test]
+    fn wire_order_and_field_follow_the_crc() {
+        // reflected CRCs: LSB first, field little-endian; others MSB first,
+        // big-endian (a CRC over a frame with its value at the end leaves
+        // the residue when the field is stored as the CRC reads it)
+        for (crc, lsb) in [
+            ("crc32c", true),
+            ("CRC-16/ARC", true),
+            ("CRC-16/XMODEM", false),
+            ("CRC-32/BZIP2", false),
+        ] {
+            let f = Frame::new(&format!("tcp+{crc}"), 80, Payload::Random).unwrap();
+            assert_eq!(f.lsb_first, lsb, "{crc}");
+            let CheckKind::Crc { alg, little_endian } = &f.checks[1].kind else {
+                panic!("{crc}")
+            };
+            assert_eq!(*little_endian, alg.refout, "{crc}");
+        }
+    }
+
+    #[test]
+    fn bad_descriptions_name_the_bad_part() {
+        let err = |s: &str, bytes| Frame::new(s, bytes, Payload::Random).unwrap_err();
+        for (stack, want) in [
+            ("ipv6+crc32", "unknown inner layout `ipv6`"),
+            ("crc16+crc32", "inner layout `crc16` is a CRC"),
+            ("tcp+crc99x", "unknown CRC after `+`"),
+            ("tcp+internet", "is the Internet checksum, not a CRC"),
+            ("tcp+", "no CRC after `+`"),
+            ("+crc32", "no inner layout before `+`"),
+            ("tcp+crc32+crc16", "unknown CRC after `+`"),
+        ] {
+            let e = err(stack, 200);
+            assert!(matches!(e, Error::BadStack { .. }), "{stack}: {e:?}");
+            let m = e.to_string();
+            assert!(m.contains(want) && !m.contains('\n'), "{stack}: {m}");
+        }
+        for (stack, bytes, want) in [
+            ("ipv4-tcp+crc32", 43, "needs at least 44 bytes"),
+            ("ethernet-tcp+CRC-16/ARC", 55, "needs at least 56 bytes"),
+            ("internet+crc16", 7, "even number of bytes"),
+            ("internet+crc16", 5, "needs at least 6 bytes"),
+            ("random+crc32", 4, "needs at least 5 bytes"),
+            ("ethernet-tcp", 4, "needs at least 58 bytes"),
+            ("ipv4-tcp+crc32", 65540, "at most 65535 bytes"),
+        ] {
+            let e = err(stack, bytes);
+            assert!(matches!(e, Error::BadLength(_)), "{stack}: {e:?}");
+            assert!(e.to_string().contains(want), "{stack}: {e}");
+        }
     }
 
     #[test]

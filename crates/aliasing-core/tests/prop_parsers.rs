@@ -1,13 +1,15 @@
 //! Property tests of the library's parsers: generator specs in every
 //! notation, CRC and check names, burst (Gilbert-Elliott) specs, curve
-//! methods and memory budgets. Arbitrary text never panics and gets a typed,
-//! one-line error; every value written by the library reads back equal.
+//! methods, memory budgets and stack descriptions (`INNER+CRC`). Arbitrary
+//! text never panics and gets a typed, one-line error; every value written
+//! by the library reads back equal.
 
 use aliasing_core::Error;
 use aliasing_core::catalogue;
 use aliasing_core::channel::GilbertElliott;
 use aliasing_core::check::CheckSpec;
 use aliasing_core::curve::Method;
+use aliasing_core::layout::{Frame, Payload, StackSpec};
 use aliasing_core::poly::{Generator, Notation};
 use aliasing_core::units::MemoryBudget;
 use proptest::prelude::*;
@@ -37,6 +39,40 @@ fn spec_like() -> impl Strategy<Value = String> {
         any::<char>().prop_map(String::from),
     ];
     prop::collection::vec(piece, 0..8).prop_map(|v| v.concat())
+}
+
+/// Text that looks like stack descriptions: inner layouts, `+`, CRC names
+/// and specs, junk.
+fn stack_like() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        Just("+".to_string()),
+        Just(" ".to_string()),
+        prop::sample::select(vec![
+            "random",
+            "internet",
+            "tcp",
+            "ipv4-tcp",
+            "ethernet-tcp",
+            "ethernet",
+            "fletcher16",
+            "fletcher32",
+            "adler32",
+            "adler",
+            "inet",
+            "crc32",
+            "crc32c",
+            "CRC-16/ARC",
+            "CRC-8/SMBUS",
+            "CRC-16/XMODEM",
+            "16:0x1021",
+            "k:0x8810",
+            "5",
+            "crc16",
+        ])
+        .prop_map(String::from),
+        spec_like(),
+    ];
+    prop::collection::vec(piece, 0..5).prop_map(|v| v.concat())
 }
 
 /// A valid generator of any width 1..=64.
@@ -151,6 +187,39 @@ proptest! {
             prop_assert_eq!(r.unwrap().width() as u64, w);
         } else if let Err(e) = r {
             one_line("", &e)?;
+        }
+    }
+
+    /// Any description at any length: a frame whose filled-in checks all
+    /// pass, or a typed one-line error; never a panic.
+    #[test]
+    fn stack_descriptions_never_panic(s in stack_like(), bytes in 0usize..200) {
+        match Frame::new(&s, bytes, Payload::Random) {
+            Ok(f) => {
+                prop_assert_eq!(f.template.len(), bytes);
+                prop_assert_eq!(f.stack.as_str(), s.trim());
+                let payload: Vec<u8> =
+                    (0..f.random.1 - f.random.0).map(|i| (i * 37 + bytes) as u8).collect();
+                prop_assert!(f.verify_all(&f.sent(&payload)), "{s} at {bytes}");
+            }
+            Err(e) => {
+                one_line(&s, &e)?;
+                prop_assert!(
+                    matches!(
+                        e,
+                        Error::BadStack { .. }
+                            | Error::BadLength(_)
+                            | Error::BadPolynomial { .. }
+                            | Error::UnknownName { .. }
+                            | Error::Invalid(_)
+                    ),
+                    "{e:?}"
+                );
+                // a description that parses fails only on its length
+                if s.parse::<StackSpec>().is_ok() {
+                    prop_assert!(matches!(e, Error::BadLength(_)), "{s}: {e:?}");
+                }
+            }
         }
     }
 

@@ -124,11 +124,11 @@ fn burst_values(plan: &Plan, ge: &aliasing_core::channel::GilbertElliott, out: &
 }
 
 /// The Internet checksum over `ranges` with its field at byte `field`:
-/// exact (from `aliasing_core::internet`) when the covered bytes are all
-/// fixed (the given-payload method), or when some are random data (the
-/// real-field model, known bytes flipping in their known directions: a TCP
-/// segment's header and random payload). The check also "escapes" when
-/// errors fall only outside its bytes:
+/// exact (from [`aliasing_core::joint::internet_p_undetected`]) when the
+/// covered bytes are all fixed (the given-payload method), or when some are
+/// random data (the real-field model, known bytes flipping in their known
+/// directions: a TCP segment's header and random payload). The check also
+/// "escapes" when errors fall only outside its bytes:
 /// `P = P_ud(covered) + (1-p)^covered * P_err(rest)`. `constant` is the
 /// folded sum of the words summed but not sent (pseudo-header).
 pub fn internet_exact(
@@ -138,28 +138,12 @@ pub fn internet_exact(
     constant: u16,
     ber: f64,
 ) -> Option<f64> {
-    use aliasing_core::{bsc, internet};
+    use aliasing_core::bsc;
     let f = &plan.frame;
-    let covered: Vec<usize> = ranges.iter().flat_map(|&(a, b)| a..b).collect();
-    let n_cov = 8 * covered.len() as u64;
+    let (n_cov, p_cov) =
+        aliasing_core::joint::internet_p_undetected(f, "Internet", ranges, field, constant, ber)
+            .ok()?;
     let rest = f.n_bits() - n_cov;
-    // Words run across ranges only when every range but the last is whole words.
-    if ranges.iter().any(|&(a, b)| (b - a) % 2 == 1) && ranges.len() > 1 {
-        return None;
-    }
-    let p_cov = if covered.iter().all(|&b| !f.varies[b]) {
-        let bytes: Vec<u8> = covered.iter().map(|&b| f.template[b]).collect();
-        internet::p_undetected_payload(&bytes, ber).ok()?
-    } else if f.payload == crate::stack::Payload::Random {
-        let bytes: Vec<Option<u8>> = covered
-            .iter()
-            .map(|&b| (!f.varies[b]).then_some(f.template[b]))
-            .collect();
-        let at = covered.iter().position(|&b| b == field)?;
-        internet::p_undetected_mixed(&bytes, at, constant, ber).ok()?
-    } else {
-        return None;
-    };
     Some(p_cov + bsc::p_clean(n_cov, ber) * bsc::p_error(rest, ber))
 }
 

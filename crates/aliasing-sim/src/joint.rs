@@ -181,6 +181,16 @@ impl StackWork {
     /// [`JointStack::from_tally`]: the dual code of each length, a few
     /// seconds for a 32-bit CRC).
     pub fn stacks(&self, tally: &StackTally) -> Result<Vec<JointStack>> {
+        self.stacks_with(tally, &aliasing_core::progress::Silent)
+    }
+
+    /// [`StackWork::stacks`] watched by `progress`: one stage
+    /// `"dual-code windows"` per length ([`JointStack::from_tally_with`]).
+    pub fn stacks_with(
+        &self,
+        tally: &StackTally,
+        progress: &dyn aliasing_core::progress::Progress,
+    ) -> Result<Vec<JointStack>> {
         if tally.0.len() != self.plans.len() {
             return Err(Error::Invalid(format!(
                 "a tally of {} lengths for {} lengths",
@@ -192,7 +202,9 @@ impl StackWork {
             .iter()
             .zip(&tally.0)
             .zip(&self.frames)
-            .map(|((p, t), f)| JointStack::from_tally(p, t).map_err(|e| with_bytes(e, f.bytes)))
+            .map(|((p, t), f)| {
+                JointStack::from_tally_with(p, t, progress).map_err(|e| with_bytes(e, f.bytes))
+            })
             .collect()
     }
 }

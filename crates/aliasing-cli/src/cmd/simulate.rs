@@ -32,7 +32,8 @@ pub struct Args {
     #[arg(long)]
     bytes: Option<usize>,
     /// ethernet, ethernet-tcp, tcp, internet, fletcher16, fletcher32, adler32,
-    /// or a CRC spec [default: ethernet].
+    /// a CRC spec, or a described stack INNER+CRC (e.g. tcp+crc32c,
+    /// ipv4-tcp+CRC-16/ARC; see `alias stack`) [default: ethernet].
     #[arg(long)]
     stack: Option<String>,
     /// Binary symmetric channel with this bit error rate [default: 1e-5 when

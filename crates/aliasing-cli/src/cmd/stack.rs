@@ -21,8 +21,10 @@ use std::path::{Path, PathBuf};
 /// Arguments of `alias stack`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The stack (frame layout): `ethernet-tcp`, or another layout with one
-    /// CRC over the whole frame and Internet checksums.
+    /// The stack (frame layout): `ethernet-tcp`, or a description
+    /// `INNER+CRC` with INNER one of random, internet, tcp, ipv4-tcp,
+    /// ethernet-tcp (e.g. `tcp+crc32c`, `ipv4-tcp+CRC-16/ARC`): one CRC over
+    /// the whole frame and Internet checksums.
     #[arg(long, default_value = "ethernet-tcp")]
     stack: String,
     /// Frame lengths in bytes, FCS included: `64,594,1518,9018`, `64:1518:64`
@@ -131,11 +133,11 @@ pub fn run(a: Args) -> Result<()> {
             // a shard's tally alone is no result: merge the shards
             return Ok(());
         }
-        keep_samples_where_wide(work.stacks(&tally)?, &params.bers)?
+        keep_samples_where_wide(work.stacks_with(&tally, &bar)?, &params.bers)?
     } else {
         // the enumeration, then draws only for the lengths that need them
         let tally = run_items(&work.select(Items::Enumeration, &[]))?;
-        let mut stacks = work.stacks(&tally)?;
+        let mut stacks = work.stacks_with(&tally, &bar)?;
         let mut want = Vec::new();
         for st in &stacks {
             want.push(wide(st, &params.bers)?);
@@ -208,7 +210,12 @@ pub fn merge_report(
     }
     let (params, tally) = shard::merge(&read)?;
     let work = StackWork::new(&params)?;
-    let stacks = keep_samples_where_wide(work.stacks(&tally)?, &params.bers)?;
+    // the dual code of each length (about 19 s of CPU at 1518 bytes for
+    // CRC-32) on the bar, as the computing path shows it
+    let bar = Bar::stderr();
+    let stacks = work.stacks_with(&tally, &bar);
+    bar.finish();
+    let stacks = keep_samples_where_wide(stacks?, &params.bers)?;
     let doc = stack_document(&params, &work.frames, &stacks)?;
     emit(&doc, format, output, plot)
 }
@@ -349,6 +356,20 @@ fn rows(doc: &document::Stack, full: bool) -> Vec<Vec<String>> {
     rows
 }
 
+/// The legend of one length's joint line, by how its points were obtained
+/// (the terms behind `joint.method`): exact terms and the certified bracket,
+/// or an estimate with a sampled weight.
+fn joint_label(at: &[&StackPoint]) -> String {
+    let sampled: Vec<u32> = at
+        .iter()
+        .flat_map(|p| p.terms.iter().filter(|t| !t.exact).map(|t| t.weight))
+        .collect();
+    match sampled.iter().max() {
+        None => "joint (exact terms + bracket)".into(),
+        Some(w) => format!("joint (estimate, sampled weight {w})"),
+    }
+}
+
 /// Joint P(escape | error) (with its interval) and the independence product
 /// against BER, one pair of series per frame length.
 fn plot(doc: &document::Stack, path: &Path) -> Result<()> {
@@ -373,7 +394,7 @@ fn plot(doc: &document::Stack, path: &Path) -> Result<()> {
             .map(|p| (p.ber, p.independence_product.unwrap_or(f64::NAN)))
             .collect();
         series.push(Series {
-            label: format!("{b} bytes: joint (exact)"),
+            label: format!("{b} bytes: {}", joint_label(&at)),
             colour: colour(k),
             shape: Shape::Line(line),
         });
