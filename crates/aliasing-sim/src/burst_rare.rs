@@ -64,11 +64,13 @@
 //! hit reports 0 and an upper end of infinity: it bounds nothing).
 //!
 //! Streams: work item `i` draws `min(CHUNK, rest)` patterns from
-//! `chunk_rng(seed, i, 3000)`; each item's sums are kept apart and added in
-//! item order at the end, so the result depends on the seed and the
-//! parameters only (not on threads or shards).
+//! `chunk_rng(seed, i, 3000)`; the sums of the scores and of their squares
+//! are exact ([`crate::exact_sum`]), so they add up to the same bits in any
+//! order, and the result depends on the seed and the parameters only (not
+//! on threads, shards, MPI ranks or where a run was resumed).
 
 use crate::channel::{Channel, GilbertElliott, geometric};
+use crate::exact_sum::ExactSum;
 use crate::rare::{Lookup, RareEstimate, crc_wire_table};
 use crate::run::Plan;
 use crate::stack::CheckKind;
@@ -500,72 +502,72 @@ fn contiguous_windows(table: &[u64], r: usize) -> bool {
     })
 }
 
-/// One draw's score, split by the way its codewords were found.
+/// One draw's score, split by the route that found its codewords.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Score {
     /// From the window completion.
     pub window: f64,
-    /// From the syndrome lookups (single positions and short bursts).
-    pub lookup: f64,
+    /// From the single-position syndrome lookup.
+    pub position: f64,
+    /// From the short-burst syndrome lookup.
+    pub burst: f64,
 }
 
-/// The sums of one work item's draws (mean and sum of squared deviations,
-/// Welford's running form, so no large sums of squares cancel).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
-pub struct ItemSums {
+impl Score {
+    /// The draw's score `Z`, the sum over the routes.
+    pub fn total(&self) -> f64 {
+        self.window + self.position + self.burst
+    }
+}
+
+/// The tally of a run or of part of it: exact sums of the draws' scores
+/// ([`ExactSum`]), so that any split into items, shards, ranks or resumed
+/// pieces adds up to the same bits.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct BurstTally {
     /// Draws.
     pub n: u64,
     /// Draws that found a codeword with a nonzero score.
     pub hits: u64,
-    /// Mean score.
-    pub mean: f64,
-    /// Sum of squared deviations from the mean.
-    pub m2: f64,
-    /// Sum of the window completion's part of the scores.
-    pub window: f64,
+    /// Sum of the scores.
+    pub sum: ExactSum,
+    /// Sum of the squared scores.
+    pub sum2: ExactSum,
+    /// Sums of the scores' parts by route: window completion,
+    /// single-position lookup, short-burst lookup.
+    pub routes: [ExactSum; 3],
 }
 
-impl ItemSums {
-    fn push(&mut self, z: f64) {
+impl BurstTally {
+    fn push(&mut self, sc: &Score) {
+        let z = sc.total();
         self.n += 1;
-        let d = z - self.mean;
-        self.mean += d / self.n as f64;
-        self.m2 += d * (z - self.mean);
-    }
-
-    /// The two sets of draws together (Chan et al.'s pairwise update).
-    fn merge(&self, o: &ItemSums) -> ItemSums {
-        let n = self.n + o.n;
-        if n == 0 {
-            return *self;
-        }
-        let (na, nb) = (self.n as f64, o.n as f64);
-        let d = o.mean - self.mean;
-        ItemSums {
-            n,
-            hits: self.hits + o.hits,
-            mean: self.mean + d * nb / n as f64,
-            m2: self.m2 + o.m2 + d * d * na * nb / n as f64,
-            window: self.window + o.window,
+        if z > 0.0 {
+            self.hits += 1;
+            self.sum.add(z);
+            self.sum2.add_square(z);
+            for (r, v) in self
+                .routes
+                .iter_mut()
+                .zip([sc.window, sc.position, sc.burst])
+            {
+                r.add(v);
+            }
         }
     }
 }
-
-/// The tally of a run: one slot per work item, filled when the item is done.
-/// Slots are added in item order at the end, so any split gives the same
-/// floating-point sums.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BurstTally(pub Vec<Option<ItemSums>>);
 
 impl crate::shard::Tally for BurstTally {
     fn empty_like(&self) -> Self {
-        BurstTally(vec![None; self.0.len()])
+        BurstTally::default()
     }
-    fn add(&mut self, other: &Self) {
-        for (a, b) in self.0.iter_mut().zip(&other.0) {
-            if b.is_some() {
-                *a = *b;
-            }
+    fn add(&mut self, o: &Self) {
+        self.n += o.n;
+        self.hits += o.hits;
+        self.sum.merge(&o.sum);
+        self.sum2.merge(&o.sum2);
+        for (a, b) in self.routes.iter_mut().zip(&o.routes) {
+            a.merge(b);
         }
     }
 }
@@ -585,9 +587,12 @@ pub struct BurstRareResult {
     pub samples: u64,
     /// Draws that found a codeword with a nonzero score.
     pub hits: u64,
-    /// Share of the estimate found by the window completion (the rest by
-    /// the syndrome lookup).
+    /// Share of the estimate found by the window completion.
     pub window_share: f64,
+    /// Share of the estimate found by the single-position lookup.
+    pub position_share: f64,
+    /// Share of the estimate found by the short-burst lookup.
+    pub burst_share: f64,
     /// `P(at least one error and the CRC passes)`, with its interval.
     pub crc: RareEstimate,
 }
@@ -704,7 +709,7 @@ impl BurstRareWork {
 
     /// The empty tally.
     pub fn zero(&self) -> BurstTally {
-        BurstTally(vec![None; self.items() as usize])
+        BurstTally::default()
     }
 
     /// The proposal in use.
@@ -907,7 +912,7 @@ impl BurstRareWork {
             e.extend_from_slice(xs);
             let at = e.binary_search(&m).unwrap_err();
             e.insert(at, m);
-            out.lookup += self.weight(&e, sc);
+            out.position += self.weight(&e, sc);
         }
         // 3. short-burst lookup: every short burst B completing xs, clear of
         // xs over its span
@@ -935,7 +940,7 @@ impl BurstRareWork {
                     .map(|j| (st + 1 + j) as u32),
             );
             e.sort_unstable();
-            out.lookup += self.weight(&e, sc);
+            out.burst += self.weight(&e, sc);
         }
         sc.found = found;
         sc.e = e;
@@ -943,50 +948,35 @@ impl BurstRareWork {
         out
     }
 
-    /// The tally of item `i`.
+    /// The tally of item `i`: `min(CHUNK, rest)` draws from its own stream.
     pub fn item(&self, i: u64) -> BurstTally {
-        let mut t = self.zero();
-        t.0[i as usize] = Some(self.item_sums(i));
-        t
-    }
-
-    fn item_sums(&self, i: u64) -> ItemSums {
         let count = CHUNK.min(self.samples - i * CHUNK);
         let mut rng = chunk_rng(self.seed, i, FAMILY);
         let mut xs = Vec::new();
         let mut scratch = Scratch::default();
-        let mut s = ItemSums::default();
+        let mut t = BurstTally::default();
         for _ in 0..count {
             self.draw(&mut rng, &mut xs);
-            let sc = self.score_with(&xs, &mut scratch);
-            let z = sc.window + sc.lookup;
-            s.push(z);
-            if z > 0.0 {
-                s.hits += 1;
-                s.window += sc.window;
-            }
+            t.push(&self.score_with(&xs, &mut scratch));
         }
-        s
+        t
     }
 
-    /// The estimate from the tally of every item (missing items count as
-    /// not drawn).
+    /// The estimate from the tally of a whole run (or of the items done so
+    /// far: the draws counted are the draws made).
     pub fn finish(&self, tally: &BurstTally) -> BurstRareResult {
-        let tot = tally
-            .0
-            .iter()
-            .flatten()
-            .fold(ItemSums::default(), |a, b| a.merge(b));
-        let n = tot.n.max(1) as f64;
-        let mean = tot.mean;
-        let var = if tot.n > 1 { tot.m2 / (n - 1.0) } else { 0.0 };
+        let n = tally.n.max(1) as f64;
+        let sum = tally.sum.to_f64();
+        let mean = sum / n;
+        let var = crate::exact_sum::variance(tally.n, &tally.sum, &tally.sum2);
         let se = (var / n).sqrt();
+        let share = |r: &ExactSum| if sum > 0.0 { r.to_f64() / sum } else { 0.0 };
         let crc = RareEstimate {
             rate: mean,
             std_err: se,
             rel_std_err: if mean > 0.0 { se / mean } else { f64::INFINITY },
             ci_low: (mean - 1.959964 * se).max(0.0),
-            ci_high: if tot.hits > 0 {
+            ci_high: if tally.hits > 0 {
                 mean + 1.959964 * se
             } else {
                 f64::INFINITY
@@ -998,13 +988,11 @@ impl BurstRareWork {
             crc_name: self.crc_name.clone(),
             channel: self.channel,
             proposal: self.proposal,
-            samples: tot.n,
-            hits: tot.hits,
-            window_share: if mean > 0.0 {
-                tot.window / (mean * n)
-            } else {
-                0.0
-            },
+            samples: tally.n,
+            hits: tally.hits,
+            window_share: share(&tally.routes[0]),
+            position_share: share(&tally.routes[1]),
+            burst_share: share(&tally.routes[2]),
             crc,
         }
     }

@@ -141,7 +141,7 @@ fn check_unbiased(stack: &str, bytes: usize, channel: &str, proposal: Option<&st
     let work = BurstRareWork::new(&plan, 1, proposal.map(ge)).unwrap();
     let n = work.table.len() as u32;
     assert!(n <= 16);
-    let (mut p_ud, mut mean, mut window) = (0.0, 0.0, 0.0);
+    let (mut p_ud, mut mean, mut routes) = (0.0, 0.0, [0.0; 3]);
     for x in 1u64..1 << n {
         let xs = bits(x, n);
         let s = xs.iter().fold(0, |s, &p| s ^ work.table[p as usize]);
@@ -153,8 +153,10 @@ fn check_unbiased(stack: &str, bytes: usize, channel: &str, proposal: Option<&st
         let xs = bits(x, n);
         let q = work.q.ln_prob(&xs).exp();
         let sc = work.score(&xs);
-        mean += q * (sc.window + sc.lookup);
-        window += q * sc.window;
+        mean += q * sc.total();
+        for (r, v) in routes.iter_mut().zip([sc.window, sc.position, sc.burst]) {
+            *r += q * v;
+        }
     }
     assert!(p_ud > 0.0);
     // the brute-force sum is the product chain's value over the layout's
@@ -174,8 +176,8 @@ fn check_unbiased(stack: &str, bytes: usize, channel: &str, proposal: Option<&st
         (mean - p_ud).abs() <= 1e-12 * p_ud,
         "{stack} {channel}: E[Z] {mean} vs P_ud {p_ud}"
     );
-    // both ways of finding codewords take part
-    assert!(window > 0.0 && window < mean, "{window} of {mean}");
+    // every way of finding codewords takes part
+    assert!(routes.iter().all(|&r| r > 0.0), "{routes:?} of {mean}");
 }
 
 #[test]
