@@ -424,7 +424,13 @@ fn run_rare(a: &Args, team: Option<&dyn Team>, root: bool) -> Result<()> {
         bail!("--rare draws --samples, not --frames");
     }
     given.frames = Some(1);
-    if let Some(Channel::Burst(_)) = given.channel {
+    // a burst channel given, or a burst run's checkpoint resumed
+    let resumes_burst = a
+        .resume
+        .as_deref()
+        .and_then(aliasing_sim::session::file_kind)
+        == Some(aliasing_sim::session::RARE_BURST_FORMAT.to_string());
+    if resumes_burst || matches!(given.channel, Some(Channel::Burst(_))) {
         return run_rare_burst(a, &given, samples, team, root);
     }
     if a.proposal.is_some() {
