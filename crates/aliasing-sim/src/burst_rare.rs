@@ -36,13 +36,23 @@
 //!    `Q2(e) = sum over j in e of Q(e - j)`. This finds codewords of a few
 //!    scattered errors, as the BSC's conditional sampler ([`crate::rare`])
 //!    does.
-//! 3. **Short-burst lookup.** Every short burst `B` (an error at `s`, any
-//!    pattern in the next `L - 1` bits; `L` up to 12, from a table of
-//!    `n 2^(L-1)` syndromes) with the syndrome of `x`, where `x` has no
-//!    error in `s .. s+L`, completes `e = x + B`:
-//!    `Q3(e) = sum over s in e of Q(e minus its errors in s .. s+L)`. This
-//!    finds codewords made of two bursts, one of them short, which the
-//!    windows reach only by chance.
+//! 3. **Short-burst lookup.** Every short burst `B` (an error at `s` and at
+//!    most two more in `s+1 .. s+L`, `L` up to 64) with the syndrome of
+//!    `x`, where `x` has no error in `s .. s+L`, completes `e = x + B`:
+//!    `Q3(e) = sum over s in e with at most 3 errors of e in s .. s+L of
+//!    Q(e minus its errors in s .. s+L)`. This finds codewords made of a
+//!    burst of a few errors plus scattered ones, which carry most of the
+//!    mass on sparse-burst channels (a bad state whose BER is well below
+//!    1/2: a burst holds one to three errors, and a codeword's cluster is
+//!    rarely drawn, but its scattered errors often are). For a CRC over
+//!    the frame (`table[p] = B table[p+1]` for one linear map `B`, checked
+//!    at every position) the bursts with a syndrome `t` are found by one
+//!    pass over the starts `s`, looking `B^s t` up among the bursts at
+//!    start 0 (`ShortBursts`): any span up to 64 at `O(n)` a draw, no
+//!    big table. Other layouts use a table of every burst at every start
+//!    (at most 2^21 entries). The span is the widest whose bursts, at every
+//!    start, number at most `2^r / 16` (so a draw meets about 1/16 of a
+//!    chance match at most).
 //!
 //! Each codeword found counts `P(e) / D(e)`, `D = Q1 + Q2 + Q3` (the
 //! balance heuristic of multiple importance sampling), so a draw scores
@@ -447,41 +457,214 @@ struct Scratch {
     e: Vec<u32>,
     head: Vec<u32>,
     found: Vec<u32>,
+    bursts: Vec<(u64, u64)>,
 }
 
 /// Entries of the short-burst table at most (about 60 MB of lookup).
 const BURST_ENTRIES: u64 = 1 << 21;
 
-/// The span `L` of the short-burst lookup for a frame of `table.len()` bits
-/// and an `r`-bit CRC (`n 2^(L-1) <= min(2^21, 2^r / 16)`, so a draw meets
-/// about 1/16 of a match at most; `1 <= L <= 12`) and the syndrome of every pattern
-/// that starts with an error at `s` and has its other errors in
-/// `s+1 .. s+L` (patterns running off the frame's end get syndrome 0 and are
-/// skipped when found).
-fn short_bursts(table: &[u64], r: u32) -> (u64, Vec<u64>) {
-    let n = table.len() as u64;
-    let cap = BURST_ENTRIES.min(1u64 << r.saturating_sub(4).min(62));
+/// Errors in a short burst at most: a burst looked up is an error at its
+/// start and at most this many fewer in the rest of its span.
+pub const BURST_ERRORS: u32 = 3;
+const _: () = assert!(
+    BURST_ERRORS == 3,
+    "ShortBursts::new lists up to two extra errors"
+);
+
+/// The short bursts the lookup knows (route 3 of the module notes): every
+/// pattern of span `span` that starts with an error and has at most
+/// [`BURST_ERRORS`] errors, and the
+/// way the ones with a given syndrome are found.
+struct ShortBursts {
+    /// Span `L` (bits from the first error).
+    span: u64,
+    /// Each pattern's errors after the first, as a mask over the next
+    /// `L - 1` bits (pattern 0 is the lone error).
+    patterns: Vec<u64>,
+    finder: Finder,
+}
+
+/// How [`ShortBursts::each`] finds the bursts with a syndrome.
+enum Finder {
+    /// A table of every pattern at every start: index `s * patterns + k`.
+    Table(Lookup),
+    /// The syndromes of the patterns at start 0, and the map `B` with
+    /// `table[p] = B table[p + 1]` for every position (a CRC's shift
+    /// structure): a burst at `s` has syndrome `t` exactly when the same
+    /// burst at 0 has syndrome `B^s t`, so one pass over the starts with a
+    /// small lookup finds them all (any span up to 64, no big table).
+    Scan {
+        /// `B` applied a byte at a time: `bytes[i][v]` is `B (v << 8i)`.
+        bytes: Vec<[u64; 256]>,
+        /// Pattern `k`'s syndrome at start 0.
+        first: Lookup,
+        /// A bit per value of the low 16 bits of those syndromes.
+        filter: Vec<u64>,
+    },
+}
+
+/// Number of patterns of span `span`: `1 + C(L-1, 1) + C(L-1, 2)`.
+fn pattern_count(span: u64) -> u64 {
+    let m = span - 1;
+    1 + m + m * m.saturating_sub(1) / 2
+}
+
+/// The widest span `L <= 64` whose patterns at `n` starts fit in `cap`
+/// entries (at least 1).
+fn widest_span(n: u64, cap: u64) -> u64 {
     let mut span = 1u64;
-    while span < 12 && n << span <= cap {
+    while span < 64 && n.saturating_mul(pattern_count(span + 1)) <= cap {
         span += 1;
     }
-    let per = 1usize << (span - 1);
-    let mut out = vec![0u64; table.len() * per];
-    for s in 0..table.len() {
-        let row = &mut out[s * per..(s + 1) * per];
-        row[0] = table[s];
-        for pat in 1..per {
-            // the pattern without its top bit, plus that bit's position
-            let top = 63 - (pat as u64).leading_zeros() as usize;
-            let p = s + 1 + top;
-            row[pat] = if p < table.len() {
-                row[pat ^ (1 << top)] ^ table[p]
-            } else {
-                0
-            };
+    span
+}
+
+/// The map `B` with `table[p] = B table[p + 1]` for every `p`, as its
+/// images of the unit vectors, if the table has that shift structure.
+fn back_map(table: &[u64], r: usize) -> Option<Vec<u64>> {
+    if table.len() < r + 2 || r > 64 {
+        return None;
+    }
+    let mut win = Window::default();
+    win.build(table, 0, r);
+    if win.pos.len() != r {
+        return None;
+    }
+    let image = |mask: u64| {
+        (0..r)
+            .filter(|i| mask >> i & 1 == 1)
+            .fold(0u64, |a, i| a ^ table[win.pos[i] as usize - 1])
+    };
+    let cols: Vec<u64> = (0..r)
+        .map(|j| win.solve(1u64 << j).map(image))
+        .collect::<Option<_>>()?;
+    let apply = |v: u64| {
+        (0..r)
+            .filter(|j| v >> j & 1 == 1)
+            .fold(0u64, |a, j| a ^ cols[j])
+    };
+    (0..table.len() - 1)
+        .all(|p| apply(table[p + 1]) == table[p])
+        .then_some(cols)
+}
+
+impl ShortBursts {
+    /// The lookup for a frame's `table` and an `r`-bit CRC: the widest span
+    /// whose patterns, at every start, stay below `2^r / 16` (so a draw
+    /// meets about 1/16 of a match at most), found by a scan where the
+    /// table has the shift structure, else from a table of at most `2^21`
+    /// entries.
+    fn new(table: &[u64], r: u32) -> Self {
+        let n = table.len() as u64;
+        let cap = 1u64 << r.saturating_sub(4).min(62);
+        let (scan, tab) = (widest_span(n, cap), widest_span(n, cap.min(BURST_ENTRIES)));
+        Self::with(table, r, if scan > tab { scan } else { tab }, scan > tab)
+    }
+
+    /// The patterns of span `span`, found by a scan (if `scan` and the
+    /// table allows it) or from a table.
+    fn with(table: &[u64], r: u32, span: u64, scan: bool) -> Self {
+        let mut patterns = vec![0u64];
+        let m = span - 1;
+        for a in 0..m {
+            patterns.push(1 << a);
+        }
+        // (BURST_ERRORS is 3: the pairs of extra errors)
+        for a in 0..m {
+            for b in a + 1..m {
+                patterns.push(1 << a | 1 << b);
+            }
+        }
+        debug_assert_eq!(patterns.len() as u64, pattern_count(span));
+        let syndrome = |s: usize, pat: u64| -> u64 {
+            let last = s as u64 + 64 - pat.leading_zeros() as u64;
+            if pat != 0 && last >= table.len() as u64 {
+                return 0; // runs off the frame: skipped when found
+            }
+            (0..m)
+                .filter(|j| pat >> j & 1 == 1)
+                .fold(table[s], |a, j| a ^ table[s + 1 + j as usize])
+        };
+        let back = if scan {
+            back_map(table, r as usize)
+        } else {
+            None
+        };
+        let finder = match back {
+            Some(cols) => {
+                let first: Vec<u64> = patterns.iter().map(|&p| syndrome(0, p)).collect();
+                let mut filter = vec![0u64; 1 << 10];
+                for &f in &first {
+                    filter[(f >> 6 & 0x3ff) as usize] |= 1 << (f & 63);
+                }
+                let bytes = (0..r.div_ceil(8) as usize)
+                    .map(|i| {
+                        let mut t = [0u64; 256];
+                        for (v, out) in t.iter_mut().enumerate() {
+                            *out = (0..8)
+                                .filter(|b| v >> b & 1 == 1)
+                                .fold(0, |a, b| a ^ cols.get(8 * i + b).copied().unwrap_or(0));
+                        }
+                        t
+                    })
+                    .collect();
+                Finder::Scan {
+                    bytes,
+                    first: Lookup::new(&first),
+                    filter,
+                }
+            }
+            None => {
+                let per = patterns.len();
+                let mut out = vec![0u64; table.len() * per];
+                for s in 0..table.len() {
+                    for (k, &pat) in patterns.iter().enumerate() {
+                        out[s * per + k] = syndrome(s, pat);
+                    }
+                }
+                Finder::Table(Lookup::new(&out))
+            }
+        };
+        ShortBursts {
+            span,
+            patterns,
+            finder,
         }
     }
-    (span, out)
+
+    /// Calls `f(start, pattern)` for every short burst inside a frame of
+    /// `n` bits with syndrome `t`.
+    fn each(&self, t: u64, n: u64, mut f: impl FnMut(u64, u64)) {
+        let mut emit = |st: u64, k: u32| {
+            let pat = self.patterns[k as usize];
+            if pat == 0 || st + 1 + (63 - pat.leading_zeros() as u64) < n {
+                f(st, pat);
+            }
+        };
+        match &self.finder {
+            Finder::Table(l) => {
+                let per = self.patterns.len() as u64;
+                l.each(t, |idx| emit(idx as u64 / per, (idx as u64 % per) as u32));
+            }
+            Finder::Scan {
+                bytes,
+                first,
+                filter,
+            } => {
+                let mut y = t;
+                for st in 0..n {
+                    if filter[(y >> 6 & 0x3ff) as usize] >> (y & 63) & 1 == 1 {
+                        first.each(y, |k| emit(st, k));
+                    }
+                    let mut z = 0u64;
+                    for (i, b) in bytes.iter().enumerate() {
+                        z ^= b[(y >> (8 * i) & 0xff) as usize];
+                    }
+                    y = z;
+                }
+            }
+        }
+    }
 }
 
 /// Whether the window of every anchor `a` is the run `a+1 ..= a+r` (cut at
@@ -641,11 +824,8 @@ pub struct BurstRareWork {
     width: usize,
     /// Every window is the run of the `width` bits after its anchor.
     contiguous: bool,
-    /// Span of the short bursts in `bursts` (bits from the first error).
-    burst_span: u64,
-    /// Syndromes of every short burst: index `s * 2^(span-1) + pattern`
-    /// is an error at `s` and at `s + 1 + j` for each bit `j` of `pattern`.
-    bursts: Lookup,
+    /// The short bursts the lookup knows, and how they are found.
+    short: ShortBursts,
     channel: GilbertElliott,
     proposal: GilbertElliott,
     p: PatternLaw,
@@ -684,11 +864,9 @@ impl BurstRareWork {
         let proposal = proposal.unwrap_or_else(|| default_proposal(&ge, n));
         check_proposal(&proposal)?;
         let width = alg.width() as usize;
-        let (burst_span, burst_table) = short_bursts(&table, alg.width());
         Ok(BurstRareWork {
             contiguous: contiguous_windows(&table, width),
-            burst_span,
-            bursts: Lookup::new(&burst_table),
+            short: ShortBursts::new(&table, alg.width()),
             seed: plan.seed,
             crc_name: f.checks[ci].name.clone(),
             lookup: Lookup::new(&table),
@@ -843,8 +1021,11 @@ impl BurstRareWork {
         for i in 0..k {
             let s0 = e[i] as u64;
             let mut j = i;
-            while j < k && (e[j] as u64) < s0 + self.burst_span {
+            while j < k && (e[j] as u64) < s0 + self.short.span {
                 j += 1;
+            }
+            if j - i > BURST_ERRORS as usize {
+                continue; // not a short burst the lookup knows
             }
             let (mut a, mut la) = sc.fwd[i];
             let term = if j < k {
@@ -917,25 +1098,21 @@ impl BurstRareWork {
         // 3. short-burst lookup: every short burst B completing xs, clear of
         // xs over its span
         found.clear();
-        let per = 1u64 << (self.burst_span - 1);
         let n = self.table.len() as u64;
-        self.bursts.each(s, |idx| {
-            let (st, pat) = (idx as u64 / per, idx as u64 % per);
-            if pat != 0 && st + 1 + (63 - pat.leading_zeros() as u64) >= n {
-                return; // runs off the frame
-            }
+        let mut bursts = std::mem::take(&mut sc.bursts);
+        bursts.clear();
+        self.short.each(s, n, |st, pat| {
             let at = xs.partition_point(|&p| (p as u64) < st);
-            if at == xs.len() || xs[at] as u64 >= st + self.burst_span {
-                found.push(idx);
+            if at == xs.len() || xs[at] as u64 >= st + self.short.span {
+                bursts.push((st, pat));
             }
         });
-        for &idx in &found {
-            let (st, pat) = (idx as u64 / per, idx as u64 % per);
+        for &(st, pat) in &bursts {
             e.clear();
             e.extend_from_slice(xs);
             e.push(st as u32);
             e.extend(
-                (0..self.burst_span - 1)
+                (0..self.short.span - 1)
                     .filter(|j| pat >> j & 1 == 1)
                     .map(|j| (st + 1 + j) as u32),
             );
@@ -943,6 +1120,7 @@ impl BurstRareWork {
             out.burst += self.weight(&e, sc);
         }
         sc.found = found;
+        sc.bursts = bursts;
         sc.e = e;
         sc.head = head;
         out

@@ -581,7 +581,7 @@ pub fn render_rare_burst(
                 output::csv(&rows)
             } else {
                 format!(
-                    "rare-event {} | stack {} | {} bytes | burst {} | proposal {} | seed {} | {} samples | {} hits | window share {:.3}\n{}",
+                    "rare-event {} | stack {} | {} bytes | burst {} | proposal {} | seed {} | {} samples | {} hits | shares: window {:.3}, position {:.3}, burst {:.3}\n{}",
                     r.method,
                     params.stack,
                     params.bytes,
@@ -591,6 +591,8 @@ pub fn render_rare_burst(
                     r.samples,
                     r.hits,
                     r.window_share,
+                    r.position_share,
+                    r.burst_share,
                     output::table(&rows)
                 )
             }
