@@ -488,20 +488,28 @@ struct ShortBursts {
 enum Finder {
     /// A table of every pattern at every start: index `s * patterns + k`.
     Table(Lookup),
-    /// The syndromes of the patterns at start 0, and the map `B` with
-    /// `table[p] = B table[p + 1]` for every position (a CRC's shift
-    /// structure): a burst at `s` has syndrome `t` exactly when the same
-    /// burst at 0 has syndrome `B^s t`, so one pass over the starts with a
-    /// small lookup finds them all (any span up to 64, no big table).
+    /// The syndromes of the patterns at the first `step` starts, and the
+    /// map `B` with `table[p] = B table[p + 1]` for every position (a CRC's
+    /// shift structure): a burst at `s = j step + s0` has syndrome `t` only
+    /// if the same burst at `s0` has syndrome `B^(j step) t`, so one pass
+    /// over `n / step` strides with a small lookup finds them all (any
+    /// span up to 64, no big table); each is then checked directly.
     Scan {
-        /// `B` applied a byte at a time: `bytes[i][v]` is `B (v << 8i)`.
+        /// `B^step` applied a byte at a time: `bytes[i][v]` is `B^step (v << 8i)`.
         bytes: Vec<[u64; 256]>,
-        /// Pattern `k`'s syndrome at start 0.
+        /// Starts per stride.
+        step: u64,
+        /// Index `s0 * patterns + k`: pattern `k`'s syndrome at start `s0`.
         first: Lookup,
-        /// A bit per value of the low 16 bits of those syndromes.
+        /// A bit per value of the low bits (`mask`) of those syndromes.
         filter: Vec<u64>,
+        /// The bits the filter looks at.
+        mask: u64,
     },
 }
+
+/// Starts per stride of the scan (`ShortBursts`).
+const STEP: usize = 64;
 
 /// Number of patterns of span `span`: `1 + C(L-1, 1) + C(L-1, 2)`.
 fn pattern_count(span: u64) -> u64 {
@@ -592,10 +600,28 @@ impl ShortBursts {
         };
         let finder = match back {
             Some(cols) => {
-                let first: Vec<u64> = patterns.iter().map(|&p| syndrome(0, p)).collect();
-                let mut filter = vec![0u64; 1 << 10];
+                // the bursts at starts 0..STEP, then strides of STEP starts
+                let step = STEP.min(table.len());
+                let first: Vec<u64> = (0..step)
+                    .flat_map(|st| patterns.iter().map(move |&p| (st, p)))
+                    .map(|(st, p)| syndrome(st, p))
+                    .collect();
+                let bits = r.min(20);
+                let mut filter = vec![0u64; (1usize << bits).div_ceil(64)];
+                let mask = (1u64 << bits) - 1;
                 for &f in &first {
-                    filter[(f >> 6 & 0x3ff) as usize] |= 1 << (f & 63);
+                    let i = f & mask;
+                    filter[(i >> 6) as usize] |= 1 << (i & 63);
+                }
+                // B^step, column by column
+                let apply = |c: &[u64], v: u64| {
+                    (0..r as usize)
+                        .filter(|j| v >> j & 1 == 1)
+                        .fold(0u64, |a, j| a ^ c[j])
+                };
+                let mut stride = cols.clone();
+                for _ in 1..step {
+                    stride = stride.iter().map(|&v| apply(&cols, v)).collect();
                 }
                 let bytes = (0..r.div_ceil(8) as usize)
                     .map(|i| {
@@ -603,15 +629,17 @@ impl ShortBursts {
                         for (v, out) in t.iter_mut().enumerate() {
                             *out = (0..8)
                                 .filter(|b| v >> b & 1 == 1)
-                                .fold(0, |a, b| a ^ cols.get(8 * i + b).copied().unwrap_or(0));
+                                .fold(0, |a, b| a ^ stride.get(8 * i + b).copied().unwrap_or(0));
                         }
                         t
                     })
                     .collect();
                 Finder::Scan {
                     bytes,
+                    step: step as u64,
                     first: Lookup::new(&first),
                     filter,
+                    mask,
                 }
             }
             None => {
@@ -632,9 +660,10 @@ impl ShortBursts {
         }
     }
 
-    /// Calls `f(start, pattern)` for every short burst inside a frame of
-    /// `n` bits with syndrome `t`.
-    fn each(&self, t: u64, n: u64, mut f: impl FnMut(u64, u64)) {
+    /// Calls `f(start, pattern)` for every short burst inside the frame of
+    /// `table` with syndrome `t`.
+    fn each(&self, table: &[u64], t: u64, mut f: impl FnMut(u64, u64)) {
+        let n = table.len() as u64;
         let mut emit = |st: u64, k: u32| {
             let pat = self.patterns[k as usize];
             if pat == 0 || st + 1 + (63 - pat.leading_zeros() as u64) < n {
@@ -648,22 +677,46 @@ impl ShortBursts {
             }
             Finder::Scan {
                 bytes,
+                step,
                 first,
                 filter,
+                mask,
             } => {
+                let per = self.patterns.len() as u64;
                 let mut y = t;
-                for st in 0..n {
-                    if filter[(y >> 6 & 0x3ff) as usize] >> (y & 63) & 1 == 1 {
-                        first.each(y, |k| emit(st, k));
+                let mut base = 0u64;
+                while base < n {
+                    let i = y & mask;
+                    if filter[(i >> 6) as usize] >> (i & 63) & 1 == 1 {
+                        first.each(y, |idx| {
+                            let (s0, k) = (idx as u64 / per, idx as u64 % per);
+                            let st = base + s0;
+                            // only if: check the burst's syndrome itself
+                            if st < n && self.syndrome(table, st, self.patterns[k as usize]) == t {
+                                emit(st, k as u32);
+                            }
+                        });
                     }
                     let mut z = 0u64;
                     for (i, b) in bytes.iter().enumerate() {
                         z ^= b[(y >> (8 * i) & 0xff) as usize];
                     }
                     y = z;
+                    base += step;
                 }
             }
         }
+    }
+
+    /// The syndrome of pattern `pat` at start `st` (0 if it runs off the frame).
+    fn syndrome(&self, table: &[u64], st: u64, pat: u64) -> u64 {
+        let last = st + 64 - pat.leading_zeros() as u64;
+        if pat != 0 && last >= table.len() as u64 {
+            return 0;
+        }
+        (0..self.span - 1)
+            .filter(|j| pat >> j & 1 == 1)
+            .fold(table[st as usize], |a, j| a ^ table[(st + 1 + j) as usize])
     }
 }
 
@@ -1097,11 +1150,9 @@ impl BurstRareWork {
         }
         // 3. short-burst lookup: every short burst B completing xs, clear of
         // xs over its span
-        found.clear();
-        let n = self.table.len() as u64;
         let mut bursts = std::mem::take(&mut sc.bursts);
         bursts.clear();
-        self.short.each(s, n, |st, pat| {
+        self.short.each(&self.table, s, |st, pat| {
             let at = xs.partition_point(|&p| (p as u64) < st);
             if at == xs.len() || xs[at] as u64 >= st + self.short.span {
                 bursts.push((st, pat));

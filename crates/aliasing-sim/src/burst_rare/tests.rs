@@ -244,8 +244,8 @@ fn the_burst_scan_finds_what_the_table_finds() {
                 rand_xoshiro::rand_core::Rng::next_u64(&mut rng) & ((1u64 << r) - 1)
             };
             let (mut a, mut b) = (Vec::new(), Vec::new());
-            scan.each(s, n, |st, p| a.push((st, p)));
-            table.each(s, n, |st, p| b.push((st, p)));
+            scan.each(t, s, |st, p| a.push((st, p)));
+            table.each(t, s, |st, p| b.push((st, p)));
             a.sort_unstable();
             b.sort_unstable();
             assert_eq!(a, b, "{stack} syndrome {s:x}");
