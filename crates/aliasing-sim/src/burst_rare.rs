@@ -47,9 +47,9 @@
 //!    rarely drawn, but its scattered errors often are). For a CRC over
 //!    the frame (`table[p] = B table[p+1]` for one linear map `B`, checked
 //!    at every position) the bursts with a syndrome `t` are found by one
-//!    pass over the starts `s`, looking `B^s t` up among the bursts at
-//!    start 0 (`ShortBursts`): any span up to 64 at `O(n)` a draw, no
-//!    big table. Other layouts use a table of every burst at every start
+//!    pass over the starts in strides of 64, looking `B^(64 j) t` up among
+//!    the bursts at the first 64 starts (`ShortBursts`): any span up to 64
+//!    at `O(n / 64)` a draw, no big table. Other layouts use a table of every burst at every start
 //!    (at most 2^21 entries). The span is the widest whose bursts, at every
 //!    start, number at most `2^r / 16` (so a draw meets about 1/16 of a
 //!    chance match at most).
