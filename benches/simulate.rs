@@ -11,6 +11,13 @@
 //!   frames per second, payload generation included; `dense/memcpy_2e5` and
 //!   `dense/crc32fast_2e5` are the baselines over the same byte volume.
 //! - `rare/crc32_1518_1e-5_1e7_samples`: the rare-event estimator.
+//! - `rare_burst/{dense,sparse}_crc32_1518_2^16_draws_1t`: the burst-channel
+//!   estimator (`--rare --burst`) on a dense-burst channel
+//!   (`1e-7,0.5,1e-5,0.1`) and a sparse one (`1e-6,0.01,1e-4,0.05`), one
+//!   thread, throughput in draws; `rare_burst/draw_verdicts_2^16_1t`, the
+//!   baseline: the same number of frames drawn from the sparse channel's
+//!   proposal and judged by the sparse engine's CRC verdict (what a plain
+//!   Monte Carlo pays per frame).
 //!
 //! Run: `cargo bench -p aliasing-benches --bench simulate`
 
@@ -119,5 +126,51 @@ fn rare(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, sparse, dense, rare);
+fn rare_burst(c: &mut Criterion) {
+    use aliasing_sim::burst_rare::{default_proposal, estimate};
+    use aliasing_sim::channel::GilbertElliott;
+    let draws = 1u64 << 16;
+    let mut g = c.benchmark_group("rare_burst");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(8));
+    g.throughput(Throughput::Elements(draws));
+    let on = |ge: &str| {
+        let ge: GilbertElliott = ge.parse().unwrap();
+        Plan::new(
+            Frame::new("crc32", 1518, Payload::Random).unwrap(),
+            Channel::Burst(ge),
+            1,
+            1,
+        )
+    };
+    for (name, ge) in [
+        ("dense", "1e-7,0.5,1e-5,0.1"),
+        ("sparse", "1e-6,0.01,1e-4,0.05"),
+    ] {
+        let p = on(ge);
+        g.bench_function(format!("{name}_crc32_1518_2^16_draws_1t"), |b| {
+            b.iter(|| estimate(black_box(&p), draws, None, 1).unwrap())
+        });
+    }
+    // baseline: draw the frames from the proposal, give the CRC's verdict
+    let p = on("1e-6,0.01,1e-4,0.05");
+    let q = default_proposal(&"1e-6,0.01,1e-4,0.05".parse().unwrap(), p.frame.n_bits());
+    let sp = Sparse::new(&p.frame, 1);
+    g.bench_function("draw_verdicts_2^16_1t", |b| {
+        b.iter(|| {
+            let ch = Channel::Burst(q);
+            let mut s = ErrorStream::new(&ch, p.frame.n_bits(), chunk_rng(1, 0, 3000));
+            let (mut flips, mut buf) = (Vec::new(), Vec::new());
+            let mut pass = 0u64;
+            for i in 0..draws {
+                s.next_frame(&mut flips);
+                pass += sp.verdict(i, &flips, &mut buf) & 1;
+            }
+            pass
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, sparse, dense, rare, rare_burst);
 criterion_main!(benches);

@@ -320,10 +320,8 @@ fn rare_events_on_bursts() {
             "1e-6,0.5,1e-4,0.1",
             "--shard",
             "1/2",
-            "--out",
-            "x.json",
         ]),
-        "--shard",
+        "--shard needs --out",
     );
     fails_with(
         &alias(&[
@@ -676,4 +674,64 @@ fn rare_event_shards_and_checkpoints_equal_the_single_run() {
         &alias(&["simulate", "--rare", "--resume", c, "--samples", "7e5"]),
         "samples: 600000 there, 700000 given",
     );
+}
+
+/// `--rare --burst` in shards, with checkpoints: the merge equals the single
+/// run bit for bit, and a checkpoint resumes to it.
+#[test]
+fn rare_burst_shards_and_checkpoints_equal_the_single_run() {
+    let base = [
+        "simulate",
+        "--rare",
+        "--stack",
+        "CRC-16/ARC",
+        "--bytes",
+        "64",
+        "--burst",
+        "1e-5,0.05,1e-3,0.05",
+        "--samples",
+        "7e4",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+    ];
+    let whole = json(&alias(&base));
+    assert!(whole["result"]["crc"]["exact"].as_f64().is_some());
+    let mut files = Vec::new();
+    for i in 1..=3 {
+        let f = tmp(&format!("rareburst{i}.json"));
+        let _ = std::fs::remove_file(&f);
+        let shard = format!("{i}/3");
+        let mut a = base.to_vec();
+        a.extend(["--shard", &shard, "--out", f.to_str().unwrap()]);
+        let o = alias(&a);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(o.stdout.is_empty());
+        files.push(f.to_str().unwrap().to_string());
+    }
+    let mut m = vec!["merge"];
+    m.extend(files.iter().map(|s| s.as_str()));
+    m.extend(["--format", "json"]);
+    assert_eq!(json(&alias(&m)), whole);
+    fails_with(&alias(&["merge", &files[0], &files[0], &files[2]]), "twice");
+    // checkpointed, then resumed from the finished checkpoint
+    let cp = tmp("rareburst.ckpt");
+    let _ = std::fs::remove_file(&cp);
+    let mut a = base.to_vec();
+    a.extend(["--checkpoint", cp.to_str().unwrap(), "--threads", "1"]);
+    assert_eq!(json(&alias(&a)), whole);
+    let c = cp.to_str().unwrap();
+    assert_eq!(
+        json(&alias(&[
+            "simulate", "--rare", "--resume", c, "--format", "json"
+        ])),
+        whole
+    );
+    fails_with(
+        &alias(&["simulate", "--rare", "--resume", c, "--samples", "8e4"]),
+        "samples: 70000 there, 80000 given",
+    );
+    // the checkpoint exists: a fresh run does not overwrite it
+    fails_with(&alias(&a), "already exists");
 }

@@ -36,13 +36,23 @@
 //!    `Q2(e) = sum over j in e of Q(e - j)`. This finds codewords of a few
 //!    scattered errors, as the BSC's conditional sampler ([`crate::rare`])
 //!    does.
-//! 3. **Short-burst lookup.** Every short burst `B` (an error at `s`, any
-//!    pattern in the next `L - 1` bits; `L` up to 12, from a table of
-//!    `n 2^(L-1)` syndromes) with the syndrome of `x`, where `x` has no
-//!    error in `s .. s+L`, completes `e = x + B`:
-//!    `Q3(e) = sum over s in e of Q(e minus its errors in s .. s+L)`. This
-//!    finds codewords made of two bursts, one of them short, which the
-//!    windows reach only by chance.
+//! 3. **Short-burst lookup.** Every short burst `B` (an error at `s` and at
+//!    most two more in `s+1 .. s+L`, `L` up to 64) with the syndrome of
+//!    `x`, where `x` has no error in `s .. s+L`, completes `e = x + B`:
+//!    `Q3(e) = sum over s in e with at most 3 errors of e in s .. s+L of
+//!    Q(e minus its errors in s .. s+L)`. This finds codewords made of a
+//!    burst of a few errors plus scattered ones, which carry most of the
+//!    mass on sparse-burst channels (a bad state whose BER is well below
+//!    1/2: a burst holds one to three errors, and a codeword's cluster is
+//!    rarely drawn, but its scattered errors often are). For a CRC over
+//!    the frame (`table[p] = B table[p+1]` for one linear map `B`, checked
+//!    at every position) the bursts with a syndrome `t` are found by one
+//!    pass over the starts in strides of 64, looking `B^(64 j) t` up among
+//!    the bursts at the first 64 starts (`ShortBursts`): any span up to 64
+//!    at `O(n / 64)` a draw, no big table. Other layouts use a table of every burst at every start
+//!    (at most 2^21 entries). The span is the widest whose bursts, at every
+//!    start, number at most `2^r / 16` (so a draw meets about 1/16 of a
+//!    chance match at most).
 //!
 //! Each codeword found counts `P(e) / D(e)`, `D = Q1 + Q2 + Q3` (the
 //! balance heuristic of multiple importance sampling), so a draw scores
@@ -64,11 +74,13 @@
 //! hit reports 0 and an upper end of infinity: it bounds nothing).
 //!
 //! Streams: work item `i` draws `min(CHUNK, rest)` patterns from
-//! `chunk_rng(seed, i, 3000)`; each item's sums are kept apart and added in
-//! item order at the end, so the result depends on the seed and the
-//! parameters only (not on threads or shards).
+//! `chunk_rng(seed, i, 3000)`; the sums of the scores and of their squares
+//! are exact ([`crate::exact_sum`]), so they add up to the same bits in any
+//! order, and the result depends on the seed and the parameters only (not
+//! on threads, shards, MPI ranks or where a run was resumed).
 
 use crate::channel::{Channel, GilbertElliott, geometric};
+use crate::exact_sum::ExactSum;
 use crate::rare::{Lookup, RareEstimate, crc_wire_table};
 use crate::run::Plan;
 use crate::stack::CheckKind;
@@ -445,41 +457,267 @@ struct Scratch {
     e: Vec<u32>,
     head: Vec<u32>,
     found: Vec<u32>,
+    bursts: Vec<(u64, u64)>,
 }
 
 /// Entries of the short-burst table at most (about 60 MB of lookup).
 const BURST_ENTRIES: u64 = 1 << 21;
 
-/// The span `L` of the short-burst lookup for a frame of `table.len()` bits
-/// and an `r`-bit CRC (`n 2^(L-1) <= min(2^21, 2^r / 16)`, so a draw meets
-/// about 1/16 of a match at most; `1 <= L <= 12`) and the syndrome of every pattern
-/// that starts with an error at `s` and has its other errors in
-/// `s+1 .. s+L` (patterns running off the frame's end get syndrome 0 and are
-/// skipped when found).
-fn short_bursts(table: &[u64], r: u32) -> (u64, Vec<u64>) {
-    let n = table.len() as u64;
-    let cap = BURST_ENTRIES.min(1u64 << r.saturating_sub(4).min(62));
+/// Errors in a short burst at most: a burst looked up is an error at its
+/// start and at most this many fewer in the rest of its span.
+pub const BURST_ERRORS: u32 = 3;
+const _: () = assert!(
+    BURST_ERRORS == 3,
+    "ShortBursts::new lists up to two extra errors"
+);
+
+/// The short bursts the lookup knows (route 3 of the module notes): every
+/// pattern of span `span` that starts with an error and has at most
+/// [`BURST_ERRORS`] errors, and the
+/// way the ones with a given syndrome are found.
+struct ShortBursts {
+    /// Span `L` (bits from the first error).
+    span: u64,
+    /// Each pattern's errors after the first, as a mask over the next
+    /// `L - 1` bits (pattern 0 is the lone error).
+    patterns: Vec<u64>,
+    finder: Finder,
+}
+
+/// How [`ShortBursts::each`] finds the bursts with a syndrome.
+enum Finder {
+    /// A table of every pattern at every start: index `s * patterns + k`.
+    Table(Lookup),
+    /// The syndromes of the patterns at the first `step` starts, and the
+    /// map `B` with `table[p] = B table[p + 1]` for every position (a CRC's
+    /// shift structure): a burst at `s = j step + s0` has syndrome `t` only
+    /// if the same burst at `s0` has syndrome `B^(j step) t`, so one pass
+    /// over `n / step` strides with a small lookup finds them all (any
+    /// span up to 64, no big table); each is then checked directly.
+    Scan {
+        /// `B^step` applied a byte at a time: `bytes[i][v]` is `B^step (v << 8i)`.
+        bytes: Vec<[u64; 256]>,
+        /// Starts per stride.
+        step: u64,
+        /// Index `s0 * patterns + k`: pattern `k`'s syndrome at start `s0`.
+        first: Lookup,
+        /// A bit per value of the low bits (`mask`) of those syndromes.
+        filter: Vec<u64>,
+        /// The bits the filter looks at.
+        mask: u64,
+    },
+}
+
+/// Starts per stride of the scan (`ShortBursts`).
+const STEP: usize = 64;
+
+/// Number of patterns of span `span`: `1 + C(L-1, 1) + C(L-1, 2)`.
+fn pattern_count(span: u64) -> u64 {
+    let m = span - 1;
+    1 + m + m * m.saturating_sub(1) / 2
+}
+
+/// The widest span `L <= 64` whose patterns at `n` starts fit in `cap`
+/// entries (at least 1).
+fn widest_span(n: u64, cap: u64) -> u64 {
     let mut span = 1u64;
-    while span < 12 && n << span <= cap {
+    while span < 64 && n.saturating_mul(pattern_count(span + 1)) <= cap {
         span += 1;
     }
-    let per = 1usize << (span - 1);
-    let mut out = vec![0u64; table.len() * per];
-    for s in 0..table.len() {
-        let row = &mut out[s * per..(s + 1) * per];
-        row[0] = table[s];
-        for pat in 1..per {
-            // the pattern without its top bit, plus that bit's position
-            let top = 63 - (pat as u64).leading_zeros() as usize;
-            let p = s + 1 + top;
-            row[pat] = if p < table.len() {
-                row[pat ^ (1 << top)] ^ table[p]
-            } else {
-                0
-            };
+    span
+}
+
+/// The map `B` with `table[p] = B table[p + 1]` for every `p`, as its
+/// images of the unit vectors, if the table has that shift structure.
+fn back_map(table: &[u64], r: usize) -> Option<Vec<u64>> {
+    if table.len() < r + 2 || r > 64 {
+        return None;
+    }
+    let mut win = Window::default();
+    win.build(table, 0, r);
+    if win.pos.len() != r {
+        return None;
+    }
+    let image = |mask: u64| {
+        (0..r)
+            .filter(|i| mask >> i & 1 == 1)
+            .fold(0u64, |a, i| a ^ table[win.pos[i] as usize - 1])
+    };
+    let cols: Vec<u64> = (0..r)
+        .map(|j| win.solve(1u64 << j).map(image))
+        .collect::<Option<_>>()?;
+    let apply = |v: u64| {
+        (0..r)
+            .filter(|j| v >> j & 1 == 1)
+            .fold(0u64, |a, j| a ^ cols[j])
+    };
+    (0..table.len() - 1)
+        .all(|p| apply(table[p + 1]) == table[p])
+        .then_some(cols)
+}
+
+impl ShortBursts {
+    /// The lookup for a frame's `table` and an `r`-bit CRC: the widest span
+    /// whose patterns, at every start, stay below `2^r / 16` (so a draw
+    /// meets about 1/16 of a match at most), found by a scan where the
+    /// table has the shift structure, else from a table of at most `2^21`
+    /// entries.
+    fn new(table: &[u64], r: u32) -> Self {
+        let n = table.len() as u64;
+        let cap = 1u64 << r.saturating_sub(4).min(62);
+        let (scan, tab) = (widest_span(n, cap), widest_span(n, cap.min(BURST_ENTRIES)));
+        Self::with(table, r, if scan > tab { scan } else { tab }, scan > tab)
+    }
+
+    /// The patterns of span `span`, found by a scan (if `scan` and the
+    /// table allows it) or from a table.
+    fn with(table: &[u64], r: u32, span: u64, scan: bool) -> Self {
+        let mut patterns = vec![0u64];
+        let m = span - 1;
+        for a in 0..m {
+            patterns.push(1 << a);
+        }
+        // (BURST_ERRORS is 3: the pairs of extra errors)
+        for a in 0..m {
+            for b in a + 1..m {
+                patterns.push(1 << a | 1 << b);
+            }
+        }
+        debug_assert_eq!(patterns.len() as u64, pattern_count(span));
+        let syndrome = |s: usize, pat: u64| -> u64 {
+            let last = s as u64 + 64 - pat.leading_zeros() as u64;
+            if pat != 0 && last >= table.len() as u64 {
+                return 0; // runs off the frame: skipped when found
+            }
+            (0..m)
+                .filter(|j| pat >> j & 1 == 1)
+                .fold(table[s], |a, j| a ^ table[s + 1 + j as usize])
+        };
+        let back = if scan {
+            back_map(table, r as usize)
+        } else {
+            None
+        };
+        let finder = match back {
+            Some(cols) => {
+                // the bursts at starts 0..STEP, then strides of STEP starts
+                let step = STEP.min(table.len());
+                let first: Vec<u64> = (0..step)
+                    .flat_map(|st| patterns.iter().map(move |&p| (st, p)))
+                    .map(|(st, p)| syndrome(st, p))
+                    .collect();
+                let bits = r.min(20);
+                let mut filter = vec![0u64; (1usize << bits).div_ceil(64)];
+                let mask = (1u64 << bits) - 1;
+                for &f in &first {
+                    let i = f & mask;
+                    filter[(i >> 6) as usize] |= 1 << (i & 63);
+                }
+                // B^step, column by column
+                let apply = |c: &[u64], v: u64| {
+                    (0..r as usize)
+                        .filter(|j| v >> j & 1 == 1)
+                        .fold(0u64, |a, j| a ^ c[j])
+                };
+                let mut stride = cols.clone();
+                for _ in 1..step {
+                    stride = stride.iter().map(|&v| apply(&cols, v)).collect();
+                }
+                let bytes = (0..r.div_ceil(8) as usize)
+                    .map(|i| {
+                        let mut t = [0u64; 256];
+                        for (v, out) in t.iter_mut().enumerate() {
+                            *out = (0..8)
+                                .filter(|b| v >> b & 1 == 1)
+                                .fold(0, |a, b| a ^ stride.get(8 * i + b).copied().unwrap_or(0));
+                        }
+                        t
+                    })
+                    .collect();
+                Finder::Scan {
+                    bytes,
+                    step: step as u64,
+                    first: Lookup::new(&first),
+                    filter,
+                    mask,
+                }
+            }
+            None => {
+                let per = patterns.len();
+                let mut out = vec![0u64; table.len() * per];
+                for s in 0..table.len() {
+                    for (k, &pat) in patterns.iter().enumerate() {
+                        out[s * per + k] = syndrome(s, pat);
+                    }
+                }
+                Finder::Table(Lookup::new(&out))
+            }
+        };
+        ShortBursts {
+            span,
+            patterns,
+            finder,
         }
     }
-    (span, out)
+
+    /// Calls `f(start, pattern)` for every short burst inside the frame of
+    /// `table` with syndrome `t`.
+    fn each(&self, table: &[u64], t: u64, mut f: impl FnMut(u64, u64)) {
+        let n = table.len() as u64;
+        let mut emit = |st: u64, k: u32| {
+            let pat = self.patterns[k as usize];
+            if pat == 0 || st + 1 + (63 - pat.leading_zeros() as u64) < n {
+                f(st, pat);
+            }
+        };
+        match &self.finder {
+            Finder::Table(l) => {
+                let per = self.patterns.len() as u64;
+                l.each(t, |idx| emit(idx as u64 / per, (idx as u64 % per) as u32));
+            }
+            Finder::Scan {
+                bytes,
+                step,
+                first,
+                filter,
+                mask,
+            } => {
+                let per = self.patterns.len() as u64;
+                let mut y = t;
+                let mut base = 0u64;
+                while base < n {
+                    let i = y & mask;
+                    if filter[(i >> 6) as usize] >> (i & 63) & 1 == 1 {
+                        first.each(y, |idx| {
+                            let (s0, k) = (idx as u64 / per, idx as u64 % per);
+                            let st = base + s0;
+                            // only if: check the burst's syndrome itself
+                            if st < n && self.syndrome(table, st, self.patterns[k as usize]) == t {
+                                emit(st, k as u32);
+                            }
+                        });
+                    }
+                    let mut z = 0u64;
+                    for (i, b) in bytes.iter().enumerate() {
+                        z ^= b[(y >> (8 * i) & 0xff) as usize];
+                    }
+                    y = z;
+                    base += step;
+                }
+            }
+        }
+    }
+
+    /// The syndrome of pattern `pat` at start `st` (0 if it runs off the frame).
+    fn syndrome(&self, table: &[u64], st: u64, pat: u64) -> u64 {
+        let last = st + 64 - pat.leading_zeros() as u64;
+        if pat != 0 && last >= table.len() as u64 {
+            return 0;
+        }
+        (0..self.span - 1)
+            .filter(|j| pat >> j & 1 == 1)
+            .fold(table[st as usize], |a, j| a ^ table[(st + 1 + j) as usize])
+    }
 }
 
 /// Whether the window of every anchor `a` is the run `a+1 ..= a+r` (cut at
@@ -500,72 +738,72 @@ fn contiguous_windows(table: &[u64], r: usize) -> bool {
     })
 }
 
-/// One draw's score, split by the way its codewords were found.
+/// One draw's score, split by the route that found its codewords.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Score {
     /// From the window completion.
     pub window: f64,
-    /// From the syndrome lookups (single positions and short bursts).
-    pub lookup: f64,
+    /// From the single-position syndrome lookup.
+    pub position: f64,
+    /// From the short-burst syndrome lookup.
+    pub burst: f64,
 }
 
-/// The sums of one work item's draws (mean and sum of squared deviations,
-/// Welford's running form, so no large sums of squares cancel).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
-pub struct ItemSums {
+impl Score {
+    /// The draw's score `Z`, the sum over the routes.
+    pub fn total(&self) -> f64 {
+        self.window + self.position + self.burst
+    }
+}
+
+/// The tally of a run or of part of it: exact sums of the draws' scores
+/// ([`ExactSum`]), so that any split into items, shards, ranks or resumed
+/// pieces adds up to the same bits.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct BurstTally {
     /// Draws.
     pub n: u64,
     /// Draws that found a codeword with a nonzero score.
     pub hits: u64,
-    /// Mean score.
-    pub mean: f64,
-    /// Sum of squared deviations from the mean.
-    pub m2: f64,
-    /// Sum of the window completion's part of the scores.
-    pub window: f64,
+    /// Sum of the scores.
+    pub sum: ExactSum,
+    /// Sum of the squared scores.
+    pub sum2: ExactSum,
+    /// Sums of the scores' parts by route: window completion,
+    /// single-position lookup, short-burst lookup.
+    pub routes: [ExactSum; 3],
 }
 
-impl ItemSums {
-    fn push(&mut self, z: f64) {
+impl BurstTally {
+    fn push(&mut self, sc: &Score) {
+        let z = sc.total();
         self.n += 1;
-        let d = z - self.mean;
-        self.mean += d / self.n as f64;
-        self.m2 += d * (z - self.mean);
-    }
-
-    /// The two sets of draws together (Chan et al.'s pairwise update).
-    fn merge(&self, o: &ItemSums) -> ItemSums {
-        let n = self.n + o.n;
-        if n == 0 {
-            return *self;
-        }
-        let (na, nb) = (self.n as f64, o.n as f64);
-        let d = o.mean - self.mean;
-        ItemSums {
-            n,
-            hits: self.hits + o.hits,
-            mean: self.mean + d * nb / n as f64,
-            m2: self.m2 + o.m2 + d * d * na * nb / n as f64,
-            window: self.window + o.window,
+        if z > 0.0 {
+            self.hits += 1;
+            self.sum.add(z);
+            self.sum2.add_square(z);
+            for (r, v) in self
+                .routes
+                .iter_mut()
+                .zip([sc.window, sc.position, sc.burst])
+            {
+                r.add(v);
+            }
         }
     }
 }
-
-/// The tally of a run: one slot per work item, filled when the item is done.
-/// Slots are added in item order at the end, so any split gives the same
-/// floating-point sums.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BurstTally(pub Vec<Option<ItemSums>>);
 
 impl crate::shard::Tally for BurstTally {
     fn empty_like(&self) -> Self {
-        BurstTally(vec![None; self.0.len()])
+        BurstTally::default()
     }
-    fn add(&mut self, other: &Self) {
-        for (a, b) in self.0.iter_mut().zip(&other.0) {
-            if b.is_some() {
-                *a = *b;
-            }
+    fn add(&mut self, o: &Self) {
+        self.n += o.n;
+        self.hits += o.hits;
+        self.sum.merge(&o.sum);
+        self.sum2.merge(&o.sum2);
+        for (a, b) in self.routes.iter_mut().zip(&o.routes) {
+            a.merge(b);
         }
     }
 }
@@ -585,9 +823,12 @@ pub struct BurstRareResult {
     pub samples: u64,
     /// Draws that found a codeword with a nonzero score.
     pub hits: u64,
-    /// Share of the estimate found by the window completion (the rest by
-    /// the syndrome lookup).
+    /// Share of the estimate found by the window completion.
     pub window_share: f64,
+    /// Share of the estimate found by the single-position lookup.
+    pub position_share: f64,
+    /// Share of the estimate found by the short-burst lookup.
+    pub burst_share: f64,
     /// `P(at least one error and the CRC passes)`, with its interval.
     pub crc: RareEstimate,
 }
@@ -636,11 +877,8 @@ pub struct BurstRareWork {
     width: usize,
     /// Every window is the run of the `width` bits after its anchor.
     contiguous: bool,
-    /// Span of the short bursts in `bursts` (bits from the first error).
-    burst_span: u64,
-    /// Syndromes of every short burst: index `s * 2^(span-1) + pattern`
-    /// is an error at `s` and at `s + 1 + j` for each bit `j` of `pattern`.
-    bursts: Lookup,
+    /// The short bursts the lookup knows, and how they are found.
+    short: ShortBursts,
     channel: GilbertElliott,
     proposal: GilbertElliott,
     p: PatternLaw,
@@ -679,11 +917,9 @@ impl BurstRareWork {
         let proposal = proposal.unwrap_or_else(|| default_proposal(&ge, n));
         check_proposal(&proposal)?;
         let width = alg.width() as usize;
-        let (burst_span, burst_table) = short_bursts(&table, alg.width());
         Ok(BurstRareWork {
             contiguous: contiguous_windows(&table, width),
-            burst_span,
-            bursts: Lookup::new(&burst_table),
+            short: ShortBursts::new(&table, alg.width()),
             seed: plan.seed,
             crc_name: f.checks[ci].name.clone(),
             lookup: Lookup::new(&table),
@@ -704,7 +940,7 @@ impl BurstRareWork {
 
     /// The empty tally.
     pub fn zero(&self) -> BurstTally {
-        BurstTally(vec![None; self.items() as usize])
+        BurstTally::default()
     }
 
     /// The proposal in use.
@@ -838,8 +1074,11 @@ impl BurstRareWork {
         for i in 0..k {
             let s0 = e[i] as u64;
             let mut j = i;
-            while j < k && (e[j] as u64) < s0 + self.burst_span {
+            while j < k && (e[j] as u64) < s0 + self.short.span {
                 j += 1;
+            }
+            if j - i > BURST_ERRORS as usize {
+                continue; // not a short burst the lookup knows
             }
             let (mut a, mut la) = sc.fwd[i];
             let term = if j < k {
@@ -907,86 +1146,66 @@ impl BurstRareWork {
             e.extend_from_slice(xs);
             let at = e.binary_search(&m).unwrap_err();
             e.insert(at, m);
-            out.lookup += self.weight(&e, sc);
+            out.position += self.weight(&e, sc);
         }
         // 3. short-burst lookup: every short burst B completing xs, clear of
         // xs over its span
-        found.clear();
-        let per = 1u64 << (self.burst_span - 1);
-        let n = self.table.len() as u64;
-        self.bursts.each(s, |idx| {
-            let (st, pat) = (idx as u64 / per, idx as u64 % per);
-            if pat != 0 && st + 1 + (63 - pat.leading_zeros() as u64) >= n {
-                return; // runs off the frame
-            }
+        let mut bursts = std::mem::take(&mut sc.bursts);
+        bursts.clear();
+        self.short.each(&self.table, s, |st, pat| {
             let at = xs.partition_point(|&p| (p as u64) < st);
-            if at == xs.len() || xs[at] as u64 >= st + self.burst_span {
-                found.push(idx);
+            if at == xs.len() || xs[at] as u64 >= st + self.short.span {
+                bursts.push((st, pat));
             }
         });
-        for &idx in &found {
-            let (st, pat) = (idx as u64 / per, idx as u64 % per);
+        for &(st, pat) in &bursts {
             e.clear();
             e.extend_from_slice(xs);
             e.push(st as u32);
             e.extend(
-                (0..self.burst_span - 1)
+                (0..self.short.span - 1)
                     .filter(|j| pat >> j & 1 == 1)
                     .map(|j| (st + 1 + j) as u32),
             );
             e.sort_unstable();
-            out.lookup += self.weight(&e, sc);
+            out.burst += self.weight(&e, sc);
         }
         sc.found = found;
+        sc.bursts = bursts;
         sc.e = e;
         sc.head = head;
         out
     }
 
-    /// The tally of item `i`.
+    /// The tally of item `i`: `min(CHUNK, rest)` draws from its own stream.
     pub fn item(&self, i: u64) -> BurstTally {
-        let mut t = self.zero();
-        t.0[i as usize] = Some(self.item_sums(i));
-        t
-    }
-
-    fn item_sums(&self, i: u64) -> ItemSums {
         let count = CHUNK.min(self.samples - i * CHUNK);
         let mut rng = chunk_rng(self.seed, i, FAMILY);
         let mut xs = Vec::new();
         let mut scratch = Scratch::default();
-        let mut s = ItemSums::default();
+        let mut t = BurstTally::default();
         for _ in 0..count {
             self.draw(&mut rng, &mut xs);
-            let sc = self.score_with(&xs, &mut scratch);
-            let z = sc.window + sc.lookup;
-            s.push(z);
-            if z > 0.0 {
-                s.hits += 1;
-                s.window += sc.window;
-            }
+            t.push(&self.score_with(&xs, &mut scratch));
         }
-        s
+        t
     }
 
-    /// The estimate from the tally of every item (missing items count as
-    /// not drawn).
+    /// The estimate from the tally of a whole run (or of the items done so
+    /// far: the draws counted are the draws made).
     pub fn finish(&self, tally: &BurstTally) -> BurstRareResult {
-        let tot = tally
-            .0
-            .iter()
-            .flatten()
-            .fold(ItemSums::default(), |a, b| a.merge(b));
-        let n = tot.n.max(1) as f64;
-        let mean = tot.mean;
-        let var = if tot.n > 1 { tot.m2 / (n - 1.0) } else { 0.0 };
+        let n = tally.n.max(1) as f64;
+        let sum = tally.sum.to_f64();
+        let mean = sum / n;
+        let var = crate::exact_sum::variance(tally.n, &tally.sum, &tally.sum2);
         let se = (var / n).sqrt();
+        let share = |r: &ExactSum| if sum > 0.0 { r.to_f64() / sum } else { 0.0 };
         let crc = RareEstimate {
             rate: mean,
             std_err: se,
             rel_std_err: if mean > 0.0 { se / mean } else { f64::INFINITY },
             ci_low: (mean - 1.959964 * se).max(0.0),
-            ci_high: if tot.hits > 0 {
+            ci_high: if tally.hits > 0 {
                 mean + 1.959964 * se
             } else {
                 f64::INFINITY
@@ -998,13 +1217,11 @@ impl BurstRareWork {
             crc_name: self.crc_name.clone(),
             channel: self.channel,
             proposal: self.proposal,
-            samples: tot.n,
-            hits: tot.hits,
-            window_share: if mean > 0.0 {
-                tot.window / (mean * n)
-            } else {
-                0.0
-            },
+            samples: tally.n,
+            hits: tally.hits,
+            window_share: share(&tally.routes[0]),
+            position_share: share(&tally.routes[1]),
+            burst_share: share(&tally.routes[2]),
             crc,
         }
     }

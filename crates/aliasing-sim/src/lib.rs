@@ -12,6 +12,7 @@
 //! - [`run`]: the parallel, chunked, resumable driver.
 //! - [`interval`]: exact Clopper-Pearson intervals.
 //! - `mpi` (feature `mpi`): MPI ranks as a [`shard::Team`].
+//! - [`exact_sum`]: exact, order-free sums of `f64` values and their squares.
 //! - [`rare`]: stratified, conditional sampling for rare CRC escapes.
 //! - [`burst_rare`]: importance sampling for rare CRC escapes on a
 //!   Gilbert-Elliott burst channel, any width (an estimate with its interval).
@@ -91,6 +92,7 @@ pub mod burst_rare;
 pub mod channel;
 pub mod dense;
 pub mod exact;
+pub mod exact_sum;
 pub mod interval;
 pub mod joint;
 #[cfg(feature = "mpi")]

@@ -34,7 +34,8 @@
 //! assert_eq!((params, total), (p, whole));
 //! ```
 
-use crate::channel::Channel;
+use crate::burst_rare::{BurstRareResult, BurstRareWork, BurstTally};
+use crate::channel::{Channel, GilbertElliott};
 use crate::rare::{RareResult, RareTally, RareWork};
 use crate::report::Report;
 use crate::run::{Checkpoint, Counts, Plan, RunOptions, simulate};
@@ -108,8 +109,9 @@ impl Given {
 }
 
 /// What a kind of run keeps in its files: its parameters (`Self`), its
-/// tally and the file kind. [`Params`] (Monte Carlo) and [`RareParams`]
-/// (rare-event sampling) are the two kinds; [`Session`] holds the rules they
+/// tally and the file kind. [`Params`] (Monte Carlo), [`RareParams`]
+/// (rare-event sampling) and [`BurstRareParams`] (rare events on a burst
+/// channel) are the kinds; [`Session`] holds the rules they
 /// share (resume, checkpoints, result files, merge).
 pub trait RunKind: Clone + PartialEq + serde::Serialize + serde::de::DeserializeOwned {
     /// The integer tally of a run's work items.
@@ -440,4 +442,150 @@ pub fn file_kind(path: &Path) -> Option<String> {
     let text = std::fs::read_to_string(path).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     Some(v.get("body")?.get("format")?.as_str()?.to_string())
+}
+
+/// The kind of a burst-channel rare-event run's shard and checkpoint files.
+pub const RARE_BURST_FORMAT: &str = "alias-rare-burst";
+
+/// Everything a burst-channel rare-event run's result depends on.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct BurstRareParams {
+    /// Stack (a lone CRC), length, channel (Gilbert-Elliott), payload and
+    /// seed (`frames` is unused, 1).
+    pub params: Params,
+    /// Draws asked for.
+    pub samples: u64,
+    /// The proposal the draws come from, as resolved when the run started
+    /// (the default one written out, so a later default cannot change a
+    /// saved run).
+    pub proposal: GilbertElliott,
+}
+
+impl Kind for BurstRareParams {
+    type Tally = BurstTally;
+    const FORMAT: &'static str = RARE_BURST_FORMAT;
+    fn plan(&self) -> Result<Plan> {
+        self.params.plan()
+    }
+}
+
+impl BurstRareParams {
+    /// The run of `params` with `samples` draws from `proposal`
+    /// ([`crate::burst_rare::default_proposal`] if `None`); refuses a
+    /// channel other than Gilbert-Elliott.
+    pub fn new(params: Params, samples: u64, proposal: Option<GilbertElliott>) -> Result<Self> {
+        let Channel::Burst(ge) = params.channel else {
+            return Err(Error::Unsupported(
+                "the burst rare-event estimator needs a Gilbert-Elliott channel (--burst)".into(),
+            ));
+        };
+        let bits = params.plan()?.frame.n_bits();
+        let proposal = proposal.unwrap_or_else(|| crate::burst_rare::default_proposal(&ge, bits));
+        Ok(BurstRareParams {
+            params,
+            samples,
+            proposal,
+        })
+    }
+}
+
+/// A burst-channel rare-event run's result or checkpoint file.
+pub type BurstRareFile = ShardFile<BurstRareParams, BurstTally>;
+
+/// A burst-channel rare-event run (or one shard of it), over its chunks of
+/// draws ([`crate::burst_rare::BurstRareWork`]).
+pub type BurstRareSession = Session<BurstRareParams>;
+
+impl Session<BurstRareParams> {
+    /// Continues the burst rare-event run saved at `path`; what is given
+    /// (parameters, draws, proposal, shard) must match it.
+    pub fn resume(
+        path: &Path,
+        given: &Given,
+        samples: Option<u64>,
+        proposal: Option<GilbertElliott>,
+        shard: Option<Shard>,
+    ) -> Result<Self> {
+        let differs = |saved: &BurstRareParams| {
+            let mut over = given.over(&saved.params);
+            over.frames = saved.params.frames;
+            if let Some(d) = saved.params.difference(&over, "there", "given") {
+                return Some(d);
+            }
+            if let Some(s) = samples
+                && s != saved.samples
+            {
+                return Some(format!("samples: {} there, {s} given", saved.samples));
+            }
+            match proposal {
+                Some(q) if q != saved.proposal => {
+                    Some(format!("proposal: {} there, {q} given", saved.proposal))
+                }
+                _ => None,
+            }
+        };
+        Self::resume_with(path, differs, shard)
+    }
+
+    /// The run's work items.
+    pub fn work(&self) -> Result<BurstRareWork> {
+        BurstRareWork::new(&self.plan, self.params.samples, Some(self.params.proposal))
+    }
+
+    /// Runs the shard; returns its tally and the result file. `opts` gives
+    /// threads, the watcher (one stage, `"sample chunks"`, of the shard's
+    /// chunks of draws), checkpoint interval and team.
+    pub fn run(
+        &self,
+        opts: &crate::shard::Drive<BurstTally>,
+    ) -> Result<(BurstTally, BurstRareFile)> {
+        let work = self.work()?;
+        let shard_items = crate::shard::shard_items(work.items(), self.shard);
+        let start = match &self.start {
+            Some(p) => {
+                if p.chunks_done > shard_items {
+                    return Err(Error::Invalid(
+                        "the checkpoint does not fit its own parameters".into(),
+                    ));
+                }
+                p.clone()
+            }
+            None => crate::shard::Checkpoint::start(work.zero()),
+        };
+        let write = |p: &crate::shard::Checkpoint<BurstTally>| self.write_checkpoint(p);
+        opts.progress.stage("sample chunks", shard_items);
+        let o = crate::shard::Drive {
+            threads: opts.threads,
+            progress: opts.progress,
+            on_checkpoint: self.checkpoint.as_ref().map(|_| &write as _),
+            checkpoint_every: opts.checkpoint_every,
+            team: opts.team,
+        };
+        let tally = crate::shard::drive(work.items(), self.shard, start, &o, |i| work.item(i))?;
+        let file = self.result_file(tally.clone());
+        self.close(opts.team, &file)?;
+        Ok((tally, file))
+    }
+
+    /// The finished file of this run's shard with tally `tally` (what
+    /// `alias merge --out` writes for the merged run).
+    pub fn result_file(&self, tally: BurstTally) -> BurstRareFile {
+        let items = self.params.samples.div_ceil(crate::burst_rare::CHUNK);
+        self.finished(items, tally)
+    }
+
+    /// The estimate from a whole run's tally, with the exact value (where a
+    /// cheap exact method applies) unless `no_exact`.
+    pub fn result(&self, tally: &BurstTally, no_exact: bool) -> Result<BurstRareResult> {
+        let mut r = self.work()?.finish(tally);
+        if !no_exact {
+            r.crc.exact = crate::burst_rare::exact_escape(&self.plan);
+        }
+        Ok(r)
+    }
+}
+
+/// Reads burst rare-event shard files and merges them into the whole run.
+pub fn merge_rare_burst_paths(paths: &[PathBuf]) -> Result<(BurstRareSession, BurstTally)> {
+    merge_kind(paths)
 }

@@ -6,7 +6,8 @@
 use aliasing_sim::channel::Channel;
 use aliasing_sim::run::RunOptions;
 use aliasing_sim::session::{
-    self, RARE_FORMAT, RareFile, RareParams, RareSession, RunFile, Session,
+    self, BurstRareFile, BurstRareParams, BurstRareSession, RARE_BURST_FORMAT, RARE_FORMAT,
+    RareFile, RareParams, RareSession, RunFile, Session,
 };
 use aliasing_sim::shard::{Drive, ShardFile};
 use aliasing_sim::spec::{Params, PayloadSpec};
@@ -52,6 +53,30 @@ fn rare_file() -> RareFile {
         samples: 64,
     };
     let s = RareSession::new(params, (1, 2)).unwrap();
+    s.run(&Drive {
+        threads: 1,
+        ..Drive::default()
+    })
+    .unwrap()
+    .1
+}
+
+/// A finished shard of a small burst-channel rare-event run.
+fn rare_burst_file() -> BurstRareFile {
+    let params = BurstRareParams::new(
+        Params::new(
+            "crc8",
+            8,
+            Channel::Burst("1e-3,0.3,0.01,0.2".parse().unwrap()),
+            PayloadSpec::Random,
+            1,
+            3,
+        ),
+        100,
+        None,
+    )
+    .unwrap();
+    let s = BurstRareSession::new(params, (1, 1)).unwrap();
     s.run(&Drive {
         threads: 1,
         ..Drive::default()
@@ -163,6 +188,17 @@ fn a_checkpoint_with_any_byte_changed_is_refused() {
 fn a_rare_file_with_any_byte_changed_is_refused() {
     let text = rare_file().to_text();
     every_edit_is_refused::<RareParams, aliasing_sim::rare::RareTally>(&text, RARE_FORMAT);
+}
+
+#[test]
+fn a_rare_burst_file_with_any_byte_changed_is_refused() {
+    let f = rare_burst_file();
+    assert!(f.progress.counts.hits > 0);
+    let text = f.to_text();
+    every_edit_is_refused::<BurstRareParams, aliasing_sim::burst_rare::BurstTally>(
+        &text,
+        RARE_BURST_FORMAT,
+    );
 }
 
 /// The files merge to the unsharded run; a file of another run, or a

@@ -1,9 +1,9 @@
-//! `alias merge`: adds the shard result files of one `simulate` run (plain
-//! or `--rare`), of one split dual-code pass of `alias weights`, or of one
+//! `alias merge`: adds the shard result files of one `simulate` run (plain,
+//! `--rare` or `--rare --burst`), of one split dual-code pass of `alias weights`, or of one
 //! `stack` run; the result equals the single run's, bit for bit.
 
 use super::simulate::Sink;
-use aliasing_sim::session::{self, RARE_FORMAT};
+use aliasing_sim::session::{self, RARE_BURST_FORMAT, RARE_FORMAT};
 use anyhow::Result;
 use std::path::PathBuf;
 
@@ -48,6 +48,19 @@ pub fn run(a: Args) -> Result<()> {
             a.report.output.as_deref(),
             a.report.plot.as_deref(),
         );
+    }
+    if kind.as_deref() == Some(RARE_BURST_FORMAT) {
+        if a.report.plot.is_some() {
+            anyhow::bail!(
+                "--plot draws Monte Carlo runs; a --rare estimate has one value per check \
+                 (use --format json)"
+            );
+        }
+        let (s, tally) = session::merge_rare_burst_paths(&a.files)?;
+        if let Some(out) = &a.out {
+            s.result_file(tally.clone()).write(out)?;
+        }
+        return a.report.report_rare_burst(&s, &tally);
     }
     if kind.as_deref() == Some(RARE_FORMAT) {
         if a.report.plot.is_some() {

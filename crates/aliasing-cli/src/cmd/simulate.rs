@@ -384,6 +384,20 @@ impl Sink {
         output::emit(self.output.as_deref(), &render(&report, self.format))
     }
 
+    /// Prints a burst-channel rare-event result (the exact value beside it
+    /// unless `--no-exact`).
+    pub fn report_rare_burst(
+        &self,
+        session: &aliasing_sim::session::BurstRareSession,
+        tally: &aliasing_sim::burst_rare::BurstTally,
+    ) -> Result<()> {
+        let r = session.result(tally, self.no_exact)?;
+        output::emit(
+            self.output.as_deref(),
+            &render_rare_burst(&session.params.params, &r, self.format),
+        )
+    }
+
     /// Prints a rare-event result.
     pub fn report_rare(&self, session: &RareSession, r: &RareResult) -> Result<()> {
         output::emit(
@@ -411,7 +425,13 @@ fn run_rare(a: &Args, team: Option<&dyn Team>, root: bool) -> Result<()> {
         bail!("--rare draws --samples, not --frames");
     }
     given.frames = Some(1);
-    if let Some(Channel::Burst(_)) = given.channel {
+    // a burst channel given, or a burst run's checkpoint resumed
+    let resumes_burst = a
+        .resume
+        .as_deref()
+        .and_then(aliasing_sim::session::file_kind)
+        == Some(aliasing_sim::session::RARE_BURST_FORMAT.to_string());
+    if resumes_burst || matches!(given.channel, Some(Channel::Burst(_))) {
         return run_rare_burst(a, &given, samples, team, root);
     }
     if a.proposal.is_some() {
@@ -457,8 +477,8 @@ fn run_rare(a: &Args, team: Option<&dyn Team>, root: bool) -> Result<()> {
 }
 
 /// `alias simulate --rare --burst`: the importance-sampling estimate of a
-/// lone CRC's escape on a Gilbert-Elliott channel (no shards or checkpoints
-/// yet; one run, any thread count, the same answer).
+/// lone CRC's escape on a Gilbert-Elliott channel, with shards, checkpoints,
+/// resume and MPI ranks (any split, the same answer).
 fn run_rare_burst(
     a: &Args,
     given: &Given,
@@ -466,26 +486,20 @@ fn run_rare_burst(
     team: Option<&dyn Team>,
     root: bool,
 ) -> Result<()> {
-    use aliasing_sim::burst_rare::{self, BurstRareWork};
-    for (flag, set) in [
-        ("--shard", a.shard.is_some()),
-        ("--out", a.out.is_some()),
-        ("--checkpoint", a.checkpoint.is_some()),
-        ("--resume", a.resume.is_some()),
-        ("MPI ranks", team.is_some_and(|t| t.size() > 1)),
-    ] {
-        if set {
-            bail!("--rare --burst runs in one piece: no {flag} yet");
-        }
+    use aliasing_sim::burst_rare;
+    use aliasing_sim::session::{BurstRareParams, BurstRareSession};
+    let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+    if shard.is_some_and(|s| s.1 > 1) && a.out.is_none() {
+        bail!("--shard needs --out FILE for its result file");
     }
-    let samples = match samples {
-        Some(s) if s > burst_rare::MAX_SAMPLES => bail!(
+    if let Some(s) = samples
+        && s > burst_rare::MAX_SAMPLES
+    {
+        bail!(
             "--samples {s}: at most {:e} for --rare --burst",
             burst_rare::MAX_SAMPLES
-        ),
-        Some(s) => s,
-        None => 1_000_000,
-    };
+        );
+    }
     let proposal = a
         .proposal
         .as_deref()
@@ -494,34 +508,37 @@ fn run_rare_burst(
                 .map_err(|e| anyhow::anyhow!("{}", e.to_string().replace("--burst", "--proposal")))
         })
         .transpose()?;
-    let params = given.params();
-    let plan = params.plan()?;
-    let work = BurstRareWork::new(&plan, samples, proposal)?;
+    let mut session = match &a.resume {
+        Some(path) => BurstRareSession::resume(path, given, samples, proposal, shard)?,
+        None => BurstRareSession::new(
+            BurstRareParams::new(given.params(), samples.unwrap_or(1_000_000), proposal)?,
+            shard.unwrap_or((1, 1)),
+        )?,
+    };
+    if let Some(cp) = &a.checkpoint {
+        session = session.checkpoint_to(cp.clone())?;
+    }
     let bar = Bar::when(root);
-    aliasing_core::progress::Progress::stage(&bar, "sample chunks", work.items());
     let opts = Drive {
         threads: a.threads,
         progress: &bar,
         on_checkpoint: None,
         checkpoint_every: Duration::from_secs_f64(a.checkpoint_every),
-        team: None,
+        team,
     };
-    let tally = aliasing_sim::shard::drive(
-        work.items(),
-        (1, 1),
-        aliasing_sim::shard::Checkpoint::start(work.zero()),
-        &opts,
-        |i| work.item(i),
-    )?;
+    let (tally, file) = session.run(&opts)?;
     bar.finish();
-    let mut r = work.finish(&tally);
-    if !a.report.no_exact {
-        r.crc.exact = burst_rare::exact_escape(&plan);
+    if !root {
+        return Ok(());
     }
-    output::emit(
-        a.report.output.as_deref(),
-        &render_rare_burst(&params, &r, a.report.format),
-    )
+    if let Some(out) = &a.out {
+        file.write(out)?;
+    }
+    if session.shard.1 > 1 {
+        // a shard's tally alone is no estimate: merge the shards
+        return Ok(());
+    }
+    a.report.report_rare_burst(&session, &tally)
 }
 
 /// The table of rare-event estimates, one row per named estimate.
@@ -565,7 +582,7 @@ pub fn render_rare_burst(
                 output::csv(&rows)
             } else {
                 format!(
-                    "rare-event {} | stack {} | {} bytes | burst {} | proposal {} | seed {} | {} samples | {} hits | window share {:.3}\n{}",
+                    "rare-event {} | stack {} | {} bytes | burst {} | proposal {} | seed {} | {} samples | {} hits | shares: window {:.3}, position {:.3}, burst {:.3}\n{}",
                     r.method,
                     params.stack,
                     params.bytes,
@@ -575,6 +592,8 @@ pub fn render_rare_burst(
                     r.samples,
                     r.hits,
                     r.window_share,
+                    r.position_share,
+                    r.burst_share,
                     output::table(&rows)
                 )
             }

@@ -1,0 +1,110 @@
+//! `--rare --burst` as a session: shards merged, a resumed partial run and
+//! any thread count give the single run's tally and estimate, bit for bit.
+
+use aliasing_sim::burst_rare::{BurstTally, CHUNK};
+use aliasing_sim::channel::{Channel, GilbertElliott};
+use aliasing_sim::session::{
+    self, BurstRareFile, BurstRareParams, BurstRareSession, Given, RARE_BURST_FORMAT,
+};
+use aliasing_sim::shard::{Checkpoint, Drive, Tally};
+use aliasing_sim::spec::{Params, PayloadSpec};
+
+fn params() -> BurstRareParams {
+    let ge: GilbertElliott = "1e-5,0.05,1e-3,0.05".parse().unwrap();
+    let p = Params::new(
+        "CRC-16/ARC",
+        128,
+        Channel::Burst(ge),
+        PayloadSpec::Random,
+        1,
+        5,
+    );
+    // four full chunks and a short one
+    BurstRareParams::new(p, 4 * CHUNK + 1000, None).unwrap()
+}
+
+fn run(s: &BurstRareSession, threads: usize) -> (BurstTally, BurstRareFile) {
+    s.run(&Drive {
+        threads,
+        ..Drive::default()
+    })
+    .unwrap()
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("alias-burst-sessions-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+#[test]
+fn shards_resume_and_threads_give_the_single_run() {
+    let p = params();
+    let whole_s = BurstRareSession::new(p.clone(), (1, 1)).unwrap();
+    let (whole, _) = run(&whole_s, 2);
+    assert_eq!(whole.n, 4 * CHUNK + 1000);
+    assert!(whole.hits > 0);
+    let est = whole_s.result(&whole, false).unwrap();
+    // thread counts
+    assert_eq!(run(&whole_s, 1).0, whole);
+    // shards 1/3 + 2/3 + 3/3, written, read back and merged
+    let mut paths = Vec::new();
+    for i in 1..=3 {
+        let s = BurstRareSession::new(p.clone(), (i, 3)).unwrap();
+        let (_, file) = run(&s, 2);
+        let path = tmp(&format!("shard{i}.json"));
+        file.write(&path).unwrap();
+        paths.push(path);
+    }
+    let (merged_s, merged) = session::merge_rare_burst_paths(&paths).unwrap();
+    assert_eq!(merged, whole);
+    assert_eq!(merged_s.params, p);
+    let m = merged_s.result(&merged, false).unwrap();
+    assert_eq!(m, est);
+    assert_eq!(m.crc.rate.to_bits(), est.crc.rate.to_bits());
+    // a shard given twice is refused in one line
+    let e =
+        session::merge_rare_burst_paths(&[paths[0].clone(), paths[0].clone(), paths[2].clone()])
+            .err()
+            .unwrap()
+            .to_string();
+    assert!(e.contains("twice") && !e.contains('\n'), "{e}");
+    // a partial run of shard 2/2 (its first item done), resumed
+    let work = whole_s.work().unwrap();
+    let full2 = run(&BurstRareSession::new(p.clone(), (2, 2)).unwrap(), 1).0;
+    let part = Checkpoint {
+        chunks_done: 1,
+        counts: work.item(1),
+    };
+    let cp = tmp("partial.ckpt");
+    BurstRareFile::new(RARE_BURST_FORMAT, p.clone(), (2, 2), false, part)
+        .write(&cp)
+        .unwrap();
+    let resumed = BurstRareSession::resume(&cp, &Given::default(), None, None, None).unwrap();
+    assert_eq!(resumed.shard, (2, 2));
+    let (t2, _) = run(&resumed, 2);
+    assert_eq!(t2, full2);
+    // and with shard 1/2 it makes the whole run
+    let mut sum = run(&BurstRareSession::new(p.clone(), (1, 2)).unwrap(), 2).0;
+    sum.add(&t2);
+    assert_eq!(sum, whole);
+    // the finished checkpoint now holds the shard's result
+    let done = BurstRareFile::read(&cp, RARE_BURST_FORMAT).unwrap();
+    assert!(done.complete);
+    assert_eq!(done.progress.counts, full2);
+    // a resume with other parameters is refused in one line
+    let e = BurstRareSession::resume(&cp, &Given::default(), Some(7), None, None)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("samples") && !e.contains('\n'), "{e}");
+    let other: GilbertElliott = "0.1,0.1,0.1,0.1".parse().unwrap();
+    let e = BurstRareSession::resume(&cp, &Given::default(), None, Some(other), None)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("proposal") && !e.contains('\n'), "{e}");
+    for p in paths.iter().chain([&cp]) {
+        let _ = std::fs::remove_file(p);
+    }
+}
