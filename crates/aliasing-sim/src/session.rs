@@ -461,7 +461,7 @@ pub struct BurstRareParams {
     pub proposal: GilbertElliott,
 }
 
-impl Kind for BurstRareParams {
+impl RunKind for BurstRareParams {
     type Tally = BurstTally;
     const FORMAT: &'static str = RARE_BURST_FORMAT;
     fn plan(&self) -> Result<Plan> {
