@@ -30,4 +30,15 @@ cargo test --workspace --exclude aliasing-benches --locked
 # earlier run at the same path: remove ours so that the sources verified are
 # these, not a stale copy.
 rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/aliasing-{core,sim,plot,cli}-[0-9]*
+# Cargo also trusts a registry crate's compiled artifacts by name and version:
+# remove what an earlier run compiled from such unpacked copies (their
+# dep-info names the registry path), or sim would verify against an old core.
+target_dir="${CARGO_TARGET_DIR:-target}"
+for d in "$target_dir"/debug/deps/*.d; do
+  [ -e "$d" ] || continue
+  if grep -q "registry/src/[^/ ]*/aliasing-" "$d"; then
+    unit=$(basename "$d" .d)
+    rm -rf "$target_dir/debug/.fingerprint/${unit//_/-}" "$target_dir"/debug/deps/*"${unit##*-}"*
+  fi
+done
 cargo package --workspace --locked --exclude aliasing-benches --exclude aliasing-examples
