@@ -106,6 +106,11 @@ fn terms(dual: &DualWeights, m: u64, q: usize, prec: usize) -> (UBig, UBig) {
         if w > first {
             yw = mul_fixed(&yw, &y, prec);
         }
+        if yw == UBig::ZERO {
+            // (1-2p)^w truncated to 0 at this precision: so are all the
+            // higher powers, and their terms add exactly nothing
+            break;
+        }
         let b = dual.counts[w];
         if b > 0 {
             s += &yw * UBig::from(b);
