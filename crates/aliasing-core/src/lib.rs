@@ -49,7 +49,8 @@
 //! - **A new check** (a checksum or CRC family): a variant of
 //!   [`check::CheckSpec`] with its names in [`check::resolve`] (the one name
 //!   table of every command), a [`check::Check`] implementation, its frame
-//!   layout in [`layout`], and its exact method (if any) reached from
+//!   layout in [`layout`] (a [`layout::CheckDef`] names the check by its
+//!   [`check::CheckSpec`] and adds only its placement), and its exact method (if any) reached from
 //!   [`compare::curve`].
 //! - **A new exact method** for CRCs: a type implementing
 //!   [`curve::ExactMethod`] (whether it applies, its cost in time and memory
