@@ -369,11 +369,6 @@ impl Partial {
     }
 }
 
-/// Minimum distances of `g` at the query's lengths, in the query's order.
-pub fn distances(g: &Generator, query: &Query) -> Result<Vec<u32>> {
-    distance::min_distances(g, &query.lengths)
-}
-
 /// Exact `P_ud[length][ber]` of `g` at the query's lengths and BERs, by the
 /// dual code's weight distribution and the high-precision MacWilliams sum.
 pub fn p_undetected(g: &Generator, lengths: &[u64], bers: &[f64]) -> Result<Vec<Vec<f64>>> {
@@ -386,7 +381,7 @@ pub fn p_undetected(g: &Generator, lengths: &[u64], bers: &[f64]) -> Result<Vec<
 
 /// Evaluates one candidate completely: distances and `P_ud`.
 pub fn evaluate(g: &Generator, query: &Query) -> Result<Ranked> {
-    let hd = distances(g, query)?;
+    let hd = distance::min_distances(g, &query.lengths)?;
     let min_hd = *hd.iter().min().expect("lengths non-empty");
     Ok(Ranked {
         generator: *g,
@@ -428,7 +423,7 @@ pub fn distance_stage(
             let mut out = Vec::new();
             for i in b..end {
                 let g = space.get(i);
-                let hd = distances(&g, query)?;
+                let hd = distance::min_distances(&g, &query.lengths)?;
                 let min_hd = *hd.iter().min().expect("lengths non-empty");
                 out.push(Ranked {
                     generator: g,
