@@ -10,7 +10,8 @@
 //!   Markov chain, is the baseline measured in the same run.
 //! - `search_w8_w12_4len`: whole searches of widths 8 and 12 at four lengths.
 use aliasing_core::poly::Generator;
-use aliasing_core::search::{self, Objective, Query, Shard, Space};
+use aliasing_core::search::{self, Objective, Query, Space};
+use aliasing_core::shard::Shard;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;

@@ -177,3 +177,32 @@ fn rank_per_length_equals_one_search_per_length() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).starts_with("error: --rank per-length"));
 }
+
+/// Search shard files written before the shard became one type
+/// (`aliasing_core::shard::Shard`; the fixtures were written by `alias
+/// search --width 5 --bits 12 --ber 1e-3 --top 2 --shard I/2 --out` of that
+/// code, the shard a map `{"index": I, "count": 2}`) still merge, to the
+/// single run's document (its stage timings aside).
+#[test]
+fn old_search_shard_files_still_merge() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+    let files: Vec<String> = (1..=2)
+        .map(|i| format!("{dir}/search-shard-{i}of2.json"))
+        .collect();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        assert!(text.contains("\"shard\":{\"index\":"), "{f}: the map form");
+    }
+    let untimed = |mut v: serde_json::Value| {
+        v.as_object_mut().unwrap().remove("stages");
+        v
+    };
+    let merged = json(&[
+        "search", "--merge", &files[0], &files[1], "--format", "json",
+    ]);
+    let whole = json(&[
+        "search", "--width", "5", "--bits", "12", "--ber", "1e-3", "--top", "2", "--format", "json",
+    ]);
+    assert_eq!(merged["shard"], serde_json::json!([1, 1]));
+    assert_eq!(untimed(merged), untimed(whole));
+}

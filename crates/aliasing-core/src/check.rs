@@ -6,8 +6,9 @@
 //! simulator treat them alike. **A new check** is a variant of
 //! [`CheckSpec`] with its names in [`resolve`], an implementation of
 //! [`Check`] (in [`crate::checksum`] for sums), a frame layout in
-//! [`crate::layout`] and, where one exists, an exact method reached from
-//! [`crate::compare::curve`].
+//! [`crate::layout`] (whose [`crate::layout::CheckDef`] refers to the
+//! [`CheckSpec`] for what it computes and adds only where it sits) and,
+//! where one exists, an exact method reached from [`crate::compare::curve`].
 //!
 //! ```
 //! use aliasing_core::check::{resolve, CheckSpec};

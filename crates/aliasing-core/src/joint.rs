@@ -82,8 +82,9 @@
 //! ```
 
 use crate::bsc;
+use crate::check::CheckSpec;
 use crate::error::{Error, Result};
-use crate::layout::{CheckKind, Frame, Payload};
+use crate::layout::{Frame, Payload};
 use crate::lowweight;
 use crate::poly::Generator;
 use crate::progress::{Progress, Silent};
@@ -164,10 +165,10 @@ impl JointModel {
             ))
         };
         let crcs: Vec<usize> = (0..frame.checks.len())
-            .filter(|&i| matches!(frame.checks[i].kind, CheckKind::Crc { .. }))
+            .filter(|&i| frame.checks[i].crc().is_some())
             .collect();
         let internet: Vec<usize> = (0..frame.checks.len())
-            .filter(|&i| matches!(frame.checks[i].kind, CheckKind::Internet { .. }))
+            .filter(|&i| frame.checks[i].is_internet())
             .collect();
         if crcs.len() != 1 || crcs.len() + internet.len() != frame.checks.len() {
             return Err(refuse(
@@ -179,9 +180,7 @@ impl JointModel {
         }
         let crc = crcs[0];
         let c = &frame.checks[crc];
-        let CheckKind::Crc { alg, .. } = &c.kind else {
-            unreachable!("filtered above")
-        };
+        let alg = c.crc().expect("filtered above");
         if c.data != (0, c.field)
             || c.field + c.field_len != frame.bytes
             || 8 * c.field_len as u32 != alg.width()
@@ -198,9 +197,7 @@ impl JointModel {
         };
         for (k, &i) in internet.iter().enumerate() {
             let ch = &frame.checks[i];
-            let CheckKind::Internet { ranges, .. } = &ch.kind else {
-                unreachable!("filtered above")
-            };
+            let ranges = &ch.ranges;
             let field_varies = frame.varies[ch.field];
             let mut off = 0usize;
             let mut words = 0u64;
@@ -575,17 +572,17 @@ pub fn check_p_undetected(
     p: f64,
 ) -> Result<(u64, f64)> {
     let c = &frame.checks[i];
-    match &c.kind {
-        CheckKind::Crc { .. } => {
+    match &c.spec {
+        CheckSpec::Crc(_) => {
             let d = dual.filter(|d| d.bits == frame.n_bits()).ok_or_else(|| {
                 Error::Unsupported(format!("{}: no dual weights at this length", c.name))
             })?;
             Ok((d.bits, crate::dual::p_undetected(d, p)?))
         }
-        CheckKind::Internet { ranges, constant } => {
-            internet_p_undetected(frame, &c.name, ranges, c.field, *constant, p)
+        CheckSpec::Internet => {
+            internet_p_undetected(frame, &c.name, &c.ranges, c.field, c.constant, p)
         }
-        CheckKind::Sum(_) => Err(Error::Unsupported(format!(
+        _ => Err(Error::Unsupported(format!(
             "{}: no exact method for this check here",
             c.name
         ))),
@@ -921,23 +918,23 @@ mod tests {
             checks: vec![
                 CheckDef {
                     name: "Internet".into(),
-                    kind: CheckKind::Internet {
-                        ranges: vec![(0, 6)],
-                        constant: 0,
-                    },
+                    spec: CheckSpec::Internet,
                     data: (0, 6),
                     field: 2,
                     field_len: 2,
+                    little_endian: false,
+                    ranges: vec![(0, 6)],
+                    constant: 0,
                 },
                 CheckDef {
                     name: "CRC-8/SMBUS".into(),
-                    kind: CheckKind::Crc {
-                        alg: catalogue::resolve("CRC-8/SMBUS").unwrap(),
-                        little_endian: false,
-                    },
+                    spec: CheckSpec::Crc(Box::new(catalogue::resolve("CRC-8/SMBUS").unwrap())),
                     data: (0, 6),
                     field: 6,
                     field_len: 1,
+                    little_endian: false,
+                    ranges: Vec::new(),
+                    constant: 0,
                 },
             ],
             random: (4, 6),
@@ -952,11 +949,7 @@ mod tests {
     fn brute(f: &Frame, pat: &[u32]) -> (f64, bool) {
         let mut pass = 0u64;
         let mut crc_always = true;
-        let crc = f
-            .checks
-            .iter()
-            .position(|c| matches!(c.kind, CheckKind::Crc { .. }))
-            .unwrap();
+        let crc = f.checks.iter().position(|c| c.crc().is_some()).unwrap();
         for v in 0..=0xFFFFu16 {
             let mut fr = f.sent(&v.to_be_bytes());
             f.flip(&mut fr, pat);
@@ -1208,15 +1201,13 @@ mod tests {
         // change, measured on real frames (the CRC is affine)
         let c = &f.checks[m.crc];
         let syndrome = |fr: &[u8]| {
-            let CheckKind::Crc { alg, little_endian } = &c.kind else {
-                unreachable!()
-            };
+            let (alg, little_endian) = (c.crc().unwrap(), c.little_endian);
             let stored =
                 fr[c.field..c.field + c.field_len]
                     .iter()
                     .enumerate()
                     .fold(0u64, |v, (j, &b)| {
-                        let sh = if *little_endian {
+                        let sh = if little_endian {
                             j
                         } else {
                             c.field_len - 1 - j

@@ -27,6 +27,8 @@
 //!   trait (a new exact method goes here), `auto`, one-point [`curve::escape`].
 //! - [`search`]: which generator to use: exhaustive or sampled search by
 //!   Hamming distance, then exact `P_ud`.
+//! - [`shard`]: shard `i` of `n` of any split computation (search,
+//!   simulation, dual pass), its one validation rule and its two deals.
 //! - [`bracket`]: a certified bracket on `P_ud` for CRCs wider than 32 bits.
 //! - [`internet`]: exact Internet-checksum escapes (random data, given payload).
 //! - [`fletcher`]: exact Fletcher-16 escapes; why not Fletcher-32/Adler-32.
@@ -49,7 +51,8 @@
 //! - **A new check** (a checksum or CRC family): a variant of
 //!   [`check::CheckSpec`] with its names in [`check::resolve`] (the one name
 //!   table of every command), a [`check::Check`] implementation, its frame
-//!   layout in [`layout`], and its exact method (if any) reached from
+//!   layout in [`layout`] (a [`layout::CheckDef`] names the check by its
+//!   [`check::CheckSpec`] and adds only its placement), and its exact method (if any) reached from
 //!   [`compare::curve`].
 //! - **A new exact method** for CRCs: a type implementing
 //!   [`curve::ExactMethod`] (whether it applies, its cost in time and memory
@@ -117,6 +120,7 @@ pub mod poly;
 pub mod progress;
 pub mod search;
 mod series;
+pub mod shard;
 pub mod trinomial;
 pub mod units;
 pub mod weights;

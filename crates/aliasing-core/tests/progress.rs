@@ -8,7 +8,8 @@ use aliasing_core::curve::{self, Method, Request};
 use aliasing_core::markov::{self, gilbert};
 use aliasing_core::poly::Generator;
 use aliasing_core::progress::{Record, Stage};
-use aliasing_core::search::{self, Objective, Query, Shard, Space};
+use aliasing_core::search::{self, Objective, Query, Space};
+use aliasing_core::shard::Shard;
 use aliasing_core::units::{Ber, Bits, MemoryBudget};
 use aliasing_core::{bracket, catalogue, compare, dual, lowweight, weights};
 

@@ -83,7 +83,6 @@ use crate::channel::{Channel, GilbertElliott, geometric};
 use crate::exact_sum::ExactSum;
 use crate::rare::{Lookup, RareEstimate, crc_wire_table};
 use crate::run::Plan;
-use crate::stack::CheckKind;
 use crate::stream::{chunk_rng, unit_f64};
 use aliasing_core::markov::gilbert;
 use aliasing_core::{Error, Result};
@@ -902,7 +901,7 @@ impl BurstRareWork {
             )));
         }
         let f = &plan.frame;
-        if f.checks.len() != 1 || !matches!(f.checks[0].kind, CheckKind::Crc { .. }) {
+        if f.checks.len() != 1 || f.checks[0].crc().is_none() {
             return Err(Error::Unsupported(
                 "--rare --burst estimates a lone CRC's escape (a CRC stack such as ethernet or \
                  crc32); the other checks of this stack are not modelled"
@@ -910,9 +909,7 @@ impl BurstRareWork {
             ));
         }
         let (ci, table) = crc_wire_table(plan)?;
-        let CheckKind::Crc { alg, .. } = &f.checks[ci].kind else {
-            unreachable!()
-        };
+        let alg = f.checks[ci].crc().expect("a CRC");
         let n = f.n_bits();
         let proposal = proposal.unwrap_or_else(|| default_proposal(&ge, n));
         check_proposal(&proposal)?;
@@ -1249,9 +1246,7 @@ pub fn exact_escape(plan: &Plan) -> Option<f64> {
         return Some(v);
     }
     let [c] = &f.checks[..] else { return None };
-    let CheckKind::Crc { alg, .. } = &c.kind else {
-        return None;
-    };
+    let alg = c.crc()?;
     let w = alg.width();
     let n = f.n_bits();
     // (a field with padding bits is not the chain's codeword)

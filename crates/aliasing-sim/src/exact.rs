@@ -15,7 +15,6 @@
 use crate::channel::Channel;
 use crate::run::Plan;
 use crate::sparse::crc_bit_table;
-use crate::stack::CheckKind;
 use aliasing_core::markov::walk::escape_of_translations;
 
 /// Exact values per check and for the stack (`None` where no exact method applies here).
@@ -55,7 +54,7 @@ pub fn exact_values_with(
         _ => return out,
     };
     for (i, c) in f.checks.iter().enumerate() {
-        if let CheckKind::Crc { alg, little_endian } = &c.kind {
+        if let Some(alg) = c.crc() {
             let w = alg.width();
             // the stored field is 8 * field_len bits: padding bits make syndromes up to that width
             let bits = (8 * c.field_len as u32).max(w);
@@ -80,13 +79,13 @@ pub fn exact_values_with(
                 }
                 continue;
             }
-            let table = crc_bit_table(alg, f.bytes, c.data, c.field, c.field_len, *little_endian);
+            let table = crc_bit_table(alg, f.bytes, c.data, c.field, c.field_len, c.little_endian);
             out.checks[i] = Some(escape_of_translations(bits, &table, ber));
         }
     }
     for (i, c) in f.checks.iter().enumerate() {
-        if let CheckKind::Internet { ranges, constant } = &c.kind {
-            out.checks[i] = internet_exact(plan, ranges, c.field, *constant, ber);
+        if c.is_internet() {
+            out.checks[i] = internet_exact(plan, &c.ranges, c.field, c.constant, ber);
         }
     }
     if f.checks.len() == 1 {
@@ -103,12 +102,12 @@ fn burst_values(plan: &Plan, ge: &aliasing_core::channel::GilbertElliott, out: &
     use aliasing_core::markov::gilbert;
     let f = &plan.frame;
     for (i, c) in f.checks.iter().enumerate() {
-        if let CheckKind::Crc { alg, little_endian } = &c.kind {
+        if let Some(alg) = c.crc() {
             let bits = (8 * c.field_len as u32).max(alg.width());
             if bits > gilbert::MAX_WIDTH {
                 continue;
             }
-            let table = crc_bit_table(alg, f.bytes, c.data, c.field, c.field_len, *little_endian);
+            let table = crc_bit_table(alg, f.bytes, c.data, c.field, c.field_len, c.little_endian);
             let wire: Vec<u64> = (0..f.n_bits() as u32)
                 .map(|t| {
                     let (b, m) = f.bit_at(t);
@@ -159,10 +158,8 @@ mod tests {
         for (stack, bytes) in [("crc16", 64usize), ("CRC-16/IBM-3740", 200), ("crc8", 1518)] {
             let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
             let c = &frame.checks[0];
-            let CheckKind::Crc { alg, little_endian } = &c.kind else {
-                panic!()
-            };
-            let table = crc_bit_table(alg, bytes, c.data, c.field, c.field_len, *little_endian);
+            let alg = c.crc().unwrap();
+            let table = crc_bit_table(alg, bytes, c.data, c.field, c.field_len, c.little_endian);
             for p in [1e-7, 1e-4, 1e-2, 0.3] {
                 let dp = escape_of_translations(alg.width(), &table, p);
                 let mk =
@@ -181,10 +178,8 @@ mod tests {
         for (stack, bytes) in [("4:0x3", 2usize), ("crc8", 2), ("CRC-5/USB", 2)] {
             let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
             let c = &frame.checks[0];
-            let CheckKind::Crc { alg, little_endian } = &c.kind else {
-                panic!()
-            };
-            let table = crc_bit_table(alg, bytes, c.data, c.field, c.field_len, *little_endian);
+            let alg = c.crc().unwrap();
+            let table = crc_bit_table(alg, bytes, c.data, c.field, c.field_len, c.little_endian);
             let mut sent = vec![0xA5u8; bytes];
             frame.fill_field(0, &mut sent);
             let n = 8 * bytes;

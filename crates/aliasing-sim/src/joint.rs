@@ -10,6 +10,7 @@
 //!
 //! ```
 //! use aliasing_sim::joint::{StackParams, StackWork};
+//! use aliasing_core::shard::Shard;
 //! use aliasing_sim::shard::{drive, Checkpoint, Drive};
 //! let params = StackParams {
 //!     stack: "ethernet-tcp".into(),
@@ -20,13 +21,14 @@
 //!     seed: 1,
 //! };
 //! let work = StackWork::new(&params).unwrap();
-//! let run = |shard| {
+//! let run = |i, n| {
 //!     let start = Checkpoint::start(work.empty_tally());
+//!     let shard = Shard::new(i, n).unwrap();
 //!     drive(work.items(), shard, start, &Drive::default(), |i| work.run(i)).unwrap()
 //! };
-//! let mut two = run((1, 2));
-//! aliasing_sim::shard::Tally::add(&mut two, &run((2, 2)));
-//! assert_eq!(two, run((1, 1)));
+//! let mut two = run(1, 2);
+//! aliasing_sim::shard::Tally::add(&mut two, &run(2, 2));
+//! assert_eq!(two, run(1, 1));
 //! ```
 
 use crate::shard::{ShardFile, Tally};
@@ -221,6 +223,7 @@ fn with_bytes(e: Error, bytes: usize) -> Error {
 mod tests {
     use super::*;
     use crate::shard::{Checkpoint, Drive, drive, merge};
+    use aliasing_core::shard::Shard;
     // (the stacks from a tally, dual code included, are tested end to end
     // in the command line's tests)
 
@@ -247,16 +250,17 @@ mod tests {
             })
             .unwrap()
         };
-        let whole = run((1, 1));
+        let whole = run(Shard::WHOLE);
         for n in [2, 5] {
             let files: Vec<_> = (1..=n)
                 .map(|i| {
+                    let shard = Shard::new(i, n).unwrap();
                     let f = StackFile::finished(
                         STACK_FORMAT,
                         p.clone(),
-                        (i, n),
+                        shard,
                         work.items(),
-                        run((i, n)),
+                        run(shard),
                     );
                     let text = f.to_text();
                     (

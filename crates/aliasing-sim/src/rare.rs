@@ -31,7 +31,6 @@ use crate::channel::Channel;
 use crate::interval::{binom_upper_tail, ln_binom_pmf};
 use crate::run::Plan;
 use crate::sparse::Sparse;
-use crate::stack::CheckKind;
 use crate::stream::{below, chunk_rng, mix64};
 use aliasing_core::joint::{JointModel, PASS_SCALE};
 use aliasing_core::{Error, Result};
@@ -397,16 +396,14 @@ pub(crate) fn crc_wire_table(plan: &Plan) -> Result<(usize, Vec<u64>)> {
         .checks
         .iter()
         .enumerate()
-        .filter(|(_, c)| matches!(c.kind, CheckKind::Crc { .. }))
+        .filter(|(_, c)| c.crc().is_some())
         .max_by_key(|(_, c)| c.data.1 - c.data.0)
         .map(|(i, _)| i)
         .ok_or_else(|| Error::Unsupported("--rare needs a CRC in the stack".into()))?;
-    let CheckKind::Crc { alg, little_endian } = &f.checks[ci].kind else {
-        unreachable!()
-    };
     let c = &f.checks[ci];
+    let alg = c.crc().expect("filtered above");
     let by_byte =
-        crate::sparse::crc_bit_table(alg, f.bytes, c.data, c.field, c.field_len, *little_endian);
+        crate::sparse::crc_bit_table(alg, f.bytes, c.data, c.field, c.field_len, c.little_endian);
     let table = (0..f.n_bits() as u32)
         .map(|t| {
             let (b, m) = f.bit_at(t);
@@ -432,9 +429,7 @@ impl<'a> RareWork<'a> {
         let f = &plan.frame;
         let (ci, table) = crc_wire_table(plan)?;
         let crc_name = f.checks[ci].name.clone();
-        let CheckKind::Crc { alg, .. } = &f.checks[ci].kind else {
-            unreachable!()
-        };
+        let alg = f.checks[ci].crc().expect("a CRC");
         let n = f.n_bits();
         let ctx = Ctx {
             plan,

@@ -20,6 +20,7 @@ use crate::sparse::Sparse;
 use crate::stack::Frame;
 use crate::stream::chunk_rng;
 use aliasing_core::progress::{self, Silent};
+use aliasing_core::shard::Shard;
 use aliasing_core::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -64,16 +65,17 @@ impl Plan {
         self.frames.div_ceil(self.chunk_frames)
     }
 
-    /// The chunks of shard `i` of `n` (1-based): every `n`-th chunk from `i - 1`.
-    pub fn shard_chunks(&self, shard: (u64, u64)) -> u64 {
-        crate::shard::shard_items(self.chunks(), shard)
+    /// The chunks of shard `i` of `n` (1-based): every `n`-th chunk from
+    /// `i - 1` ([`Shard::strided_len`]).
+    pub fn shard_chunks(&self, shard: Shard) -> u64 {
+        shard.strided_len(self.chunks())
     }
 
     /// The frames in the first `done` chunks of shard `i` of `n`: every
     /// chunk holds [`Plan::chunk_frames`] but the plan's last, which holds
     /// the rest.
-    pub fn shard_frames(&self, shard: (u64, u64), done: u64) -> u64 {
-        let (i, n) = shard;
+    pub fn shard_frames(&self, shard: Shard, done: u64) -> u64 {
+        let Shard { index: i, count: n } = shard;
         let full = done * self.chunk_frames;
         let Some(last) = self.chunks().checked_sub(1) else {
             return 0;
@@ -320,8 +322,8 @@ pub struct RunOptions<'a> {
     pub engine: Engine,
     /// Worker threads (0 = all cores, at most [`crate::shard::MAX_THREADS`]).
     pub threads: usize,
-    /// Run only shard `i` of `n` (1-based).
-    pub shard: (u64, u64),
+    /// Run only this shard.
+    pub shard: Shard,
     /// Watches the run: one stage, `"frames"`, of the shard's frames (those
     /// of a resumed checkpoint reported at once).
     pub progress: &'a dyn progress::Progress,
@@ -338,7 +340,7 @@ impl Default for RunOptions<'_> {
         RunOptions {
             engine: Engine::Sparse,
             threads: 0,
-            shard: (1, 1),
+            shard: Shard::WHOLE,
             progress: &Silent,
             on_checkpoint: None,
             checkpoint_every: Duration::from_secs(5),
@@ -351,7 +353,7 @@ impl Default for RunOptions<'_> {
 struct ChunkFrames<'a> {
     to: &'a dyn progress::Progress,
     plan: &'a Plan,
-    shard: (u64, u64),
+    shard: Shard,
     done: AtomicU64,
 }
 
@@ -367,8 +369,7 @@ impl progress::Progress for ChunkFrames<'_> {
 /// Returns the tallies of the shard's chunks (at member 0 of a team).
 pub fn simulate(plan: &Plan, opts: &RunOptions, resume: Option<Checkpoint>) -> Result<Counts> {
     plan.validate()?;
-    crate::shard::check_shard(opts.shard)?;
-    let (si, sn) = opts.shard;
+    opts.shard.checked()?;
     let total = plan.shard_chunks(opts.shard);
     let state = resume.unwrap_or(Checkpoint::start(Counts::zero(plan.frame.checks.len())));
     if state.chunks_done > total || state.counts.escapes.len() != plan.frame.checks.len() {
@@ -378,11 +379,11 @@ pub fn simulate(plan: &Plan, opts: &RunOptions, resume: Option<Checkpoint>) -> R
     }
     let prepared = Prepared::new(plan, opts.engine);
     opts.progress
-        .stage("frames", plan.shard_frames((si, sn), total));
+        .stage("frames", plan.shard_frames(opts.shard, total));
     let frames = ChunkFrames {
         to: opts.progress,
         plan,
-        shard: (si, sn),
+        shard: opts.shard,
         done: AtomicU64::new(0),
     };
     let drive_opts = Drive {

@@ -21,11 +21,12 @@
 //! use aliasing_sim::session::Session;
 //! use aliasing_sim::shard::merge;
 //! use aliasing_sim::spec::{Params, PayloadSpec};
+//! use aliasing_core::shard::Shard;
 //! let p = Params::new("crc8", 32, Channel::Bsc { ber: 1e-2 }, PayloadSpec::Random, 300_000, 7);
-//! let whole = Session::new(p.clone(), (1, 1)).unwrap().run(RunOptions::default()).unwrap();
+//! let whole = Session::new(p.clone(), Shard::WHOLE).unwrap().run(RunOptions::default()).unwrap();
 //! let files: Vec<_> = (1..=3)
 //!     .map(|i| {
-//!         let s = Session::new(p.clone(), (i, 3)).unwrap();
+//!         let s = Session::new(p.clone(), Shard::new(i, 3).unwrap()).unwrap();
 //!         let c = s.run(RunOptions::default()).unwrap();
 //!         (format!("shard {i}"), s.result_file(c))
 //!     })
@@ -39,8 +40,9 @@ use crate::channel::{Channel, GilbertElliott};
 use crate::rare::{RareResult, RareTally, RareWork};
 use crate::report::Report;
 use crate::run::{Checkpoint, Counts, Plan, RunOptions, simulate};
-use crate::shard::{Shard, ShardFile, Tally, check_shard};
+use crate::shard::{ShardFile, Tally};
 use crate::spec::{Params, PayloadSpec};
+use aliasing_core::shard::Shard;
 use aliasing_core::{Error, Result};
 use std::path::{Path, PathBuf};
 
@@ -159,7 +161,7 @@ pub type RareSession = Session<RareParams>;
 impl<K: RunKind> Session<K> {
     /// A fresh run of shard `shard` of `params`.
     pub fn new(params: K, shard: Shard) -> Result<Self> {
-        check_shard(shard)?;
+        shard.checked()?;
         let plan = params.plan()?;
         Ok(Session {
             params,
@@ -190,8 +192,8 @@ impl<K: RunKind> Session<K> {
             && s != f.shard
         {
             return Err(Error::Invalid(format!(
-                "checkpoint {what} is for shard {}/{}, not {}/{}",
-                f.shard.0, f.shard.1, s.0, s.1
+                "checkpoint {what} is for shard {}, not {s}",
+                f.shard
             )));
         }
         let mut s = Session::new(f.params, f.shard)?;
@@ -258,7 +260,7 @@ fn merge_kind<K: RunKind>(paths: &[PathBuf]) -> Result<(Session<K>, K::Tally)> {
         ));
     }
     let (params, tally) = crate::shard::merge(&files)?;
-    Ok((Session::new(params, (1, 1))?, tally))
+    Ok((Session::new(params, Shard::WHOLE)?, tally))
 }
 
 impl Session<Params> {
@@ -373,7 +375,7 @@ impl Session<RareParams> {
         let start = match &self.start {
             Some(p) => {
                 if p.counts.0.len() != work.zero().0.len()
-                    || p.chunks_done > crate::shard::shard_items(work.items(), self.shard)
+                    || p.chunks_done > self.shard.strided_len(work.items())
                 {
                     return Err(Error::Invalid(
                         "the checkpoint does not fit its own parameters".into(),
@@ -384,10 +386,8 @@ impl Session<RareParams> {
             None => crate::shard::Checkpoint::start(work.zero()),
         };
         let write = |p: &crate::shard::Checkpoint<RareTally>| self.write_checkpoint(p);
-        opts.progress.stage(
-            "sample chunks",
-            crate::shard::shard_items(work.items(), self.shard),
-        );
+        opts.progress
+            .stage("sample chunks", self.shard.strided_len(work.items()));
         let o = crate::shard::Drive {
             threads: opts.threads,
             progress: opts.progress,
@@ -540,7 +540,7 @@ impl Session<BurstRareParams> {
         opts: &crate::shard::Drive<BurstTally>,
     ) -> Result<(BurstTally, BurstRareFile)> {
         let work = self.work()?;
-        let shard_items = crate::shard::shard_items(work.items(), self.shard);
+        let shard_items = self.shard.strided_len(work.items());
         let start = match &self.start {
             Some(p) => {
                 if p.chunks_done > shard_items {

@@ -5,7 +5,8 @@
 //! chunks of the rare-event sampler, codeword shapes, generator ranges...),
 //! the list fixed by the parameters alone. Each item yields a [`Tally`]:
 //! integer counts whose sum is exact and does not depend on order. Shard `i`
-//! of `n` (1-based) takes every `n`-th item from `i - 1`; an MPI rank, a
+//! of `n` (1-based, an [`aliasing_core::shard::Shard`]) takes every `n`-th
+//! item from `i - 1` ([`Shard::strided_item`]); an MPI rank, a
 //! thread or a resumed run takes whichever items it is given. Because tallies
 //! add exactly, every split gives the same total, bit for bit.
 //!
@@ -24,14 +25,16 @@
 //! other parameters, unfinished shards, a shard given twice or missing.
 //!
 //! ```
+//! use aliasing_core::shard::Shard;
 //! use aliasing_sim::shard::{drive, merge, Drive, Checkpoint, ShardFile};
 //! // a toy computation: the sum of 0..1000 cut into 10 items of 100
 //! let work = |item: u64| (item * 100..(item + 1) * 100).sum::<u64>();
-//! let whole = drive(10, (1, 1), Checkpoint::start(0), &Drive::default(), work).unwrap();
+//! let whole = drive(10, Shard::WHOLE, Checkpoint::start(0), &Drive::default(), work).unwrap();
 //! let files: Vec<_> = (1..=3)
 //!     .map(|i| {
-//!         let t = drive(10, (i, 3), Checkpoint::start(0), &Drive::default(), work).unwrap();
-//!         (format!("s{i}"), ShardFile::finished("toy", "params".to_string(), (i, 3), 10, t))
+//!         let s = Shard::new(i, 3).unwrap();
+//!         let t = drive(10, s, Checkpoint::start(0), &Drive::default(), work).unwrap();
+//!         (format!("s{i}"), ShardFile::finished("toy", "params".to_string(), s, 10, t))
 //!     })
 //!     .collect();
 //! let (_, total) = merge(&files).unwrap();
@@ -39,6 +42,7 @@
 //! assert_eq!(whole, 499_500);
 //! ```
 
+use aliasing_core::shard::Shard;
 use aliasing_core::{Error, Result};
 use rayon::prelude::*;
 use serde::de::DeserializeOwned;
@@ -79,31 +83,6 @@ impl<T: Tally> Tally for Vec<T> {
             self.extend(other[self.len()..].iter().cloned());
         }
     }
-}
-
-/// Shard `i` of `n`, 1-based.
-pub type Shard = (u64, u64);
-
-/// Checks a shard `(i, n)`: `1 <= i <= n`.
-pub(crate) fn check_shard(shard: Shard) -> Result<()> {
-    let (i, n) = shard;
-    if n == 0 || i == 0 || i > n {
-        return Err(Error::Invalid(format!(
-            "shard {i}/{n}: expected I/N with 1 <= I <= N"
-        )));
-    }
-    Ok(())
-}
-
-/// Number of the `items` items that shard `(i, n)` takes (every `n`-th from `i - 1`).
-pub fn shard_items(items: u64, shard: Shard) -> u64 {
-    let (i, n) = shard;
-    if items < i { 0 } else { (items - i) / n + 1 }
-}
-
-/// The `j`-th item of shard `(i, n)`.
-pub(crate) fn shard_item(shard: Shard, j: u64) -> u64 {
-    (shard.0 - 1) + j * shard.1
 }
 
 /// Where a shard stands: items done (always a prefix of its item list) and their tally.
@@ -207,7 +186,7 @@ pub fn drive_all<T: Tally + Sync>(
         threads,
         ..Default::default()
     };
-    drive(items, (1, 1), Checkpoint::start(zero), &opts, work)
+    drive(items, Shard::WHOLE, Checkpoint::start(zero), &opts, work)
 }
 
 /// Runs shard `shard` of a computation of `items` items, `work(item)` giving
@@ -220,8 +199,8 @@ pub fn drive<T: Tally + Sync>(
     opts: &Drive<T>,
     work: impl Fn(u64) -> T + Sync,
 ) -> Result<T> {
-    check_shard(shard)?;
-    let total = shard_items(items, shard);
+    shard.checked()?;
+    let total = shard.strided_len(items);
     let pool = pool(opts.threads)?;
     let threads = pool.current_num_threads() as u64;
     let (rank, size) = opts
@@ -232,7 +211,7 @@ pub fn drive<T: Tally + Sync>(
         pool.install(|| {
             range
                 .into_par_iter()
-                .map(|j| work(shard_item(shard, j)))
+                .map(|j| work(shard.strided_item(j)))
                 .reduce_with(|mut a, b| {
                     a.add(&b);
                     a
@@ -336,7 +315,8 @@ pub struct ShardFile<P, T> {
     pub params: P,
     /// Hash identifying `params` (of their compact JSON form), checked on merge.
     pub params_hash: String,
-    /// Shard `i` of `n` (1-based).
+    /// Shard `i` of `n` (1-based), in files as `[i, n]`.
+    #[serde(with = "aliasing_core::shard::as_pair")]
     pub shard: Shard,
     /// `true` when the shard ran to the end.
     pub complete: bool,
@@ -370,7 +350,7 @@ impl<P: Serialize + DeserializeOwned, T: Serialize + DeserializeOwned> ShardFile
     /// The file of a finished shard of a computation of `items` items.
     pub fn finished(format: &str, params: P, shard: Shard, items: u64, counts: T) -> Self {
         let done = Checkpoint {
-            chunks_done: shard_items(items, shard),
+            chunks_done: shard.strided_len(items),
             counts,
         };
         Self::new(format, params, shard, true, done)
@@ -413,7 +393,7 @@ impl<P: Serialize + DeserializeOwned, T: Serialize + DeserializeOwned> ShardFile
         if params_hash(&f.params) != f.params_hash {
             return Err(bad("parameter hash mismatch"));
         }
-        check_shard(f.shard).map_err(|e| bad(&e.to_string()))?;
+        f.shard.checked().map_err(|e| bad(&e.to_string()))?;
         // byte for byte the text alias writes: any other edit (even of
         // white space the checksum does not see) is refused
         if f.to_text() != text {
@@ -443,7 +423,7 @@ pub fn merge<P: Clone, T: Tally>(files: &[(String, ShardFile<P, T>)]) -> Result<
     let Some((name0, first)) = files.first() else {
         return Err(Error::Invalid("no files to merge".into()));
     };
-    let n = first.shard.1;
+    let n = first.shard.count;
     let mut seen = std::collections::BTreeSet::new();
     let mut total = first.progress.counts.empty_like();
     for (name, f) in files {
@@ -463,16 +443,16 @@ pub fn merge<P: Clone, T: Tally>(files: &[(String, ShardFile<P, T>)]) -> Result<
                 "{name} is an unfinished run (a checkpoint)"
             )));
         }
-        if f.shard.1 != n || f.shard.0 == 0 || f.shard.0 > n {
+        if f.shard.count != n || f.shard.checked().is_err() {
             return Err(Error::Invalid(format!(
-                "{name} is shard {}/{}, not one of {n}",
-                f.shard.0, f.shard.1
+                "{name} is shard {}, not one of {n}",
+                f.shard
             )));
         }
-        if !seen.insert(f.shard.0) {
+        if !seen.insert(f.shard.index) {
             return Err(Error::Invalid(format!(
                 "shard {}/{n} given twice ({name})",
-                f.shard.0
+                f.shard.index
             )));
         }
         total.add(&f.progress.counts);
@@ -489,8 +469,12 @@ mod tests {
 
     type F = ShardFile<String, u64>;
 
-    fn file(shard: Shard, seed: u64) -> F {
-        ShardFile::finished("toy", format!("seed {seed}"), shard, 10, shard.0 * 10)
+    fn shard(i: u64, n: u64) -> Shard {
+        Shard::new(i, n).unwrap()
+    }
+
+    fn file((i, n): (u64, u64), seed: u64) -> F {
+        ShardFile::finished("toy", format!("seed {seed}"), shard(i, n), 10, i * 10)
     }
 
     #[test]
@@ -550,23 +534,44 @@ mod tests {
     #[test]
     fn every_split_gives_the_same_total() {
         let work = |i: u64| i * i + 1;
-        let whole = drive(37, (1, 1), Checkpoint::start(0), &Drive::default(), work).unwrap();
+        let whole = drive(
+            37,
+            Shard::WHOLE,
+            Checkpoint::start(0),
+            &Drive::default(),
+            work,
+        )
+        .unwrap();
         for n in 1..6 {
             let mut t = 0;
             for i in 1..=n {
-                t += drive(37, (i, n), Checkpoint::start(0), &Drive::default(), work).unwrap();
+                t += drive(
+                    37,
+                    shard(i, n),
+                    Checkpoint::start(0),
+                    &Drive::default(),
+                    work,
+                )
+                .unwrap();
             }
             assert_eq!(t, whole);
         }
         // resuming from a prefix
         let p = Checkpoint {
             chunks_done: 5,
-            counts: (0..5).map(|j| work(shard_item((2, 3), j))).sum(),
+            counts: (0..5).map(|j| work(shard(2, 3).strided_item(j))).sum(),
         };
-        let resumed = drive(37, (2, 3), p, &Drive::default(), work).unwrap();
+        let resumed = drive(37, shard(2, 3), p, &Drive::default(), work).unwrap();
         assert_eq!(
             resumed,
-            drive(37, (2, 3), Checkpoint::start(0), &Drive::default(), work).unwrap()
+            drive(
+                37,
+                shard(2, 3),
+                Checkpoint::start(0),
+                &Drive::default(),
+                work
+            )
+            .unwrap()
         );
     }
 }

@@ -11,7 +11,7 @@
 //! that frame only, so verdicts are always those of the dense engine.
 
 use crate::dense::{Dense, random_byte};
-use crate::stack::{CheckKind, Frame, Payload};
+use crate::stack::{Frame, Payload};
 use crate::stream::frame_key;
 use aliasing_core::crc::CrcAlgorithm;
 use aliasing_core::poly::reflect;
@@ -84,41 +84,39 @@ impl<'a> Sparse<'a> {
         let mut internets = Vec::new();
         let mut any_generic = false;
         for (i, c) in frame.checks.iter().enumerate() {
-            match &c.kind {
-                CheckKind::Crc { alg, little_endian } => {
-                    let by_byte = crc_bit_table(
-                        alg,
-                        frame.bytes,
-                        c.data,
-                        c.field,
-                        c.field_len,
-                        *little_endian,
-                    );
-                    // re-index by transmission order
-                    let table = (0..frame.n_bits() as u32)
-                        .map(|t| {
-                            let (b, m) = frame.bit_at(t);
-                            by_byte[8 * b + m.trailing_zeros() as usize]
-                        })
-                        .collect();
-                    crcs.push((i, table));
-                }
-                CheckKind::Internet { ranges, constant } => {
-                    let mut base = vec![0xFFu8; frame.bytes];
-                    let mut off = 0usize;
-                    for &(a, b) in ranges {
-                        for (k, x) in base[a..b].iter_mut().enumerate() {
-                            *x = if (off + k).is_multiple_of(2) { 8 } else { 0 };
-                        }
-                        off += b - a;
+            if let Some(alg) = c.crc() {
+                let by_byte = crc_bit_table(
+                    alg,
+                    frame.bytes,
+                    c.data,
+                    c.field,
+                    c.field_len,
+                    c.little_endian,
+                );
+                // re-index by transmission order
+                let table = (0..frame.n_bits() as u32)
+                    .map(|t| {
+                        let (b, m) = frame.bit_at(t);
+                        by_byte[8 * b + m.trailing_zeros() as usize]
+                    })
+                    .collect();
+                crcs.push((i, table));
+            } else if c.is_internet() {
+                let mut base = vec![0xFFu8; frame.bytes];
+                let mut off = 0usize;
+                for &(a, b) in &c.ranges {
+                    for (k, x) in base[a..b].iter_mut().enumerate() {
+                        *x = if (off + k).is_multiple_of(2) { 8 } else { 0 };
                     }
-                    internets.push(Internet {
-                        check: i,
-                        base,
-                        zero_possible: *constant == 0,
-                    });
+                    off += b - a;
                 }
-                CheckKind::Sum(_) => any_generic = true,
+                internets.push(Internet {
+                    check: i,
+                    base,
+                    zero_possible: c.constant == 0,
+                });
+            } else {
+                any_generic = true;
             }
         }
         let n = frame.checks.len();

@@ -1,6 +1,7 @@
 //! `--rare --burst` as a session: shards merged, a resumed partial run and
 //! any thread count give the single run's tally and estimate, bit for bit.
 
+use aliasing_core::shard::Shard;
 use aliasing_sim::burst_rare::{BurstTally, CHUNK};
 use aliasing_sim::channel::{Channel, GilbertElliott};
 use aliasing_sim::session::{
@@ -8,6 +9,11 @@ use aliasing_sim::session::{
 };
 use aliasing_sim::shard::{Checkpoint, Drive, Tally};
 use aliasing_sim::spec::{Params, PayloadSpec};
+
+/// Shard `i` of `n`.
+fn shard(i: u64, n: u64) -> Shard {
+    Shard::new(i, n).unwrap()
+}
 
 fn params() -> BurstRareParams {
     let ge: GilbertElliott = "1e-5,0.05,1e-3,0.05".parse().unwrap();
@@ -40,7 +46,7 @@ fn tmp(name: &str) -> std::path::PathBuf {
 #[test]
 fn shards_resume_and_threads_give_the_single_run() {
     let p = params();
-    let whole_s = BurstRareSession::new(p.clone(), (1, 1)).unwrap();
+    let whole_s = BurstRareSession::new(p.clone(), Shard::WHOLE).unwrap();
     let (whole, _) = run(&whole_s, 2);
     assert_eq!(whole.n, 4 * CHUNK + 1000);
     assert!(whole.hits > 0);
@@ -50,7 +56,7 @@ fn shards_resume_and_threads_give_the_single_run() {
     // shards 1/3 + 2/3 + 3/3, written, read back and merged
     let mut paths = Vec::new();
     for i in 1..=3 {
-        let s = BurstRareSession::new(p.clone(), (i, 3)).unwrap();
+        let s = BurstRareSession::new(p.clone(), shard(i, 3)).unwrap();
         let (_, file) = run(&s, 2);
         let path = tmp(&format!("shard{i}.json"));
         file.write(&path).unwrap();
@@ -71,21 +77,21 @@ fn shards_resume_and_threads_give_the_single_run() {
     assert!(e.contains("twice") && !e.contains('\n'), "{e}");
     // a partial run of shard 2/2 (its first item done), resumed
     let work = whole_s.work().unwrap();
-    let full2 = run(&BurstRareSession::new(p.clone(), (2, 2)).unwrap(), 1).0;
+    let full2 = run(&BurstRareSession::new(p.clone(), shard(2, 2)).unwrap(), 1).0;
     let part = Checkpoint {
         chunks_done: 1,
         counts: work.item(1),
     };
     let cp = tmp("partial.ckpt");
-    BurstRareFile::new(RARE_BURST_FORMAT, p.clone(), (2, 2), false, part)
+    BurstRareFile::new(RARE_BURST_FORMAT, p.clone(), shard(2, 2), false, part)
         .write(&cp)
         .unwrap();
     let resumed = BurstRareSession::resume(&cp, &Given::default(), None, None, None).unwrap();
-    assert_eq!(resumed.shard, (2, 2));
+    assert_eq!(resumed.shard, shard(2, 2));
     let (t2, _) = run(&resumed, 2);
     assert_eq!(t2, full2);
     // and with shard 1/2 it makes the whole run
-    let mut sum = run(&BurstRareSession::new(p.clone(), (1, 2)).unwrap(), 2).0;
+    let mut sum = run(&BurstRareSession::new(p.clone(), shard(1, 2)).unwrap(), 2).0;
     sum.add(&t2);
     assert_eq!(sum, whole);
     // the finished checkpoint now holds the shard's result

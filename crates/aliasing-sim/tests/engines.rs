@@ -1,11 +1,17 @@
 //! The sparse and dense engines agree frame by frame on the same seed, and a
 //! run's tallies do not depend on thread count, shard split or resume point.
 
+use aliasing_core::shard::Shard;
 use aliasing_sim::channel::{Channel, GilbertElliott};
 use aliasing_sim::run::{Checkpoint, Counts, Engine, Plan, Prepared, RunOptions, simulate};
 use aliasing_sim::stack::{Frame, Payload};
 use std::sync::Mutex;
 use std::time::Duration;
+
+/// Shard `i` of `n`.
+fn shard(i: u64, n: u64) -> Shard {
+    Shard::new(i, n).unwrap()
+}
 
 fn verdicts(plan: &Plan, engine: Engine) -> (Vec<(u64, Vec<u32>, u64)>, Counts) {
     let p = Prepared::new(plan, engine);
@@ -89,13 +95,13 @@ fn result_independent_of_threads_shards_and_resume() {
         };
         simulate(&plan, &o, None).unwrap()
     };
-    let one = run(1, (1, 1));
+    let one = run(1, Shard::WHOLE);
     assert!(one.escapes[0] > 0 && one.escapes[1] > 0, "{one:?}");
-    assert_eq!(run(2, (1, 1)), one);
-    assert_eq!(run(3, (1, 1)), one);
+    assert_eq!(run(2, Shard::WHOLE), one);
+    assert_eq!(run(3, Shard::WHOLE), one);
     let mut merged = Counts::zero(3);
     for i in 1..=3 {
-        merged.add(&run(2, (i, 3)));
+        merged.add(&run(2, shard(i, 3)));
     }
     assert_eq!(merged, one);
     // dense engine gives the same tallies

@@ -3,6 +3,7 @@
 //! any shard and from any resume point.
 
 use aliasing_core::progress::Record;
+use aliasing_core::shard::Shard;
 use aliasing_sim::channel::Channel;
 use aliasing_sim::run::{Checkpoint, Plan, RunOptions, simulate};
 use aliasing_sim::session::{Given, RareParams, RareSession};
@@ -10,6 +11,11 @@ use aliasing_sim::shard::Drive;
 use aliasing_sim::stack::{Frame, Payload};
 use std::sync::Mutex;
 use std::time::Duration;
+
+/// Shard `i` of `n`.
+fn shard(i: u64, n: u64) -> Shard {
+    Shard::new(i, n).unwrap()
+}
 
 /// 10,500 frames in chunks of 1000: 11 chunks, the last one short.
 fn plan() -> Plan {
@@ -36,7 +42,7 @@ fn shard_frames_counts_every_chunk() {
         for n in 1..=5u64 {
             let mut all = 0;
             for i in 1..=n {
-                let chunks = p.shard_chunks((i, n));
+                let chunks = p.shard_chunks(shard(i, n));
                 for done in 0..=chunks {
                     let want: u64 = (0..done)
                         .map(|j| {
@@ -45,12 +51,12 @@ fn shard_frames_counts_every_chunk() {
                         })
                         .sum();
                     assert_eq!(
-                        p.shard_frames((i, n), done),
+                        p.shard_frames(shard(i, n), done),
                         want,
                         "{frames} {cf} {i}/{n} {done}"
                     );
                 }
-                all += p.shard_frames((i, n), chunks);
+                all += p.shard_frames(shard(i, n), chunks);
             }
             assert_eq!(all, frames);
         }
@@ -61,10 +67,10 @@ fn shard_frames_counts_every_chunk() {
 fn a_run_reports_its_frames_in_every_shard() {
     let plan = plan();
     let mut total = 0;
-    for shard in [(1, 3), (2, 3), (3, 3)] {
+    for i in 1..=3 {
         let r = Record::default();
         let o = RunOptions {
-            shard,
+            shard: shard(i, 3),
             progress: &r,
             ..Default::default()
         };
@@ -137,7 +143,7 @@ fn a_rare_run_reports_its_sample_chunks() {
             params: given.params(),
             samples: 20_000,
         },
-        (1, 1),
+        Shard::WHOLE,
     )
     .unwrap();
     let r = Record::default();

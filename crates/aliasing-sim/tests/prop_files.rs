@@ -3,6 +3,7 @@
 //! stack names. A file with any single byte changed, or cut short, is
 //! refused with a one-line error; no input panics; parameters round-trip.
 
+use aliasing_core::shard::Shard;
 use aliasing_sim::channel::Channel;
 use aliasing_sim::run::RunOptions;
 use aliasing_sim::session::{
@@ -14,6 +15,11 @@ use aliasing_sim::spec::{Params, PayloadSpec};
 use proptest::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+
+/// Shard `i` of `n`.
+fn shard(i: u64, n: u64) -> Shard {
+    Shard::new(i, n).unwrap()
+}
 
 /// Shard 2 of 3 of a small real run, and the whole run's other shards.
 fn run_files() -> Vec<RunFile> {
@@ -27,7 +33,7 @@ fn run_files() -> Vec<RunFile> {
     );
     (1..=3)
         .map(|i| {
-            let s = Session::new(p.clone(), (i, 3)).unwrap();
+            let s = Session::new(p.clone(), shard(i, 3)).unwrap();
             let c = s
                 .run(RunOptions {
                     threads: 1,
@@ -52,7 +58,7 @@ fn rare_file() -> RareFile {
         ),
         samples: 64,
     };
-    let s = RareSession::new(params, (1, 2)).unwrap();
+    let s = RareSession::new(params, shard(1, 2)).unwrap();
     s.run(&Drive {
         threads: 1,
         ..Drive::default()
@@ -76,7 +82,7 @@ fn rare_burst_file() -> BurstRareFile {
         None,
     )
     .unwrap();
-    let s = BurstRareSession::new(params, (1, 1)).unwrap();
+    let s = BurstRareSession::new(params, Shard::WHOLE).unwrap();
     s.run(&Drive {
         threads: 1,
         ..Drive::default()
@@ -212,7 +218,7 @@ fn merge_of_real_shards() {
         .map(|(i, f)| (format!("s{i}"), f.clone()))
         .collect();
     let (params, total) = aliasing_sim::shard::merge(&named).unwrap();
-    let whole = Session::new(params, (1, 1))
+    let whole = Session::new(params, Shard::WHOLE)
         .unwrap()
         .run(RunOptions {
             threads: 1,
@@ -230,7 +236,7 @@ fn merge_of_real_shards() {
     other[2].1 = RunFile::finished(
         session::FORMAT,
         p,
-        (3, 3),
+        shard(3, 3),
         1,
         other[2].1.progress.counts.clone(),
     );

@@ -3,6 +3,7 @@
 //! `stack` run; the result equals the single run's, bit for bit.
 
 use super::simulate::Sink;
+use aliasing_core::shard::Shard;
 use aliasing_sim::session::{self, RARE_BURST_FORMAT, RARE_FORMAT};
 use anyhow::Result;
 use std::path::PathBuf;
@@ -75,7 +76,7 @@ pub fn run(a: Args) -> Result<()> {
             session::RareFile::finished(
                 RARE_FORMAT,
                 s.params.clone(),
-                (1, 1),
+                Shard::WHOLE,
                 work.items(),
                 tally.clone(),
             )

@@ -7,7 +7,8 @@ use crate::args::parse_bers;
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
 use aliasing_core::poly::Generator;
-use aliasing_core::search::{self, Objective, Partial, Query, Ranked, Shard, Space};
+use aliasing_core::search::{self, Objective, Partial, Query, Ranked, Space};
+use aliasing_core::shard::Shard;
 use aliasing_core::{catalogue, document};
 use aliasing_sim::shard::{Team, fnv1a64};
 use anyhow::{Context, Result, bail};
@@ -352,13 +353,8 @@ fn merge(a: &Args, files: &[PathBuf]) -> Result<()> {
                 bodies[0].0.display()
             );
         }
-        if b.shard.count != n || b.shard.index == 0 || b.shard.index > n {
-            bail!(
-                "{} is shard {}/{}, not of {n}",
-                p.display(),
-                b.shard.index,
-                b.shard.count
-            );
+        if b.shard.count != n || b.shard.checked().is_err() {
+            bail!("{} is shard {}, not of {n}", p.display(), b.shard);
         }
         let slot = &mut seen[b.shard.index as usize - 1];
         if let Some(q) = slot {
@@ -538,7 +534,7 @@ fn render(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -
             let mut doc = document::Search::new(
                 query,
                 space_text.clone(),
-                [shard.index, shard.count],
+                shard,
                 part.examined,
                 part.hd_histogram.clone(),
                 stages,

@@ -2,6 +2,7 @@
 
 use crate::output::{self, Format};
 use crate::progress::Bar;
+use aliasing_core::shard::Shard;
 use aliasing_sim::channel::{Channel, GilbertElliott};
 use aliasing_sim::rare::{MAX_SAMPLES, RareResult};
 use aliasing_sim::report::{Estimate, Report};
@@ -185,18 +186,15 @@ pub fn check_output(flag: &str, path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Parses `--shard I/N` (1-based, `1 <= I <= N`).
-pub fn parse_shard(s: &str) -> Result<(u64, u64)> {
+/// Parses `--shard I/N` (1-based, `1 <= I <= N`, as [`Shard::new`] checks).
+pub fn parse_shard(s: &str) -> Result<Shard> {
     let err = || anyhow::anyhow!("--shard `{s}`: expected I/N with 1 <= I <= N");
     let (i, n) = s.split_once('/').ok_or_else(err)?;
     let (i, n): (u64, u64) = (
         i.trim().parse().map_err(|_| err())?,
         n.trim().parse().map_err(|_| err())?,
     );
-    if i == 0 || n == 0 || i > n {
-        return Err(err());
-    }
-    Ok((i, n))
+    Shard::new(i, n).map_err(|_| err())
 }
 
 /// Renders a report in `format`.
@@ -309,13 +307,13 @@ fn run_in(a: &Args, team: Option<&dyn Team>) -> Result<()> {
         return run_rare(a, team, root);
     }
     let shard = a.shard.as_deref().map(parse_shard).transpose()?;
-    if shard.is_some_and(|s| s.1 > 1) && a.out.is_none() {
+    if shard.is_some_and(|s| s.count > 1) && a.out.is_none() {
         bail!("--shard needs --out FILE for its result file");
     }
     let given = given(a)?;
     let mut session = match &a.resume {
         Some(path) => <Session>::resume(path, &given, shard)?,
-        None => Session::new(given.params(), shard.unwrap_or((1, 1)))?,
+        None => Session::new(given.params(), shard.unwrap_or(Shard::WHOLE))?,
     };
     if let Some(cp) = &a.checkpoint {
         session = session.checkpoint_to(cp.clone())?;
@@ -412,7 +410,7 @@ fn run_rare(a: &Args, team: Option<&dyn Team>, root: bool) -> Result<()> {
         bail!("--rare has its own sampler: no --engine");
     }
     let shard = a.shard.as_deref().map(parse_shard).transpose()?;
-    if shard.is_some_and(|s| s.1 > 1) && a.out.is_none() {
+    if shard.is_some_and(|s| s.count > 1) && a.out.is_none() {
         bail!("--shard needs --out FILE for its result file");
     }
     let samples = a
@@ -444,7 +442,7 @@ fn run_rare(a: &Args, team: Option<&dyn Team>, root: bool) -> Result<()> {
                 params: given.params(),
                 samples: samples.unwrap_or(100_000_000),
             },
-            shard.unwrap_or((1, 1)),
+            shard.unwrap_or(Shard::WHOLE),
         )?,
     };
     if let Some(cp) = &a.checkpoint {
@@ -466,7 +464,7 @@ fn run_rare(a: &Args, team: Option<&dyn Team>, root: bool) -> Result<()> {
     if let Some(out) = &a.out {
         file.write(out)?;
     }
-    if session.shard.1 > 1 {
+    if session.shard.count > 1 {
         // a shard's tally alone is no estimate: merge the shards
         return Ok(());
     }
@@ -489,7 +487,7 @@ fn run_rare_burst(
     use aliasing_sim::burst_rare;
     use aliasing_sim::session::{BurstRareParams, BurstRareSession};
     let shard = a.shard.as_deref().map(parse_shard).transpose()?;
-    if shard.is_some_and(|s| s.1 > 1) && a.out.is_none() {
+    if shard.is_some_and(|s| s.count > 1) && a.out.is_none() {
         bail!("--shard needs --out FILE for its result file");
     }
     if let Some(s) = samples
@@ -512,7 +510,7 @@ fn run_rare_burst(
         Some(path) => BurstRareSession::resume(path, given, samples, proposal, shard)?,
         None => BurstRareSession::new(
             BurstRareParams::new(given.params(), samples.unwrap_or(1_000_000), proposal)?,
-            shard.unwrap_or((1, 1)),
+            shard.unwrap_or(Shard::WHOLE),
         )?,
     };
     if let Some(cp) = &a.checkpoint {
@@ -534,7 +532,7 @@ fn run_rare_burst(
     if let Some(out) = &a.out {
         file.write(out)?;
     }
-    if session.shard.1 > 1 {
+    if session.shard.count > 1 {
         // a shard's tally alone is no estimate: merge the shards
         return Ok(());
     }

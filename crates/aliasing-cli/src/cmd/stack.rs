@@ -13,6 +13,7 @@ use aliasing_core::bsc;
 use aliasing_core::document::{self, JointEstimate, StackCheck, StackPoint, StackTerm};
 use aliasing_core::joint::{self, JointOptions, JointStack};
 use aliasing_core::layout::Frame;
+use aliasing_core::shard::Shard;
 use aliasing_sim::joint::{Items, STACK_FORMAT, StackFile, StackParams, StackWork};
 use aliasing_sim::shard::{self, Drive};
 use anyhow::{Context, Result, bail};
@@ -85,7 +86,7 @@ pub fn run(a: Args) -> Result<()> {
         bail!("--max-weight must be 2 to 5, not {}", a.max_weight);
     }
     let shard = a.shard.as_deref().map(parse_shard).transpose()?;
-    if shard.is_some_and(|s| s.1 > 1) && a.out.is_none() {
+    if shard.is_some_and(|s| s.count > 1) && a.out.is_none() {
         bail!("--shard needs --out FILE for its result file");
     }
     if let Some(out) = &a.out {
@@ -109,13 +110,13 @@ pub fn run(a: Args) -> Result<()> {
     let run_items = |items: &[u64]| {
         aliasing_core::progress::Progress::stage(&bar, "work items", items.len() as u64);
         let start = shard::Checkpoint::start(work.empty_tally());
-        shard::drive(items.len() as u64, (1, 1), start, &opts, |j| {
+        shard::drive(items.len() as u64, Shard::WHOLE, start, &opts, |j| {
             work.run(items[j as usize])
         })
     };
     let stacks = if shard.is_some() || a.out.is_some() {
         // every item of the shard, draws included, into a result file
-        let sh = shard.unwrap_or((1, 1));
+        let sh = shard.unwrap_or(Shard::WHOLE);
         aliasing_core::progress::Progress::stage(&bar, "work items", work.items());
         let start = shard::Checkpoint::start(work.empty_tally());
         let tally = shard::drive(work.items(), sh, start, &opts, |i| work.run(i))?;
@@ -128,7 +129,7 @@ pub fn run(a: Args) -> Result<()> {
             tally.clone(),
         )
         .write(out)?;
-        if sh.1 > 1 {
+        if sh.count > 1 {
             bar.finish();
             // a shard's tally alone is no result: merge the shards
             return Ok(());

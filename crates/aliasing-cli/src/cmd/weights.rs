@@ -10,6 +10,7 @@ use crate::output::{self, Format};
 use aliasing_core::crc::CrcAlgorithm;
 use aliasing_core::dual::DualPass;
 use aliasing_core::progress::Progress as _;
+use aliasing_core::shard::Shard;
 use aliasing_core::units::MemoryBudget;
 use aliasing_core::weights::{self, WeightDistribution};
 use aliasing_core::{catalogue, document};
@@ -126,7 +127,7 @@ fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
         .as_deref()
         .map(super::simulate::parse_shard)
         .transpose()?
-        .unwrap_or((1, 1));
+        .unwrap_or(Shard::WHOLE);
     if args.bits <= g.width() as u64 {
         // the refusal `distribution` gives, before the pass
         weights::distribution(&g, args.bits, 0, weights::WeightMethod::Dual, false)?;
@@ -144,10 +145,7 @@ fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
     let pass = DualPass::new(&g, &[args.bits], MemoryBudget::from_env()?)?;
     let root = team.is_none_or(|t| t.rank() == 0);
     let bar = crate::progress::Bar::when(root);
-    bar.stage(
-        "dual-code state ranges",
-        aliasing_sim::shard::shard_items(pass.items(), shard),
-    );
+    bar.stage("dual-code state ranges", shard.strided_len(pass.items()));
     let opts = Drive {
         progress: &bar,
         team,
@@ -168,7 +166,7 @@ fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
         PassFile::finished(FORMAT, params.clone(), shard, pass.items(), tally.clone())
             .write(out)?;
     }
-    if shard.1 > 1 {
+    if shard.count > 1 {
         // a shard's tally alone is no distribution: merge the shards
         return Ok(());
     }
@@ -205,7 +203,7 @@ pub fn merge(paths: &[PathBuf], format: Format, out: Option<&Path>) -> Result<St
     let pass = DualPass::new(&crc.generator, &[params.bits], MemoryBudget::from_env()?)?;
     let text = report(&params, &pass, &tally, format)?;
     if let Some(out) = out {
-        PassFile::finished(FORMAT, params, (1, 1), pass.items(), tally).write(out)?;
+        PassFile::finished(FORMAT, params, Shard::WHOLE, pass.items(), tally).write(out)?;
     }
     Ok(text)
 }

@@ -3,6 +3,7 @@
 
 use super::Document;
 use crate::search::{Query, Ranked, StageStats, Standing};
+use crate::shard::Shard;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -159,8 +160,9 @@ pub struct Search {
     pub objective: String,
     /// The candidates, in words.
     pub candidates: String,
-    /// `[index, count]` of the shard.
-    pub shard: [u64; 2],
+    /// The shard, in files `[index, count]`.
+    #[serde(with = "crate::shard::as_pair")]
+    pub shard: Shard,
     /// Codeword lengths in bits.
     pub lengths: Vec<u64>,
     /// Bit error rates.
@@ -186,7 +188,7 @@ impl Search {
     pub fn new(
         query: &Query,
         candidates: String,
-        shard: [u64; 2],
+        shard: Shard,
         examined: u64,
         hd_histogram: BTreeMap<u32, u64>,
         stages: SearchStages,

@@ -161,7 +161,7 @@ fn search_round_trips() {
     let mut doc = Search::new(
         &query,
         "all 128 generators".into(),
-        [1, 1],
+        crate::shard::Shard::WHOLE,
         128,
         [(3, 100), (4, 28)].into_iter().collect(),
         SearchStages {

@@ -5,7 +5,7 @@
 //! The candidates are every generator of width `r` with the `+1` term
 //! (`2^(r-1)` of them, exhaustive), a list, or a seeded random sample
 //! ([`Space`]). The work is split by candidate index only, so a shard
-//! ([`Shard`]) is a pure function of the query and its index range, and the
+//! ([`Shard`], its contiguous [`Shard::range`]) is a pure function of the query and its index range, and the
 //! merged shards ([`Partial::merge`]) equal the unsharded run bit for bit.
 //!
 //! Stages, cheapest first:
@@ -29,7 +29,8 @@
 //! distribution) are ordered by Koopman value.
 //!
 //! ```
-//! use aliasing_core::search::{self, Objective, Query, Shard, Space};
+//! use aliasing_core::search::{self, Objective, Query, Space};
+//! use aliasing_core::shard::Shard;
 //! let q = Query { width: 5, lengths: vec![5 + 10], bers: vec![1e-3], min_hd: 0,
 //!                 top: 3, objective: Objective::Hd };
 //! let part = search::run(&q, &Space::All { width: 5 }, Shard::WHOLE).unwrap();
@@ -42,6 +43,7 @@ pub mod distance;
 use crate::error::{Error, Result};
 use crate::poly::Generator;
 use crate::progress::{Progress, Silent};
+use crate::shard::Shard;
 use crate::{bsc, dual, highprec};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -204,36 +206,6 @@ impl Space {
     }
 }
 
-/// Shard `index` of `count` (1-based): candidates `[(i-1) M / N, i M / N)`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    /// 1-based index.
-    pub index: u64,
-    /// Number of shards.
-    pub count: u64,
-}
-
-impl Shard {
-    /// The whole space.
-    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
-
-    /// Checks `1 <= index <= count`.
-    pub fn new(index: u64, count: u64) -> Result<Shard> {
-        if count == 0 || index == 0 || index > count {
-            return Err(Error::Invalid(format!(
-                "shard {index}/{count}: need 1 <= I <= N"
-            )));
-        }
-        Ok(Shard { index, count })
-    }
-
-    /// The candidate index range of this shard in a space of `len`.
-    pub fn range(self, len: u64) -> std::ops::Range<u64> {
-        let at = |i: u64| ((i as u128 * len as u128) / self.count as u128) as u64;
-        at(self.index - 1)..at(self.index)
-    }
-}
-
 /// One ranked generator.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -369,11 +341,6 @@ impl Partial {
     }
 }
 
-/// Minimum distances of `g` at the query's lengths, in the query's order.
-pub fn distances(g: &Generator, query: &Query) -> Result<Vec<u32>> {
-    distance::min_distances(g, &query.lengths)
-}
-
 /// Exact `P_ud[length][ber]` of `g` at the query's lengths and BERs, by the
 /// dual code's weight distribution and the high-precision MacWilliams sum.
 pub fn p_undetected(g: &Generator, lengths: &[u64], bers: &[f64]) -> Result<Vec<Vec<f64>>> {
@@ -386,7 +353,7 @@ pub fn p_undetected(g: &Generator, lengths: &[u64], bers: &[f64]) -> Result<Vec<
 
 /// Evaluates one candidate completely: distances and `P_ud`.
 pub fn evaluate(g: &Generator, query: &Query) -> Result<Ranked> {
-    let hd = distances(g, query)?;
+    let hd = distance::min_distances(g, &query.lengths)?;
     let min_hd = *hd.iter().min().expect("lengths non-empty");
     Ok(Ranked {
         generator: *g,
@@ -428,7 +395,7 @@ pub fn distance_stage(
             let mut out = Vec::new();
             for i in b..end {
                 let g = space.get(i);
-                let hd = distances(&g, query)?;
+                let hd = distance::min_distances(&g, &query.lengths)?;
                 let min_hd = *hd.iter().min().expect("lengths non-empty");
                 out.push(Ranked {
                     generator: g,

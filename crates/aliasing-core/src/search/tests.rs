@@ -206,7 +206,10 @@ fn check_best_rows(widths: std::ops::RangeInclusive<u32>) {
         );
         let g = Generator::from_koopman(r, k).unwrap();
         assert_eq!(g.width(), r);
-        assert!(distances(&g, &q).unwrap()[0] >= hd, "0x{k:x}");
+        assert!(
+            distance::min_distances(&g, &q.lengths).unwrap()[0] >= hd,
+            "0x{k:x}"
+        );
         let q1 = query(r, &[len + 1 + rr], &[1e-6], 1);
         let hist = hd_histogram(&q1, &space, Shard::WHOLE).unwrap();
         let best = hist.keys().max().copied().unwrap();
