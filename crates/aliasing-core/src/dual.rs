@@ -980,12 +980,12 @@ mod tests {
 
     /// Exact P_ud = sum A_w p^w (1-p)^(n-w) as a dyadic rational, rounded to f64.
     fn exact_pud(a: &[u64], n: u64, p: f64) -> f64 {
-        let a: Vec<dashu::integer::UBig> = a.iter().map(|&x| x.into()).collect();
+        let a: Vec<dashu_int::UBig> = a.iter().map(|&x| x.into()).collect();
         exact_pud_big(&a, n, p)
     }
 
-    fn exact_pud_big(a: &[dashu::integer::UBig], n: u64, p: f64) -> f64 {
-        use dashu::integer::UBig;
+    fn exact_pud_big(a: &[dashu_int::UBig], n: u64, p: f64) -> f64 {
+        use dashu_int::UBig;
         // p = m 2^-q exactly
         let (m, q) = {
             let mut q = 0usize;
@@ -1109,7 +1109,7 @@ mod tests {
     #[test]
     fn macwilliams_matches_codeword_enumeration_and_sums_to_2_pow_k() {
         use crate::weights::macwilliams;
-        use dashu::integer::UBig;
+        use dashu_int::UBig;
         for (spec, lens) in [
             ("0x11021", vec![17u64, 25, 34]),
             ("0x18005", vec![20u64, 33]),
@@ -1132,7 +1132,7 @@ mod tests {
     fn macwilliams_matches_syndrome_counts_at_long_lengths() {
         use crate::lowweight::weight_counts;
         use crate::weights::macwilliams;
-        use dashu::integer::UBig;
+        use dashu_int::UBig;
         // 20-bit primitive (x^20 + x^3 + 1) and two 16-bit CRCs, to 5000 bits
         let g20 = Generator::new(20, (1 << 3) | 1).unwrap();
         for g in [g20, "0x11021".parse().unwrap(), "0x18BB7".parse().unwrap()] {

@@ -28,8 +28,8 @@
 
 use crate::error::{Error, Result};
 use crate::weights::DualWeights;
-use dashu::base::BitTest;
-use dashu::integer::UBig;
+use dashu_int::UBig;
+use dashu_int::ops::BitTest;
 
 /// `(mantissa, q)` with `p = mantissa * 2^-q`, for finite `0 < p < 1`.
 fn dyadic(p: f64) -> (u64, usize) {

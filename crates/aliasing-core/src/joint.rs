@@ -672,7 +672,7 @@ pub struct JointStack {
     /// The CRC's dual weight distribution at the frame length.
     pub dual: crate::weights::DualWeights,
     /// `A_0 ..= A_{max_weight + 1}` from the dual code (MacWilliams).
-    pub a: Vec<dashu::integer::UBig>,
+    pub a: Vec<dashu_int::UBig>,
 }
 
 /// The joint escape at one BER.

@@ -25,7 +25,7 @@ use crate::error::{Error, Result};
 use crate::poly::Generator;
 use crate::progress::{Progress, Silent};
 use crate::{dual, lowweight};
-use dashu::integer::{IBig, UBig};
+use dashu_int::{IBig, UBig};
 
 /// How [`distribution`] counts codewords.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -24,8 +24,8 @@
 //! assert_eq!(a.to_f64(), 1.1); // one rounding, at the end
 //! ```
 
-use dashu::base::BitTest;
-use dashu::integer::UBig;
+use dashu_int::UBig;
+use dashu_int::ops::BitTest;
 use serde::{Deserialize, Serialize};
 
 /// Fraction bits of the fixed point: every `f64` and every square of one is

@@ -1,7 +1,7 @@
 //! Exact counts (codewords of a weight) in JSON: a number where a double
 //! holds it exactly (up to 2^53), a decimal string above.
 
-use dashu::integer::UBig;
+use dashu_int::UBig;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// An exact non-negative count: written as a JSON number up to 2^53 and as a

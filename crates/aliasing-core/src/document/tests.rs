@@ -92,7 +92,7 @@ fn hd_round_trips_from_a_real_profile() {
 
 #[test]
 fn weights_round_trip_big_counts() {
-    let big = Count(dashu::integer::UBig::from(3u8).pow(100));
+    let big = Count(dashu_int::UBig::from(3u8).pow(100));
     let ws = vec![
         WeightCount {
             w: 0,

@@ -7,7 +7,7 @@ use super::field::*;
 use super::*;
 use crate::check::Check;
 use crate::checksum::{Internet, ones_complement_sum};
-use dashu::rational::RBig;
+use dashu_ratio::RBig;
 
 fn rel(a: f64, b: f64) -> f64 {
     if a == b {
@@ -286,7 +286,7 @@ fn exact_rational_evaluation() {
                 pf = &pf * &one_m;
             }
             let mut cu = RBig::ONE;
-            let half_f = RBig::from_parts(1.into(), dashu::integer::UBig::ONE << f as usize);
+            let half_f = RBig::from_parts(1.into(), dashu_int::UBig::ONE << f as usize);
             for u in 0..=f {
                 if u > 0 {
                     cu = cu * RBig::from(f - u + 1) / RBig::from(u);

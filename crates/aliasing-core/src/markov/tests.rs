@@ -2,8 +2,8 @@
 
 use super::*;
 use crate::{catalogue, gf2};
-use dashu::integer::{IBig, UBig};
-use dashu::rational::RBig;
+use dashu_int::{IBig, UBig};
+use dashu_ratio::RBig;
 
 fn rel_close(a: f64, b: f64, tol: f64) -> bool {
     a.is_finite() && b.is_finite() && (a - b).abs() <= tol * a.abs().max(b.abs())
