@@ -102,6 +102,7 @@ impl Table {
     }
     /// The slot of `k`: where it is, or the empty slot where it goes
     /// (inserted with value `v`). `true` when it was there already.
+    #[inline(always)]
     fn entry(&mut self, k: u64, v: u64) -> (usize, bool) {
         if (self.len + 1) * 2 > self.keys.len() {
             self.grow();
@@ -122,6 +123,7 @@ impl Table {
         }
     }
     /// Inserts unless present (the first value is kept).
+    #[inline(always)]
     pub(crate) fn insert(&mut self, k: u64, v: u64) {
         if k == EMPTY {
             self.max.get_or_insert(v);
@@ -160,6 +162,8 @@ impl Table {
             i = (i + 1) & mask;
         }
     }
+    #[cold]
+    #[inline(never)]
     fn grow(&mut self) {
         let old_k = std::mem::take(&mut self.keys);
         let old_v = std::mem::take(&mut self.vals);

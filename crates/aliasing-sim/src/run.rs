@@ -201,30 +201,54 @@ pub struct Prepared<'a> {
     dense: Dense<'a>,
     /// Per byte: the checks covering it (bit `i` for check `i`).
     coverage: Vec<u64>,
+    /// The mask of every byte when all bytes have the same one: then every
+    /// frame with an error hits exactly these checks (no per-flip look-up).
+    uniform: Option<u64>,
 }
 
 impl<'a> Prepared<'a> {
     /// Builds the tables of `engine` for `plan`.
     pub fn new(plan: &'a Plan, engine: Engine) -> Self {
+        let coverage = coverage(&plan.frame);
+        let uniform = match coverage.split_first() {
+            Some((&m, rest)) if rest.iter().all(|&x| x == m) => Some(m),
+            _ => None,
+        };
         Prepared {
             plan,
             engine,
             sparse: (engine == Engine::Sparse).then(|| Sparse::new(&plan.frame, plan.seed)),
             dense: Dense::new(&plan.frame, plan.seed),
-            coverage: coverage(&plan.frame),
+            coverage,
+            uniform,
         }
     }
 
     /// Runs chunk `chunk`, calling `visit(frame index, flips, pass mask)` for
     /// every frame with an error.
     pub fn chunk_visit(&self, chunk: u64, visit: &mut dyn FnMut(u64, &[u32], u64)) -> Counts {
-        let plan = self.plan;
-        let nchecks = plan.frame.checks.len();
-        let all = if nchecks == 64 {
-            u64::MAX
+        // the tallies of a stack of a few checks fit one histogram of
+        // (coverage, pass) pairs; larger stacks count per check
+        let n = self.plan.frame.checks.len();
+        if n <= PAIR_CHECKS {
+            self.run_chunk(chunk, Pairs::new(n), visit)
         } else {
-            (1u64 << nchecks) - 1
-        };
+            self.run_chunk(chunk, PerCheck::new(n), visit)
+        }
+    }
+
+    /// Runs chunk `chunk`.
+    pub fn chunk(&self, chunk: u64) -> Counts {
+        self.chunk_visit(chunk, &mut |_, _, _| {})
+    }
+
+    fn run_chunk<T: FrameTally>(
+        &self,
+        chunk: u64,
+        mut tally: T,
+        visit: &mut dyn FnMut(u64, &[u32], u64),
+    ) -> Counts {
+        let plan = self.plan;
         let first = chunk * plan.chunk_frames;
         let last = (first + plan.chunk_frames).min(plan.frames);
         let mut errors = ErrorStream::new(
@@ -232,8 +256,7 @@ impl<'a> Prepared<'a> {
             plan.frame.n_bits(),
             chunk_rng(plan.seed, chunk, 0),
         );
-        let mut counts = Counts::zero(nchecks);
-        counts.frames = last.saturating_sub(first);
+        let mut bit_errors = 0u64;
         let mut flips = Vec::with_capacity(64);
         let mut buf = vec![0u8; plan.frame.bytes];
         let mut index = first;
@@ -266,32 +289,135 @@ impl<'a> Prepared<'a> {
                     self.dense.verdict(&buf)
                 }
             };
-            counts.frames_with_error += 1;
-            counts.bit_errors += flips.len() as u64;
-            let mut p = pass;
-            while p != 0 {
-                counts.escapes[p.trailing_zeros() as usize] += 1;
-                p &= p - 1;
-            }
-            counts.stack_escapes += (pass == all) as u64;
-            let mut hit = 0u64;
-            for &t in &flips {
-                hit |= self.coverage[plan.frame.bit_at(t).0];
-            }
-            while hit != 0 {
-                let i = hit.trailing_zeros() as usize;
-                counts.errored_in_coverage[i] += 1;
-                counts.escapes_in_coverage[i] += (pass >> i & 1) as u64;
-                hit &= hit - 1;
-            }
+            bit_errors += flips.len() as u64;
+            let hit = match self.uniform {
+                Some(m) => m,
+                None => flips
+                    .iter()
+                    .fold(0, |h, &t| h | self.coverage[plan.frame.bit_at(t).0]),
+            };
+            tally.frame(pass, hit);
             visit(index - 1, &flips, pass);
         }
+        let n = plan.frame.checks.len();
+        let mut counts = Counts::zero(n);
+        counts.frames = last.saturating_sub(first);
+        counts.bit_errors = bit_errors;
+        tally.into_counts(&mut counts, n);
         counts
     }
+}
 
-    /// Runs chunk `chunk`.
-    pub fn chunk(&self, chunk: u64) -> Counts {
-        self.chunk_visit(chunk, &mut |_, _, _| {})
+/// The most checks whose tallies [`Pairs`] holds.
+const PAIR_CHECKS: usize = 4;
+
+/// Tallies of the frames with an error in one chunk, kept in fixed arrays
+/// and added into [`Counts`] at the chunk's end.
+trait FrameTally {
+    /// One frame with an error: `pass`, the checks that passed it; `hit`,
+    /// the checks with a flipped bit in their coverage.
+    fn frame(&mut self, pass: u64, hit: u64);
+    /// Adds the tallies into `counts` (of `n` checks, zero but for the
+    /// frames and bit errors).
+    fn into_counts(self, counts: &mut Counts, n: usize);
+}
+
+/// Frames by (coverage mask, pass mask), for up to [`PAIR_CHECKS`] checks:
+/// one increment per frame.
+struct Pairs {
+    n: usize,
+    frames: [u64; 1 << (2 * PAIR_CHECKS)],
+}
+
+impl Pairs {
+    fn new(n: usize) -> Self {
+        Pairs {
+            n,
+            frames: [0; 1 << (2 * PAIR_CHECKS)],
+        }
+    }
+}
+
+impl FrameTally for Pairs {
+    #[inline(always)]
+    fn frame(&mut self, pass: u64, hit: u64) {
+        // pass and hit are below 2^n, n <= PAIR_CHECKS (the mask only spares
+        // the bounds check)
+        debug_assert!(pass >> self.n == 0 && hit >> self.n == 0);
+        self.frames[((hit << self.n | pass) as usize) & ((1 << (2 * PAIR_CHECKS)) - 1)] += 1;
+    }
+
+    fn into_counts(self, counts: &mut Counts, n: usize) {
+        let all = (1u64 << n) - 1;
+        for (key, &f) in self.frames.iter().enumerate() {
+            if f == 0 {
+                continue;
+            }
+            let (hit, pass) = ((key >> n) as u64, key as u64 & all);
+            counts.frames_with_error += f;
+            counts.stack_escapes += if pass == all { f } else { 0 };
+            for i in 0..n {
+                counts.escapes[i] += (pass >> i & 1) * f;
+                counts.errored_in_coverage[i] += (hit >> i & 1) * f;
+                counts.escapes_in_coverage[i] += ((hit & pass) >> i & 1) * f;
+            }
+        }
+    }
+}
+
+/// Per-check tallies for any number of checks (at most 63).
+struct PerCheck {
+    /// The pass mask of a frame every check passed.
+    all: u64,
+    frames: u64,
+    stack_escapes: u64,
+    escapes: [u64; 64],
+    errored_in_coverage: [u64; 64],
+    escapes_in_coverage: [u64; 64],
+}
+
+impl PerCheck {
+    fn new(n: usize) -> Self {
+        PerCheck {
+            all: if n == 64 { u64::MAX } else { (1u64 << n) - 1 },
+            frames: 0,
+            stack_escapes: 0,
+            escapes: [0; 64],
+            errored_in_coverage: [0; 64],
+            escapes_in_coverage: [0; 64],
+        }
+    }
+}
+
+impl FrameTally for PerCheck {
+    #[inline(always)]
+    fn frame(&mut self, pass: u64, hit: u64) {
+        self.frames += 1;
+        self.stack_escapes += (pass == self.all) as u64;
+        let mut p = pass;
+        while p != 0 {
+            self.escapes[p.trailing_zeros() as usize & 63] += 1;
+            p &= p - 1;
+        }
+        let mut h = hit;
+        while h != 0 {
+            let i = h.trailing_zeros() as usize & 63;
+            self.errored_in_coverage[i] += 1;
+            self.escapes_in_coverage[i] += pass >> i & 1;
+            h &= h - 1;
+        }
+    }
+
+    fn into_counts(self, counts: &mut Counts, n: usize) {
+        counts.frames_with_error = self.frames;
+        counts.stack_escapes = self.stack_escapes;
+        counts.escapes.copy_from_slice(&self.escapes[..n]);
+        counts
+            .errored_in_coverage
+            .copy_from_slice(&self.errored_in_coverage[..n]);
+        counts
+            .escapes_in_coverage
+            .copy_from_slice(&self.escapes_in_coverage[..n]);
     }
 }
 
@@ -396,4 +522,47 @@ pub fn simulate(plan: &Plan, opts: &RunOptions, resume: Option<Checkpoint>) -> R
     drive(plan.chunks(), opts.shard, state, &drive_opts, |c| {
         prepared.chunk(c)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::channel::GilbertElliott;
+    use crate::stack::Payload;
+
+    /// The pair histogram and the per-check tallies count the same frames.
+    #[test]
+    fn pair_and_per_check_tallies_agree() {
+        let burst = Channel::Burst(GilbertElliott {
+            p_good: 1e-4,
+            p_bad: 0.3,
+            good_to_bad: 1e-3,
+            bad_to_good: 0.2,
+        });
+        for (stack, bytes, channel) in [
+            ("ethernet-tcp", 80, Channel::Bsc { ber: 0.01 }),
+            ("ethernet-tcp", 81, burst),
+            ("ethernet-tcp", 1518, Channel::Exactly { k: 2 }),
+            ("tcp", 41, Channel::Exactly { k: 2 }),
+            ("ethernet", 20, Channel::Bsc { ber: 0.2 }),
+            ("fletcher16", 10, Channel::Exactly { k: 2 }),
+        ] {
+            let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
+            let n = frame.checks.len();
+            let mut plan = Plan::new(frame, channel, 7, 10_000);
+            plan.chunk_frames = 4096;
+            for engine in [Engine::Sparse, Engine::Dense] {
+                let p = Prepared::new(&plan, engine);
+                for c in 0..plan.chunks() {
+                    let visit = &mut |_: u64, _: &[u32], _: u64| {};
+                    let a = p.run_chunk(c, Pairs::new(n), visit);
+                    let b = p.run_chunk(c, PerCheck::new(n), visit);
+                    assert_eq!(a, b, "{stack} {bytes} {engine:?} chunk {c}");
+                    assert!(
+                        a.frames_with_error > 0 && a.errored_in_coverage.iter().any(|&e| e > 0)
+                    );
+                }
+            }
+        }
+    }
 }
