@@ -556,12 +556,15 @@ fn brute_force_field(template: &[Option<u8>], constant: u16) -> Vec<f64> {
         field.sort_unstable();
         let rest_bits = n - 16;
         for e in 0u64..(1 << rest_bits) {
-            let mut r = fr.clone();
+            // on the stack: this loop runs 2^16 times per payload value
+            let mut buf = [0u8; 8];
+            let r = &mut buf[..fr.len()];
+            r.copy_from_slice(&fr);
             for (j, b) in r[2..].iter_mut().enumerate() {
                 *b ^= (e >> (8 * j)) as u8;
             }
             let d: i64 = (1..template.len().div_ceil(2))
-                .map(|i| word(&r, i) - word(&fr, i))
+                .map(|i| word(r, i) - word(&fr, i))
                 .sum();
             let want = (-d).rem_euclid(m);
             let lo = field.partition_point(|x| x.0 < want);
