@@ -50,6 +50,7 @@ use std::path::Path;
 use plotters::prelude::*;
 
 pub use doc::Document;
+use error::render_err;
 pub use error::{PlotError, Result};
 pub use figure::Figure;
 
@@ -205,7 +206,7 @@ pub fn rgb_pixels(fig: &Figure, size: (u32, u32)) -> Result<Vec<u8>> {
 
 /// Draws `fig` to `path` in `format`, atomically.
 pub fn write_figure(fig: &Figure, path: &Path, format: Format, size: (u32, u32)) -> Result<()> {
-    // the folder first, before any drawing (the PNG encoder's own error is unreadable)
+    // the folder first, before any drawing: one clear message, no work thrown away
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
         && !dir.is_dir()
     {
@@ -224,23 +225,23 @@ pub fn write_figure(fig: &Figure, path: &Path, format: Format, size: (u32, u32))
                 error,
             }),
         Format::Png => {
-            font::ensure_registered();
-            // plotters encodes by the file name's extension, so the temporary
-            // name keeps `.png`; it is renamed into place only when complete.
-            aliasing_core::atomic::write_with(
-                path,
-                ".png",
-                |tmp| {
-                    // The bitmap is encoded and saved when `root` is dropped
-                    // (`Figure::draw` presents it), before the rename.
-                    let root = BitMapBackend::new(tmp, size).into_drawing_area();
-                    fig.draw(&root)
-                },
-                |error| PlotError::Io {
-                    path: path.to_path_buf(),
-                    error,
-                },
-            )
+            let png = encode_png(&rgb_pixels(fig, size)?, size)?;
+            aliasing_core::atomic::write(path, &png).map_err(|error| PlotError::Io {
+                path: path.to_path_buf(),
+                error,
+            })
         }
     }
+}
+
+/// `pixels` (8-bit RGB, row by row) as a PNG file's bytes.
+fn encode_png(pixels: &[u8], (width, height): (u32, u32)) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().map_err(render_err)?;
+    writer.write_image_data(pixels).map_err(render_err)?;
+    writer.finish().map_err(render_err)?;
+    Ok(out)
 }

@@ -90,31 +90,67 @@ pub fn hex(c: plotters::style::RGBColor) -> String {
     format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
 }
 
-/// A decoded PNG as 8-bit RGB.
-pub fn png(path: &Path) -> image::RgbImage {
+/// A decoded PNG: 8-bit RGB pixels, row by row.
+pub struct RgbImage {
+    width: u32,
+    height: u32,
+    data: Vec<u8>,
+}
+
+impl RgbImage {
+    /// `(width, height)`.
+    pub fn dimensions(&self) -> (u32, u32) {
+        (self.width, self.height)
+    }
+
+    /// `(x, y, [r, g, b])` of every pixel, row by row.
+    pub fn enumerate_pixels(&self) -> impl Iterator<Item = (u32, u32, [u8; 3])> + '_ {
+        let w = self.width;
+        self.data
+            .chunks_exact(3)
+            .enumerate()
+            .map(move |(i, p)| (i as u32 % w, i as u32 / w, [p[0], p[1], p[2]]))
+    }
+}
+
+/// A PNG file decoded (it must be 8-bit RGB, as the plot crate writes).
+pub fn png(path: &Path) -> RgbImage {
     let bytes = std::fs::read(path).unwrap();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "PNG signature");
-    image::load_from_memory_with_format(&bytes, image::ImageFormat::Png)
-        .unwrap()
-        .to_rgb8()
+    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
+        .read_info()
+        .unwrap();
+    let mut data = vec![0u8; reader.output_buffer_size()];
+    let frame = reader.next_frame(&mut data).unwrap();
+    assert_eq!(
+        (frame.color_type, frame.bit_depth),
+        (png::ColorType::Rgb, png::BitDepth::Eight),
+        "{path:?}"
+    );
+    data.truncate(frame.buffer_size());
+    RgbImage {
+        width: frame.width,
+        height: frame.height,
+        data,
+    }
 }
 
 /// Pixels of exactly this colour in rows `rows`.
 pub fn count_colour(
-    img: &image::RgbImage,
+    img: &RgbImage,
     c: plotters::style::RGBColor,
     rows: std::ops::Range<u32>,
 ) -> usize {
     img.enumerate_pixels()
-        .filter(|(_, y, p)| rows.contains(y) && p.0 == [c.0, c.1, c.2])
+        .filter(|(_, y, p)| rows.contains(y) && *p == [c.0, c.1, c.2])
         .count()
 }
 
 /// Pixels darker than light grey in rows `rows` (text, axes, lines).
-pub fn count_dark(img: &image::RgbImage, rows: std::ops::Range<u32>) -> usize {
+pub fn count_dark(img: &RgbImage, rows: std::ops::Range<u32>) -> usize {
     img.enumerate_pixels()
         .filter(|(_, y, p)| {
-            rows.contains(y) && p.0.iter().map(|&v| u32::from(v)).sum::<u32>() < 3 * 160
+            rows.contains(y) && p.iter().map(|&v| u32::from(v)).sum::<u32>() < 3 * 160
         })
         .count()
 }
