@@ -343,6 +343,26 @@ pub struct RareParams {
 /// A rare-event run's result or checkpoint file.
 pub type RareFile = ShardFile<RareParams, RareTally>;
 
+/// The first difference between a sampled (`--rare`) run's saved parameters
+/// and draws and those given, if any. A sampled run has no `--frames`: the
+/// saved value stands.
+fn sampled_differs(
+    given: &Given,
+    samples: Option<u64>,
+    saved: &Params,
+    saved_samples: u64,
+) -> Option<String> {
+    let mut over = given.over(saved);
+    over.frames = saved.frames;
+    if let Some(d) = saved.difference(&over, "there", "given") {
+        return Some(d);
+    }
+    match samples {
+        Some(s) if s != saved_samples => Some(format!("samples: {saved_samples} there, {s} given")),
+        _ => None,
+    }
+}
+
 impl Session<RareParams> {
     /// Continues the rare-event run saved at `path`; what is given must match it.
     pub fn resume(
@@ -351,19 +371,8 @@ impl Session<RareParams> {
         samples: Option<u64>,
         shard: Option<Shard>,
     ) -> Result<Self> {
-        let differs = |saved: &RareParams| {
-            let mut over = given.over(&saved.params);
-            over.frames = saved.params.frames;
-            if let Some(d) = saved.params.difference(&over, "there", "given") {
-                return Some(d);
-            }
-            match samples {
-                Some(s) if s != saved.samples => {
-                    Some(format!("samples: {} there, {s} given", saved.samples))
-                }
-                _ => None,
-            }
-        };
+        let differs =
+            |saved: &RareParams| sampled_differs(given, samples, &saved.params, saved.samples);
         Self::resume_with(path, differs, shard)
     }
 
@@ -507,22 +516,12 @@ impl Session<BurstRareParams> {
         shard: Option<Shard>,
     ) -> Result<Self> {
         let differs = |saved: &BurstRareParams| {
-            let mut over = given.over(&saved.params);
-            over.frames = saved.params.frames;
-            if let Some(d) = saved.params.difference(&over, "there", "given") {
-                return Some(d);
-            }
-            if let Some(s) = samples
-                && s != saved.samples
-            {
-                return Some(format!("samples: {} there, {s} given", saved.samples));
-            }
-            match proposal {
+            sampled_differs(given, samples, &saved.params, saved.samples).or(match proposal {
                 Some(q) if q != saved.proposal => {
                     Some(format!("proposal: {} there, {q} given", saved.proposal))
                 }
                 _ => None,
-            }
+            })
         };
         Self::resume_with(path, differs, shard)
     }

@@ -50,13 +50,14 @@ pub fn run(a: Args) -> Result<()> {
             a.report.plot.as_deref(),
         );
     }
+    let rare = [Some(RARE_BURST_FORMAT), Some(RARE_FORMAT)].contains(&kind.as_deref());
+    if rare && a.report.plot.is_some() {
+        anyhow::bail!(
+            "--plot draws Monte Carlo runs; a --rare estimate has one value per check \
+             (use --format json)"
+        );
+    }
     if kind.as_deref() == Some(RARE_BURST_FORMAT) {
-        if a.report.plot.is_some() {
-            anyhow::bail!(
-                "--plot draws Monte Carlo runs; a --rare estimate has one value per check \
-                 (use --format json)"
-            );
-        }
         let (s, tally) = session::merge_rare_burst_paths(&a.files)?;
         if let Some(out) = &a.out {
             s.result_file(tally.clone()).write(out)?;
@@ -64,12 +65,6 @@ pub fn run(a: Args) -> Result<()> {
         return a.report.report_rare_burst(&s, &tally);
     }
     if kind.as_deref() == Some(RARE_FORMAT) {
-        if a.report.plot.is_some() {
-            anyhow::bail!(
-                "--plot draws Monte Carlo runs; a --rare estimate has one value per check \
-                 (use --format json)"
-            );
-        }
         let (s, tally) = session::merge_rare_paths(&a.files)?;
         if let Some(out) = &a.out {
             let work = aliasing_sim::rare::RareWork::new(&s.plan, s.params.samples, 0)?;

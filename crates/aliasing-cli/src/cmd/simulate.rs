@@ -8,7 +8,7 @@ use aliasing_sim::rare::{MAX_SAMPLES, RareResult};
 use aliasing_sim::report::{Estimate, Report};
 use aliasing_sim::run::{Counts, Engine, MAX_FRAMES, RunOptions};
 use aliasing_sim::session::{Given, RareParams, RareSession, Session};
-use aliasing_sim::shard::{Drive, MAX_THREADS, Team};
+use aliasing_sim::shard::{Drive, MAX_THREADS, ShardFile, Team};
 use aliasing_sim::spec::PayloadSpec;
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -430,7 +430,7 @@ fn run_rare(a: &Args, team: Option<&dyn Team>, root: bool) -> Result<()> {
         .and_then(aliasing_sim::session::file_kind)
         == Some(aliasing_sim::session::RARE_BURST_FORMAT.to_string());
     if resumes_burst || matches!(given.channel, Some(Channel::Burst(_))) {
-        return run_rare_burst(a, &given, samples, team, root);
+        return run_rare_burst(a, &given, samples, shard, team, root);
     }
     if a.proposal.is_some() {
         bail!("--proposal is for --rare --burst");
@@ -449,29 +449,44 @@ fn run_rare(a: &Args, team: Option<&dyn Team>, root: bool) -> Result<()> {
         session = session.checkpoint_to(cp.clone())?;
     }
     let bar = Bar::when(root);
-    let opts = Drive {
-        threads: a.threads,
-        progress: &bar,
-        on_checkpoint: None,
-        checkpoint_every: Duration::from_secs_f64(a.checkpoint_every),
-        team,
-    };
-    let (tally, file) = session.run(&opts)?;
+    let (tally, file) = session.run(&drive(a, &bar, team))?;
     bar.finish();
-    if !root {
-        return Ok(());
-    }
-    if let Some(out) = &a.out {
-        file.write(out)?;
-    }
-    if session.shard.count > 1 {
-        // a shard's tally alone is no estimate: merge the shards
+    if !keep_result(a, root, session.shard, &file)? {
         return Ok(());
     }
     let bar = Bar::stderr();
     let r = session.result_with(&tally, a.report.no_exact, &bar)?;
     bar.finish();
     a.report.report_rare(&session, &r)
+}
+
+/// How a `--rare` run is driven: `--threads`, the bar, `--checkpoint-every`
+/// and the MPI team (the session writes its own checkpoints).
+fn drive<'a, T>(a: &Args, bar: &'a Bar, team: Option<&'a dyn Team>) -> Drive<'a, T> {
+    Drive {
+        threads: a.threads,
+        progress: bar,
+        on_checkpoint: None,
+        checkpoint_every: Duration::from_secs_f64(a.checkpoint_every),
+        team,
+    }
+}
+
+/// After a `--rare` run: the root writes the result file to `--out`. `true`
+/// when this process reports an estimate: the root of a whole run (a
+/// shard's tally alone is no estimate; the shards are merged).
+fn keep_result<P, T>(a: &Args, root: bool, shard: Shard, file: &ShardFile<P, T>) -> Result<bool>
+where
+    P: serde::Serialize + serde::de::DeserializeOwned,
+    T: serde::Serialize + serde::de::DeserializeOwned,
+{
+    if !root {
+        return Ok(false);
+    }
+    if let Some(out) = &a.out {
+        file.write(out)?;
+    }
+    Ok(shard.count == 1)
 }
 
 /// `alias simulate --rare --burst`: the importance-sampling estimate of a
@@ -481,15 +496,12 @@ fn run_rare_burst(
     a: &Args,
     given: &Given,
     samples: Option<u64>,
+    shard: Option<Shard>,
     team: Option<&dyn Team>,
     root: bool,
 ) -> Result<()> {
     use aliasing_sim::burst_rare;
     use aliasing_sim::session::{BurstRareParams, BurstRareSession};
-    let shard = a.shard.as_deref().map(parse_shard).transpose()?;
-    if shard.is_some_and(|s| s.count > 1) && a.out.is_none() {
-        bail!("--shard needs --out FILE for its result file");
-    }
     if let Some(s) = samples
         && s > burst_rare::MAX_SAMPLES
     {
@@ -517,23 +529,9 @@ fn run_rare_burst(
         session = session.checkpoint_to(cp.clone())?;
     }
     let bar = Bar::when(root);
-    let opts = Drive {
-        threads: a.threads,
-        progress: &bar,
-        on_checkpoint: None,
-        checkpoint_every: Duration::from_secs_f64(a.checkpoint_every),
-        team,
-    };
-    let (tally, file) = session.run(&opts)?;
+    let (tally, file) = session.run(&drive(a, &bar, team))?;
     bar.finish();
-    if !root {
-        return Ok(());
-    }
-    if let Some(out) = &a.out {
-        file.write(out)?;
-    }
-    if session.shard.count > 1 {
-        // a shard's tally alone is no estimate: merge the shards
+    if !keep_result(a, root, session.shard, &file)? {
         return Ok(());
     }
     a.report.report_rare_burst(&session, &tally)
