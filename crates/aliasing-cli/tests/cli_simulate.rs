@@ -647,6 +647,12 @@ fn rare_event_shards_and_checkpoints_equal_the_single_run() {
     assert_eq!(json(&alias(&m)), whole);
     // a repeated shard, or a shard of another run, is refused in one line
     fails_with(&alias(&["merge", &files[0], &files[0], &files[2]]), "twice");
+    let plot = tmp("rare.svg");
+    fails_with(
+        &alias(&["merge", &files[0], "--plot", plot.to_str().unwrap()]),
+        "one value per check",
+    );
+    assert!(!plot.exists());
     let sim = tmp("fixed1.json");
     if sim.exists() {
         fails_with(&alias(&["merge", &files[0], sim.to_str().unwrap()]), "file");
@@ -715,6 +721,12 @@ fn rare_burst_shards_and_checkpoints_equal_the_single_run() {
     m.extend(["--format", "json"]);
     assert_eq!(json(&alias(&m)), whole);
     fails_with(&alias(&["merge", &files[0], &files[0], &files[2]]), "twice");
+    let plot = tmp("rareburst.svg");
+    fails_with(
+        &alias(&["merge", &files[0], "--plot", plot.to_str().unwrap()]),
+        "one value per check",
+    );
+    assert!(!plot.exists());
     // checkpointed, then resumed from the finished checkpoint
     let cp = tmp("rareburst.ckpt");
     let _ = std::fs::remove_file(&cp);
