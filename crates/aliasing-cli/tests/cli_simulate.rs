@@ -653,10 +653,25 @@ fn rare_event_shards_and_checkpoints_equal_the_single_run() {
         "one value per check",
     );
     assert!(!plot.exists());
-    let sim = tmp("fixed1.json");
-    if sim.exists() {
-        fails_with(&alias(&["merge", &files[0], sim.to_str().unwrap()]), "file");
-    }
+    // a plain simulation's shard with them: refused
+    let sim = tmp("plain-shard1of2.json");
+    let o = alias(&[
+        "simulate",
+        "--frames",
+        "1e4",
+        "--bytes",
+        "64",
+        "--ber",
+        "1e-3",
+        "--seed",
+        "1",
+        "--shard",
+        "1/2",
+        "--out",
+        sim.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    fails_with(&alias(&["merge", &files[0], sim.to_str().unwrap()]), "file");
     // checkpointed and resumed (from the finished checkpoint)
     let cp = tmp("rare.ckpt");
     let _ = std::fs::remove_file(&cp);

@@ -686,6 +686,7 @@ impl Frame {
     }
 
     /// Flips the wire bits `pattern` of `frame` ([`Frame::bit_at`]).
+    #[inline]
     pub fn flip(&self, frame: &mut [u8], pattern: &[u32]) {
         for &t in pattern {
             let (b, m) = self.bit_at(t);

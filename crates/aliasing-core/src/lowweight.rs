@@ -298,10 +298,6 @@ pub fn span_counts_with(
     Ok(out)
 }
 
-/// `c_5(L)` and `c_6(L)` by meet in the middle over the third position `c`:
-/// before `c` is processed the table holds the syndromes of every pair
-/// `1 <= a < b < c`; a codeword `{0, a, b, c, L}` needs the pair syndrome
-/// `1 ^ s_L ^ s_c`, and `{0, a, b, c, d, L}` needs `1 ^ s_L ^ s_c ^ s_d`.
 /// Positions `i` in `(0, l)` with syndrome `s`, from `first` (the first
 /// position of each syndrome) and the `period` of the generator. Forced
 /// inline: it is the probe of the weight-4 count's inner loop, and as a
@@ -325,6 +321,10 @@ fn count_in(first: &Table, period: u128, s: u64, l: u64) -> u64 {
     }
 }
 
+/// `c_5(L)` and `c_6(L)` by meet in the middle over the third position `c`:
+/// before `c` is processed the table holds the syndromes of every pair
+/// `1 <= a < b < c`; a codeword `{0, a, b, c, L}` needs the pair syndrome
+/// `1 ^ s_L ^ s_c`, and `{0, a, b, c, d, L}` needs `1 ^ s_L ^ s_c ^ s_d`.
 fn span_counts56(syn: &[u64], n: usize, w: u32, progress: &dyn Progress) -> Vec<u64> {
     let mut out = vec![0u64; n];
     let mut pairs = Table::with_capacity(n * n.saturating_sub(1) / 2);

@@ -1233,11 +1233,21 @@ impl BurstRareWork {
 /// `n 2^r <= 4e9`. `None` otherwise (32 bits: no exact method, see the
 /// module notes).
 pub fn exact_escape(plan: &Plan) -> Option<f64> {
+    exact_escape_with(plan, &aliasing_core::progress::Silent)
+}
+
+/// [`exact_escape`] watched by `progress`: the stages of
+/// [`crate::exact::exact_values_with`], then `"chain steps"` of the product
+/// chain when it runs.
+pub fn exact_escape_with(
+    plan: &Plan,
+    progress: &dyn aliasing_core::progress::Progress,
+) -> Option<f64> {
     let Channel::Burst(ge) = plan.channel else {
         return None;
     };
     let f = &plan.frame;
-    if let Some(v) = crate::exact::exact_values(plan)
+    if let Some(v) = crate::exact::exact_values_with(plan, progress)
         .checks
         .first()
         .copied()
@@ -1255,7 +1265,7 @@ pub fn exact_escape(plan: &Plan) -> Option<f64> {
     if !whole || w > gilbert::MAX_WIDTH || (n as f64) * 2f64.powi(w as i32) > 4e9 {
         return None;
     }
-    gilbert::solve(&alg.generator, &[n], &ge)
+    gilbert::solve_with(&alg.generator, &[n], &ge, progress)
         .first()
         .map(|pt| pt.p_undetected)
 }

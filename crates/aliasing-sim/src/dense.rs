@@ -49,10 +49,7 @@ impl<'a> Dense<'a> {
     /// Flips the bits `flips` (transmission order) of `buf`.
     #[inline]
     pub fn flip(&self, buf: &mut [u8], flips: &[u32]) {
-        for &t in flips {
-            let (b, m) = self.frame.bit_at(t);
-            buf[b] ^= m;
-        }
+        self.frame.flip(buf, flips);
     }
 
     /// Bit `i` set when check `i` passes on the received `buf`.

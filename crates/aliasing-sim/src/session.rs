@@ -576,9 +576,20 @@ impl Session<BurstRareParams> {
     /// The estimate from a whole run's tally, with the exact value (where a
     /// cheap exact method applies) unless `no_exact`.
     pub fn result(&self, tally: &BurstTally, no_exact: bool) -> Result<BurstRareResult> {
+        self.result_with(tally, no_exact, &aliasing_core::progress::Silent)
+    }
+
+    /// [`BurstRareSession::result`] with the exact value watched by
+    /// `progress` (the stages of [`crate::burst_rare::exact_escape_with`]).
+    pub fn result_with(
+        &self,
+        tally: &BurstTally,
+        no_exact: bool,
+        progress: &dyn aliasing_core::progress::Progress,
+    ) -> Result<BurstRareResult> {
         let mut r = self.work()?.finish(tally);
         if !no_exact {
-            r.crc.exact = crate::burst_rare::exact_escape(&self.plan);
+            r.crc.exact = crate::burst_rare::exact_escape_with(&self.plan, progress);
         }
         Ok(r)
     }

@@ -52,10 +52,7 @@ pub fn run(a: Args) -> Result<()> {
     }
     let rare = [Some(RARE_BURST_FORMAT), Some(RARE_FORMAT)].contains(&kind.as_deref());
     if rare && a.report.plot.is_some() {
-        anyhow::bail!(
-            "--plot draws Monte Carlo runs; a --rare estimate has one value per check \
-             (use --format json)"
-        );
+        anyhow::bail!(super::simulate::RARE_NO_PLOT);
     }
     if kind.as_deref() == Some(RARE_BURST_FORMAT) {
         let (s, tally) = session::merge_rare_burst_paths(&a.files)?;

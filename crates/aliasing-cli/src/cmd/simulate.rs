@@ -257,6 +257,10 @@ pub fn render(r: &Report, format: Format) -> String {
     }
 }
 
+/// Why `--plot` is refused for `--rare` runs and their merges.
+pub(crate) const RARE_NO_PLOT: &str =
+    "--plot draws Monte Carlo runs; a --rare estimate has one value per check (use --format json)";
+
 /// The up-front checks of the output paths and the thread count.
 fn check_flags(a: &Args) -> Result<()> {
     if a.threads > MAX_THREADS {
@@ -277,10 +281,7 @@ fn check_flags(a: &Args) -> Result<()> {
     }
     if let Some(p) = &a.report.plot {
         if a.rare {
-            bail!(
-                "--plot draws Monte Carlo runs; a --rare estimate has one value per check \
-                 (use --format json)"
-            );
+            bail!(RARE_NO_PLOT);
         }
         // refuse a bad picture name before a long run, not after
         aliasing_plot::Format::from_path(p)?;
@@ -389,7 +390,10 @@ impl Sink {
         session: &aliasing_sim::session::BurstRareSession,
         tally: &aliasing_sim::burst_rare::BurstTally,
     ) -> Result<()> {
-        let r = session.result(tally, self.no_exact)?;
+        // the exact value (the product chain) can take seconds: a bar on a terminal
+        let bar = Bar::stderr();
+        let r = session.result_with(tally, self.no_exact, &bar)?;
+        bar.finish();
         output::emit(
             self.output.as_deref(),
             &render_rare_burst(&session.params.params, &r, self.format),
