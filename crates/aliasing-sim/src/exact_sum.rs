@@ -126,7 +126,9 @@ impl ExactSum {
     }
 }
 
-/// `x 2^e` as an `f64` (rounded once, from the top 128 bits).
+/// `x 2^e` as an `f64`: the top 128 bits of `x` (the rest truncated, at most
+/// 2^-127 relative), rounded once to 53 bits; a subnormal result is rounded
+/// again by the final scaling (below 2^-1022, far under any probability shown).
 fn big_to_f64(x: &UBig, e: i64) -> f64 {
     let len = x.bit_len() as i64;
     if len == 0 {
