@@ -882,6 +882,11 @@ pub struct BurstRareWork {
     proposal: GilbertElliott,
     p: PatternLaw,
     q: PatternLaw,
+    /// Per state of the proposal (good, bad): `ln(1 - leave)` and
+    /// `ln(1 - p_error)`, the logs of [`BurstRareWork::draw`]'s geometric
+    /// steps, computed once, not per draw.
+    ln_leave: [f64; 2],
+    ln_clean: [f64; 2],
     samples: u64,
 }
 
@@ -926,6 +931,11 @@ impl BurstRareWork {
             proposal,
             p: PatternLaw::new(&ge, n)?,
             q: PatternLaw::new(&proposal, n)?,
+            ln_leave: [
+                (-proposal.good_to_bad).ln_1p(),
+                (-proposal.bad_to_good).ln_1p(),
+            ],
+            ln_clean: [(-proposal.p_good).ln_1p(), (-proposal.p_bad).ln_1p()],
             samples,
         })
     }
@@ -948,11 +958,10 @@ impl BurstRareWork {
     /// Draws one error pattern from the proposal (positions increasing).
     fn draw(&self, rng: &mut Xoshiro256PlusPlus, xs: &mut Vec<u32>) {
         xs.clear();
-        let q = &self.proposal;
         let n = self.table.len() as u64;
-        let ln_leave = [(-q.good_to_bad).ln_1p(), (-q.bad_to_good).ln_1p()];
-        let ln_clean = [(-q.p_good).ln_1p(), (-q.p_bad).ln_1p()];
-        let mut bad = (unit_f64(rng) <= q.stationary()[1]) as usize;
+        let (ln_leave, ln_clean) = (self.ln_leave, self.ln_clean);
+        // the proposal's stationary law, kept by its pattern law
+        let mut bad = (unit_f64(rng) <= self.q.pi[1]) as usize;
         let mut pos = 0u64;
         while pos < n {
             let end = pos.saturating_add(1 + geometric(rng, ln_leave[bad])).min(n);
