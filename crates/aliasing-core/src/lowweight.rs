@@ -32,7 +32,8 @@ pub const WORK_LIMIT: f64 = 2e10;
 /// Longest length [`span_counts`] accepts (its tables take about 40 bytes a bit).
 pub const MAX_SPAN_LEN: u64 = 1 << 24;
 
-/// Largest meet-in-the-middle table, in entries.
+/// Largest meet-in-the-middle table, in entries (with its slots at load 1/4
+/// to 1/2 and its presence filter, at most about 2.5 GiB).
 pub const TABLE_LIMIT: usize = 1 << 25;
 
 fn check_width(g: &Generator) -> Result<()> {
@@ -77,14 +78,24 @@ fn syndromes_from(g: &Generator, last: u64, at: usize) -> Vec<u64> {
 
 /// Open-addressing hash map from syndromes to a `u64`. `u64::MAX` marks an
 /// empty slot; that syndrome (possible at width 64) is kept aside in `max`.
+///
+/// A table built [`Table::with_filter`] also keeps a [`Presence`] filter of
+/// its keys, which answers most lookups of absent keys without touching the
+/// slots: for the searches that probe far more syndromes than they find.
 pub(crate) struct Table {
     keys: Vec<u64>,
     vals: Vec<u64>,
     len: usize,
     max: Option<u64>,
+    filter: Option<Presence>,
 }
 
 const EMPTY: u64 = u64::MAX;
+
+/// Bits of a table's [`Presence`] filter per slot: at load 1/2 or less, at
+/// least 64 bits a key (a quarter more memory than the slots' own 16 bytes).
+/// Half of that made the weight-4 count 13% slower (more false positives).
+const FILTER_BITS_PER_SLOT: usize = 32;
 
 impl Table {
     pub(crate) fn with_capacity(n: usize) -> Self {
@@ -94,7 +105,15 @@ impl Table {
             vals: vec![0; cap],
             len: 0,
             max: None,
+            filter: None,
         }
+    }
+    /// [`Table::with_capacity`], with a [`Presence`] filter kept beside the
+    /// slots (a quarter more memory).
+    pub(crate) fn with_filter(n: usize) -> Self {
+        let mut t = Table::with_capacity(n);
+        t.filter = Some(Presence::with_bits(t.keys.len() * FILTER_BITS_PER_SLOT));
+        t
     }
     #[inline]
     fn slot(&self, k: u64) -> usize {
@@ -114,6 +133,9 @@ impl Table {
                 self.keys[i] = k;
                 self.vals[i] = v;
                 self.len += 1;
+                if let Some(f) = &mut self.filter {
+                    f.set(k);
+                }
                 return (i, false);
             }
             if self.keys[i] == k {
@@ -127,6 +149,9 @@ impl Table {
     pub(crate) fn insert(&mut self, k: u64, v: u64) {
         if k == EMPTY {
             self.max.get_or_insert(v);
+            if let Some(f) = &mut self.filter {
+                f.set(k);
+            }
             return;
         }
         self.entry(k, v);
@@ -135,14 +160,22 @@ impl Table {
     fn increment(&mut self, k: u64) {
         if k == EMPTY {
             *self.max.get_or_insert(0) += 1;
+            if let Some(f) = &mut self.filter {
+                f.set(k);
+            }
             return;
         }
         if let (i, true) = self.entry(k, 1) {
             self.vals[i] += 1;
         }
     }
-    #[inline]
+    #[inline(always)]
     pub(crate) fn get(&self, k: u64) -> Option<u64> {
+        if let Some(f) = &self.filter
+            && !f.may_hold(k)
+        {
+            return None;
+        }
         let mask = self.keys.len() - 1;
         let mut i = self.slot(k);
         loop {
@@ -171,6 +204,12 @@ impl Table {
         self.keys = vec![EMPTY; cap];
         self.vals = vec![0; cap];
         self.len = 0;
+        if let Some(f) = &mut self.filter {
+            *f = Presence::with_bits(cap * FILTER_BITS_PER_SLOT);
+            if self.max.is_some() {
+                f.set(EMPTY);
+            }
+        }
         for (k, v) in old_k.into_iter().zip(old_v) {
             // (`max` is kept as it is)
             if k != EMPTY {
@@ -181,7 +220,7 @@ impl Table {
 }
 
 /// A one-bit-per-slot summary of a set of syndromes, sparse enough
-/// (at least 64 bits a key) that a syndrome not in the set almost always
+/// (64 bits a key or more) that a syndrome not in the set almost always
 /// finds its bit clear. No false negatives: a clear bit proves absence, a set
 /// bit says "look in the [`Table`]". The weight-4 count probes `n^2 / 2`
 /// syndromes of which nearly none are present; the table alone (load up to
@@ -194,25 +233,24 @@ struct Presence {
 }
 
 impl Presence {
-    /// A filter holding every key of `keys`.
-    fn of(keys: &[u64]) -> Self {
-        let want = (keys.len().max(1) * 64).next_power_of_two().max(64);
-        let log = want.trailing_zeros();
-        let mut f = Presence {
-            bits: vec![0; want / 64],
-            shift: 64 - log,
-        };
-        for &k in keys {
-            let h = f.bit(k);
-            f.bits[h >> 6] |= 1 << (h & 63);
+    /// An empty filter of `bits` bits (a power of two, at least 64).
+    fn with_bits(bits: usize) -> Self {
+        debug_assert!(bits.is_power_of_two() && bits >= 64);
+        Presence {
+            bits: vec![0; bits / 64],
+            shift: 64 - bits.trailing_zeros(),
         }
-        f
     }
     #[inline(always)]
     fn bit(&self, k: u64) -> usize {
         // Fibonacci hashing on the top bits (the table uses bits 20 and up
         // of another product, so a key's slot and its bit are unrelated)
         (k.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> self.shift) as usize
+    }
+    #[inline(always)]
+    fn set(&mut self, k: u64) {
+        let h = self.bit(k);
+        self.bits[h >> 6] |= 1 << (h & 63);
     }
     /// `false` only if `k` is not in the set.
     #[inline(always)]
@@ -302,16 +340,16 @@ pub fn span_counts_with(
     let period = gf2::period(g);
     let distinct = (n as u128).min(period) as usize;
     let syn = syndromes(g, n.max(1));
-    let mut first = Table::with_capacity(distinct);
+    let mut first = if w == 4 {
+        // n^2 / 2 probes, nearly all of absent syndromes
+        Table::with_filter(distinct)
+    } else {
+        Table::with_capacity(distinct)
+    };
     for (j, &s) in syn.iter().enumerate().take(distinct) {
         first.insert(s, j as u64);
     }
     let count_in = |s: u64, l: u64| count_in(&first, period, s, l);
-    let present = if w == 4 {
-        Presence::of(&syn[..distinct])
-    } else {
-        Presence::of(&[])
-    };
     let out: Vec<u64> = (0..n as u64)
         .into_par_iter()
         .map(|l| {
@@ -325,10 +363,7 @@ pub fn span_counts_with(
                 _ => {
                     let mut ordered = 0u64;
                     for &sb in &syn[1..l as usize] {
-                        let s = t ^ sb;
-                        if present.may_hold(s) {
-                            ordered += count_in(s, l);
-                        }
+                        ordered += count_in(t ^ sb, l);
                     }
                     if t == 0 {
                         ordered -= l - 1;
@@ -513,8 +548,6 @@ pub struct ShapeParts {
     syn: Vec<u64>,
     /// Position of each syndrome (weights 3 and 4).
     at: Option<Table>,
-    /// The keys of `at`, for weight 4's `max_len^2 / 2` probes.
-    present: Presence,
     parts: u64,
 }
 
@@ -547,31 +580,25 @@ impl ShapeParts {
         }
         let syn = if n < 2 { Vec::new() } else { syndromes(g, n) };
         let at = (n >= 2 && (w == 3 || w == 4)).then(|| {
-            // distinct syndromes below the period: position of each
-            let mut at = Table::with_capacity(n);
+            // distinct syndromes below the period: position of each (weight
+            // 4 probes it n^2 / 2 times, nearly always for an absent one)
+            let mut at = if w == 4 {
+                Table::with_filter(n)
+            } else {
+                Table::with_capacity(n)
+            };
             for (j, &s) in syn.iter().enumerate().skip(1) {
                 at.insert(s, j as u64);
             }
             at
         });
-        let present = if n >= 2 && w == 4 {
-            Presence::of(&syn[1..])
-        } else {
-            Presence::of(&[])
-        };
         let parts = match (n < 2, w) {
             (true, _) => 0,
             (false, 4) => (n - 1).div_ceil(SPANS_PER_PART) as u64,
             (false, 5) => slices5(n),
             _ => 1,
         };
-        Ok(ShapeParts {
-            w,
-            syn,
-            at,
-            present,
-            parts,
-        })
+        Ok(ShapeParts { w, syn, at, parts })
     }
 
     /// Number of parts.
@@ -613,8 +640,7 @@ impl ShapeParts {
                 }
                 (_, Some(at)) => {
                     for (b, &sb) in syn.iter().enumerate().take(l).skip(2) {
-                        if self.present.may_hold(t ^ sb)
-                            && let Some(a) = at.get(t ^ sb)
+                        if let Some(a) = at.get(t ^ sb)
                             && (a as usize) < b
                         {
                             v.push(vec![0, a as u32, b as u32, l as u32]);
@@ -867,7 +893,9 @@ fn min_span(
     progress.stage(&format!("weight-{w} spans"), total);
     let mut spans = Batch::new(progress, 64);
     let mut syn = syndromes(g, from as usize + 1);
-    let mut table = Table::with_capacity(1024);
+    // every span probes it for each subset of the other half, and all but
+    // the last span find nothing
+    let mut table = Table::with_filter(1024);
     table.insert(0, 0); // empty subset
     subsets(&syn, 1, from as usize, h1, bits, &mut |x, p, _| {
         table.insert(x, p)
@@ -1135,15 +1163,26 @@ pub(crate) mod tests {
         };
         let mut keys: Vec<u64> = (0..10_000).map(|_| next()).collect();
         keys.extend([u64::MAX, 0]);
-        let f = Presence::of(&keys);
+        // from 32 slots, so the table and its filter grow 10 times
+        let mut t = Table::with_filter(1);
+        for (i, &k) in keys.iter().enumerate() {
+            t.insert(k, i as u64);
+        }
+        let f = t.filter.as_ref().unwrap();
         assert!(keys.iter().all(|&k| f.may_hold(k)));
-        // 10,002 keys in 2^20 bits: about 1% of other keys find a set bit
+        for (i, &k) in keys.iter().enumerate() {
+            assert_eq!(t.get(k), Some(i as u64));
+        }
+        // 10,002 keys in 2^15 slots, 2^20 filter bits: about 1% of other
+        // keys find a set bit
         let others = 100_000;
-        let fp = (0..others).filter(|_| f.may_hold(next())).count();
+        let absent: Vec<u64> = (0..others).map(|_| next()).collect();
+        let fp = absent.iter().filter(|&&k| f.may_hold(k)).count();
         assert!(fp < others / 50, "{fp} false positives in {others}");
         assert!(fp > 0, "a filter this full must let some through");
-        let empty = Presence::of(&[]);
-        assert!(!empty.may_hold(0) && !empty.may_hold(u64::MAX));
+        assert!(absent.iter().all(|&k| t.get(k).is_none()));
+        let empty = Table::with_filter(1);
+        assert!(empty.get(0).is_none() && empty.get(u64::MAX).is_none());
     }
 
     #[test]

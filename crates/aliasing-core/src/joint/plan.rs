@@ -188,7 +188,8 @@ impl Sampler {
         // wire bit j is x^(n-1-j)
         let exps = lowweight::syndromes(&model.generator, n);
         let syn: Vec<u64> = (0..n).map(|j| exps[n - 1 - j]).collect();
-        let mut index = Table::with_capacity(n);
+        // probed n times a draw, nearly always for an absent syndrome
+        let mut index = Table::with_filter(n);
         for (j, &s) in syn.iter().enumerate() {
             index.insert(s, j as u64);
         }
