@@ -81,7 +81,7 @@
 
 use crate::channel::{Channel, GilbertElliott, geometric};
 use crate::exact_sum::ExactSum;
-use crate::rare::{Lookup, RareEstimate, crc_wire_table};
+use crate::rare::{Lookup, RareEstimate, widest_crc};
 use crate::run::Plan;
 use crate::stream::{chunk_rng, unit_f64};
 use aliasing_core::markov::gilbert;
@@ -913,7 +913,7 @@ impl BurstRareWork {
                     .into(),
             ));
         }
-        let (ci, table) = crc_wire_table(plan)?;
+        let (ci, table) = widest_crc(plan)?;
         let alg = f.checks[ci].crc().expect("a CRC");
         let n = f.n_bits();
         let proposal = proposal.unwrap_or_else(|| default_proposal(&ge, n));

@@ -14,7 +14,7 @@
 
 use crate::channel::Channel;
 use crate::run::Plan;
-use crate::sparse::crc_bit_table;
+use crate::sparse::{crc_bit_table, crc_wire_table};
 use aliasing_core::markov::walk::escape_of_translations;
 
 /// Exact values per check and for the stack (`None` where no exact method applies here).
@@ -79,7 +79,7 @@ pub fn exact_values_with(
                 }
                 continue;
             }
-            let table = crc_bit_table(alg, f.bytes, c.data, c.field, c.field_len, c.little_endian);
+            let table = crc_bit_table(f, c);
             out.checks[i] = Some(escape_of_translations(bits, &table, ber));
         }
     }
@@ -107,13 +107,7 @@ fn burst_values(plan: &Plan, ge: &aliasing_core::channel::GilbertElliott, out: &
             if bits > gilbert::MAX_WIDTH {
                 continue;
             }
-            let table = crc_bit_table(alg, f.bytes, c.data, c.field, c.field_len, c.little_endian);
-            let wire: Vec<u64> = (0..f.n_bits() as u32)
-                .map(|t| {
-                    let (b, m) = f.bit_at(t);
-                    table[8 * b + m.trailing_zeros() as usize]
-                })
-                .collect();
+            let wire = crc_wire_table(f, c);
             out.checks[i] = gilbert::escape_of_translations(bits, &wire, ge).ok();
         }
     }
@@ -159,7 +153,7 @@ mod tests {
             let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
             let c = &frame.checks[0];
             let alg = c.crc().unwrap();
-            let table = crc_bit_table(alg, bytes, c.data, c.field, c.field_len, c.little_endian);
+            let table = crc_bit_table(&frame, c);
             for p in [1e-7, 1e-4, 1e-2, 0.3] {
                 let dp = escape_of_translations(alg.width(), &table, p);
                 let mk =
@@ -178,8 +172,7 @@ mod tests {
         for (stack, bytes) in [("4:0x3", 2usize), ("crc8", 2), ("CRC-5/USB", 2)] {
             let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
             let c = &frame.checks[0];
-            let alg = c.crc().unwrap();
-            let table = crc_bit_table(alg, bytes, c.data, c.field, c.field_len, c.little_endian);
+            let table = crc_bit_table(&frame, c);
             let mut sent = vec![0xA5u8; bytes];
             frame.fill_field(0, &mut sent);
             let n = 8 * bytes;

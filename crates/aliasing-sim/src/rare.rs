@@ -240,6 +240,10 @@ impl crate::shard::Tally for RareTally {
     fn empty_like(&self) -> Self {
         RareTally(vec![Sums::default(); self.0.len()])
     }
+    /// One entry per stratum, as many as the run has.
+    fn fits(&self, other: &Self) -> bool {
+        self.0.len() == other.0.len()
+    }
     fn add(&mut self, other: &Self) {
         for (a, b) in self.0.iter_mut().zip(&other.0) {
             *a = a.add(*b);
@@ -388,9 +392,9 @@ fn rare_ber(plan: &Plan) -> Result<f64> {
 }
 
 /// The CRC covering the most bytes of `plan`'s frame (its index) and its
-/// syndrome per frame bit in transmission order (`table[t]` is the change
-/// of the check's syndrome when wire bit `t` flips).
-pub(crate) fn crc_wire_table(plan: &Plan) -> Result<(usize, Vec<u64>)> {
+/// syndrome per frame bit in transmission order
+/// ([`crate::sparse::crc_wire_table`]).
+pub(crate) fn widest_crc(plan: &Plan) -> Result<(usize, Vec<u64>)> {
     let f = &plan.frame;
     let ci = f
         .checks
@@ -400,17 +404,7 @@ pub(crate) fn crc_wire_table(plan: &Plan) -> Result<(usize, Vec<u64>)> {
         .max_by_key(|(_, c)| c.data.1 - c.data.0)
         .map(|(i, _)| i)
         .ok_or_else(|| Error::Unsupported("--rare needs a CRC in the stack".into()))?;
-    let c = &f.checks[ci];
-    let alg = c.crc().expect("filtered above");
-    let by_byte =
-        crate::sparse::crc_bit_table(alg, f.bytes, c.data, c.field, c.field_len, c.little_endian);
-    let table = (0..f.n_bits() as u32)
-        .map(|t| {
-            let (b, m) = f.bit_at(t);
-            by_byte[8 * b + m.trailing_zeros() as usize]
-        })
-        .collect();
-    Ok((ci, table))
+    Ok((ci, crate::sparse::crc_wire_table(f, &f.checks[ci])))
 }
 
 /// The most samples one rare-event run accepts.
@@ -427,7 +421,7 @@ impl<'a> RareWork<'a> {
             )));
         }
         let f = &plan.frame;
-        let (ci, table) = crc_wire_table(plan)?;
+        let (ci, table) = widest_crc(plan)?;
         let crc_name = f.checks[ci].name.clone();
         let alg = f.checks[ci].crc().expect("a CRC");
         let n = f.n_bits();

@@ -13,7 +13,7 @@
 use crate::dense::{Dense, random_byte};
 use crate::stack::{Frame, Payload};
 use crate::stream::frame_key;
-use aliasing_core::crc::CrcAlgorithm;
+use aliasing_core::layout::CheckDef;
 use aliasing_core::poly::reflect;
 
 /// Per-position tables of a frame layout.
@@ -35,16 +35,12 @@ struct Internet {
     zero_possible: bool,
 }
 
-/// Syndrome contributions of every bit of a CRC's data range and field, by
-/// byte index and bit position (bit value `1 << j`): `table[8 * byte + j]`.
-pub(crate) fn crc_bit_table(
-    alg: &CrcAlgorithm,
-    frame_bytes: usize,
-    data: (usize, usize),
-    field: usize,
-    field_len: usize,
-    little_endian: bool,
-) -> Vec<u64> {
+/// Syndrome contributions of every bit of the CRC check `c` of `frame` (its
+/// data range and field; 0 elsewhere), by byte index and bit position (bit
+/// value `1 << j`): `table[8 * byte + j]`. Panics if `c` is not a CRC.
+pub(crate) fn crc_bit_table(frame: &Frame, c: &CheckDef) -> Vec<u64> {
+    let alg = c.crc().expect("a CRC check");
+    let (frame_bytes, data, field, field_len) = (frame.bytes, c.data, c.field, c.field_len);
     let w = alg.width();
     let mask = alg.generator.mask();
     let poly = alg.generator.normal();
@@ -65,7 +61,7 @@ pub(crate) fn crc_bit_table(
         }
     }
     for jb in 0..field_len {
-        let sh = if little_endian {
+        let sh = if c.little_endian {
             jb
         } else {
             field_len - 1 - jb
@@ -77,6 +73,18 @@ pub(crate) fn crc_bit_table(
     t
 }
 
+/// [`crc_bit_table`] in transmission order: `table[t]` is the change of the
+/// check's syndrome when wire bit `t` flips ([`Frame::bit_at`]).
+pub(crate) fn crc_wire_table(frame: &Frame, c: &CheckDef) -> Vec<u64> {
+    let by_byte = crc_bit_table(frame, c);
+    (0..frame.n_bits() as u32)
+        .map(|t| {
+            let (b, m) = frame.bit_at(t);
+            by_byte[8 * b + m.trailing_zeros() as usize]
+        })
+        .collect()
+}
+
 impl<'a> Sparse<'a> {
     /// Tables for `frame`, payload seed `seed`.
     pub fn new(frame: &'a Frame, seed: u64) -> Self {
@@ -84,23 +92,8 @@ impl<'a> Sparse<'a> {
         let mut internets = Vec::new();
         let mut any_generic = false;
         for (i, c) in frame.checks.iter().enumerate() {
-            if let Some(alg) = c.crc() {
-                let by_byte = crc_bit_table(
-                    alg,
-                    frame.bytes,
-                    c.data,
-                    c.field,
-                    c.field_len,
-                    c.little_endian,
-                );
-                // re-index by transmission order
-                let table = (0..frame.n_bits() as u32)
-                    .map(|t| {
-                        let (b, m) = frame.bit_at(t);
-                        by_byte[8 * b + m.trailing_zeros() as usize]
-                    })
-                    .collect();
-                crcs.push((i, table));
+            if c.crc().is_some() {
+                crcs.push((i, crc_wire_table(frame, c)));
             } else if c.is_internet() {
                 let mut base = vec![0xFFu8; frame.bytes];
                 let mut off = 0usize;
