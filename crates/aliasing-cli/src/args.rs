@@ -1,4 +1,4 @@
-//! Argument parsing shared by the subcommands: BER lists and payloads.
+//! Argument parsing shared by the subcommands: BER lists, payloads, shards.
 
 use anyhow::{Context, Result, bail};
 use std::path::Path;
@@ -23,6 +23,14 @@ pub fn parse_bers(spec: &str) -> Result<Vec<f64>> {
         out.push(aliasing_core::units::Ber::new(p)?.get());
     }
     Ok(out)
+}
+
+/// Parses `--shard I/N` (1-based, `1 <= I <= N`: the `FromStr` of
+/// [`Shard`](aliasing_core::shard::Shard)), for every command that splits
+/// its work.
+pub fn parse_shard(s: &str) -> Result<aliasing_core::shard::Shard> {
+    s.parse()
+        .map_err(|_| anyhow::anyhow!("--shard `{s}`: expected I/N with 1 <= I <= N"))
 }
 
 /// Refuses, before any work, output paths that cannot be written: a folder

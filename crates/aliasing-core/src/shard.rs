@@ -95,6 +95,28 @@ impl std::fmt::Display for Shard {
     }
 }
 
+/// Reads `I/N`, the form [`Display`](std::fmt::Display) writes (spaces
+/// around either number allowed), checked as [`Shard::new`] checks.
+///
+/// ```
+/// use aliasing_core::shard::Shard;
+/// assert_eq!("2/3".parse::<Shard>().unwrap(), Shard::new(2, 3).unwrap());
+/// assert!("0/3".parse::<Shard>().is_err());
+/// assert!("2-3".parse::<Shard>().is_err());
+/// ```
+impl std::str::FromStr for Shard {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Shard> {
+        let bad = || Error::Invalid(format!("shard `{s}`: expected I/N with 1 <= I <= N"));
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let (i, n) = (i.trim().parse(), n.trim().parse());
+        match (i, n) {
+            (Ok(i), Ok(n)) => Shard::new(i, n).map_err(|_| bad()),
+            _ => Err(bad()),
+        }
+    }
+}
+
 /// Serde adapter, `#[serde(with = "aliasing_core::shard::as_pair")]`: a
 /// [`Shard`] as the pair `[index, count]`. Reading does not check the
 /// shard: the reader does, with [`Shard::checked`], and words its own error.

@@ -200,21 +200,6 @@ fn read_candidates(p: &Path, width: u32) -> Result<Vec<Generator>> {
     Ok(out)
 }
 
-fn parse_shard(s: &str) -> Result<Shard> {
-    let (i, n) = s
-        .split_once('/')
-        .with_context(|| format!("invalid --shard `{s}`: use I/N"))?;
-    let i: u64 = i
-        .trim()
-        .parse()
-        .with_context(|| format!("invalid --shard `{s}`"))?;
-    let n: u64 = n
-        .trim()
-        .parse()
-        .with_context(|| format!("invalid --shard `{s}`"))?;
-    Ok(Shard::new(i, n)?)
-}
-
 /// Runs `alias search`. Under MPI (the `mpi` feature, `mpirun -n S`) the
 /// ranks split the shard's candidates into `S` consecutive ranges (shard
 /// `(I-1) S + r + 1` of `N S` for rank `r`: together exactly shard `I/N`),
@@ -279,7 +264,7 @@ fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
         (s, id)
     };
     let shard = match &a.shard {
-        Some(s) => parse_shard(s)?,
+        Some(s) => crate::args::parse_shard(s)?,
         None => Shard::WHOLE,
     };
     if let Some(out) = &a.out

@@ -186,17 +186,6 @@ pub fn check_output(flag: &str, path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Parses `--shard I/N` (1-based, `1 <= I <= N`, as [`Shard::new`] checks).
-pub fn parse_shard(s: &str) -> Result<Shard> {
-    let err = || anyhow::anyhow!("--shard `{s}`: expected I/N with 1 <= I <= N");
-    let (i, n) = s.split_once('/').ok_or_else(err)?;
-    let (i, n): (u64, u64) = (
-        i.trim().parse().map_err(|_| err())?,
-        n.trim().parse().map_err(|_| err())?,
-    );
-    Shard::new(i, n).map_err(|_| err())
-}
-
 /// Renders a report in `format`.
 pub fn render(r: &Report, format: Format) -> String {
     let opt = |x: Option<f64>| x.map(output::prob).unwrap_or_else(|| "-".into());
@@ -307,7 +296,11 @@ fn run_in(a: &Args, team: Option<&dyn Team>) -> Result<()> {
     if a.rare {
         return run_rare(a, team, root);
     }
-    let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+    let shard = a
+        .shard
+        .as_deref()
+        .map(crate::args::parse_shard)
+        .transpose()?;
     if shard.is_some_and(|s| s.count > 1) && a.out.is_none() {
         bail!("--shard needs --out FILE for its result file");
     }
@@ -413,7 +406,11 @@ fn run_rare(a: &Args, team: Option<&dyn Team>, root: bool) -> Result<()> {
     if a.engine != EngineArg::Sparse {
         bail!("--rare has its own sampler: no --engine");
     }
-    let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+    let shard = a
+        .shard
+        .as_deref()
+        .map(crate::args::parse_shard)
+        .transpose()?;
     if shard.is_some_and(|s| s.count > 1) && a.out.is_none() {
         bail!("--shard needs --out FILE for its result file");
     }

@@ -4,8 +4,8 @@
 //! Thin glue over `aliasing_core::joint` and the layouts of
 //! `aliasing_core::layout`.
 
-use super::simulate::parse_shard;
 use crate::args::parse_bers;
+use crate::args::parse_shard;
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
 use crate::progress::Bar;

@@ -125,7 +125,7 @@ fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
     let shard = args
         .shard
         .as_deref()
-        .map(super::simulate::parse_shard)
+        .map(crate::args::parse_shard)
         .transpose()?
         .unwrap_or(Shard::WHOLE);
     if args.bits <= g.width() as u64 {
