@@ -123,45 +123,13 @@ fn terms(dual: &DualWeights, m: u64, q: usize, prec: usize) -> (UBig, UBig) {
 /// `P_ud` from the dual weight distribution at BER `p` in [0, 0.5], with a
 /// proven relative error below 1e-14 (see the module documentation).
 pub fn p_undetected(dual: &DualWeights, p: f64) -> Result<f64> {
-    if !(p.is_finite() && (0.0..=0.5).contains(&p)) {
-        return Err(Error::Unsupported(format!(
-            "the dual-code evaluation needs a bit error rate in [0, 0.5], not {p}"
-        )));
-    }
-    let n = dual.bits;
-    if p == 0.0 || n <= dual.width as u64 {
-        // No error, or no non-zero codeword shorter than the generator.
-        return Ok(0.0);
-    }
-    let (m, q) = dyadic(p);
-    let bound = UBig::from(4 * n + 4);
-    let bound_bits = bound.bit_len();
-    let mut prec = (q + 64).max(128);
-    loop {
-        let (s, zn) = terms(dual, m, q, prec);
-        if s > zn {
-            let r = s - zn;
-            let need = bound_bits + 47;
-            if r.bit_len() > need {
-                return Ok(fixed_to_f64(&r, prec));
-            }
-            // Result below 2^(need - prec + 1): if that is under f64's range, stop.
-            if prec > need + 1100 {
-                return Ok(0.0);
-            }
-            prec += need + 2 - r.bit_len();
-        } else {
-            if prec > bound_bits + 47 + 1100 {
-                return Ok(0.0);
-            }
-            prec *= 2;
-        }
-    }
+    p_undetected_above(dual, p, &[])
 }
 
 /// `P_ud - sum_{w=1}^{W} A_w p^w (1-p)^(n-w)`: the share of `P_ud` from
 /// codewords of weight above `W`, given `low = [A_1, .., A_W]` exact (from
-/// [`crate::weights::macwilliams`] or an enumeration). The difference is
+/// [`crate::weights::macwilliams`] or an enumeration; empty: [`p_undetected`]).
+/// The difference is
 /// formed in the same fixed point as [`p_undetected`] with the error of each
 /// subtracted term bounded too (`A_w (2n + 2w + 2)` units: `p^w` within `2w`,
 /// `(1-p)^(n-w)` within `2n`, one truncating product), so it keeps 14
@@ -176,6 +144,7 @@ pub fn p_undetected_above(dual: &DualWeights, p: f64, low: &[UBig]) -> Result<f6
     }
     let n = dual.bits;
     if p == 0.0 || n <= dual.width as u64 {
+        // No error, or no non-zero codeword shorter than the generator.
         return Ok(0.0);
     }
     let (m, q) = dyadic(p);
@@ -183,32 +152,33 @@ pub fn p_undetected_above(dual: &DualWeights, p: f64, low: &[UBig]) -> Result<f6
     for (i, a) in low.iter().enumerate() {
         bound += a * UBig::from(2 * n + 2 * (i as u64 + 1) + 2);
     }
-    let bound_bits = bound.bit_len();
+    let need = bound.bit_len() + 47;
     let mut prec = (q + 64).max(128);
     loop {
         let (s, zn) = terms(dual, m, q, prec);
-        let one = UBig::ONE << prec;
-        let pfix = UBig::from(m) << (prec - q);
-        let z = &one - &pfix;
         let mut sub = zn;
-        for (i, a) in low.iter().enumerate() {
-            let w = i as u64 + 1;
-            if w > n || *a == UBig::ZERO {
-                continue;
+        if !low.is_empty() {
+            let pfix = UBig::from(m) << (prec - q);
+            let z = (UBig::ONE << prec) - &pfix;
+            for (i, a) in low.iter().enumerate() {
+                let w = i as u64 + 1;
+                if w > n || *a == UBig::ZERO {
+                    continue;
+                }
+                let t = mul_fixed(
+                    &pow_fixed(&pfix, w, prec),
+                    &pow_fixed(&z, n - w, prec),
+                    prec,
+                );
+                sub += a * t;
             }
-            let t = mul_fixed(
-                &pow_fixed(&pfix, w, prec),
-                &pow_fixed(&z, n - w, prec),
-                prec,
-            );
-            sub += a * t;
         }
-        let need = bound_bits + 47;
         if s > sub {
             let r = s - sub;
             if r.bit_len() > need {
                 return Ok(fixed_to_f64(&r, prec));
             }
+            // Result below 2^(need - prec + 1): if that is under f64's range, stop.
             if prec > need + 1100 {
                 return Ok(0.0);
             }
