@@ -234,6 +234,50 @@ impl<K: RunKind> Session<K> {
         ShardFile::finished(K::FORMAT, self.params.clone(), self.shard, items, tally)
     }
 
+    /// The run loop of the kinds whose work is a fixed list of items (the
+    /// rare-event samplers): drives this shard of the `items` items from its
+    /// checkpoint or the start (`zero`, the empty tally), checkpointing as
+    /// `opts` says, and returns the shard's tally and its finished file,
+    /// which replaces the checkpoint. `item(i)` tallies item `i`. One stage,
+    /// `"sample chunks"`, of the shard's items.
+    fn drive_items(
+        &self,
+        items: u64,
+        zero: K::Tally,
+        opts: &crate::shard::Drive<K::Tally>,
+        item: impl Fn(u64) -> K::Tally + Sync,
+    ) -> Result<(K::Tally, KindFile<K>)>
+    where
+        K: Sync,
+        K::Tally: Sync,
+    {
+        let shard_items = self.shard.strided_len(items);
+        let start = match &self.start {
+            Some(p) => {
+                if p.chunks_done > shard_items || !p.counts.fits(&zero) {
+                    return Err(Error::Invalid(
+                        "the checkpoint does not fit its own parameters".into(),
+                    ));
+                }
+                p.clone()
+            }
+            None => crate::shard::Checkpoint::start(zero),
+        };
+        let write = |p: &crate::shard::Checkpoint<K::Tally>| self.write_checkpoint(p);
+        opts.progress.stage("sample chunks", shard_items);
+        let o = crate::shard::Drive {
+            threads: opts.threads,
+            progress: opts.progress,
+            on_checkpoint: self.checkpoint.as_ref().map(|_| &write as _),
+            checkpoint_every: opts.checkpoint_every,
+            team: opts.team,
+        };
+        let tally = crate::shard::drive(items, self.shard, start, &o, item)?;
+        let file = self.finished(items, tally.clone());
+        self.close(opts.team, &file)?;
+        Ok((tally, file))
+    }
+
     /// At the end of a run: the finished file replaces the checkpoint (at
     /// a team's member 0 only).
     fn close(
@@ -248,6 +292,9 @@ impl<K: RunKind> Session<K> {
         Ok(())
     }
 }
+
+/// The shard or checkpoint file of a run of kind `K`.
+type KindFile<K> = ShardFile<K, <K as RunKind>::Tally>;
 
 /// Reads the complete shard files of one run of kind `K` at `paths` and
 /// merges them into the whole run's session (the unsharded run) and tally.
@@ -381,33 +428,7 @@ impl Session<RareParams> {
     /// chunks of samples), checkpoint interval and team.
     pub fn run(&self, opts: &crate::shard::Drive<RareTally>) -> Result<(RareTally, RareFile)> {
         let work = RareWork::new(&self.plan, self.params.samples, opts.threads)?;
-        let start = match &self.start {
-            Some(p) => {
-                if p.counts.0.len() != work.zero().0.len()
-                    || p.chunks_done > self.shard.strided_len(work.items())
-                {
-                    return Err(Error::Invalid(
-                        "the checkpoint does not fit its own parameters".into(),
-                    ));
-                }
-                p.clone()
-            }
-            None => crate::shard::Checkpoint::start(work.zero()),
-        };
-        let write = |p: &crate::shard::Checkpoint<RareTally>| self.write_checkpoint(p);
-        opts.progress
-            .stage("sample chunks", self.shard.strided_len(work.items()));
-        let o = crate::shard::Drive {
-            threads: opts.threads,
-            progress: opts.progress,
-            on_checkpoint: self.checkpoint.as_ref().map(|_| &write as _),
-            checkpoint_every: opts.checkpoint_every,
-            team: opts.team,
-        };
-        let tally = crate::shard::drive(work.items(), self.shard, start, &o, |i| work.item(i))?;
-        let file = self.finished(work.items(), tally.clone());
-        self.close(opts.team, &file)?;
-        Ok((tally, file))
+        self.drive_items(work.items(), work.zero(), opts, |i| work.item(i))
     }
 
     /// The estimate from a whole run's tally, with the exact values unless `no_exact`.
@@ -539,31 +560,7 @@ impl Session<BurstRareParams> {
         opts: &crate::shard::Drive<BurstTally>,
     ) -> Result<(BurstTally, BurstRareFile)> {
         let work = self.work()?;
-        let shard_items = self.shard.strided_len(work.items());
-        let start = match &self.start {
-            Some(p) => {
-                if p.chunks_done > shard_items {
-                    return Err(Error::Invalid(
-                        "the checkpoint does not fit its own parameters".into(),
-                    ));
-                }
-                p.clone()
-            }
-            None => crate::shard::Checkpoint::start(work.zero()),
-        };
-        let write = |p: &crate::shard::Checkpoint<BurstTally>| self.write_checkpoint(p);
-        opts.progress.stage("sample chunks", shard_items);
-        let o = crate::shard::Drive {
-            threads: opts.threads,
-            progress: opts.progress,
-            on_checkpoint: self.checkpoint.as_ref().map(|_| &write as _),
-            checkpoint_every: opts.checkpoint_every,
-            team: opts.team,
-        };
-        let tally = crate::shard::drive(work.items(), self.shard, start, &o, |i| work.item(i))?;
-        let file = self.result_file(tally.clone());
-        self.close(opts.team, &file)?;
-        Ok((tally, file))
+        self.drive_items(work.items(), work.zero(), opts, |i| work.item(i))
     }
 
     /// The finished file of this run's shard with tally `tally` (what

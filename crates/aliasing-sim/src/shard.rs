@@ -57,6 +57,13 @@ pub trait Tally: Clone + Send + Serialize + DeserializeOwned {
     fn empty_like(&self) -> Self;
     /// Adds `other` into `self`.
     fn add(&mut self, other: &Self);
+    /// Whether `self` has the shape of `other` (a checkpoint's tally
+    /// against its run's empty tally). Always, unless the kind's tallies
+    /// vary in shape.
+    fn fits(&self, other: &Self) -> bool {
+        let _ = other;
+        true
+    }
 }
 
 impl Tally for u64 {
