@@ -1,6 +1,9 @@
 //! `alias compare` end to end: formats, the JSON schema, given payloads, and
 //! one-line errors with exit code 2.
 
+mod common;
+use common::Scratch;
+
 use std::process::Command;
 
 fn alias(args: &[&str]) -> (i32, String, String) {
@@ -76,8 +79,7 @@ fn json_schema_and_values_match_the_library() {
 
 #[test]
 fn csv_and_output_file() {
-    let dir = std::env::temp_dir().join(format!("alias-compare-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("compare");
     let f = dir.join("c.csv");
     let (rc, _, err) = alias(&[
         "compare",
@@ -102,7 +104,6 @@ fn csv_and_output_file() {
     let lib = aliasing_core::internet::p_undetected(100, 1e-4).unwrap()
         / aliasing_core::bsc::p_error(800, 1e-4);
     assert_eq!(v, lib);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

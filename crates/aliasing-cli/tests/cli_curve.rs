@@ -1,5 +1,8 @@
 //! End-to-end tests of `alias curve`: notations, formats, bad input.
 
+mod common;
+use common::Scratch;
+
 use std::process::{Command, Output};
 
 fn alias(args: &[&str]) -> Output {
@@ -158,8 +161,7 @@ fn csv_and_bytes() {
 
 #[test]
 fn output_file_is_written_atomically() {
-    let dir = std::env::temp_dir().join(format!("alias-cli-curve-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("cli-curve");
     let file = dir.join("curve.json");
     let f = file.to_str().unwrap();
     let o = alias(&[
@@ -183,12 +185,11 @@ fn output_file_is_written_atomically() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(!bad.exists());
-    let left: Vec<_> = std::fs::read_dir(&dir)
+    let left: Vec<_> = std::fs::read_dir(dir.dir())
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
     assert_eq!(left.len(), 1, "{left:?}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 fn assert_bad(args: &[&str], want: &str) {
@@ -315,8 +316,7 @@ fn checksums_methods_and_plots() {
         "whole number of bytes",
     );
     // --plot writes the picture beside the table.
-    let dir = std::env::temp_dir().join(format!("alias-cli-curve-plot-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("cli-curve-plot");
     let png = dir.join("c.png");
     let o = alias(&[
         "curve",
@@ -335,7 +335,6 @@ fn checksums_methods_and_plots() {
         &["curve", "--crc", "crc8", "--bits", "64", "--plot", "x.gif"],
         "gif",
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `curve --burst` against `simulate --burst` on the same channel (seeded):

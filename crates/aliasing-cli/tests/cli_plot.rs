@@ -1,8 +1,11 @@
 //! `alias plot`: re-plots saved JSON results; bad input exits 2 with one line
 //! on stderr and leaves no file behind.
 
+mod common;
+use common::Scratch;
+
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 fn alias(args: &[&str], stdin: Option<&[u8]>) -> Output {
@@ -30,27 +33,6 @@ fn fixture(name: &str) -> String {
         .into_owned()
 }
 
-struct Dir(PathBuf);
-impl Dir {
-    fn new(tag: &str) -> Self {
-        let p = std::env::temp_dir().join(format!("alias-cli-plot-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        Dir(p)
-    }
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).to_string_lossy().into_owned()
-    }
-    fn is_empty(&self) -> bool {
-        std::fs::read_dir(&self.0).unwrap().next().is_none()
-    }
-}
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 fn assert_exit_2(out: &Output, mentions: &str) {
     assert_eq!(
         out.status.code(),
@@ -70,7 +52,7 @@ fn assert_exit_2(out: &Output, mentions: &str) {
 
 #[test]
 fn plots_every_kind_to_svg_and_png() {
-    let d = Dir::new("ok");
+    let d = Scratch::new("cli-plot-ok");
     for kind in ["curve", "compare", "simulate", "simulate-sweep"] {
         for ext in ["svg", "png"] {
             let out_path = d.path(&format!("{kind}.{ext}"));
@@ -96,7 +78,7 @@ fn plots_every_kind_to_svg_and_png() {
 
 #[test]
 fn reads_stdin_and_takes_options() {
-    let d = Dir::new("stdin");
+    let d = Scratch::new("cli-plot-stdin");
     let json = std::fs::read(fixture("curve.json")).unwrap();
     let p = d.path("c.svg");
     let out = alias(
@@ -127,7 +109,7 @@ fn reads_stdin_and_takes_options() {
 
 #[test]
 fn bad_extension_exits_2() {
-    let d = Dir::new("ext");
+    let d = Scratch::new("cli-plot-ext");
     let out = alias(
         &["plot", &fixture("curve.json"), "-o", &d.path("c.pdf")],
         None,
@@ -138,7 +120,7 @@ fn bad_extension_exits_2() {
 
 #[test]
 fn malformed_json_exits_2() {
-    let d = Dir::new("json");
+    let d = Scratch::new("cli-plot-json");
     let bad = d.path("bad.json");
     std::fs::write(&bad, "{\"crc\": {\"name\": \"x\", ").unwrap();
     let out = alias(&["plot", &bad, "-o", &d.path("p.png")], None);
@@ -151,7 +133,7 @@ fn malformed_json_exits_2() {
 
 #[test]
 fn unknown_or_wrong_documents_exit_2() {
-    let d = Dir::new("doc");
+    let d = Scratch::new("cli-plot-doc");
     let out = alias(
         &["plot", "-", "-o", &d.path("p.svg")],
         Some(br#"{"profile": [1, 2]}"#),

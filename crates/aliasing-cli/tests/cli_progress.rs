@@ -3,6 +3,9 @@
 //! pseudo-terminal (util-linux `script`) the bar shows its stage, and the
 //! results are the same.
 
+mod common;
+use common::Scratch;
+
 use std::process::{Command, Output};
 
 fn alias(args: &[&str]) -> Output {
@@ -172,8 +175,7 @@ fn a_bar_on_a_terminal_names_its_stage_and_leaves_stdout_alone() {
 /// computing path does.
 #[test]
 fn stack_merge_shows_the_dual_code_on_a_terminal() {
-    let dir = std::env::temp_dir().join(format!("alias-progress-merge-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("progress-merge");
     let files: Vec<String> = (1..=2)
         .map(|i| dir.join(format!("s{i}.json")).display().to_string())
         .collect();
@@ -207,5 +209,4 @@ fn stack_merge_shows_the_dual_code_on_a_terminal() {
     } else {
         eprintln!("skipped: no `script` to run a pseudo-terminal");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,5 +1,8 @@
 //! End-to-end tests of `alias search`: JSON schema, shards and merge, bad input.
 
+mod common;
+use common::Scratch;
+
 use std::process::{Command, Output};
 
 fn alias(args: &[&str]) -> Output {
@@ -59,8 +62,7 @@ fn json_schema_and_reciprocal_pairs() {
 
 #[test]
 fn shards_merge_and_refuse_repeats() {
-    let dir = std::env::temp_dir().join(format!("alias-search-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("search");
     let files: Vec<String> = (1..=3)
         .map(|i| dir.join(format!("s{i}.json")).display().to_string())
         .collect();
@@ -97,7 +99,6 @@ fn shards_merge_and_refuse_repeats() {
     m.extend(files.iter().map(String::as_str));
     let o = alias(&m);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! `alias simulate` and `alias merge` end to end: output, shards, SIGKILL and
 //! resume, refusal of bad input and of corrupt or mismatched files.
 
-use std::path::PathBuf;
+mod common;
+use common::Scratch;
+
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
@@ -10,12 +12,6 @@ fn alias(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("run alias")
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("alias-cli-sim-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
 }
 
 fn json(o: &Output) -> serde_json::Value {
@@ -79,10 +75,11 @@ fn json_output_has_the_documented_fields() {
 
 #[test]
 fn merged_shards_equal_the_single_run() {
+    let d = Scratch::new("sim-merged-shards-equal-the-single-run");
     let whole = json(&alias(RUN));
     let mut files = Vec::new();
     for i in 1..=3 {
-        let f = tmp(&format!("shard{i}.json"));
+        let f = d.join(format!("shard{i}.json"));
         let _ = std::fs::remove_file(&f);
         let shard = format!("{i}/3");
         let mut a = RUN.to_vec();
@@ -102,7 +99,7 @@ fn merged_shards_equal_the_single_run() {
     let merged = json(&alias(&m));
     assert_eq!(merged, whole);
     // a shard of another seed is refused
-    let other = tmp("other.json");
+    let other = d.join("other.json");
     let mut a = RUN.to_vec();
     a[10] = "6";
     a.extend(["--shard", "3/3", "--out", other.to_str().unwrap()]);
@@ -119,6 +116,7 @@ fn merged_shards_equal_the_single_run() {
 
 #[test]
 fn killed_and_resumed_run_equals_the_uninterrupted_one() {
+    let d = Scratch::new("sim-killed-and-resumed-run-equals-the-uninterrupted-one");
     // The dense engine on 1518-byte frames: a run of a second or two.
     let base = [
         "simulate",
@@ -141,7 +139,7 @@ fn killed_and_resumed_run_equals_the_uninterrupted_one() {
         "--no-exact",
     ];
     let whole = json(&alias(&base));
-    let cp = tmp("run.ckpt");
+    let cp = d.join("run.ckpt");
     let _ = std::fs::remove_file(&cp);
     let mut a: Vec<&str> = base.to_vec();
     a.extend([
@@ -352,6 +350,7 @@ fn rare_events_on_bursts() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
+    let d = Scratch::new("sim-bad-input-is-one-line-and-exit-2");
     fails_with(&alias(&["simulate", "--ber", "2"]), "probability");
     fails_with(&alias(&["simulate", "--frames=-5"]), "--frames");
     fails_with(
@@ -375,7 +374,7 @@ fn bad_input_is_one_line_and_exit_2() {
         &alias(&["simulate", "--rare", "--plot", "x.svg", "--samples", "10"]),
         "--rare",
     );
-    let garbage = tmp("garbage.json");
+    let garbage = d.join("garbage.json");
     std::fs::write(&garbage, "{not json").unwrap();
     fails_with(
         &alias(&["merge", garbage.to_str().unwrap()]),
@@ -385,8 +384,9 @@ fn bad_input_is_one_line_and_exit_2() {
 
 #[test]
 fn plot_of_a_run() {
-    let png = tmp("sim.png");
-    let gif = tmp("x.gif");
+    let d = Scratch::new("sim-plot-of-a-run");
+    let png = d.join("sim.png");
+    let gif = d.join("x.gif");
     let o = alias(&[
         "simulate",
         "--frames",
@@ -427,6 +427,7 @@ fn plot_of_a_run() {
 /// must equal the single run's.
 #[test]
 fn merge_of_a_fixed_payload_keeps_its_exact_values() {
+    let d = Scratch::new("sim-merge-of-a-fixed-payload-keeps-its-exact-values");
     let base = [
         "simulate",
         "--frames",
@@ -455,7 +456,7 @@ fn merge_of_a_fixed_payload_keeps_its_exact_values() {
     );
     let mut files = Vec::new();
     for i in 1..=2 {
-        let f = tmp(&format!("fixed{i}.json"));
+        let f = d.join(format!("fixed{i}.json"));
         let _ = std::fs::remove_file(&f);
         let shard = format!("{i}/2");
         let mut a = base.to_vec();
@@ -502,6 +503,7 @@ fn merge_of_a_fixed_payload_keeps_its_exact_values() {
 
 #[test]
 fn resume_alone_continues_and_a_mismatch_names_the_field() {
+    let d = Scratch::new("sim-resume-alone-continues-and-a-mismatch-names-the-field");
     let base = [
         "simulate",
         "--frames",
@@ -522,7 +524,7 @@ fn resume_alone_continues_and_a_mismatch_names_the_field() {
     ];
     let whole = json(&alias(&base));
     // a finished checkpoint resumes to the same report, with nothing retyped
-    let cp = tmp("alone.ckpt");
+    let cp = d.join("alone.ckpt");
     let _ = std::fs::remove_file(&cp);
     let mut a = base.to_vec();
     a.extend(["--checkpoint", cp.to_str().unwrap()]);
@@ -612,6 +614,7 @@ fn up_front_checks_refuse_before_any_work() {
 /// for bit, and a checkpoint resumes to it.
 #[test]
 fn rare_event_shards_and_checkpoints_equal_the_single_run() {
+    let d = Scratch::new("sim-rare-event-shards-and-checkpoints-equal-the-single-run");
     let base = [
         "simulate",
         "--rare",
@@ -632,7 +635,7 @@ fn rare_event_shards_and_checkpoints_equal_the_single_run() {
     let whole = json(&alias(&base));
     let mut files = Vec::new();
     for i in 1..=3 {
-        let f = tmp(&format!("rare{i}.json"));
+        let f = d.join(format!("rare{i}.json"));
         let _ = std::fs::remove_file(&f);
         let shard = format!("{i}/3");
         let mut a = base.to_vec();
@@ -647,14 +650,14 @@ fn rare_event_shards_and_checkpoints_equal_the_single_run() {
     assert_eq!(json(&alias(&m)), whole);
     // a repeated shard, or a shard of another run, is refused in one line
     fails_with(&alias(&["merge", &files[0], &files[0], &files[2]]), "twice");
-    let plot = tmp("rare.svg");
+    let plot = d.join("rare.svg");
     fails_with(
         &alias(&["merge", &files[0], "--plot", plot.to_str().unwrap()]),
         "one value per check",
     );
     assert!(!plot.exists());
     // a plain simulation's shard with them: refused
-    let sim = tmp("plain-shard1of2.json");
+    let sim = d.join("plain-shard1of2.json");
     let o = alias(&[
         "simulate",
         "--frames",
@@ -673,7 +676,7 @@ fn rare_event_shards_and_checkpoints_equal_the_single_run() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     fails_with(&alias(&["merge", &files[0], sim.to_str().unwrap()]), "file");
     // checkpointed and resumed (from the finished checkpoint)
-    let cp = tmp("rare.ckpt");
+    let cp = d.join("rare.ckpt");
     let _ = std::fs::remove_file(&cp);
     let mut a = base.to_vec();
     a.extend(["--checkpoint", cp.to_str().unwrap()]);
@@ -701,6 +704,7 @@ fn rare_event_shards_and_checkpoints_equal_the_single_run() {
 /// run bit for bit, and a checkpoint resumes to it.
 #[test]
 fn rare_burst_shards_and_checkpoints_equal_the_single_run() {
+    let d = Scratch::new("sim-rare-burst-shards-and-checkpoints-equal-the-single-run");
     let base = [
         "simulate",
         "--rare",
@@ -721,7 +725,7 @@ fn rare_burst_shards_and_checkpoints_equal_the_single_run() {
     assert!(whole["result"]["crc"]["exact"].as_f64().is_some());
     let mut files = Vec::new();
     for i in 1..=3 {
-        let f = tmp(&format!("rareburst{i}.json"));
+        let f = d.join(format!("rareburst{i}.json"));
         let _ = std::fs::remove_file(&f);
         let shard = format!("{i}/3");
         let mut a = base.to_vec();
@@ -736,14 +740,14 @@ fn rare_burst_shards_and_checkpoints_equal_the_single_run() {
     m.extend(["--format", "json"]);
     assert_eq!(json(&alias(&m)), whole);
     fails_with(&alias(&["merge", &files[0], &files[0], &files[2]]), "twice");
-    let plot = tmp("rareburst.svg");
+    let plot = d.join("rareburst.svg");
     fails_with(
         &alias(&["merge", &files[0], "--plot", plot.to_str().unwrap()]),
         "one value per check",
     );
     assert!(!plot.exists());
     // checkpointed, then resumed from the finished checkpoint
-    let cp = tmp("rareburst.ckpt");
+    let cp = d.join("rareburst.ckpt");
     let _ = std::fs::remove_file(&cp);
     let mut a = base.to_vec();
     a.extend(["--checkpoint", cp.to_str().unwrap(), "--threads", "1"]);

@@ -2,6 +2,9 @@
 //! for bit (table and JSON, by `alias merge` and `alias stack --merge`), bad
 //! input.
 
+mod common;
+use common::Scratch;
+
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -55,8 +58,7 @@ fn with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
 
 #[test]
 fn shards_merge_to_the_single_run_bit_for_bit() {
-    let dir = std::env::temp_dir().join(format!("alias-stack-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("stack");
     let p = |s: &str| dir.join(s).display().to_string();
     let json = ok(&with(&["--format", "json"]));
     let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
@@ -130,7 +132,6 @@ fn shards_merge_to_the_single_run_bit_for_bit() {
     let edited = p("edited.json");
     std::fs::write(&edited, text.replacen("\"seed\": 3", "\"seed\": 5", 1)).unwrap();
     assert_bad(&["merge", &files[0], &edited, &files[2]], "checksum");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -1,7 +1,10 @@
 //! End-to-end tests of the split dual-code pass: `alias weights --shard I/N
 //! --out FILE` and `alias merge` give the single run's output byte for byte.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::Scratch;
+
+use std::path::Path;
 use std::process::Command;
 
 fn alias(args: &[&str]) -> (i32, String, String) {
@@ -29,11 +32,8 @@ fn bad(args: &[&str], want: &str) {
     assert!(err.starts_with("error: ") && err.contains(want), "{err}");
 }
 
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("alias-wshards-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn dir(name: &str) -> Scratch {
+    Scratch::new(&format!("wshards-{name}"))
 }
 
 fn p(d: &Path, f: &str) -> String {
@@ -84,7 +84,7 @@ fn merged_shards_equal_the_single_run_table_and_json() {
             single.extend(["--format", format]);
             let want = ok(&single);
             for n in [1u64, 2, 5] {
-                let files = shards(&d, &base, n);
+                let files = shards(d.dir(), &base, n);
                 let mut merge = vec!["merge", "--format", format];
                 // any order
                 merge.extend(files.iter().rev().map(String::as_str));
@@ -92,20 +92,19 @@ fn merged_shards_equal_the_single_run_table_and_json() {
             }
         }
         // the merged file is the whole pass's result file; merged again, the same
-        let files = shards(&d, &base, 3);
-        let whole = p(&d, "whole.json");
+        let files = shards(d.dir(), &base, 3);
+        let whole = p(d.dir(), "whole.json");
         let mut merge = vec!["merge", "--out", &whole];
         merge.extend(files.iter().map(String::as_str));
         let table = ok(&merge);
         assert_eq!(ok(&["merge", &whole]), table);
         // --out without --shard writes the same file as one shard of one
-        let one = p(&d, "one.json");
+        let one = p(d.dir(), "one.json");
         let mut args = base.to_vec();
         args.extend(["--out", &one]);
         assert_eq!(ok(&args), table);
         assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&whole).unwrap());
     }
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 #[test]
@@ -114,17 +113,17 @@ fn mismatched_repeated_missing_or_edited_shards_are_refused() {
     let base = [
         "weights", "--crc", "crc16", "--bits", "300", "--method", "dual",
     ];
-    let f = shards(&d, &base, 3);
+    let f = shards(d.dir(), &base, 3);
     bad(&["merge", &f[0], &f[1], &f[1]], "given twice");
     bad(&["merge", &f[0], &f[2]], "shard 2/3 is missing");
-    let other = p(&d, "other.json");
+    let other = p(d.dir(), "other.json");
     ok(&[
         "weights", "--crc", "crc16", "--bits", "301", "--method", "dual", "--shard", "2/3",
         "--out", &other,
     ]);
     bad(&["merge", &f[0], &other, &f[2]], "other parameters");
     let two = shards(
-        &d,
+        d.dir(),
         &[
             "weights",
             "--crc",
@@ -140,7 +139,7 @@ fn mismatched_repeated_missing_or_edited_shards_are_refused() {
     );
     bad(&["merge", &f[0], &two[1], &f[2]], "other parameters");
     let text = std::fs::read_to_string(&f[1]).unwrap();
-    let edited = p(&d, "edited.json");
+    let edited = p(d.dir(), "edited.json");
     std::fs::write(
         &edited,
         text.replacen("\"counts\": [\n", "\"counts\": [\n 1,", 1),
@@ -148,7 +147,7 @@ fn mismatched_repeated_missing_or_edited_shards_are_refused() {
     .unwrap();
     bad(&["merge", &f[0], &edited, &f[2]], "edited.json");
     // a simulate shard is another kind of file
-    let sim = p(&d, "sim.json");
+    let sim = p(d.dir(), "sim.json");
     ok(&[
         "simulate", "--frames", "1000", "--bytes", "64", "--stack", "crc8", "--shard", "2/3",
         "--out", &sim,
@@ -169,7 +168,7 @@ fn mismatched_repeated_missing_or_edited_shards_are_refused() {
             "--shard",
             "1/2",
             "--out",
-            &p(&d, "x.json"),
+            &p(d.dir(), "x.json"),
         ],
         "--method dual",
     );
@@ -185,7 +184,7 @@ fn mismatched_repeated_missing_or_edited_shards_are_refused() {
             "--shard",
             "3/2",
             "--out",
-            &p(&d, "x.json"),
+            &p(d.dir(), "x.json"),
         ],
         "--shard",
     );
@@ -217,13 +216,12 @@ fn mismatched_repeated_missing_or_edited_shards_are_refused() {
             "--shard",
             "1/2",
             "--out",
-            &p(&d, "x.json"),
+            &p(d.dir(), "x.json"),
         ],
         "32",
     );
     bad(
-        &["merge", &f[0], &f[1], &f[2], "--plot", &p(&d, "x.svg")],
+        &["merge", &f[0], &f[1], &f[2], "--plot", &p(d.dir(), "x.svg")],
         "--plot",
     );
-    let _ = std::fs::remove_dir_all(&d);
 }

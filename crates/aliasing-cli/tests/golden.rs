@@ -8,6 +8,9 @@
 //! `ALIAS_GOLDEN_UPDATE=1 cargo test -p aliasing-cli --test golden` and
 //! review the diff of `tests/golden/` before committing it.
 
+mod common;
+use common::Scratch;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -366,8 +369,7 @@ fn outputs_match_the_golden_files() {
 fn merged_shards_match_the_golden_files() {
     // Shards of one random-payload run, merged in both orders; three chunks
     // so that both shards hold frames.
-    let dir = std::env::temp_dir().join(format!("alias-golden-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("golden");
     let common = [
         "simulate", "--frames", "2e5", "--bytes", "64", "--ber", "1e-2", "--stack", "internet",
         "--seed", "11",
@@ -384,7 +386,6 @@ fn merged_shards_match_the_golden_files() {
     let whole = run(&common);
     let merged = run(&["merge", &files[0], &files[1]]);
     let merged_json = run(&["merge", &files[1], &files[0], "--format", "json"]);
-    std::fs::remove_dir_all(&dir).ok();
     let failures: Vec<String> = [
         check("simulate_unsharded_table", &whole),
         check("merge_table", &merged),

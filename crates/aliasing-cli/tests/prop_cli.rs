@@ -5,9 +5,11 @@
 //! panic; a corrupt shard or checkpoint file is always refused. The process
 //! spawns are kept to a few hundred so the suite stays fast.
 
+mod common;
+use common::Scratch;
+
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn alias(args: &[String]) -> Output {
@@ -19,12 +21,6 @@ fn alias(args: &[String]) -> Output {
 
 fn strs(a: &[&str]) -> Vec<String> {
     a.iter().map(|s| s.to_string()).collect()
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("alias-prop-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
 }
 
 /// Exit 2, nothing on stdout, one stderr line `error: ...`.
@@ -290,6 +286,7 @@ fn run_ok(args: &[&str]) -> Output {
 /// `alias merge` and by `--resume`: never a wrong merge, never a panic.
 #[test]
 fn corrupt_shard_and_checkpoint_files_are_refused() {
+    let d = Scratch::new("prop-corrupt-shard-and-checkpoint-files-are-refused");
     let run = [
         "simulate",
         "--frames",
@@ -305,7 +302,7 @@ fn corrupt_shard_and_checkpoint_files_are_refused() {
         "--no-exact",
     ];
     let files: Vec<String> = (1..=2)
-        .map(|i| tmp(&format!("s{i}.json")).display().to_string())
+        .map(|i| d.join(format!("s{i}.json")).display().to_string())
         .collect();
     for (i, f) in files.iter().enumerate() {
         let shard = format!("{}/2", i + 1);
@@ -323,7 +320,7 @@ fn corrupt_shard_and_checkpoint_files_are_refused() {
         "--no-exact",
     ]);
     let text = std::fs::read(&files[1]).unwrap();
-    let bad = tmp("bad.json").display().to_string();
+    let bad = d.join("bad.json").display().to_string();
     let mut runner = TestRunner::new(Config {
         cases: 40,
         failure_persistence: None,
@@ -348,11 +345,12 @@ fn corrupt_shard_and_checkpoint_files_are_refused() {
 /// An `alias search` shard file with any byte changed is refused by `--merge`.
 #[test]
 fn corrupt_search_shards_are_refused() {
+    let d = Scratch::new("prop-corrupt-search-shards-are-refused");
     let q = [
         "search", "--width", "8", "--bits", "20", "--ber", "1e-5", "--top", "2", "--format", "csv",
     ];
     let files: Vec<String> = (1..=2)
-        .map(|i| tmp(&format!("q{i}.json")).display().to_string())
+        .map(|i| d.join(format!("q{i}.json")).display().to_string())
         .collect();
     for (i, f) in files.iter().enumerate() {
         let shard = format!("{}/2", i + 1);
@@ -362,7 +360,7 @@ fn corrupt_search_shards_are_refused() {
     }
     run_ok(&["search", "--merge", &files[0], &files[1]]);
     let text = std::fs::read(&files[0]).unwrap();
-    let bad = tmp("qbad.json").display().to_string();
+    let bad = d.join("qbad.json").display().to_string();
     let mut runner = TestRunner::new(Config {
         cases: 40,
         failure_persistence: None,
@@ -381,6 +379,7 @@ fn corrupt_search_shards_are_refused() {
 /// one-line refusal, never a panic.
 #[test]
 fn mangled_json_results_are_plotted_or_refused() {
+    let d = Scratch::new("prop-mangled-json-results-are-plotted-or-refused");
     let docs = [
         run_ok(&[
             "curve",
@@ -420,8 +419,8 @@ fn mangled_json_results_are_plotted_or_refused() {
         ])
         .stdout,
     ];
-    let input = tmp("doc.json").display().to_string();
-    let out = tmp("doc.svg").display().to_string();
+    let input = d.join("doc.json").display().to_string();
+    let out = d.join("doc.svg").display().to_string();
     let mut runner = TestRunner::new(Config {
         cases: 48,
         failure_persistence: None,

@@ -37,14 +37,30 @@ fn run(s: &BurstRareSession, threads: usize) -> (BurstTally, BurstRareFile) {
     .unwrap()
 }
 
-fn tmp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("alias-burst-sessions-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
+/// A fresh directory under the system temp dir, removed when dropped.
+struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    fn new(tag: &str) -> Self {
+        let p = std::env::temp_dir().join(format!("alias-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        Scratch(p)
+    }
+    fn join(&self, name: impl AsRef<std::path::Path>) -> std::path::PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 #[test]
 fn shards_resume_and_threads_give_the_single_run() {
+    let d = Scratch::new("burst-sessions");
     let p = params();
     let whole_s = BurstRareSession::new(p.clone(), Shard::WHOLE).unwrap();
     let (whole, _) = run(&whole_s, 2);
@@ -58,7 +74,7 @@ fn shards_resume_and_threads_give_the_single_run() {
     for i in 1..=3 {
         let s = BurstRareSession::new(p.clone(), shard(i, 3)).unwrap();
         let (_, file) = run(&s, 2);
-        let path = tmp(&format!("shard{i}.json"));
+        let path = d.join(format!("shard{i}.json"));
         file.write(&path).unwrap();
         paths.push(path);
     }
@@ -82,7 +98,7 @@ fn shards_resume_and_threads_give_the_single_run() {
         chunks_done: 1,
         counts: work.item(1),
     };
-    let cp = tmp("partial.ckpt");
+    let cp = d.join("partial.ckpt");
     BurstRareFile::new(RARE_BURST_FORMAT, p.clone(), shard(2, 2), false, part)
         .write(&cp)
         .unwrap();
