@@ -157,7 +157,9 @@ impl ErrorStream {
 
     /// Appends to `out` (after clearing it) the flipped bits of the next frame,
     /// as ascending bit indices in transmission order.
-    #[inline]
+    // Forced inline, as `Sparse::verdict`: loops in other crates call it
+    // once per frame.
+    #[inline(always)]
     pub fn next_frame(&mut self, out: &mut Vec<u32>) {
         out.clear();
         let start = self.frame_start;

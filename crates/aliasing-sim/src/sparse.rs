@@ -127,7 +127,10 @@ impl<'a> Sparse<'a> {
     /// Pass mask (bit `i` set when check `i` passes) of frame `index` with
     /// errors `flips` (transmission order, non-empty). `buf` is scratch space
     /// of `frame.bytes` bytes for the rare dense fallback.
-    #[inline]
+    // Forced inline: the per-frame loop of the `per_frame_syndrome_loop_1e7`
+    // bench stopped inlining it once a second loop of the bench crate called
+    // it, and paid a call per frame (+20%).
+    #[inline(always)]
     pub fn verdict(&self, index: u64, flips: &[u32], buf: &mut Vec<u8>) -> u64 {
         if self.any_generic {
             return self.fallback(index, flips, buf);
