@@ -91,6 +91,15 @@ pub(crate) fn ldexp(mut x: f64, mut e: i64) -> f64 {
     x * 2f64.powi(e as i32)
 }
 
+/// `yw (1 - 2p)` in fixed point, for `p = m 2^-q` (`q >= 1`): the same
+/// integer as `mul_fixed(yw, y, prec)` with `y = 2^prec - m 2^(prec-q+1)`,
+/// bit for bit, since `floor(yw y / 2^prec) = yw - ceil(yw m / 2^(q-1))`:
+/// a product by one word instead of by a `prec`-bit number. `round` is
+/// `2^(q-1) - 1`.
+fn times_one_minus_2p(yw: &UBig, m: u64, q: usize, round: &UBig) -> UBig {
+    yw - ((yw * UBig::from(m) + round) >> (q - 1))
+}
+
 /// One evaluation at `prec` fraction bits: `(S, (1-p)^n)` in fixed point.
 fn terms(dual: &DualWeights, m: u64, q: usize, prec: usize) -> (UBig, UBig) {
     let one = UBig::ONE << prec;
@@ -102,9 +111,10 @@ fn terms(dual: &DualWeights, m: u64, q: usize, prec: usize) -> (UBig, UBig) {
     let first = dual.counts.iter().position(|&c| c > 0).unwrap_or(lo);
     let mut s = UBig::ZERO;
     let mut yw = pow_fixed(&y, first as u64, prec);
+    let round = (UBig::ONE << (q - 1)) - UBig::ONE;
     for w in first..=hi {
         if w > first {
-            yw = mul_fixed(&yw, &y, prec);
+            yw = times_one_minus_2p(&yw, m, q, &round);
         }
         if yw == UBig::ZERO {
             // (1-2p)^w truncated to 0 at this precision: so are all the
@@ -202,6 +212,35 @@ mod tests {
             let (m, q) = dyadic(p);
             assert_eq!(ldexp(m as f64, -(q as i64)), p);
             assert!(m & 1 == 1 || m == 0);
+        }
+    }
+
+    #[test]
+    fn one_word_step_is_the_fixed_point_product() {
+        // the step of `terms` against the full product it replaces, exactly,
+        // from p = 1/2 (y = 0) to the smallest subnormal, at several precisions
+        for p in [0.5, 0.25, 0.1, 1e-5, 1e-15, 3e-300, f64::MIN_POSITIVE / 8.0] {
+            let (m, q) = dyadic(p);
+            let round = (UBig::ONE << (q - 1)) - UBig::ONE;
+            for prec in [(q + 64).max(128), 2 * (q + 64), q + 1164] {
+                let one = UBig::ONE << prec;
+                let y = &one - ((UBig::from(m) << (prec - q)) << 1);
+                let mut yw = one.clone();
+                for w in 0..300u32 {
+                    let full = mul_fixed(&yw, &y, prec);
+                    let step = times_one_minus_2p(&yw, m, q, &round);
+                    assert_eq!(full, step, "p={p} prec={prec} w={w}");
+                    yw = step;
+                }
+                // and from a power that is not 1 at the start
+                let mut yw = pow_fixed(&y, 12_144, prec) + UBig::from(12_345u32);
+                for w in 0..50u32 {
+                    let full = mul_fixed(&yw, &y, prec);
+                    let step = times_one_minus_2p(&yw, m, q, &round);
+                    assert_eq!(full, step, "p={p} prec={prec} offset w={w}");
+                    yw = step;
+                }
+            }
         }
     }
 
