@@ -139,8 +139,7 @@ pub fn p_undetected(dual: &DualWeights, p: f64) -> Result<f64> {
 /// `P_ud - sum_{w=1}^{W} A_w p^w (1-p)^(n-w)`: the share of `P_ud` from
 /// codewords of weight above `W`, given `low = [A_1, .., A_W]` exact (from
 /// [`crate::weights::macwilliams`] or an enumeration; empty: [`p_undetected`]).
-/// The difference is
-/// formed in the same fixed point as [`p_undetected`] with the error of each
+/// The difference is formed in the same fixed point as [`p_undetected`] with the error of each
 /// subtracted term bounded too (`A_w (2n + 2w + 2)` units: `p^w` within `2w`,
 /// `(1-p)^(n-w)` within `2n`, one truncating product), so it keeps 14
 /// significant digits however small it is beside `P_ud`. Comes back as 0
@@ -219,7 +218,16 @@ mod tests {
     fn one_word_step_is_the_fixed_point_product() {
         // the step of `terms` against the full product it replaces, exactly,
         // from p = 1/2 (y = 0) to the smallest subnormal, at several precisions
-        for p in [0.5, 0.25, 0.1, 1e-5, 1e-15, 3e-300, f64::MIN_POSITIVE / 8.0] {
+        for p in [
+            0.5,
+            0.25,
+            0.1,
+            1e-5,
+            1e-15,
+            3e-300,
+            f64::MIN_POSITIVE / 8.0,
+            f64::from_bits(1),
+        ] {
             let (m, q) = dyadic(p);
             let round = (UBig::ONE << (q - 1)) - UBig::ONE;
             for prec in [(q + 64).max(128), 2 * (q + 64), q + 1164] {

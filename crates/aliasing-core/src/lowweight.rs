@@ -29,7 +29,8 @@ pub const MAX_WIDTH: u32 = 64;
 /// Largest number of hash probes a search may take before it is refused.
 pub const WORK_LIMIT: f64 = 2e10;
 
-/// Longest length [`span_counts`] accepts (its tables take about 40 bytes a bit).
+/// Longest length [`span_counts`] accepts (its tables take at least 40 bytes
+/// a bit; the work limit stops weight 4 far below this).
 pub const MAX_SPAN_LEN: u64 = 1 << 24;
 
 /// Largest meet-in-the-middle table, in entries (with its slots at load 1/4
@@ -219,14 +220,15 @@ impl Table {
     }
 }
 
-/// A one-bit-per-slot summary of a set of syndromes, sparse enough
-/// (64 bits a key or more) that a syndrome not in the set almost always
-/// finds its bit clear. No false negatives: a clear bit proves absence, a set
-/// bit says "look in the [`Table`]". The weight-4 count probes `n^2 / 2`
-/// syndromes of which nearly none are present; the table alone (load up to
-/// 1/2) ends a miss at its first slot only about two times in three, an
-/// unpredictable branch per probe, where this filter's bit is clear about
-/// 98 times in 100.
+/// A bit array summarising a set of syndromes, one bit a key set
+/// ([`FILTER_BITS_PER_SLOT`] bits a table slot: 64 or more a key), sparse
+/// enough that a syndrome not in the set almost always finds its bit clear.
+/// No false negatives: a clear bit proves absence, a set bit says "look in
+/// the [`Table`]". The weight-4 searches (span counts, shapes), `min_span`
+/// and the joint sampler probe far more syndromes than are present; the
+/// table alone (load up to 1/2) ends a miss at its first slot only about two
+/// times in three, an unpredictable branch per probe, where this filter's
+/// bit is clear about 98 times in 100.
 struct Presence {
     bits: Vec<u64>,
     shift: u32,
@@ -1170,8 +1172,10 @@ pub(crate) mod tests {
             x ^= x << 17;
             x
         };
-        let mut keys: Vec<u64> = (0..10_000).map(|_| next()).collect();
-        keys.extend([u64::MAX, 0]);
+        // the empty-slot marker and 0 first, so that every growth has to
+        // keep their bits
+        let mut keys = vec![u64::MAX, 0];
+        keys.extend((0..10_000).map(|_| next()));
         // from 32 slots, so the table and its filter grow 10 times
         let mut t = Table::with_filter(1);
         for (i, &k) in keys.iter().enumerate() {

@@ -82,6 +82,10 @@ impl<T: Tally> Tally for Vec<T> {
     fn empty_like(&self) -> Self {
         self.iter().map(Tally::empty_like).collect()
     }
+    /// As many entries, each fitting its counterpart.
+    fn fits(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().zip(other).all(|(a, b)| a.fits(b))
+    }
     fn add(&mut self, other: &Self) {
         for (a, b) in self.iter_mut().zip(other) {
             a.add(b);

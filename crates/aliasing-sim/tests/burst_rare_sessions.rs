@@ -1,6 +1,9 @@
 //! `--rare --burst` as a session: shards merged, a resumed partial run and
 //! any thread count give the single run's tally and estimate, bit for bit.
 
+mod common;
+use common::Scratch;
+
 use aliasing_core::shard::Shard;
 use aliasing_sim::burst_rare::{BurstTally, CHUNK};
 use aliasing_sim::channel::{Channel, GilbertElliott};
@@ -35,27 +38,6 @@ fn run(s: &BurstRareSession, threads: usize) -> (BurstTally, BurstRareFile) {
         ..Drive::default()
     })
     .unwrap()
-}
-
-/// A fresh directory under the system temp dir, removed when dropped.
-struct Scratch(std::path::PathBuf);
-
-impl Scratch {
-    fn new(tag: &str) -> Self {
-        let p = std::env::temp_dir().join(format!("alias-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        Scratch(p)
-    }
-    fn join(&self, name: impl AsRef<std::path::Path>) -> std::path::PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 #[test]

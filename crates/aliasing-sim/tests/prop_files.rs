@@ -3,6 +3,9 @@
 //! stack names. A file with any single byte changed, or cut short, is
 //! refused with a one-line error; no input panics; parameters round-trip.
 
+mod common;
+use common::Scratch;
+
 use aliasing_core::shard::Shard;
 use aliasing_sim::channel::Channel;
 use aliasing_sim::run::RunOptions;
@@ -65,6 +68,64 @@ fn rare_file() -> RareFile {
     })
     .unwrap()
     .1
+}
+
+/// A resumed rare-event run whose checkpoint does not fit its own
+/// parameters (a tally of the wrong shape, or more items done than the
+/// shard has) is refused in one line before any work; so is a burst one
+/// with more items done than its shard has.
+#[test]
+fn a_checkpoint_that_does_not_fit_its_run_is_refused() {
+    use aliasing_sim::rare::RareTally;
+    use aliasing_sim::shard::Checkpoint;
+    let d = Scratch::new("prop-files-unfit-checkpoint");
+    let refused = |e: aliasing_core::Error| {
+        let e = e.to_string();
+        assert!(e.contains("does not fit") && !e.contains('\n'), "{e}");
+    };
+    // rare: the real shape from a finished run, then two bad checkpoints
+    let file = rare_file();
+    let (params, whole) = (file.params.clone(), file.progress.counts.clone());
+    let cp = d.join("rare.ckpt");
+    let bad = [
+        Checkpoint {
+            chunks_done: 0,
+            counts: RareTally(whole.0[..whole.0.len() - 1].to_vec()),
+        },
+        Checkpoint {
+            chunks_done: 1 << 40,
+            counts: whole.clone(),
+        },
+    ];
+    for part in bad {
+        RareFile::new(RARE_FORMAT, params.clone(), shard(1, 2), false, part)
+            .write(&cp)
+            .unwrap();
+        let s = RareSession::resume(&cp, &session::Given::default(), None, None).unwrap();
+        refused(s.run(&Drive::default()).unwrap_err());
+    }
+    // the checkpoint of the right shape resumes
+    let ok = Checkpoint {
+        chunks_done: 0,
+        counts: RareTally(whole.0.iter().map(|_| Default::default()).collect()),
+    };
+    RareFile::new(RARE_FORMAT, params, shard(1, 2), false, ok)
+        .write(&cp)
+        .unwrap();
+    let s = RareSession::resume(&cp, &session::Given::default(), None, None).unwrap();
+    assert_eq!(s.run(&Drive::default()).unwrap().0, whole);
+    // burst: more items done than the shard has
+    let b = rare_burst_file();
+    let cp = d.join("burst.ckpt");
+    let part = Checkpoint {
+        chunks_done: 1 << 40,
+        counts: b.progress.counts.clone(),
+    };
+    BurstRareFile::new(RARE_BURST_FORMAT, b.params.clone(), b.shard, false, part)
+        .write(&cp)
+        .unwrap();
+    let s = BurstRareSession::resume(&cp, &session::Given::default(), None, None, None).unwrap();
+    refused(s.run(&Drive::default()).unwrap_err());
 }
 
 /// A finished shard of a small burst-channel rare-event run.
