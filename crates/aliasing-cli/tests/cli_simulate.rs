@@ -648,6 +648,17 @@ fn rare_event_shards_and_checkpoints_equal_the_single_run() {
     m.extend(files.iter().map(|s| s.as_str()));
     m.extend(["--format", "json", "--no-exact"]);
     assert_eq!(json(&alias(&m)), whole);
+    // the merge's --out file is the single run's, byte for byte
+    let (whole_out, merged_out) = (d.join("whole.json"), d.join("merged.json"));
+    let mut a = base.to_vec();
+    a.extend(["--out", whole_out.to_str().unwrap()]);
+    assert_eq!(json(&alias(&a)), whole);
+    m.extend(["--out", merged_out.to_str().unwrap()]);
+    assert_eq!(json(&alias(&m)), whole);
+    assert_eq!(
+        std::fs::read(&merged_out).unwrap(),
+        std::fs::read(&whole_out).unwrap()
+    );
     // a repeated shard, or a shard of another run, is refused in one line
     fails_with(&alias(&["merge", &files[0], &files[0], &files[2]]), "twice");
     let plot = d.join("rare.svg");

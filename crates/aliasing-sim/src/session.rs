@@ -297,8 +297,11 @@ impl<K: RunKind> Session<K> {
 type KindFile<K> = ShardFile<K, <K as RunKind>::Tally>;
 
 /// Reads the complete shard files of one run of kind `K` at `paths` and
-/// merges them into the whole run's session (the unsharded run) and tally.
-fn merge_kind<K: RunKind>(paths: &[PathBuf]) -> Result<(Session<K>, K::Tally)> {
+/// merges them into the whole run's session (the unsharded run) and its
+/// finished file (tally in `progress.counts`). The whole run's item count is
+/// the sum of the shards' (each did every `N`-th item), so the run's work
+/// list is not rebuilt.
+fn merge_kind<K: RunKind>(paths: &[PathBuf]) -> Result<(Session<K>, KindFile<K>)> {
     let mut files = Vec::new();
     for p in paths {
         files.push((
@@ -306,8 +309,11 @@ fn merge_kind<K: RunKind>(paths: &[PathBuf]) -> Result<(Session<K>, K::Tally)> {
             ShardFile::<K, K::Tally>::read(p, K::FORMAT)?,
         ));
     }
+    let items = files.iter().map(|(_, f)| f.progress.chunks_done).sum();
     let (params, tally) = crate::shard::merge(&files)?;
-    Ok((Session::new(params, Shard::WHOLE)?, tally))
+    let s = Session::new(params, Shard::WHOLE)?;
+    let file = s.finished(items, tally);
+    Ok((s, file))
 }
 
 impl Session<Params> {
@@ -372,7 +378,7 @@ impl Session<Params> {
 /// Reads the shard files at `paths` and merges them into the whole run's
 /// session (the unsharded run) and tallies.
 pub fn merge_paths(paths: &[PathBuf]) -> Result<(Session, Counts)> {
-    merge_kind(paths)
+    merge_kind(paths).map(|(s, f)| (s, f.progress.counts))
 }
 
 /// The kind of a rare-event run's shard and checkpoint files.
@@ -462,8 +468,10 @@ impl Session<RareParams> {
     }
 }
 
-/// Reads rare-event shard files and merges them into the whole run.
-pub fn merge_rare_paths(paths: &[PathBuf]) -> Result<(RareSession, RareTally)> {
+/// Reads rare-event shard files and merges them into the whole run: its
+/// session and its finished file (what `alias merge --out` writes; the tally
+/// is `progress.counts`).
+pub fn merge_rare_paths(paths: &[PathBuf]) -> Result<(RareSession, RareFile)> {
     merge_kind(paths)
 }
 
@@ -563,13 +571,6 @@ impl Session<BurstRareParams> {
         self.drive_items(work.items(), work.zero(), opts, |i| work.item(i))
     }
 
-    /// The finished file of this run's shard with tally `tally` (what
-    /// `alias merge --out` writes for the merged run).
-    pub fn result_file(&self, tally: BurstTally) -> BurstRareFile {
-        let items = self.params.samples.div_ceil(crate::burst_rare::CHUNK);
-        self.finished(items, tally)
-    }
-
     /// The estimate from a whole run's tally, with the exact value (where a
     /// cheap exact method applies) unless `no_exact`.
     pub fn result(&self, tally: &BurstTally, no_exact: bool) -> Result<BurstRareResult> {
@@ -592,7 +593,8 @@ impl Session<BurstRareParams> {
     }
 }
 
-/// Reads burst rare-event shard files and merges them into the whole run.
-pub fn merge_rare_burst_paths(paths: &[PathBuf]) -> Result<(BurstRareSession, BurstTally)> {
+/// Reads burst rare-event shard files and merges them into the whole run:
+/// its session and its finished file (the tally is `progress.counts`).
+pub fn merge_rare_burst_paths(paths: &[PathBuf]) -> Result<(BurstRareSession, BurstRareFile)> {
     merge_kind(paths)
 }

@@ -60,8 +60,11 @@ fn shards_resume_and_threads_give_the_single_run() {
         file.write(&path).unwrap();
         paths.push(path);
     }
-    let (merged_s, merged) = session::merge_rare_burst_paths(&paths).unwrap();
+    let (merged_s, merged_file) = session::merge_rare_burst_paths(&paths).unwrap();
+    let merged = merged_file.progress.counts.clone();
     assert_eq!(merged, whole);
+    // the merged file is the single run's finished file
+    assert_eq!(merged_file, run(&whole_s, 2).1);
     assert_eq!(merged_s.params, p);
     let m = merged_s.result(&merged, false).unwrap();
     assert_eq!(m, est);

@@ -3,7 +3,6 @@
 //! `stack` run; the result equals the single run's, bit for bit.
 
 use super::simulate::Sink;
-use aliasing_core::shard::Shard;
 use aliasing_sim::session::{self, RARE_BURST_FORMAT, RARE_FORMAT};
 use anyhow::Result;
 use std::path::PathBuf;
@@ -55,27 +54,19 @@ pub fn run(a: Args) -> Result<()> {
         anyhow::bail!(super::simulate::RARE_NO_PLOT);
     }
     if kind.as_deref() == Some(RARE_BURST_FORMAT) {
-        let (s, tally) = session::merge_rare_burst_paths(&a.files)?;
+        let (s, file) = session::merge_rare_burst_paths(&a.files)?;
         if let Some(out) = &a.out {
-            s.result_file(tally.clone()).write(out)?;
+            file.write(out)?;
         }
-        return a.report.report_rare_burst(&s, &tally);
+        return a.report.report_rare_burst(&s, &file.progress.counts);
     }
     if kind.as_deref() == Some(RARE_FORMAT) {
-        let (s, tally) = session::merge_rare_paths(&a.files)?;
+        let (s, file) = session::merge_rare_paths(&a.files)?;
         if let Some(out) = &a.out {
-            let work = aliasing_sim::rare::RareWork::new(&s.plan, s.params.samples, 0)?;
-            session::RareFile::finished(
-                RARE_FORMAT,
-                s.params.clone(),
-                Shard::WHOLE,
-                work.items(),
-                tally.clone(),
-            )
-            .write(out)?;
+            file.write(out)?;
         }
         let bar = crate::progress::Bar::stderr();
-        let r = s.result_with(&tally, a.report.no_exact, &bar)?;
+        let r = s.result_with(&file.progress.counts, a.report.no_exact, &bar)?;
         bar.finish();
         return a.report.report_rare(&s, &r);
     }
