@@ -293,9 +293,6 @@ pub fn run(a: Args) -> Result<()> {
 fn run_in(a: &Args, team: Option<&dyn Team>) -> Result<()> {
     check_flags(a)?;
     let root = team.is_none_or(|t| t.rank() == 0);
-    if a.rare {
-        return run_rare(a, team, root);
-    }
     let shard = a
         .shard
         .as_deref()
@@ -303,6 +300,9 @@ fn run_in(a: &Args, team: Option<&dyn Team>) -> Result<()> {
         .transpose()?;
     if shard.is_some_and(|s| s.count > 1) && a.out.is_none() {
         bail!("--shard needs --out FILE for its result file");
+    }
+    if a.rare {
+        return run_rare(a, shard, team, root);
     }
     let given = given(a)?;
     let mut session = match &a.resume {
@@ -402,17 +402,11 @@ impl Sink {
     }
 }
 
-fn run_rare(a: &Args, team: Option<&dyn Team>, root: bool) -> Result<()> {
+/// `alias simulate --rare` (`shard`: the parsed `--shard`, checked against
+/// `--out` by the caller).
+fn run_rare(a: &Args, shard: Option<Shard>, team: Option<&dyn Team>, root: bool) -> Result<()> {
     if a.engine != EngineArg::Sparse {
         bail!("--rare has its own sampler: no --engine");
-    }
-    let shard = a
-        .shard
-        .as_deref()
-        .map(crate::args::parse_shard)
-        .transpose()?;
-    if shard.is_some_and(|s| s.count > 1) && a.out.is_none() {
-        bail!("--shard needs --out FILE for its result file");
     }
     let samples = a
         .samples
