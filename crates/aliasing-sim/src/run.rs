@@ -365,7 +365,7 @@ impl FrameTally for Pairs {
     }
 }
 
-/// Per-check tallies for any number of checks (at most 63).
+/// Per-check tallies for any number of checks (up to 64: the pass masks are `u64`).
 struct PerCheck {
     /// The pass mask of a frame every check passed.
     all: u64,
