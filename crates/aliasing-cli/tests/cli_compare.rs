@@ -1,9 +1,6 @@
 //! `alias compare` end to end: formats, the JSON schema, given payloads, and
 //! one-line errors with exit code 2.
 
-mod common;
-use common::Scratch;
-
 use std::process::Command;
 
 fn alias(args: &[&str]) -> (i32, String, String) {
@@ -79,8 +76,8 @@ fn json_schema_and_values_match_the_library() {
 
 #[test]
 fn csv_and_output_file() {
-    let dir = Scratch::new("compare");
-    let f = dir.join("c.csv");
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("c.csv");
     let (rc, _, err) = alias(&[
         "compare",
         "--bytes",

@@ -1,8 +1,5 @@
 //! End-to-end tests of `alias curve`: notations, formats, bad input.
 
-mod common;
-use common::Scratch;
-
 use std::process::{Command, Output};
 
 fn alias(args: &[&str]) -> Output {
@@ -161,8 +158,8 @@ fn csv_and_bytes() {
 
 #[test]
 fn output_file_is_written_atomically() {
-    let dir = Scratch::new("cli-curve");
-    let file = dir.join("curve.json");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("curve.json");
     let f = file.to_str().unwrap();
     let o = alias(&[
         "curve", "--crc", "crc8", "--bits", "100", "--ber", "1e-3", "--format", "json", "-o", f,
@@ -173,7 +170,7 @@ fn output_file_is_written_atomically() {
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(v["points"][0]["bits"], 100);
     // A failing run leaves no file behind.
-    let bad = dir.join("bad.json");
+    let bad = dir.path().join("bad.json");
     let o = alias(&[
         "curve",
         "--crc",
@@ -185,7 +182,7 @@ fn output_file_is_written_atomically() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(!bad.exists());
-    let left: Vec<_> = std::fs::read_dir(dir.dir())
+    let left: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
@@ -316,8 +313,8 @@ fn checksums_methods_and_plots() {
         "whole number of bytes",
     );
     // --plot writes the picture beside the table.
-    let dir = Scratch::new("cli-curve-plot");
-    let png = dir.join("c.png");
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("c.png");
     let o = alias(&[
         "curve",
         "--crc",

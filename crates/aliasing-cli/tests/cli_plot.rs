@@ -1,9 +1,6 @@
 //! `alias plot`: re-plots saved JSON results; bad input exits 2 with one line
 //! on stderr and leaves no file behind.
 
-mod common;
-use common::Scratch;
-
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -33,6 +30,16 @@ fn fixture(name: &str) -> String {
         .into_owned()
 }
 
+/// `name` inside `dir`, as a command-line argument.
+fn arg(dir: &tempfile::TempDir, name: &str) -> String {
+    dir.path().join(name).to_string_lossy().into_owned()
+}
+
+/// Nothing in `dir`, temporary files included.
+fn is_empty(dir: &tempfile::TempDir) -> bool {
+    std::fs::read_dir(dir.path()).unwrap().next().is_none()
+}
+
 fn assert_exit_2(out: &Output, mentions: &str) {
     assert_eq!(
         out.status.code(),
@@ -52,10 +59,10 @@ fn assert_exit_2(out: &Output, mentions: &str) {
 
 #[test]
 fn plots_every_kind_to_svg_and_png() {
-    let d = Scratch::new("cli-plot-ok");
+    let d = tempfile::tempdir().unwrap();
     for kind in ["curve", "compare", "simulate", "simulate-sweep"] {
         for ext in ["svg", "png"] {
-            let out_path = d.path(&format!("{kind}.{ext}"));
+            let out_path = arg(&d, &format!("{kind}.{ext}"));
             let out = alias(
                 &["plot", &fixture(&format!("{kind}.json")), "-o", &out_path],
                 None,
@@ -78,9 +85,9 @@ fn plots_every_kind_to_svg_and_png() {
 
 #[test]
 fn reads_stdin_and_takes_options() {
-    let d = Scratch::new("cli-plot-stdin");
+    let d = tempfile::tempdir().unwrap();
     let json = std::fs::read(fixture("curve.json")).unwrap();
-    let p = d.path("c.svg");
+    let p = arg(&d, "c.svg");
     let out = alias(
         &[
             "plot",
@@ -109,43 +116,43 @@ fn reads_stdin_and_takes_options() {
 
 #[test]
 fn bad_extension_exits_2() {
-    let d = Scratch::new("cli-plot-ext");
+    let d = tempfile::tempdir().unwrap();
     let out = alias(
-        &["plot", &fixture("curve.json"), "-o", &d.path("c.pdf")],
+        &["plot", &fixture("curve.json"), "-o", &arg(&d, "c.pdf")],
         None,
     );
     assert_exit_2(&out, ".svg or .png");
-    assert!(d.is_empty());
+    assert!(is_empty(&d));
 }
 
 #[test]
 fn malformed_json_exits_2() {
-    let d = Scratch::new("cli-plot-json");
-    let bad = d.path("bad.json");
+    let d = tempfile::tempdir().unwrap();
+    let bad = arg(&d, "bad.json");
     std::fs::write(&bad, "{\"crc\": {\"name\": \"x\", ").unwrap();
-    let out = alias(&["plot", &bad, "-o", &d.path("p.png")], None);
+    let out = alias(&["plot", &bad, "-o", &arg(&d, "p.png")], None);
     assert_exit_2(&out, "not valid JSON");
-    let out = alias(&["plot", "-", "-o", &d.path("p.svg")], Some(b"[1, 2"));
+    let out = alias(&["plot", "-", "-o", &arg(&d, "p.svg")], Some(b"[1, 2"));
     assert_exit_2(&out, "not valid JSON");
     std::fs::remove_file(&bad).unwrap();
-    assert!(d.is_empty());
+    assert!(is_empty(&d));
 }
 
 #[test]
 fn unknown_or_wrong_documents_exit_2() {
-    let d = Scratch::new("cli-plot-doc");
+    let d = tempfile::tempdir().unwrap();
     let out = alias(
-        &["plot", "-", "-o", &d.path("p.svg")],
+        &["plot", "-", "-o", &arg(&d, "p.svg")],
         Some(br#"{"profile": [1, 2]}"#),
     );
     assert_exit_2(&out, "unrecognised result document");
     let out = alias(
-        &["plot", "-", "-o", &d.path("p.svg")],
+        &["plot", "-", "-o", &arg(&d, "p.svg")],
         Some(br#"{"crc": {"name": "c", "width": 8}, "points": [{"bits": 8}]}"#),
     );
     assert_exit_2(&out, "malformed curve result");
     let out = alias(
-        &["plot", &d.path("missing.json"), "-o", &d.path("p.svg")],
+        &["plot", &arg(&d, "missing.json"), "-o", &arg(&d, "p.svg")],
         None,
     );
     assert_exit_2(&out, "cannot read");
@@ -154,12 +161,12 @@ fn unknown_or_wrong_documents_exit_2() {
             "plot",
             &fixture("curve.json"),
             "-o",
-            &d.path("p.svg"),
+            &arg(&d, "p.svg"),
             "--size",
             "10x10",
         ],
         None,
     );
     assert_eq!(out.status.code(), Some(2));
-    assert!(d.is_empty());
+    assert!(is_empty(&d));
 }

@@ -3,9 +3,6 @@
 //! pseudo-terminal (util-linux `script`) the bar shows its stage, and the
 //! results are the same.
 
-mod common;
-use common::Scratch;
-
 use std::process::{Command, Output};
 
 fn alias(args: &[&str]) -> Output {
@@ -175,9 +172,9 @@ fn a_bar_on_a_terminal_names_its_stage_and_leaves_stdout_alone() {
 /// computing path does.
 #[test]
 fn stack_merge_shows_the_dual_code_on_a_terminal() {
-    let dir = Scratch::new("progress-merge");
+    let dir = tempfile::tempdir().unwrap();
     let files: Vec<String> = (1..=2)
-        .map(|i| dir.join(format!("s{i}.json")).display().to_string())
+        .map(|i| dir.path().join(format!("s{i}.json")).display().to_string())
         .collect();
     for (i, f) in files.iter().enumerate() {
         let shard = format!("{}/2", i + 1);

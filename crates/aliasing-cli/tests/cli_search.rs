@@ -1,8 +1,5 @@
 //! End-to-end tests of `alias search`: JSON schema, shards and merge, bad input.
 
-mod common;
-use common::Scratch;
-
 use std::process::{Command, Output};
 
 fn alias(args: &[&str]) -> Output {
@@ -62,9 +59,9 @@ fn json_schema_and_reciprocal_pairs() {
 
 #[test]
 fn shards_merge_and_refuse_repeats() {
-    let dir = Scratch::new("search");
+    let dir = tempfile::tempdir().unwrap();
     let files: Vec<String> = (1..=3)
-        .map(|i| dir.join(format!("s{i}.json")).display().to_string())
+        .map(|i| dir.path().join(format!("s{i}.json")).display().to_string())
         .collect();
     for (i, f) in files.iter().enumerate() {
         let shard = format!("{}/3", i + 1);

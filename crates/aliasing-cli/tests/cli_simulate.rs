@@ -1,9 +1,6 @@
 //! `alias simulate` and `alias merge` end to end: output, shards, SIGKILL and
 //! resume, refusal of bad input and of corrupt or mismatched files.
 
-mod common;
-use common::Scratch;
-
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
@@ -75,12 +72,11 @@ fn json_output_has_the_documented_fields() {
 
 #[test]
 fn merged_shards_equal_the_single_run() {
-    let d = Scratch::new("sim-merged-shards-equal-the-single-run");
+    let d = tempfile::tempdir().unwrap();
     let whole = json(&alias(RUN));
     let mut files = Vec::new();
     for i in 1..=3 {
-        let f = d.join(format!("shard{i}.json"));
-        let _ = std::fs::remove_file(&f);
+        let f = d.path().join(format!("shard{i}.json"));
         let shard = format!("{i}/3");
         let mut a = RUN.to_vec();
         a.extend([
@@ -99,7 +95,7 @@ fn merged_shards_equal_the_single_run() {
     let merged = json(&alias(&m));
     assert_eq!(merged, whole);
     // a shard of another seed is refused
-    let other = d.join("other.json");
+    let other = d.path().join("other.json");
     let mut a = RUN.to_vec();
     a[10] = "6";
     a.extend(["--shard", "3/3", "--out", other.to_str().unwrap()]);
@@ -116,7 +112,7 @@ fn merged_shards_equal_the_single_run() {
 
 #[test]
 fn killed_and_resumed_run_equals_the_uninterrupted_one() {
-    let d = Scratch::new("sim-killed-and-resumed-run-equals-the-uninterrupted-one");
+    let d = tempfile::tempdir().unwrap();
     // The dense engine on 1518-byte frames: a run of a second or two.
     let base = [
         "simulate",
@@ -139,8 +135,7 @@ fn killed_and_resumed_run_equals_the_uninterrupted_one() {
         "--no-exact",
     ];
     let whole = json(&alias(&base));
-    let cp = d.join("run.ckpt");
-    let _ = std::fs::remove_file(&cp);
+    let cp = d.path().join("run.ckpt");
     let mut a: Vec<&str> = base.to_vec();
     a.extend([
         "--checkpoint",
@@ -350,7 +345,7 @@ fn rare_events_on_bursts() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
-    let d = Scratch::new("sim-bad-input-is-one-line-and-exit-2");
+    let d = tempfile::tempdir().unwrap();
     fails_with(&alias(&["simulate", "--ber", "2"]), "probability");
     fails_with(&alias(&["simulate", "--frames=-5"]), "--frames");
     fails_with(
@@ -374,7 +369,7 @@ fn bad_input_is_one_line_and_exit_2() {
         &alias(&["simulate", "--rare", "--plot", "x.svg", "--samples", "10"]),
         "--rare",
     );
-    let garbage = d.join("garbage.json");
+    let garbage = d.path().join("garbage.json");
     std::fs::write(&garbage, "{not json").unwrap();
     fails_with(
         &alias(&["merge", garbage.to_str().unwrap()]),
@@ -384,9 +379,9 @@ fn bad_input_is_one_line_and_exit_2() {
 
 #[test]
 fn plot_of_a_run() {
-    let d = Scratch::new("sim-plot-of-a-run");
-    let png = d.join("sim.png");
-    let gif = d.join("x.gif");
+    let d = tempfile::tempdir().unwrap();
+    let png = d.path().join("sim.png");
+    let gif = d.path().join("x.gif");
     let o = alias(&[
         "simulate",
         "--frames",
@@ -427,7 +422,7 @@ fn plot_of_a_run() {
 /// must equal the single run's.
 #[test]
 fn merge_of_a_fixed_payload_keeps_its_exact_values() {
-    let d = Scratch::new("sim-merge-of-a-fixed-payload-keeps-its-exact-values");
+    let d = tempfile::tempdir().unwrap();
     let base = [
         "simulate",
         "--frames",
@@ -456,8 +451,7 @@ fn merge_of_a_fixed_payload_keeps_its_exact_values() {
     );
     let mut files = Vec::new();
     for i in 1..=2 {
-        let f = d.join(format!("fixed{i}.json"));
-        let _ = std::fs::remove_file(&f);
+        let f = d.path().join(format!("fixed{i}.json"));
         let shard = format!("{i}/2");
         let mut a = base.to_vec();
         a.extend(["--shard", &shard, "--out", f.to_str().unwrap()]);
@@ -503,7 +497,7 @@ fn merge_of_a_fixed_payload_keeps_its_exact_values() {
 
 #[test]
 fn resume_alone_continues_and_a_mismatch_names_the_field() {
-    let d = Scratch::new("sim-resume-alone-continues-and-a-mismatch-names-the-field");
+    let d = tempfile::tempdir().unwrap();
     let base = [
         "simulate",
         "--frames",
@@ -524,8 +518,7 @@ fn resume_alone_continues_and_a_mismatch_names_the_field() {
     ];
     let whole = json(&alias(&base));
     // a finished checkpoint resumes to the same report, with nothing retyped
-    let cp = d.join("alone.ckpt");
-    let _ = std::fs::remove_file(&cp);
+    let cp = d.path().join("alone.ckpt");
     let mut a = base.to_vec();
     a.extend(["--checkpoint", cp.to_str().unwrap()]);
     assert_eq!(json(&alias(&a)), whole);
@@ -614,7 +607,7 @@ fn up_front_checks_refuse_before_any_work() {
 /// for bit, and a checkpoint resumes to it.
 #[test]
 fn rare_event_shards_and_checkpoints_equal_the_single_run() {
-    let d = Scratch::new("sim-rare-event-shards-and-checkpoints-equal-the-single-run");
+    let d = tempfile::tempdir().unwrap();
     let base = [
         "simulate",
         "--rare",
@@ -635,8 +628,7 @@ fn rare_event_shards_and_checkpoints_equal_the_single_run() {
     let whole = json(&alias(&base));
     let mut files = Vec::new();
     for i in 1..=3 {
-        let f = d.join(format!("rare{i}.json"));
-        let _ = std::fs::remove_file(&f);
+        let f = d.path().join(format!("rare{i}.json"));
         let shard = format!("{i}/3");
         let mut a = base.to_vec();
         a.extend(["--shard", &shard, "--out", f.to_str().unwrap()]);
@@ -649,7 +641,7 @@ fn rare_event_shards_and_checkpoints_equal_the_single_run() {
     m.extend(["--format", "json", "--no-exact"]);
     assert_eq!(json(&alias(&m)), whole);
     // the merge's --out file is the single run's, byte for byte
-    let (whole_out, merged_out) = (d.join("whole.json"), d.join("merged.json"));
+    let (whole_out, merged_out) = (d.path().join("whole.json"), d.path().join("merged.json"));
     let mut a = base.to_vec();
     a.extend(["--out", whole_out.to_str().unwrap()]);
     assert_eq!(json(&alias(&a)), whole);
@@ -661,14 +653,14 @@ fn rare_event_shards_and_checkpoints_equal_the_single_run() {
     );
     // a repeated shard, or a shard of another run, is refused in one line
     fails_with(&alias(&["merge", &files[0], &files[0], &files[2]]), "twice");
-    let plot = d.join("rare.svg");
+    let plot = d.path().join("rare.svg");
     fails_with(
         &alias(&["merge", &files[0], "--plot", plot.to_str().unwrap()]),
         "one value per check",
     );
     assert!(!plot.exists());
     // a plain simulation's shard with them: refused
-    let sim = d.join("plain-shard1of2.json");
+    let sim = d.path().join("plain-shard1of2.json");
     let o = alias(&[
         "simulate",
         "--frames",
@@ -687,8 +679,7 @@ fn rare_event_shards_and_checkpoints_equal_the_single_run() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     fails_with(&alias(&["merge", &files[0], sim.to_str().unwrap()]), "file");
     // checkpointed and resumed (from the finished checkpoint)
-    let cp = d.join("rare.ckpt");
-    let _ = std::fs::remove_file(&cp);
+    let cp = d.path().join("rare.ckpt");
     let mut a = base.to_vec();
     a.extend(["--checkpoint", cp.to_str().unwrap()]);
     assert_eq!(json(&alias(&a)), whole);
@@ -715,7 +706,7 @@ fn rare_event_shards_and_checkpoints_equal_the_single_run() {
 /// run bit for bit, and a checkpoint resumes to it.
 #[test]
 fn rare_burst_shards_and_checkpoints_equal_the_single_run() {
-    let d = Scratch::new("sim-rare-burst-shards-and-checkpoints-equal-the-single-run");
+    let d = tempfile::tempdir().unwrap();
     let base = [
         "simulate",
         "--rare",
@@ -736,8 +727,7 @@ fn rare_burst_shards_and_checkpoints_equal_the_single_run() {
     assert!(whole["result"]["crc"]["exact"].as_f64().is_some());
     let mut files = Vec::new();
     for i in 1..=3 {
-        let f = d.join(format!("rareburst{i}.json"));
-        let _ = std::fs::remove_file(&f);
+        let f = d.path().join(format!("rareburst{i}.json"));
         let shard = format!("{i}/3");
         let mut a = base.to_vec();
         a.extend(["--shard", &shard, "--out", f.to_str().unwrap()]);
@@ -751,15 +741,14 @@ fn rare_burst_shards_and_checkpoints_equal_the_single_run() {
     m.extend(["--format", "json"]);
     assert_eq!(json(&alias(&m)), whole);
     fails_with(&alias(&["merge", &files[0], &files[0], &files[2]]), "twice");
-    let plot = d.join("rareburst.svg");
+    let plot = d.path().join("rareburst.svg");
     fails_with(
         &alias(&["merge", &files[0], "--plot", plot.to_str().unwrap()]),
         "one value per check",
     );
     assert!(!plot.exists());
     // checkpointed, then resumed from the finished checkpoint
-    let cp = d.join("rareburst.ckpt");
-    let _ = std::fs::remove_file(&cp);
+    let cp = d.path().join("rareburst.ckpt");
     let mut a = base.to_vec();
     a.extend(["--checkpoint", cp.to_str().unwrap(), "--threads", "1"]);
     assert_eq!(json(&alias(&a)), whole);

@@ -2,9 +2,6 @@
 //! for bit (table and JSON, by `alias merge` and `alias stack --merge`), bad
 //! input.
 
-mod common;
-use common::Scratch;
-
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -58,8 +55,8 @@ fn with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
 
 #[test]
 fn shards_merge_to_the_single_run_bit_for_bit() {
-    let dir = Scratch::new("stack");
-    let p = |s: &str| dir.join(s).display().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let p = |s: &str| dir.path().join(s).display().to_string();
     let json = ok(&with(&["--format", "json"]));
     let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
     let pts = v["points"].as_array().unwrap();

@@ -1,9 +1,6 @@
 //! End-to-end tests of the split dual-code pass: `alias weights --shard I/N
 //! --out FILE` and `alias merge` give the single run's output byte for byte.
 
-mod common;
-use common::Scratch;
-
 use std::path::Path;
 use std::process::Command;
 
@@ -32,8 +29,9 @@ fn bad(args: &[&str], want: &str) {
     assert!(err.starts_with("error: ") && err.contains(want), "{err}");
 }
 
-fn dir(name: &str) -> Scratch {
-    Scratch::new(&format!("wshards-{name}"))
+/// A fresh directory for one test, removed when it ends.
+fn dir() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
 }
 
 fn p(d: &Path, f: &str) -> String {
@@ -58,7 +56,7 @@ fn shards(d: &Path, base: &[&str], n: u64) -> Vec<String> {
 
 #[test]
 fn merged_shards_equal_the_single_run_table_and_json() {
-    let d = dir("same");
+    let d = dir();
     // (x+1) p, primitive, 24-bit (1024 items), and a generator whose
     // cycles are walked
     for (crc, bits) in [
@@ -84,7 +82,7 @@ fn merged_shards_equal_the_single_run_table_and_json() {
             single.extend(["--format", format]);
             let want = ok(&single);
             for n in [1u64, 2, 5] {
-                let files = shards(d.dir(), &base, n);
+                let files = shards(d.path(), &base, n);
                 let mut merge = vec!["merge", "--format", format];
                 // any order
                 merge.extend(files.iter().rev().map(String::as_str));
@@ -92,14 +90,14 @@ fn merged_shards_equal_the_single_run_table_and_json() {
             }
         }
         // the merged file is the whole pass's result file; merged again, the same
-        let files = shards(d.dir(), &base, 3);
-        let whole = p(d.dir(), "whole.json");
+        let files = shards(d.path(), &base, 3);
+        let whole = p(d.path(), "whole.json");
         let mut merge = vec!["merge", "--out", &whole];
         merge.extend(files.iter().map(String::as_str));
         let table = ok(&merge);
         assert_eq!(ok(&["merge", &whole]), table);
         // --out without --shard writes the same file as one shard of one
-        let one = p(d.dir(), "one.json");
+        let one = p(d.path(), "one.json");
         let mut args = base.to_vec();
         args.extend(["--out", &one]);
         assert_eq!(ok(&args), table);
@@ -109,21 +107,21 @@ fn merged_shards_equal_the_single_run_table_and_json() {
 
 #[test]
 fn mismatched_repeated_missing_or_edited_shards_are_refused() {
-    let d = dir("bad");
+    let d = dir();
     let base = [
         "weights", "--crc", "crc16", "--bits", "300", "--method", "dual",
     ];
-    let f = shards(d.dir(), &base, 3);
+    let f = shards(d.path(), &base, 3);
     bad(&["merge", &f[0], &f[1], &f[1]], "given twice");
     bad(&["merge", &f[0], &f[2]], "shard 2/3 is missing");
-    let other = p(d.dir(), "other.json");
+    let other = p(d.path(), "other.json");
     ok(&[
         "weights", "--crc", "crc16", "--bits", "301", "--method", "dual", "--shard", "2/3",
         "--out", &other,
     ]);
     bad(&["merge", &f[0], &other, &f[2]], "other parameters");
     let two = shards(
-        d.dir(),
+        d.path(),
         &[
             "weights",
             "--crc",
@@ -139,7 +137,7 @@ fn mismatched_repeated_missing_or_edited_shards_are_refused() {
     );
     bad(&["merge", &f[0], &two[1], &f[2]], "other parameters");
     let text = std::fs::read_to_string(&f[1]).unwrap();
-    let edited = p(d.dir(), "edited.json");
+    let edited = p(d.path(), "edited.json");
     std::fs::write(
         &edited,
         text.replacen("\"counts\": [\n", "\"counts\": [\n 1,", 1),
@@ -147,7 +145,7 @@ fn mismatched_repeated_missing_or_edited_shards_are_refused() {
     .unwrap();
     bad(&["merge", &f[0], &edited, &f[2]], "edited.json");
     // a simulate shard is another kind of file
-    let sim = p(d.dir(), "sim.json");
+    let sim = p(d.path(), "sim.json");
     ok(&[
         "simulate", "--frames", "1000", "--bytes", "64", "--stack", "crc8", "--shard", "2/3",
         "--out", &sim,
@@ -168,7 +166,7 @@ fn mismatched_repeated_missing_or_edited_shards_are_refused() {
             "--shard",
             "1/2",
             "--out",
-            &p(d.dir(), "x.json"),
+            &p(d.path(), "x.json"),
         ],
         "--method dual",
     );
@@ -184,7 +182,7 @@ fn mismatched_repeated_missing_or_edited_shards_are_refused() {
             "--shard",
             "3/2",
             "--out",
-            &p(d.dir(), "x.json"),
+            &p(d.path(), "x.json"),
         ],
         "--shard",
     );
@@ -216,12 +214,19 @@ fn mismatched_repeated_missing_or_edited_shards_are_refused() {
             "--shard",
             "1/2",
             "--out",
-            &p(d.dir(), "x.json"),
+            &p(d.path(), "x.json"),
         ],
         "32",
     );
     bad(
-        &["merge", &f[0], &f[1], &f[2], "--plot", &p(d.dir(), "x.svg")],
+        &[
+            "merge",
+            &f[0],
+            &f[1],
+            &f[2],
+            "--plot",
+            &p(d.path(), "x.svg"),
+        ],
         "--plot",
     );
 }

@@ -8,9 +8,6 @@
 //! `ALIAS_GOLDEN_UPDATE=1 cargo test -p aliasing-cli --test golden` and
 //! review the diff of `tests/golden/` before committing it.
 
-mod common;
-use common::Scratch;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -369,14 +366,14 @@ fn outputs_match_the_golden_files() {
 fn merged_shards_match_the_golden_files() {
     // Shards of one random-payload run, merged in both orders; three chunks
     // so that both shards hold frames.
-    let dir = Scratch::new("golden");
+    let dir = tempfile::tempdir().unwrap();
     let common = [
         "simulate", "--frames", "2e5", "--bytes", "64", "--ber", "1e-2", "--stack", "internet",
         "--seed", "11",
     ];
     let mut files = Vec::new();
     for shard in ["1/2", "2/2"] {
-        let out = dir.join(format!("shard-{}.json", &shard[..1]));
+        let out = dir.path().join(format!("shard-{}.json", &shard[..1]));
         let mut args = common.to_vec();
         let out_s = out.to_str().unwrap().to_owned();
         args.extend(["--shard", shard, "--out", &out_s]);

@@ -5,9 +5,6 @@
 //! panic; a corrupt shard or checkpoint file is always refused. The process
 //! spawns are kept to a few hundred so the suite stays fast.
 
-mod common;
-use common::Scratch;
-
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::process::{Command, Output};
@@ -286,7 +283,7 @@ fn run_ok(args: &[&str]) -> Output {
 /// `alias merge` and by `--resume`: never a wrong merge, never a panic.
 #[test]
 fn corrupt_shard_and_checkpoint_files_are_refused() {
-    let d = Scratch::new("prop-corrupt-shard-and-checkpoint-files-are-refused");
+    let d = tempfile::tempdir().unwrap();
     let run = [
         "simulate",
         "--frames",
@@ -302,7 +299,7 @@ fn corrupt_shard_and_checkpoint_files_are_refused() {
         "--no-exact",
     ];
     let files: Vec<String> = (1..=2)
-        .map(|i| d.join(format!("s{i}.json")).display().to_string())
+        .map(|i| d.path().join(format!("s{i}.json")).display().to_string())
         .collect();
     for (i, f) in files.iter().enumerate() {
         let shard = format!("{}/2", i + 1);
@@ -320,7 +317,7 @@ fn corrupt_shard_and_checkpoint_files_are_refused() {
         "--no-exact",
     ]);
     let text = std::fs::read(&files[1]).unwrap();
-    let bad = d.join("bad.json").display().to_string();
+    let bad = d.path().join("bad.json").display().to_string();
     let mut runner = TestRunner::new(Config {
         cases: 40,
         failure_persistence: None,
@@ -345,12 +342,12 @@ fn corrupt_shard_and_checkpoint_files_are_refused() {
 /// An `alias search` shard file with any byte changed is refused by `--merge`.
 #[test]
 fn corrupt_search_shards_are_refused() {
-    let d = Scratch::new("prop-corrupt-search-shards-are-refused");
+    let d = tempfile::tempdir().unwrap();
     let q = [
         "search", "--width", "8", "--bits", "20", "--ber", "1e-5", "--top", "2", "--format", "csv",
     ];
     let files: Vec<String> = (1..=2)
-        .map(|i| d.join(format!("q{i}.json")).display().to_string())
+        .map(|i| d.path().join(format!("q{i}.json")).display().to_string())
         .collect();
     for (i, f) in files.iter().enumerate() {
         let shard = format!("{}/2", i + 1);
@@ -360,7 +357,7 @@ fn corrupt_search_shards_are_refused() {
     }
     run_ok(&["search", "--merge", &files[0], &files[1]]);
     let text = std::fs::read(&files[0]).unwrap();
-    let bad = d.join("qbad.json").display().to_string();
+    let bad = d.path().join("qbad.json").display().to_string();
     let mut runner = TestRunner::new(Config {
         cases: 40,
         failure_persistence: None,
@@ -379,7 +376,7 @@ fn corrupt_search_shards_are_refused() {
 /// one-line refusal, never a panic.
 #[test]
 fn mangled_json_results_are_plotted_or_refused() {
-    let d = Scratch::new("prop-mangled-json-results-are-plotted-or-refused");
+    let d = tempfile::tempdir().unwrap();
     let docs = [
         run_ok(&[
             "curve",
@@ -419,8 +416,8 @@ fn mangled_json_results_are_plotted_or_refused() {
         ])
         .stdout,
     ];
-    let input = d.join("doc.json").display().to_string();
-    let out = d.join("doc.svg").display().to_string();
+    let input = d.path().join("doc.json").display().to_string();
+    let out = d.path().join("doc.svg").display().to_string();
     let mut runner = TestRunner::new(Config {
         cases: 48,
         failure_persistence: None,

@@ -1,8 +1,8 @@
-//! Helpers shared by the plot tests: fixtures, a self-removing temporary
+//! Helpers shared by the plot tests: fixtures, the entries of a temporary
 //! directory, and small readers of the SVG and PNG files plotters writes.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// A fixture from `tests/data/`.
 pub fn fixture(name: &str) -> serde_json::Value {
@@ -12,34 +12,14 @@ pub fn fixture(name: &str) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap()
 }
 
-/// A fresh directory under the system temp dir, removed on drop.
-pub struct TempDir(pub PathBuf);
-
-impl TempDir {
-    pub fn new(tag: &str) -> Self {
-        let p = std::env::temp_dir().join(format!("aliasing-plot-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        TempDir(p)
-    }
-    pub fn join(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-    /// Names of every entry in the directory, temporary files included.
-    pub fn entries(&self) -> Vec<String> {
-        let mut v: Vec<String> = std::fs::read_dir(&self.0)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// Names of every entry in `dir`, temporary files included, sorted.
+pub fn entries(dir: &tempfile::TempDir) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
 }
 
 /// The text content of every `<text>` element of an SVG document, unescaped.

@@ -94,9 +94,9 @@ fn check_png(path: &std::path::Path, colours: &[plotters::style::RGBColor]) {
 
 #[test]
 fn curve_renders_to_svg_and_png() {
-    let dir = TempDir::new("curve");
+    let dir = tempfile::tempdir().unwrap();
     let doc = fixture("curve.json");
-    let svg_path = dir.join("curve.svg");
+    let svg_path = dir.path().join("curve.svg");
     render(&doc, &svg_path).unwrap();
     let svg = std::fs::read_to_string(&svg_path).unwrap();
     assert!(svg.len() > 10_000, "SVG only {} bytes", svg.len());
@@ -138,7 +138,7 @@ fn curve_renders_to_svg_and_png() {
         assert!(d[1].0 - d[0].0 <= 11.0);
     }
 
-    let png_path = dir.join("curve.png");
+    let png_path = dir.path().join("curve.png");
     render(&doc, &png_path).unwrap();
     assert!(std::fs::metadata(&png_path).unwrap().len() > 20_000);
     check_png(
@@ -146,7 +146,7 @@ fn curve_renders_to_svg_and_png() {
         &[PALETTE[0], PALETTE[1], PALETTE[2], PALETTE[3], ASYMPTOTE],
     );
     assert_eq!(
-        dir.entries(),
+        common::entries(&dir),
         ["curve.png", "curve.svg"],
         "no temporary files left"
     );
@@ -156,7 +156,7 @@ fn curve_renders_to_svg_and_png() {
 fn tiny_probabilities_keep_their_ticks_and_places() {
     // A 64-bit check down to 1e-40: every decade mark must still be drawn
     // and every point placed (plotters' own log axis drops ticks below 2.2e-16).
-    let dir = TempDir::new("tiny");
+    let dir = tempfile::tempdir().unwrap();
     let mut doc = fixture("curve.json");
     doc["crc"] = serde_json::json!({"name": "CRC-64/XZ", "width": 64,
         "full": "0x142F0E1EBA9EA3693", "koopman": "0xA17870F5D4F51B49"});
@@ -164,7 +164,7 @@ fn tiny_probabilities_keep_their_ticks_and_places() {
         let v = p["p_alias_given_error"].as_f64().unwrap();
         p["p_alias_given_error"] = (v * 1e-26).into();
     }
-    let p = dir.join("tiny.svg");
+    let p = dir.path().join("tiny.svg");
     render(&doc, &p).unwrap();
     let svg = std::fs::read_to_string(&p).unwrap();
     let texts = svg_texts(&svg);
@@ -174,20 +174,20 @@ fn tiny_probabilities_keep_their_ticks_and_places() {
     }
     assert!(texts.contains(&"2^-64 = 5.42e-20".to_string()));
     check_lines(&svg, &doc, ("100", "10000"), ("1e-40", "1e-20"));
-    let p = dir.join("tiny.png");
+    let p = dir.path().join("tiny.png");
     render(&doc, &p).unwrap();
     check_png(&p, &PALETTE[..4]);
 }
 
 #[test]
 fn curve_options_undetected_and_bytes() {
-    let dir = TempDir::new("curve-opts");
+    let dir = tempfile::tempdir().unwrap();
     let opts = Options {
         y: YQuantity::Undetected,
         x: XUnit::Bytes,
         ..Options::default()
     };
-    let p = dir.join("ud.svg");
+    let p = dir.path().join("ud.svg");
     render_with(&fixture("curve.json"), &p, &opts).unwrap();
     let svg = std::fs::read_to_string(&p).unwrap();
     let texts = svg_texts(&svg);
@@ -200,16 +200,16 @@ fn curve_options_undetected_and_bytes() {
     // No 2^-r asymptote for P_ud, which has none.
     assert!(!texts.iter().any(|t| t.starts_with("2^-")));
     assert!(polylines(&svg, &hex(ASYMPTOTE)).is_empty());
-    let p = dir.join("ud.png");
+    let p = dir.path().join("ud.png");
     render_with(&fixture("curve.json"), &p, &opts).unwrap();
     check_png(&p, &PALETTE[..4]);
 }
 
 #[test]
 fn compare_renders_to_svg_and_png() {
-    let dir = TempDir::new("compare");
+    let dir = tempfile::tempdir().unwrap();
     let doc = fixture("compare.json");
-    let p = dir.join("compare.svg");
+    let p = dir.path().join("compare.svg");
     render(&doc, &p).unwrap();
     let svg = std::fs::read_to_string(&p).unwrap();
     assert!(svg.len() > 10_000);
@@ -254,16 +254,16 @@ fn compare_renders_to_svg_and_png() {
     ys.dedup();
     assert_eq!(ys.len(), 2, "asymptote heights {ys:?}");
 
-    let p = dir.join("compare.png");
+    let p = dir.path().join("compare.png");
     render(&doc, &p).unwrap();
     check_png(&p, &PALETTE);
 }
 
 #[test]
 fn simulate_renders_to_svg_and_png() {
-    let dir = TempDir::new("simulate");
+    let dir = tempfile::tempdir().unwrap();
     let doc = fixture("simulate.json");
-    let p = dir.join("sim.svg");
+    let p = dir.path().join("sim.svg");
     render(&doc, &p).unwrap();
     let svg = std::fs::read_to_string(&p).unwrap();
     let texts = svg_texts(&svg);
@@ -309,16 +309,16 @@ fn simulate_renders_to_svg_and_png() {
         "two exact diamonds plus the legend's"
     );
 
-    let p = dir.join("sim.png");
+    let p = dir.path().join("sim.png");
     render(&doc, &p).unwrap();
     check_png(&p, &PALETTE[..2]);
 }
 
 #[test]
 fn simulate_sweep_renders_to_svg_and_png() {
-    let dir = TempDir::new("sweep");
+    let dir = tempfile::tempdir().unwrap();
     let doc = fixture("simulate-sweep.json");
-    let p = dir.join("sweep.svg");
+    let p = dir.path().join("sweep.svg");
     render(&doc, &p).unwrap();
     let svg = std::fs::read_to_string(&p).unwrap();
     let texts = svg_texts(&svg);
@@ -341,20 +341,20 @@ fn simulate_sweep_renders_to_svg_and_png() {
             .any(|l| l.len() == 5)
     );
 
-    let p = dir.join("sweep.png");
+    let p = dir.path().join("sweep.png");
     render(&doc, &p).unwrap();
     check_png(&p, &PALETTE[..2]);
 }
 
 #[test]
 fn sweep_over_bytes_uses_length_axis() {
-    let dir = TempDir::new("sweep-bytes");
+    let dir = tempfile::tempdir().unwrap();
     let mut doc = fixture("simulate-sweep.json");
     for (i, run) in doc.as_array_mut().unwrap().iter_mut().enumerate() {
         run["params"]["ber"] = 1e-5.into();
         run["params"]["bytes"] = (64u64 << i).into();
     }
-    let p = dir.join("s.svg");
+    let p = dir.path().join("s.svg");
     render(&doc, &p).unwrap();
     let texts = svg_texts(&std::fs::read_to_string(&p).unwrap());
     assert!(texts.iter().any(|t| t == "frame length  [bytes]"));
@@ -363,21 +363,21 @@ fn sweep_over_bytes_uses_length_axis() {
 
 #[test]
 fn bad_extension_is_refused_and_writes_nothing() {
-    let dir = TempDir::new("ext");
+    let dir = tempfile::tempdir().unwrap();
     for name in ["plot.pdf", "plot", "plot.svg.txt"] {
-        let err = render(&fixture("curve.json"), &dir.join(name)).unwrap_err();
+        let err = render(&fixture("curve.json"), &dir.path().join(name)).unwrap_err();
         assert!(matches!(err, PlotError::BadExtension(_)), "{err}");
         assert!(err.to_string().contains(".svg or .png"));
     }
     // Case does not matter.
-    render(&fixture("curve.json"), &dir.join("UP.SVG")).unwrap();
-    assert_eq!(dir.entries(), ["UP.SVG"]);
+    render(&fixture("curve.json"), &dir.path().join("UP.SVG")).unwrap();
+    assert_eq!(common::entries(&dir), ["UP.SVG"]);
 }
 
 #[test]
 fn unknown_and_malformed_documents_are_refused() {
-    let dir = TempDir::new("bad");
-    let p = dir.join("x.png");
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("x.png");
     let cases = [
         serde_json::json!({"profile": [1, 2, 3]}),
         serde_json::json!(42),
@@ -406,32 +406,36 @@ fn unknown_and_malformed_documents_are_refused() {
             ..
         })
     ));
-    assert!(dir.entries().is_empty());
+    assert!(common::entries(&dir).is_empty());
 }
 
 #[test]
 fn nothing_plottable_leaves_no_file_and_keeps_an_old_one() {
-    let dir = TempDir::new("empty");
+    let dir = tempfile::tempdir().unwrap();
     let mut doc = fixture("curve.json");
     for p in doc["points"].as_array_mut().unwrap() {
         p["p_alias_given_error"] = 0.0.into();
     }
     for name in ["e.svg", "e.png"] {
-        let err = render(&doc, &dir.join(name)).unwrap_err();
+        let err = render(&doc, &dir.path().join(name)).unwrap_err();
         assert!(matches!(err, PlotError::Empty(_)), "{err}");
     }
-    assert!(dir.entries().is_empty(), "{:?}", dir.entries());
-    std::fs::write(dir.join("old.png"), b"old").unwrap();
-    assert!(render(&doc, &dir.join("old.png")).is_err());
-    assert_eq!(std::fs::read(dir.join("old.png")).unwrap(), b"old");
-    assert_eq!(dir.entries(), ["old.png"]);
+    assert!(
+        common::entries(&dir).is_empty(),
+        "{:?}",
+        common::entries(&dir)
+    );
+    std::fs::write(dir.path().join("old.png"), b"old").unwrap();
+    assert!(render(&doc, &dir.path().join("old.png")).is_err());
+    assert_eq!(std::fs::read(dir.path().join("old.png")).unwrap(), b"old");
+    assert_eq!(common::entries(&dir), ["old.png"]);
 }
 
 #[test]
 fn unwritable_destination_is_an_io_error() {
-    let dir = TempDir::new("io");
+    let dir = tempfile::tempdir().unwrap();
     for name in ["p.svg", "p.png"] {
-        let p = dir.join("no-such-dir").join(name);
+        let p = dir.path().join("no-such-dir").join(name);
         let err = render(&fixture("curve.json"), &p).unwrap_err();
         assert!(
             matches!(err, PlotError::Io { .. } | PlotError::Render(_)),
@@ -443,7 +447,7 @@ fn unwritable_destination_is_an_io_error() {
 
 #[test]
 fn long_titles_are_cut_and_small_pictures_do_not_panic() {
-    let dir = TempDir::new("small");
+    let dir = tempfile::tempdir().unwrap();
     let mut doc = fixture("compare.json");
     doc["checks"][0]["name"] = "X".repeat(300).into();
     for p in doc["points"].as_array_mut().unwrap() {
@@ -451,7 +455,7 @@ fn long_titles_are_cut_and_small_pictures_do_not_panic() {
             p["check"] = "X".repeat(300).into();
         }
     }
-    let p = dir.join("long.svg");
+    let p = dir.path().join("long.svg");
     render(&doc, &p).unwrap();
     let texts = svg_texts(&std::fs::read_to_string(&p).unwrap());
     let title = texts
@@ -469,7 +473,7 @@ fn long_titles_are_cut_and_small_pictures_do_not_panic() {
         };
         for name in ["s.svg", "s.png"] {
             // Either a picture or a one-line error; never a panic.
-            if let Err(e) = render_with(&fixture("curve.json"), &dir.join(name), &opts) {
+            if let Err(e) = render_with(&fixture("curve.json"), &dir.path().join(name), &opts) {
                 assert!(!e.to_string().contains('\n'));
             }
         }

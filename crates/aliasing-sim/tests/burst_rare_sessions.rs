@@ -1,9 +1,6 @@
 //! `--rare --burst` as a session: shards merged, a resumed partial run and
 //! any thread count give the single run's tally and estimate, bit for bit.
 
-mod common;
-use common::Scratch;
-
 use aliasing_core::shard::Shard;
 use aliasing_sim::burst_rare::{BurstTally, CHUNK};
 use aliasing_sim::channel::{Channel, GilbertElliott};
@@ -42,7 +39,7 @@ fn run(s: &BurstRareSession, threads: usize) -> (BurstTally, BurstRareFile) {
 
 #[test]
 fn shards_resume_and_threads_give_the_single_run() {
-    let d = Scratch::new("burst-sessions");
+    let d = tempfile::tempdir().unwrap();
     let p = params();
     let whole_s = BurstRareSession::new(p.clone(), Shard::WHOLE).unwrap();
     let (whole, _) = run(&whole_s, 2);
@@ -56,7 +53,7 @@ fn shards_resume_and_threads_give_the_single_run() {
     for i in 1..=3 {
         let s = BurstRareSession::new(p.clone(), shard(i, 3)).unwrap();
         let (_, file) = run(&s, 2);
-        let path = d.join(format!("shard{i}.json"));
+        let path = d.path().join(format!("shard{i}.json"));
         file.write(&path).unwrap();
         paths.push(path);
     }
@@ -83,7 +80,7 @@ fn shards_resume_and_threads_give_the_single_run() {
         chunks_done: 1,
         counts: work.item(1),
     };
-    let cp = d.join("partial.ckpt");
+    let cp = d.path().join("partial.ckpt");
     BurstRareFile::new(RARE_BURST_FORMAT, p.clone(), shard(2, 2), false, part)
         .write(&cp)
         .unwrap();
@@ -111,7 +108,4 @@ fn shards_resume_and_threads_give_the_single_run() {
         .unwrap()
         .to_string();
     assert!(e.contains("proposal") && !e.contains('\n'), "{e}");
-    for p in paths.iter().chain([&cp]) {
-        let _ = std::fs::remove_file(p);
-    }
 }

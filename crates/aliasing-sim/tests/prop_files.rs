@@ -3,9 +3,6 @@
 //! stack names. A file with any single byte changed, or cut short, is
 //! refused with a one-line error; no input panics; parameters round-trip.
 
-mod common;
-use common::Scratch;
-
 use aliasing_core::shard::Shard;
 use aliasing_sim::channel::Channel;
 use aliasing_sim::run::RunOptions;
@@ -78,7 +75,7 @@ fn rare_file() -> RareFile {
 fn a_checkpoint_that_does_not_fit_its_run_is_refused() {
     use aliasing_sim::rare::RareTally;
     use aliasing_sim::shard::Checkpoint;
-    let d = Scratch::new("prop-files-unfit-checkpoint");
+    let d = tempfile::tempdir().unwrap();
     let refused = |e: aliasing_core::Error| {
         let e = e.to_string();
         assert!(e.contains("does not fit") && !e.contains('\n'), "{e}");
@@ -86,7 +83,7 @@ fn a_checkpoint_that_does_not_fit_its_run_is_refused() {
     // rare: the real shape from a finished run, then two bad checkpoints
     let file = rare_file();
     let (params, whole) = (file.params.clone(), file.progress.counts.clone());
-    let cp = d.join("rare.ckpt");
+    let cp = d.path().join("rare.ckpt");
     let bad = [
         Checkpoint {
             chunks_done: 0,
@@ -116,7 +113,7 @@ fn a_checkpoint_that_does_not_fit_its_run_is_refused() {
     assert_eq!(s.run(&Drive::default()).unwrap().0, whole);
     // burst: more items done than the shard has
     let b = rare_burst_file();
-    let cp = d.join("burst.ckpt");
+    let cp = d.path().join("burst.ckpt");
     let part = Checkpoint {
         chunks_done: 1 << 40,
         counts: b.progress.counts.clone(),
