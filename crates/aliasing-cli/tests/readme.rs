@@ -1,12 +1,15 @@
-//! The README's quoted outputs are what the commands print.
+//! The quoted outputs of the README and of the guide are what the commands
+//! print.
 //!
-//! A block of output in README.md is checked when the line before it (blank
-//! lines aside) is a marker, invisible on the rendered page:
+//! A block of output in README.md, docs/guide/*.md or docs/performance.md is
+//! checked when the line before it (blank lines aside) is a marker, invisible
+//! on the rendered page:
 //!
 //! - `<!-- readme-test: alias ARGS -->`: every quoted line (a `...` line and
 //!   a `$ ` command line excepted) is a line of the real output of `alias
-//!   ARGS`, in the same order; lines left out of the quote (timings) are
-//!   allowed.
+//!   ARGS`, in the same order. Where the quote leaves lines of the output out
+//!   (timings, long tables), a `...` line stands in their place, so a reader
+//!   knows; lines left out silently are an error.
 //! - `<!-- readme-test columns=A,B: alias ARGS -->`: a fast variant of a
 //!   long run. Only columns `A`, `B` of the quoted table are compared: each
 //!   quoted row with the real row of the same first column. Used where the
@@ -21,8 +24,8 @@ use std::process::Command;
 
 /// One checked block.
 struct Case {
-    /// README line of the marker (1-based).
-    line: usize,
+    /// The page and line of the marker (1-based), for messages.
+    line: String,
     args: Vec<String>,
     columns: Option<Vec<String>>,
     quoted: Vec<String>,
@@ -31,6 +34,10 @@ struct Case {
 const MARKER: &str = "<!-- readme-test";
 
 fn cases(readme: &str) -> Vec<Case> {
+    cases_in("README", readme)
+}
+
+fn cases_in(page: &str, readme: &str) -> Vec<Case> {
     let lines: Vec<&str> = readme.lines().collect();
     let mut out = Vec::new();
     let mut i = 0;
@@ -43,28 +50,28 @@ fn cases(readme: &str) -> Vec<Case> {
         let inner = l
             .strip_prefix(MARKER)
             .and_then(|s| s.strip_suffix("-->"))
-            .unwrap_or_else(|| panic!("README line {}: marker on one line", i + 1));
+            .unwrap_or_else(|| panic!("{page} line {}: marker on one line", i + 1));
         let (opts, cmd) = inner
             .split_once(':')
-            .unwrap_or_else(|| panic!("README line {}: `readme-test: alias ...`", i + 1));
+            .unwrap_or_else(|| panic!("{page} line {}: `readme-test: alias ...`", i + 1));
         let columns = opts
             .trim()
             .strip_prefix("columns=")
             .map(|c| c.split(',').map(str::to_string).collect::<Vec<_>>());
         assert!(
             columns.is_some() || opts.trim().is_empty(),
-            "README line {}: unknown option",
+            "{page} line {}: unknown option",
             i + 1
         );
         let mut words = cmd.split_whitespace().map(str::to_string);
         assert_eq!(
             words.next().as_deref(),
             Some("alias"),
-            "README line {}",
+            "{page} line {}",
             i + 1
         );
         let args: Vec<String> = words.collect();
-        let marker_line = i + 1;
+        let marker_line = format!("{page} line {}", i + 1);
         i += 1;
         while i < lines.len() && lines[i].trim().is_empty() {
             i += 1;
@@ -96,7 +103,7 @@ fn cases(readme: &str) -> Vec<Case> {
         }
         assert!(
             !quoted.is_empty(),
-            "README line {marker_line}: no block after the marker"
+            "{marker_line}: no block after the marker"
         );
         out.push(Case {
             line: marker_line,
@@ -123,17 +130,35 @@ fn check(case: &Case, quoted: &[String], real: &str) -> Result<(), String> {
     let real: Vec<&str> = real.lines().map(str::trim_end).collect();
     match &case.columns {
         None => {
+            // `at`: the next output line; `gap`: a `...` line since the last
+            // matched line, so output lines may be skipped there
             let mut at = 0;
+            let mut gap = false;
             for q in quoted.iter().map(|q| q.trim_end()) {
-                if q.is_empty() || q.trim() == "..." || q.starts_with("$ ") {
+                if q.trim() == "..." {
+                    gap = true;
                     continue;
                 }
+                if q.starts_with("$ ") {
+                    continue;
+                }
+                let skippable = |r: &&str| gap || r.trim().is_empty();
                 match real[at..].iter().position(|r| *r == q) {
-                    Some(k) => at += k + 1,
+                    Some(k) if real[at..at + k].iter().all(skippable) => at += k + 1,
+                    Some(_) => {
+                        return Err(format!(
+                            "output lines before this quoted line are left out without a `...` line:\n  {q}"
+                        ));
+                    }
+                    None if q.is_empty() => {}
                     None => {
                         return Err(format!("quoted line not in the output (in order):\n  {q}"));
                     }
                 }
+                gap = false;
+            }
+            if !gap && real[at..].iter().any(|r| !r.trim().is_empty()) {
+                return Err("output lines after the quote are left out without a `...` line".into());
             }
             Ok(())
         }
@@ -227,17 +252,33 @@ fn with_a_digit_changed(case: &Case) -> Vec<String> {
             }
         }
     }
-    panic!("README line {}: no digit to change in the quote", case.line);
+    panic!("{}: no digit to change in the quote", case.line);
 }
 
-fn readme() -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
-    std::fs::read_to_string(path).expect("README.md at the workspace root")
+/// Every checked page: the README, each page of the guide, the performance
+/// notes.
+fn pages() -> Vec<Case> {
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let mut paths = vec![root.join("README.md"), root.join("docs/performance.md")];
+    let mut guide: Vec<_> = std::fs::read_dir(root.join("docs/guide"))
+        .expect("docs/guide")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    guide.sort();
+    paths.extend(guide);
+    let mut out = Vec::new();
+    for p in paths {
+        let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        let name = p.strip_prefix(root).unwrap().display().to_string();
+        out.extend(cases_in(&name, &text));
+    }
+    out
 }
 
 #[test]
 fn quoted_outputs_are_real() {
-    let cases = cases(&readme());
+    let cases = pages();
     // the commands the README quotes
     let covered: BTreeSet<&str> = cases.iter().map(|c| c.args[0].as_str()).collect();
     for cmd in [
@@ -245,7 +286,7 @@ fn quoted_outputs_are_real() {
     ] {
         assert!(
             covered.contains(cmd),
-            "no checked README output of `alias {cmd}`"
+            "no checked output of `alias {cmd}` in the README or the guide"
         );
     }
     // run them all at once (most are a fraction of a second; a few take seconds)
@@ -266,7 +307,7 @@ fn quoted_outputs_are_real() {
         let cmd = format!("alias {}", case.args.join(" "));
         if !o.status.success() {
             failures.push(format!(
-                "README line {}: `{cmd}` failed: {}",
+                "{}: `{cmd}` failed: {}",
                 case.line,
                 String::from_utf8_lossy(&o.stderr)
             ));
@@ -274,13 +315,13 @@ fn quoted_outputs_are_real() {
         }
         let real = String::from_utf8(o.stdout).unwrap();
         if let Err(e) = check(case, &case.quoted, &real) {
-            failures.push(format!("README line {}: `{cmd}`: {e}", case.line));
+            failures.push(format!("{}: `{cmd}`: {e}", case.line));
         }
         // the check can fail: a changed digit is caught
         let changed = with_a_digit_changed(case);
         assert!(
             check(case, &changed, &real).is_err(),
-            "README line {}: a changed digit went unnoticed",
+            "{}: a changed digit went unnoticed",
             case.line
         );
     }
@@ -300,7 +341,12 @@ fn the_checker_reads_both_block_forms() {
         Some(&["k".to_string(), "v".to_string()][..])
     );
     assert_eq!(c[1].quoted, ["$ alias x", "k  v", "r  3"]);
-    assert!(check(&c[0], &c[0].quoted, "a  1\nz\nb  2\n").is_ok());
+    assert!(check(&c[0], &c[0].quoted, "a  1\n\nb  2\n").is_ok());
+    // lines left out need a `...` line in their place, inside and at the end
+    assert!(check(&c[0], &c[0].quoted, "a  1\nz\nb  2\n").is_err());
+    assert!(check(&c[0], &c[0].quoted, "a  1\nb  2\nz\n").is_err());
+    let gapped: Vec<String> = ["a  1", "...", "b  2", "..."].map(String::from).to_vec();
+    assert!(check(&c[0], &gapped, "a  1\nz\nb  2\ny\n").is_ok());
     assert!(check(&c[0], &c[0].quoted, "b  2\na  1\n").is_err());
     assert!(check(&c[1], &c[1].quoted, "k  v  w\nq  1  1\nr  3  9\n").is_err()); // header differs
     assert!(check(&c[1], &c[1].quoted, "k  v\nq  1\nr  3\n").is_ok());
