@@ -126,3 +126,8 @@ pub mod units;
 pub mod weights;
 
 pub use error::{Error, Result};
+
+/// The crate's README, whose example runs as a doc test.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctest;
