@@ -1,5 +1,6 @@
 //! `alias hd`: the Hamming-distance profile of a CRC in Koopman's notation.
 
+use crate::output::{OutPath, PlotPath};
 use crate::output::{self, Format};
 use aliasing_core::{burst, catalogue, document, lowweight};
 use anyhow::{Result, bail};
@@ -8,25 +9,25 @@ use std::path::PathBuf;
 /// Arguments of `alias hd`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// CRC: catalogue name (crc32, CRC-32/ISCSI, ...), bare width, or polynomial.
+    /// CRC: catalogue name (crc32, CRC-32/ISCSI, ...), bare width, or polynomial. [required]
     #[arg(long)]
     pub crc: String,
     /// Highest Hamming distance to report (default: the weight of the
     /// generator, the HD at one data bit).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::lengths::count::<u32>)]
     pub max_hd: Option<u32>,
     /// Search the profile only up to this codeword length in bits (check
     /// bits included): HDs that end beyond it are reported as holding up to
     /// it. Over 32 bits the profile then stops at HD 6 instead of 4 unless
     /// --max-hd says otherwise.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::lengths::count::<u64>)]
     pub max_bits: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
     /// Write to this file (atomically) instead of stdout.
-    #[arg(long, short)]
-    pub output: Option<PathBuf>,
+    #[arg(long, short, value_parser = OutPath::parse)]
+    pub output: Option<OutPath>,
 }
 
 /// Patterns per burst length counted one by one for the burst rows (the
@@ -39,7 +40,6 @@ fn positions(v: &[u64]) -> String {
 
 /// Runs `alias hd`.
 pub fn run(args: Args) -> Result<()> {
-    crate::args::check_outputs(&[args.output.as_deref()])?;
     let crc = catalogue::resolve(&args.crc)?;
     if let Some(h) = args.max_hd
         && h < 3

@@ -1,5 +1,7 @@
 //! `alias simulate`: Monte Carlo through a stack of checks.
 
+use crate::output::{OutPath, PlotPath};
+use crate::lengths::count;
 use crate::output::{self, Format};
 use crate::progress::Bar;
 use aliasing_core::shard::Shard;
@@ -11,7 +13,7 @@ use aliasing_sim::session::{Given, RareParams, RareSession, Session};
 use aliasing_sim::shard::{Drive, MAX_THREADS, ShardFile, Team};
 use aliasing_sim::spec::PayloadSpec;
 use anyhow::{Context, Result, bail};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Engine choice on the command line.
@@ -27,10 +29,11 @@ pub enum EngineArg {
 #[derive(clap::Args)]
 pub struct Args {
     /// Number of frames (e.g. 1e9) [default: 1e6].
-    #[arg(long)]
-    frames: Option<String>,
-    /// Frame length in bytes, every check field included [default: 1518].
-    #[arg(long)]
+    #[arg(long, value_parser = count::<u64>)]
+    frames: Option<u64>,
+    /// Frame length in bytes, every check field included [default: 1518]
+    /// (one length: a simulation runs one frame size; digits or `1.5e3`).
+    #[arg(long, value_parser = count::<usize>)]
     bytes: Option<usize>,
     /// ethernet, ethernet-tcp, tcp, internet, fletcher16, fletcher32, adler32,
     /// a CRC spec, or a described stack INNER+CRC (e.g. tcp+crc32c,
@@ -39,22 +42,22 @@ pub struct Args {
     stack: Option<String>,
     /// Binary symmetric channel with this bit error rate [default: 1e-5 when
     /// no error model is given].
-    #[arg(long)]
-    ber: Option<f64>,
+    #[arg(long, value_parser = crate::args::one_ber)]
+    ber: Option<aliasing_core::units::Ber>,
     /// Gilbert-Elliott bursts: good BER, bad BER, P(good->bad), P(bad->good).
     #[arg(long, value_name = "PG,PB,G2B,B2G")]
     burst: Option<String>,
     /// Exactly k random bit errors per frame.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = count::<u32>)]
     errors: Option<u32>,
     /// Payload: random, pattern:HEX or file:PATH [default: random].
     #[arg(long)]
     payload: Option<String>,
     /// Seed of every random stream [default: 1].
-    #[arg(long)]
+    #[arg(long, value_parser = count::<u64>)]
     seed: Option<u64>,
     /// Worker threads (0 = all cores; at most 1024).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = count::<usize>)]
     threads: usize,
     /// Engine (both give identical results on the same seed).
     #[arg(long, value_enum, default_value = "sparse")]
@@ -63,11 +66,11 @@ pub struct Args {
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
     /// Write the result file (for `alias merge`) here.
-    #[arg(long)]
-    out: Option<PathBuf>,
+    #[arg(long, value_parser = OutPath::parse)]
+    out: Option<OutPath>,
     /// Rewrite this checkpoint file atomically every few seconds.
-    #[arg(long)]
-    checkpoint: Option<PathBuf>,
+    #[arg(long, value_parser = OutPath::parse)]
+    checkpoint: Option<OutPath>,
     /// Continue the run saved in this checkpoint file (its parameters are
     /// used; any also given must match).
     #[arg(long)]
@@ -86,30 +89,29 @@ pub struct Args {
     /// errors scaled up to about three errors a frame).
     #[arg(long, value_name = "PG,PB,G2B,B2G")]
     proposal: Option<String>,
-    /// Conditional samples in all for --rare (e.g. 1e8) [default: 1e8; with
-    /// --burst, draws from the proposal, default 1e6].
-    #[arg(long)]
-    samples: Option<String>,
+    /// Random draws in all for --rare (e.g. 1e8): conditional samples
+    /// [default: 1e8]; with --burst, draws from the proposal [default: 1e6].
+    /// As in `alias stack --samples`, the number of random draws behind the
+    /// estimate.
+    #[arg(long, value_parser = count::<u64>)]
+    samples: Option<u64>,
     /// Frames per chunk (changes the random streams).
-    #[arg(long, hide = true)]
+    #[arg(long, hide = true, value_parser = count::<u64>)]
     chunk_frames: Option<u64>,
 }
 
-fn parse_count(flag: &str, s: &str, max: u64) -> Result<u64> {
-    let v: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| anyhow::anyhow!("{flag} `{s}` is not a number"))?;
-    if !(v >= 1.0 && v.fract() == 0.0) {
-        bail!("{flag} must be a whole number from 1 to {max:e}, got {s}");
+/// `v` if it is from 1 to `max`, else one line naming `flag`.
+fn in_range(flag: &str, v: u64, max: u64) -> Result<u64> {
+    if v == 0 {
+        bail!("{flag} must be at least 1, not 0");
     }
-    if v > max as f64 {
+    if v > max {
         bail!(
-            "{flag} {s}: at most {max:e} per run (split a larger study into runs with \
+            "{flag} {v}: at most {max:e} per run (split a larger study into runs with \
              different seeds)"
         );
     }
-    Ok(v as u64)
+    Ok(v)
 }
 
 /// The error model given, if any.
@@ -137,7 +139,7 @@ fn channel(a: &Args) -> Result<Option<Channel>> {
     if let Some(k) = a.errors {
         return Ok(Some(Channel::Exactly { k }));
     }
-    Ok(a.ber.map(|ber| Channel::Bsc { ber }))
+    Ok(a.ber.map(|ber| Channel::Bsc { ber: ber.get() }))
 }
 
 /// The parameters given on the command line (absent ones are defaults, or
@@ -150,40 +152,11 @@ fn given(a: &Args) -> Result<Given> {
         payload: a.payload.as_deref().map(PayloadSpec::parse).transpose()?,
         frames: a
             .frames
-            .as_deref()
-            .map(|f| parse_count("--frames", f, MAX_FRAMES))
+            .map(|f| in_range("--frames", f, MAX_FRAMES))
             .transpose()?,
         seed: a.seed,
         chunk_frames: a.chunk_frames,
     })
-}
-
-/// Refuses an output path that cannot be written (missing folder, a folder
-/// in its place) before any work starts.
-pub fn check_output(flag: &str, path: &Path) -> Result<()> {
-    if path.is_dir() {
-        bail!("{flag} {}: is a folder", path.display());
-    }
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if !parent.is_dir() {
-        bail!(
-            "{flag} {}: folder {} does not exist",
-            path.display(),
-            parent.display()
-        );
-    }
-    let meta = std::fs::metadata(parent)?;
-    if meta.permissions().readonly() {
-        bail!(
-            "{flag} {}: folder {} is read-only",
-            path.display(),
-            parent.display()
-        );
-    }
-    Ok(())
 }
 
 /// Renders a report in `format`.
@@ -258,22 +231,10 @@ fn check_flags(a: &Args) -> Result<()> {
             a.threads
         );
     }
-    for (flag, p) in [
-        ("--output", &a.report.output),
-        ("--out", &a.out),
-        ("--checkpoint", &a.checkpoint),
-        ("--plot", &a.report.plot),
-    ] {
-        if let Some(p) = p {
-            check_output(flag, p)?;
-        }
-    }
-    if let Some(p) = &a.report.plot {
-        if a.rare {
-            bail!(RARE_NO_PLOT);
-        }
-        // refuse a bad picture name before a long run, not after
-        aliasing_plot::Format::from_path(p)?;
+    a.report
+        .check(&[("--out", a.out.as_ref()), ("--checkpoint", a.checkpoint.as_ref())])?;
+    if a.report.plot.is_some() && a.rare {
+        bail!(RARE_NO_PLOT);
     }
     if a.proposal.is_some() && !a.rare {
         bail!("--proposal is for --rare --burst");
@@ -310,7 +271,7 @@ fn run_in(a: &Args, team: Option<&dyn Team>) -> Result<()> {
         None => Session::new(given.params(), shard.unwrap_or(Shard::WHOLE))?,
     };
     if let Some(cp) = &a.checkpoint {
-        session = session.checkpoint_to(cp.clone())?;
+        session = session.checkpoint_to(cp.path().to_path_buf())?;
     }
     let bar = Bar::when(root);
     let opts = RunOptions {
@@ -343,28 +304,28 @@ pub struct Sink {
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
     /// Write the report here instead of stdout.
-    #[arg(long, short)]
-    pub output: Option<PathBuf>,
+    #[arg(long, short, value_parser = OutPath::parse)]
+    pub output: Option<OutPath>,
     /// Also draw the estimates with their 95% intervals beside the exact
     /// values to FILE.svg or FILE.png.
-    #[arg(long)]
-    pub plot: Option<PathBuf>,
+    #[arg(long, value_parser = PlotPath::parse)]
+    pub plot: Option<PlotPath>,
     /// Skip the exact values (a 32-bit CRC's takes a few seconds).
     #[arg(long)]
     pub no_exact: bool,
 }
 
 impl Sink {
-    /// Refuses output paths that cannot be written, before any work.
-    pub fn check(&self) -> Result<()> {
-        if let Some(p) = &self.output {
-            check_output("--output", p)?;
-        }
-        if let Some(p) = &self.plot {
-            check_output("--plot", p)?;
-            aliasing_plot::Format::from_path(p)?;
-        }
-        Ok(())
+    /// Refuses, before any work, two output options naming the same file:
+    /// this sink's and `others` (the paths themselves were checked when the
+    /// arguments were parsed, [`OutPath`]).
+    pub fn check(&self, others: &[(&str, Option<&OutPath>)]) -> Result<()> {
+        let mut all = vec![
+            ("--output", self.output.as_ref()),
+            ("--plot", self.plot.as_ref().map(PlotPath::out)),
+        ];
+        all.extend_from_slice(others);
+        output::distinct(&all)
     }
 
     /// Adds the exact values where available, then plots and prints the report.
@@ -410,8 +371,7 @@ fn run_rare(a: &Args, shard: Option<Shard>, team: Option<&dyn Team>, root: bool)
     }
     let samples = a
         .samples
-        .as_deref()
-        .map(|s| parse_count("--samples", s, MAX_SAMPLES))
+        .map(|s| in_range("--samples", s, MAX_SAMPLES))
         .transpose()?;
     let mut given = given(a)?;
     if given.frames.is_some() {
@@ -441,7 +401,7 @@ fn run_rare(a: &Args, shard: Option<Shard>, team: Option<&dyn Team>, root: bool)
         )?,
     };
     if let Some(cp) = &a.checkpoint {
-        session = session.checkpoint_to(cp.clone())?;
+        session = session.checkpoint_to(cp.path().to_path_buf())?;
     }
     let bar = Bar::when(root);
     let (tally, file) = session.run(&drive(a, &bar, team))?;
@@ -521,7 +481,7 @@ fn run_rare_burst(
         )?,
     };
     if let Some(cp) = &a.checkpoint {
-        session = session.checkpoint_to(cp.clone())?;
+        session = session.checkpoint_to(cp.path().to_path_buf())?;
     }
     let bar = Bar::when(root);
     let (tally, file) = session.run(&drive(a, &bar, team))?;

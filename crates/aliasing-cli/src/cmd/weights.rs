@@ -6,6 +6,7 @@
 //! shards and prints what the single run prints, bit for bit. Under
 //! `mpirun` (the `mpi` feature) the ranks share the items and rank 0 prints.
 
+use crate::output::{OutPath, PlotPath};
 use crate::output::{self, Format};
 use aliasing_core::crc::CrcAlgorithm;
 use aliasing_core::dual::DualPass;
@@ -34,14 +35,15 @@ pub enum Method {
 /// Arguments of `alias weights`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// CRC: catalogue name (crc32, CRC-32/ISCSI, ...), bare width, or polynomial.
+    /// CRC: catalogue name (crc32, CRC-32/ISCSI, ...), bare width, or polynomial. [required]
     #[arg(long)]
     pub crc: String,
-    /// Codeword length in bits, check bits included (`1e3` form accepted).
-    #[arg(long, value_parser = crate::lengths::parse_count)]
+    /// Codeword length in bits, check bits included (one length; digits or
+    /// `1e3` form). [required]
+    #[arg(long, value_parser = crate::lengths::count::<u64>)]
     pub bits: u64,
     /// Highest weight to report (default 8, capped at the length).
-    #[arg(long, default_value_t = 8, value_parser = crate::lengths::parse_count)]
+    #[arg(long, default_value_t = 8, value_parser = crate::lengths::count::<u64>)]
     pub max_weight: u64,
     /// How to count: `dual` (2^r dual words + MacWilliams, widths up to 32,
     /// every weight), `syndromes` (meet-in-the-middle, weights up to 6), or
@@ -56,15 +58,15 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
     /// Write to this file (atomically) instead of stdout.
-    #[arg(long, short)]
-    pub output: Option<PathBuf>,
+    #[arg(long, short, value_parser = OutPath::parse)]
+    pub output: Option<OutPath>,
     /// Run shard I of N of the dual-code pass (state ranges fixed by the
     /// generator) and write its tallies to --out; `alias merge` adds the shards.
     #[arg(long, requires = "out")]
     pub shard: Option<String>,
     /// Result file of the dual-code pass (of the shard, or of the whole pass).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
+    #[arg(long, value_parser = OutPath::parse)]
+    pub out: Option<OutPath>,
 }
 
 /// The kind of the result files of a split dual-code pass of `alias weights`.
@@ -96,7 +98,7 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
-    crate::args::check_outputs(&[args.output.as_deref(), args.out.as_deref()])?;
+    output::distinct(&[("--output", args.output.as_ref()), ("--out", args.out.as_ref())])?;
     let crc = catalogue::resolve(&args.crc)?;
     let g = crc.generator;
     let method = match args.method {
