@@ -43,6 +43,16 @@ pub fn one_ber(s: &str) -> std::result::Result<aliasing_core::units::Ber, String
     aliasing_core::units::Ber::new(v[0]).map_err(|e| e.to_string())
 }
 
+/// The clap value parser of every `--burst` and `--proposal`: the text if
+/// it is a valid Gilbert-Elliott channel `PG,PB,G2B,B2G` (the one parser,
+/// [`GilbertElliott`](aliasing_core::channel::GilbertElliott)'s `FromStr`),
+/// else its message.
+pub fn burst_spec(s: &str) -> std::result::Result<String, String> {
+    s.parse::<aliasing_core::channel::GilbertElliott>()
+        .map(|_| s.to_string())
+        .map_err(|e| e.to_string())
+}
+
 /// Parses `--shard I/N` (1-based, `1 <= I <= N`: the `FromStr` of
 /// [`Shard`](aliasing_core::shard::Shard)), for every command that splits
 /// its work.

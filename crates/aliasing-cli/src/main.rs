@@ -34,6 +34,10 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
+    /// Start runs estimated to take longer than a day (refused otherwise;
+    /// runs estimated over a minute say how long before they start).
+    #[arg(long, global = true)]
+    allow_long: bool,
 }
 
 #[derive(Subcommand)]
@@ -170,6 +174,7 @@ pub fn main() -> ExitCode {
         Ok(c) => c,
         Err(code) => return code,
     };
+    output::allow_long(cli.allow_long);
     let result = match cli.cmd {
         Cmd::Curve(a) => cmd::curve::run(a),
         Cmd::Hd(a) => cmd::hd::run(a),

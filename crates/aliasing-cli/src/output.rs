@@ -194,3 +194,98 @@ pub fn prob(x: f64) -> String {
         format!("{x:.6e}")
     }
 }
+
+/// Runs estimated to take longer than this (seconds: a day) are refused
+/// unless `--allow-long` is given.
+pub const LONG_RUN_LIMIT_S: f64 = 86_400.0;
+
+/// Runs estimated to take longer than this (seconds) say so on stderr
+/// before they start, when stderr is a terminal.
+pub const ANNOUNCE_S: f64 = 60.0;
+
+static ALLOW_LONG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `--allow-long` given: runs estimated beyond [`LONG_RUN_LIMIT_S`] start.
+pub fn allow_long(on: bool) {
+    ALLOW_LONG.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Before a run estimated to take `seconds` (a cost model's estimate):
+/// refuses it beyond [`LONG_RUN_LIMIT_S`] unless `--allow-long` was given,
+/// and says how long it is expected to take beyond [`ANNOUNCE_S`] (stderr,
+/// on a terminal). `what` names the run (`this curve`).
+pub fn long_run(seconds: f64, what: &str) -> Result<()> {
+    use std::io::IsTerminal as _;
+    let terminal = std::io::stderr().is_terminal();
+    long_run_to(seconds, what, &mut std::io::stderr(), terminal)
+}
+
+fn long_run_to(seconds: f64, what: &str, out: &mut dyn Write, announce: bool) -> Result<()> {
+    if !(seconds > ANNOUNCE_S) {
+        return Ok(()); // short, or no estimate (NaN)
+    }
+    if seconds > LONG_RUN_LIMIT_S && !ALLOW_LONG.load(std::sync::atomic::Ordering::Relaxed) {
+        bail!(
+            "{what} is estimated to take {}, over the limit of a day: ask for less, \
+             or add --allow-long to run it anyway",
+            duration(seconds)
+        );
+    }
+    if announce {
+        let _ = writeln!(
+            out,
+            "{what}: estimated to take {} (a cost model's estimate; Ctrl-C stops it)",
+            duration(seconds)
+        );
+    }
+    Ok(())
+}
+
+/// A duration for people: `45 s`, `12 min`, `3.4 h`, `2.1 days`, `1.4e3 years`.
+pub fn duration(seconds: f64) -> String {
+    const DAY: f64 = 86_400.0;
+    const YEAR: f64 = 365.25 * DAY;
+    if seconds < 90.0 {
+        format!("about {seconds:.0} s")
+    } else if seconds < 5400.0 {
+        format!("about {:.0} min", seconds / 60.0)
+    } else if seconds < 2.0 * DAY {
+        format!("about {:.1} h", seconds / 3600.0)
+    } else if seconds < YEAR {
+        format!("about {:.1} days", seconds / DAY)
+    } else if seconds < 1000.0 * YEAR {
+        format!("about {:.1} years", seconds / YEAR)
+    } else {
+        format!("about {:.1e} years", seconds / YEAR)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_runs_say_so_and_beyond_a_day_need_the_flag() {
+        let mut out = Vec::new();
+        long_run_to(30.0, "this run", &mut out, true).unwrap();
+        assert!(out.is_empty(), "a short run prints nothing");
+        long_run_to(f64::NAN, "this run", &mut out, true).unwrap();
+        assert!(out.is_empty(), "no estimate, nothing printed");
+        long_run_to(7200.0, "this run", &mut out, true).unwrap();
+        assert_eq!(
+            String::from_utf8(out.clone()).unwrap(),
+            "this run: estimated to take about 2.0 h (a cost model's estimate; Ctrl-C stops it)\n"
+        );
+        out.clear();
+        long_run_to(7200.0, "this run", &mut out, false).unwrap();
+        assert!(out.is_empty(), "not a terminal: nothing printed");
+        let e = long_run_to(2.0 * LONG_RUN_LIMIT_S, "this run", &mut out, true).unwrap_err();
+        assert!(e.to_string().contains("about 2.0 days, over the limit of a day"), "{e}");
+        assert!(e.to_string().contains("--allow-long"), "{e}");
+        assert!(!e.to_string().contains('\n'));
+        assert_eq!(duration(45.0), "about 45 s");
+        assert_eq!(duration(600.0), "about 10 min");
+        assert_eq!(duration(3.156e7 * 2.0), "about 2.0 years");
+        assert_eq!(duration(3.156e7 * 1e6), "about 1.0e6 years");
+    }
+}

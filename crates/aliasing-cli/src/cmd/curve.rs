@@ -88,7 +88,7 @@ pub struct Args {
     /// Gilbert-Elliott burst channel instead of --ber: good-state BER,
     /// bad-state BER, P(good->bad), P(bad->good) per bit, as `alias simulate
     /// --burst` (exact product chain, CRCs up to 24 bits).
-    #[arg(long, value_name = "PG,PB,G2B,B2G", conflicts_with_all = ["ber", "check"])]
+    #[arg(long, value_name = "PG,PB,G2B,B2G", conflicts_with_all = ["ber", "check"], value_parser = crate::args::burst_spec)]
     pub burst: Option<String>,
     /// Exact method.
     #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
@@ -160,6 +160,7 @@ fn compute(args: &Args, bers: &[f64], bits: &[u64], budget: MemoryBudget) -> Res
         let bers = Ber::list(bers)?;
         let lengths: Vec<Bits> = bits.iter().map(|&n| Bits(n)).collect();
         let req = curve::Request::new(&crc.generator, &lengths, &bers)?;
+        crate::output::long_run(estimated_seconds(&req, args.method.into(), budget), "this curve")?;
         let bar = Bar::stderr();
         let res = curve::exact_with(crc, &req, args.method.into(), budget, &bar)?;
         bar.finish();
@@ -211,6 +212,19 @@ fn compute(args: &Args, bers: &[f64], bits: &[u64], budget: MemoryBudget) -> Res
         points,
         channel: None,
     })
+}
+
+/// The estimated time of `req` by `method` (the cost model the methods
+/// give, [`curve::ExactMethod::assess`]; for `auto` the method it picks, the
+/// fastest that fits `budget`); NaN when none applies (the run then says why).
+fn estimated_seconds(req: &curve::Request, method: curve::Method, budget: MemoryBudget) -> f64 {
+    curve::methods()
+        .iter()
+        .filter(|m| method == curve::Method::Auto || m.method() == method)
+        .filter_map(|m| m.admit(req, budget).ok())
+        .map(|c| c.seconds)
+        .min_by(f64::total_cmp)
+        .unwrap_or(f64::NAN)
 }
 
 /// `--burst`: the exact Gilbert-Elliott product chain ([`gilbert`]).

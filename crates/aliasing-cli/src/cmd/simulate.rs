@@ -12,7 +12,7 @@ use aliasing_sim::run::{Counts, Engine, MAX_FRAMES, RunOptions};
 use aliasing_sim::session::{Given, RareParams, RareSession, Session};
 use aliasing_sim::shard::{Drive, MAX_THREADS, ShardFile, Team};
 use aliasing_sim::spec::PayloadSpec;
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -45,7 +45,7 @@ pub struct Args {
     #[arg(long, value_parser = crate::args::one_ber)]
     ber: Option<aliasing_core::units::Ber>,
     /// Gilbert-Elliott bursts: good BER, bad BER, P(good->bad), P(bad->good).
-    #[arg(long, value_name = "PG,PB,G2B,B2G")]
+    #[arg(long, value_name = "PG,PB,G2B,B2G", value_parser = crate::args::burst_spec)]
     burst: Option<String>,
     /// Exactly k random bit errors per frame.
     #[arg(long, value_name = "K", value_parser = count::<u32>)]
@@ -121,25 +121,44 @@ fn channel(a: &Args) -> Result<Option<Channel>> {
         bail!("give one error model: --ber, --burst or --errors");
     }
     if let Some(b) = &a.burst {
-        let v: Vec<f64> = b
-            .split(',')
-            .map(|x| x.trim().parse::<f64>())
-            .collect::<Result<_, _>>()
-            .with_context(|| format!("--burst `{b}`: expected four numbers PG,PB,G2B,B2G"))?;
-        if v.len() != 4 {
-            bail!("--burst `{b}`: expected four numbers PG,PB,G2B,B2G");
-        }
-        return Ok(Some(Channel::Burst(GilbertElliott {
-            p_good: v[0],
-            p_bad: v[1],
-            good_to_bad: v[2],
-            bad_to_good: v[3],
-        })));
+        return Ok(Some(Channel::Burst(b.parse::<GilbertElliott>()?)));
     }
     if let Some(k) = a.errors {
         return Ok(Some(Channel::Exactly { k }));
     }
     Ok(a.ber.map(|ber| Channel::Bsc { ber: ber.get() }))
+}
+
+// Per-core costs of the cost model behind the duration estimate (release
+// build, 2-core development machine, the README's performance section): the
+// sparse engine ran 2.2e8 frames/s per core at 0.12 bit errors a frame
+// (1518 bytes, BER 1e-5) and about 10 times slower at BER 1e-4, so its cost
+// is about 37 ns per bit error plus 1 ns per frame; the dense engine reads
+// 2.7 GB/s per core; `--rare` draws 3.8e7 samples/s per core after a set-up
+// of about 1.5 s.
+const SPARSE_FRAME_NS: f64 = 1.0;
+const SPARSE_ERROR_NS: f64 = 37.0;
+const DENSE_BYTE_NS: f64 = 1.0 / 2.7;
+const RARE_SAMPLE_NS: f64 = 26.0;
+const RARE_SETUP_S: f64 = 1.5;
+
+/// Mean bit errors per frame of `p`'s channel.
+fn mean_errors(p: &aliasing_sim::spec::Params) -> f64 {
+    let bits = 8.0 * p.bytes as f64;
+    match p.channel {
+        Channel::Bsc { ber } => ber * bits,
+        Channel::Burst(g) => g.mean_ber() * bits,
+        Channel::Exactly { k } => k as f64,
+        _ => 0.0,
+    }
+}
+
+/// The threads a run uses (`--threads`, 0 = every core).
+fn cores(threads: usize) -> f64 {
+    match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()) as f64,
+        t => t as f64,
+    }
 }
 
 /// The parameters given on the command line (absent ones are defaults, or
@@ -268,7 +287,20 @@ fn run_in(a: &Args, team: Option<&dyn Team>) -> Result<()> {
     let given = given(a)?;
     let mut session = match &a.resume {
         Some(path) => <Session>::resume(path, &given, shard)?,
-        None => Session::new(given.params(), shard.unwrap_or(Shard::WHOLE))?,
+        None => {
+            let p = given.params();
+            let sh = shard.unwrap_or(Shard::WHOLE);
+            let s = Session::new(p.clone(), sh)?;
+            let frames = sh.strided_len(p.frames.div_ceil(p.chunk_frames.max(1)))
+                * p.chunk_frames.max(1);
+            let per_frame = match a.engine {
+                EngineArg::Sparse => SPARSE_FRAME_NS + SPARSE_ERROR_NS * mean_errors(&p),
+                EngineArg::Dense => DENSE_BYTE_NS * p.bytes as f64,
+            };
+            let secs = frames.min(p.frames) as f64 * per_frame * 1e-9 / cores(a.threads);
+            crate::output::long_run(secs, "this simulation")?;
+            s
+        }
     };
     if let Some(cp) = &a.checkpoint {
         session = session.checkpoint_to(cp.path().to_path_buf())?;
@@ -392,13 +424,21 @@ fn run_rare(a: &Args, shard: Option<Shard>, team: Option<&dyn Team>, root: bool)
     }
     let mut session = match &a.resume {
         Some(path) => RareSession::resume(path, &given, samples, shard)?,
-        None => RareSession::new(
-            RareParams {
-                params: given.params(),
-                samples: samples.unwrap_or(100_000_000),
-            },
-            shard.unwrap_or(Shard::WHOLE),
-        )?,
+        None => {
+            let n = samples.unwrap_or(100_000_000);
+            let sh = shard.unwrap_or(Shard::WHOLE);
+            let s = RareSession::new(
+                RareParams {
+                    params: given.params(),
+                    samples: n,
+                },
+                sh,
+            )?;
+            let secs = RARE_SETUP_S
+                + (n / sh.count) as f64 * RARE_SAMPLE_NS * 1e-9 / cores(a.threads);
+            crate::output::long_run(secs, "this rare-event run")?;
+            s
+        }
     };
     if let Some(cp) = &a.checkpoint {
         session = session.checkpoint_to(cp.path().to_path_buf())?;
