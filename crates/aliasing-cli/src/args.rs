@@ -29,7 +29,9 @@ pub fn parse_bers(spec: &str) -> Result<Vec<f64>> {
 /// accepts it (so a bad list is refused when the arguments are parsed, with
 /// the same message in every command), else that message.
 pub fn ber_list(s: &str) -> std::result::Result<String, String> {
-    parse_bers(s).map(|_| s.to_string()).map_err(|e| format!("{e:#}"))
+    parse_bers(s)
+        .map(|_| s.to_string())
+        .map_err(|e| format!("{e:#}"))
 }
 
 /// The clap value parser of a single `--ber` (`alias simulate`): one

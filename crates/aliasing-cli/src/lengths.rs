@@ -146,7 +146,12 @@ pub fn whole_number(s: &str) -> std::result::Result<u64, String> {
     if dropped.bytes().any(|b| b != b'0') {
         return Err("is not a whole number".into());
     }
-    let too_big = || format!("is out of range (at most {}, the largest 64-bit count)", u64::MAX);
+    let too_big = || {
+        format!(
+            "is out of range (at most {}, the largest 64-bit count)",
+            u64::MAX
+        )
+    };
     let up = shift.max(0);
     if kept.len() as i64 + up > 20 {
         return Err(too_big());
@@ -195,8 +200,14 @@ mod tests {
     #[test]
     fn counts_are_exact() {
         // digits beyond a float's precision stay that number
-        assert_eq!(whole_number("10000000000000001"), Ok(10_000_000_000_000_001));
-        assert_eq!(whole_number("1.0000000000000001e16"), Ok(10_000_000_000_000_001));
+        assert_eq!(
+            whole_number("10000000000000001"),
+            Ok(10_000_000_000_000_001)
+        );
+        assert_eq!(
+            whole_number("1.0000000000000001e16"),
+            Ok(10_000_000_000_000_001)
+        );
         assert_eq!(whole_number("18446744073709551615"), Ok(u64::MAX));
         assert_eq!(whole_number("1.8446744073709551615e19"), Ok(u64::MAX));
         for (s, v) in [
@@ -211,11 +222,18 @@ mod tests {
         ] {
             assert_eq!(whole_number(s), Ok(v), "{s}");
         }
-        for s in ["1.5", "25e-1e", "1e-3", "1.25e1", "abc", "", ".", "e5", "1e", "1e+", "0x10", "1 2"] {
+        for s in [
+            "1.5", "25e-1e", "1e-3", "1.25e1", "abc", "", ".", "e5", "1e", "1e+", "0x10", "1 2",
+        ] {
             let e = whole_number(s).unwrap_err();
             assert_eq!(e, "is not a whole number", "{s}");
         }
-        for s in ["1e30", "18446744073709551616", "1.8446744073709551616e19", "1e999999999999"] {
+        for s in [
+            "1e30",
+            "18446744073709551616",
+            "1.8446744073709551616e19",
+            "1e999999999999",
+        ] {
             let e = whole_number(s).unwrap_err();
             assert!(e.contains("out of range"), "{s}: {e}");
         }

@@ -121,7 +121,9 @@ mod tests {
         let line = one_line(&e.render().to_string());
         assert!(line.contains("not provided: --ber <BER>"), "{line}");
         assert!(!line.contains('\n'), "{line}");
-        let e = Cli::try_parse_from(["alias", "curve"]).err().expect("needs a check");
+        let e = Cli::try_parse_from(["alias", "curve"])
+            .err()
+            .expect("needs a check");
         let line = one_line(&e.render().to_string());
         assert!(line.contains("--crc <CRC>"), "{line}");
     }

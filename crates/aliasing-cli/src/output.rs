@@ -56,7 +56,9 @@ impl OutPath {
             Some(p) if !p.as_os_str().is_empty() => p,
             _ => Path::new("."),
         };
-        let dir = parent.canonicalize().unwrap_or_else(|_| parent.to_path_buf());
+        let dir = parent
+            .canonicalize()
+            .unwrap_or_else(|_| parent.to_path_buf());
         match self.0.file_name() {
             Some(name) => dir.join(name),
             None => dir,
@@ -280,7 +282,11 @@ mod tests {
         long_run_to(7200.0, "this run", &mut out, false).unwrap();
         assert!(out.is_empty(), "not a terminal: nothing printed");
         let e = long_run_to(2.0 * LONG_RUN_LIMIT_S, "this run", &mut out, true).unwrap_err();
-        assert!(e.to_string().contains("about 2.0 days, over the limit of a day"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("about 2.0 days, over the limit of a day"),
+            "{e}"
+        );
         assert!(e.to_string().contains("--allow-long"), "{e}");
         assert!(!e.to_string().contains('\n'));
         assert_eq!(duration(45.0), "about 45 s");

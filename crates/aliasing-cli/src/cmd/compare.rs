@@ -2,10 +2,10 @@
 //! (bytes, check field included) and BERs. Thin glue over
 //! `aliasing_core::compare`.
 
-use crate::output::{OutPath, PlotPath};
 use crate::args::{parse_bers, plot, read_payload};
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
+use crate::output::{OutPath, PlotPath};
 use aliasing_core::Error as CoreError;
 use aliasing_core::bsc::{self, CurvePoint};
 use aliasing_core::check::CheckSpec;
@@ -19,10 +19,10 @@ pub struct Args {
     /// Frame lengths in bytes, everything the checks cover including the check
     /// field: `64,576,1500`, `64:1500:64` or `log:64:9000:20`. With a payload,
     /// prefixes of it (default: the whole payload).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     bytes: Option<String>,
     /// Bit error rates, comma separated: `1.5e-5` or `1e-4,1e-6`. [required]
-    #[arg(long, required = true, value_parser = crate::args::ber_list)]
+    #[arg(long, required = true, value_parser = crate::args::ber_list, allow_hyphen_values = true)]
     ber: String,
     /// Checks to compare, comma separated: `internet`, `fletcher16`,
     /// `fletcher32`, `adler32`, or any CRC name, alias or polynomial.

@@ -1,10 +1,10 @@
 //! `alias curve`: exact P(undetected) and P(alias | error) against frame
 //! length for one check (a CRC or a checksum), at one or more bit error rates.
 
-use crate::output::{OutPath, PlotPath};
 use crate::args::{parse_bers, plot, read_payload};
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
+use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
 use aliasing_core::bsc::CurvePoint;
 use aliasing_core::channel::GilbertElliott;
@@ -160,7 +160,10 @@ fn compute(args: &Args, bers: &[f64], bits: &[u64], budget: MemoryBudget) -> Res
         let bers = Ber::list(bers)?;
         let lengths: Vec<Bits> = bits.iter().map(|&n| Bits(n)).collect();
         let req = curve::Request::new(&crc.generator, &lengths, &bers)?;
-        crate::output::long_run(estimated_seconds(&req, args.method.into(), budget), "this curve")?;
+        crate::output::long_run(
+            estimated_seconds(&req, args.method.into(), budget),
+            "this curve",
+        )?;
         let bar = Bar::stderr();
         let res = curve::exact_with(crc, &req, args.method.into(), budget, &bar)?;
         bar.finish();

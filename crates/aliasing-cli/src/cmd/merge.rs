@@ -2,8 +2,8 @@
 //! `--rare` or `--rare --burst`), of one split dual-code pass of `alias weights`, or of one
 //! `stack` run; the result equals the single run's, bit for bit.
 
-use crate::output::OutPath;
 use super::simulate::Sink;
+use crate::output::OutPath;
 use aliasing_sim::session::{self, RARE_BURST_FORMAT, RARE_FORMAT};
 use anyhow::Result;
 use std::path::PathBuf;

@@ -3,10 +3,10 @@
 //! (`aliasing_core::search`). Shards write a checksummed file; `--merge`
 //! combines them into the unsharded result.
 
-use crate::output::{OutPath, PlotPath};
 use crate::args::parse_bers;
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
+use crate::output::{OutPath, PlotPath};
 use aliasing_core::poly::Generator;
 use aliasing_core::search::{self, Objective, Partial, Query, Ranked, Space};
 use aliasing_core::shard::Shard;
@@ -41,25 +41,25 @@ pub struct Args {
     /// CRC width r: every generator of width r with the +1 term is a
     /// candidate (2^(r-1) of them) unless --candidates or --sample is given.
     /// [required unless --merge]
-    #[arg(long, required_unless_present = "merge", value_parser = crate::lengths::count::<u32>)]
+    #[arg(long, required_unless_present = "merge", value_parser = crate::lengths::count::<u32>, allow_negative_numbers = true)]
     pub width: Option<u32>,
     /// Codeword lengths in bits, check bits included (values, START:STOP:STEP, log:START:STOP:N).
     /// [required unless --bytes or --merge]
-    #[arg(long, conflicts_with = "bytes", required_unless_present_any = ["bytes", "merge"])]
+    #[arg(long, conflicts_with = "bytes", required_unless_present_any = ["bytes", "merge"], allow_hyphen_values = true)]
     pub bits: Option<String>,
     /// Codeword lengths in bytes (x 8 bits), check bytes included; same
     /// forms as --bits.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub bytes: Option<String>,
     /// Bit error rates in (0, 0.5], comma-separated; the first decides ties of P_ud first.
     /// [required unless --merge]
-    #[arg(long, required_unless_present = "merge", value_parser = crate::args::ber_list)]
+    #[arg(long, required_unless_present = "merge", value_parser = crate::args::ber_list, allow_hyphen_values = true)]
     pub ber: Option<String>,
     /// Drop candidates whose minimum distance over the lengths is below D.
-    #[arg(long, default_value_t = 0, value_parser = crate::lengths::count::<u32>)]
+    #[arg(long, default_value_t = 0, value_parser = crate::lengths::count::<u32>, allow_negative_numbers = true)]
     pub min_hd: u32,
     /// How many generators to list (0: every survivor).
-    #[arg(long, default_value_t = 10, value_parser = crate::lengths::count::<usize>)]
+    #[arg(long, default_value_t = 10, value_parser = crate::lengths::count::<usize>, allow_negative_numbers = true)]
     pub top: usize,
     /// Ranking objective.
     #[arg(long, value_enum, default_value_t = ObjectiveArg::Hd)]
@@ -68,10 +68,10 @@ pub struct Args {
     #[arg(long, conflicts_with = "sample")]
     pub candidates: Option<PathBuf>,
     /// A seeded random sample of N generators of the width instead of all.
-    #[arg(long, requires = "seed", value_parser = crate::lengths::count::<u64>)]
+    #[arg(long, requires = "seed", value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
     pub sample: Option<u64>,
     /// Seed of --sample.
-    #[arg(long, value_parser = crate::lengths::count::<u64>)]
+    #[arg(long, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
     pub seed: Option<u64>,
     /// Run shard I of N (candidates split by index) and write its result file to --out.
     #[arg(long, requires = "out")]

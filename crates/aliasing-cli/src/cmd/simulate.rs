@@ -1,8 +1,8 @@
 //! `alias simulate`: Monte Carlo through a stack of checks.
 
-use crate::output::{OutPath, PlotPath};
 use crate::lengths::count;
 use crate::output::{self, Format};
+use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
 use aliasing_core::shard::Shard;
 use aliasing_sim::channel::{Channel, GilbertElliott};
@@ -29,11 +29,11 @@ pub enum EngineArg {
 #[derive(clap::Args)]
 pub struct Args {
     /// Number of frames (e.g. 1e9) [default: 1e6].
-    #[arg(long, value_parser = count::<u64>)]
+    #[arg(long, value_parser = count::<u64>, allow_negative_numbers = true)]
     frames: Option<u64>,
     /// Frame length in bytes, every check field included [default: 1518]
     /// (one length: a simulation runs one frame size; digits or `1.5e3`).
-    #[arg(long, value_parser = count::<usize>)]
+    #[arg(long, value_parser = count::<usize>, allow_negative_numbers = true)]
     bytes: Option<usize>,
     /// ethernet, ethernet-tcp, tcp, internet, fletcher16, fletcher32, adler32,
     /// a CRC spec, or a described stack INNER+CRC (e.g. tcp+crc32c,
@@ -42,22 +42,22 @@ pub struct Args {
     stack: Option<String>,
     /// Binary symmetric channel with this bit error rate [default: 1e-5 when
     /// no error model is given].
-    #[arg(long, value_parser = crate::args::one_ber)]
+    #[arg(long, value_parser = crate::args::one_ber, allow_negative_numbers = true)]
     ber: Option<aliasing_core::units::Ber>,
     /// Gilbert-Elliott bursts: good BER, bad BER, P(good->bad), P(bad->good).
     #[arg(long, value_name = "PG,PB,G2B,B2G", value_parser = crate::args::burst_spec)]
     burst: Option<String>,
     /// Exactly k random bit errors per frame.
-    #[arg(long, value_name = "K", value_parser = count::<u32>)]
+    #[arg(long, value_name = "K", value_parser = count::<u32>, allow_negative_numbers = true)]
     errors: Option<u32>,
     /// Payload: random, pattern:HEX or file:PATH [default: random].
     #[arg(long)]
     payload: Option<String>,
     /// Seed of every random stream [default: 1].
-    #[arg(long, value_parser = count::<u64>)]
+    #[arg(long, value_parser = count::<u64>, allow_negative_numbers = true)]
     seed: Option<u64>,
     /// Worker threads (0 = all cores; at most 1024).
-    #[arg(long, default_value_t = 0, value_parser = count::<usize>)]
+    #[arg(long, default_value_t = 0, value_parser = count::<usize>, allow_negative_numbers = true)]
     threads: usize,
     /// Engine (both give identical results on the same seed).
     #[arg(long, value_enum, default_value = "sparse")]
@@ -93,10 +93,10 @@ pub struct Args {
     /// [default: 1e8]; with --burst, draws from the proposal [default: 1e6].
     /// As in `alias stack --samples`, the number of random draws behind the
     /// estimate.
-    #[arg(long, value_parser = count::<u64>)]
+    #[arg(long, value_parser = count::<u64>, allow_negative_numbers = true)]
     samples: Option<u64>,
     /// Frames per chunk (changes the random streams).
-    #[arg(long, hide = true, value_parser = count::<u64>)]
+    #[arg(long, hide = true, value_parser = count::<u64>, allow_negative_numbers = true)]
     chunk_frames: Option<u64>,
 }
 
@@ -250,8 +250,10 @@ fn check_flags(a: &Args) -> Result<()> {
             a.threads
         );
     }
-    a.report
-        .check(&[("--out", a.out.as_ref()), ("--checkpoint", a.checkpoint.as_ref())])?;
+    a.report.check(&[
+        ("--out", a.out.as_ref()),
+        ("--checkpoint", a.checkpoint.as_ref()),
+    ])?;
     if a.report.plot.is_some() && a.rare {
         bail!(RARE_NO_PLOT);
     }
@@ -291,8 +293,8 @@ fn run_in(a: &Args, team: Option<&dyn Team>) -> Result<()> {
             let p = given.params();
             let sh = shard.unwrap_or(Shard::WHOLE);
             let s = Session::new(p.clone(), sh)?;
-            let frames = sh.strided_len(p.frames.div_ceil(p.chunk_frames.max(1)))
-                * p.chunk_frames.max(1);
+            let frames =
+                sh.strided_len(p.frames.div_ceil(p.chunk_frames.max(1))) * p.chunk_frames.max(1);
             let per_frame = match a.engine {
                 EngineArg::Sparse => SPARSE_FRAME_NS + SPARSE_ERROR_NS * mean_errors(&p),
                 EngineArg::Dense => DENSE_BYTE_NS * p.bytes as f64,
@@ -434,8 +436,8 @@ fn run_rare(a: &Args, shard: Option<Shard>, team: Option<&dyn Team>, root: bool)
                 },
                 sh,
             )?;
-            let secs = RARE_SETUP_S
-                + (n / sh.count) as f64 * RARE_SAMPLE_NS * 1e-9 / cores(a.threads);
+            let secs =
+                RARE_SETUP_S + (n / sh.count) as f64 * RARE_SAMPLE_NS * 1e-9 / cores(a.threads);
             crate::output::long_run(secs, "this rare-event run")?;
             s
         }

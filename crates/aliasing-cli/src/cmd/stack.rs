@@ -4,11 +4,11 @@
 //! Thin glue over `aliasing_core::joint` and the layouts of
 //! `aliasing_core::layout`.
 
-use crate::output::{OutPath, PlotPath};
 use crate::args::parse_bers;
 use crate::args::parse_shard;
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
+use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
 use aliasing_core::bsc;
 use aliasing_core::document::{self, JointEstimate, StackCheck, StackPoint, StackTerm};
@@ -31,23 +31,23 @@ pub struct Args {
     stack: String,
     /// Frame lengths in bytes, FCS included: `64,594,1518,9018`, `64:1518:64`
     /// or `log:64:9018:8`. [required unless --merge]
-    #[arg(long, required_unless_present = "merge")]
+    #[arg(long, required_unless_present = "merge", allow_hyphen_values = true)]
     bytes: Option<String>,
     /// Bit error rates, comma separated (at most 0.5). [required unless --merge]
-    #[arg(long, required_unless_present = "merge", value_parser = crate::args::ber_list)]
+    #[arg(long, required_unless_present = "merge", value_parser = crate::args::ber_list, allow_hyphen_values = true)]
     ber: Option<String>,
     /// Highest CRC codeword weight enumerated exactly (2 to 5; weight 5 is
     /// listed up to about 7,900 bytes, above that the highest is 3 or 4).
-    #[arg(long, default_value_t = 5, value_parser = crate::lengths::count::<u32>)]
+    #[arg(long, default_value_t = 5, value_parser = crate::lengths::count::<u32>, allow_negative_numbers = true)]
     max_weight: u32,
     /// Random subsets drawn to estimate the next weight where the certified
     /// bracket is wider than 0.1% at some BER (0: exact terms and the
     /// bracket only). As in `alias simulate --rare --samples`, the number
     /// of random draws behind the estimate (`5e4` form accepted).
-    #[arg(long, default_value_t = 50_000, value_parser = crate::lengths::count::<u64>)]
+    #[arg(long, default_value_t = 50_000, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
     samples: u64,
     /// Seed of those draws.
-    #[arg(long, default_value_t = 1, value_parser = crate::lengths::count::<u64>)]
+    #[arg(long, default_value_t = 1, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
     seed: u64,
     /// Run only shard I of N (1-based) of the enumeration and the draws;
     /// needs --out. Combine the shard files with `alias merge` or
