@@ -68,14 +68,19 @@ enum Cmd {
 fn parse_args() -> Result<Cli, ExitCode> {
     Cli::try_parse().map_err(|e| {
         use clap::error::ErrorKind;
-        if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
-            || matches!(
-                e.kind(),
-                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-            )
-        {
+        if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
             let _ = e.print();
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+        if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+            // no command: name them on one line (the help has the rest)
+            let cmd = <Cli as clap::CommandFactory>::command();
+            let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
+            eprintln!(
+                "error: no command given: one of {} (see --help)",
+                names.join(", ")
+            );
+            return ExitCode::from(2);
         }
         eprintln!("error: {} (see --help)", one_line(&e.render().to_string()));
         ExitCode::from(2)

@@ -76,7 +76,7 @@ pub struct Args {
     #[arg(long)]
     resume: Option<PathBuf>,
     /// Seconds between checkpoints.
-    #[arg(long, default_value_t = 5.0)]
+    #[arg(long, default_value_t = 5.0, allow_negative_numbers = true)]
     checkpoint_every: f64,
     #[command(flatten)]
     report: Sink,
