@@ -25,32 +25,42 @@ pub fn parse_bers(spec: &str) -> Result<Vec<f64>> {
     Ok(out)
 }
 
+/// The clap value parser of every `--ber` list: the text if [`parse_bers`]
+/// accepts it (so a bad list is refused when the arguments are parsed, with
+/// the same message in every command), else that message.
+pub fn ber_list(s: &str) -> std::result::Result<String, String> {
+    parse_bers(s)
+        .map(|_| s.to_string())
+        .map_err(|e| format!("{e:#}"))
+}
+
+/// The clap value parser of a single `--ber` (`alias simulate`): one
+/// bit error rate, parsed as each item of [`parse_bers`] is, as a
+/// validated [`Ber`](aliasing_core::units::Ber).
+pub fn one_ber(s: &str) -> std::result::Result<aliasing_core::units::Ber, String> {
+    if s.contains(',') {
+        return Err(format!("`{s}`: one bit error rate here, not a list"));
+    }
+    let v = parse_bers(s).map_err(|e| format!("{e:#}"))?;
+    aliasing_core::units::Ber::new(v[0]).map_err(|e| e.to_string())
+}
+
+/// The clap value parser of every `--burst` and `--proposal`: the text if
+/// it is a valid Gilbert-Elliott channel `PG,PB,G2B,B2G` (the one parser,
+/// [`GilbertElliott`](aliasing_core::channel::GilbertElliott)'s `FromStr`),
+/// else its message.
+pub fn burst_spec(s: &str) -> std::result::Result<String, String> {
+    s.parse::<aliasing_core::channel::GilbertElliott>()
+        .map(|_| s.to_string())
+        .map_err(|e| e.to_string())
+}
+
 /// Parses `--shard I/N` (1-based, `1 <= I <= N`: the `FromStr` of
 /// [`Shard`](aliasing_core::shard::Shard)), for every command that splits
 /// its work.
 pub fn parse_shard(s: &str) -> Result<aliasing_core::shard::Shard> {
     s.parse()
         .map_err(|_| anyhow::anyhow!("--shard `{s}`: expected I/N with 1 <= I <= N"))
-}
-
-/// Refuses, before any work, output paths that cannot be written: a folder
-/// that does not exist, or a path that is itself a folder. `None` passes.
-pub fn check_outputs(paths: &[Option<&Path>]) -> Result<()> {
-    for p in paths.iter().flatten() {
-        if p.is_dir() {
-            bail!("cannot write {}: it is a folder", p.display());
-        }
-        if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty())
-            && !dir.is_dir()
-        {
-            bail!(
-                "cannot write {}: the folder {} does not exist",
-                p.display(),
-                dir.display()
-            );
-        }
-    }
-    Ok(())
 }
 
 /// Parses hex digits, ignoring whitespace and an optional `0x`.

@@ -75,33 +75,96 @@ fn num(s: &str, item: &str) -> Result<u64> {
     Ok(v)
 }
 
-/// A whole number (see [`whole_number`]) as a clap value parser.
-pub fn parse_count(s: &str) -> std::result::Result<u64, String> {
-    whole_number(s).map_err(|e| format!("`{s}` {e}"))
+/// The clap value parser of every integer count option (`--frames`,
+/// `--samples`, `--max-weight`, `--seed`, ...): a whole number in
+/// [`whole_number`]'s syntax that fits `T`, else one line naming the value
+/// and the range.
+pub fn count<T>(s: &str) -> std::result::Result<T, String>
+where
+    T: TryFrom<u64> + num_bound::Bounded,
+{
+    let v = whole_number(s).map_err(|e| format!("`{s}` {e}"))?;
+    T::try_from(v).map_err(|_| format!("`{s}` is out of range (at most {})", T::MAX_U64))
+}
+
+/// The largest value of each count type, for the out-of-range message.
+pub mod num_bound {
+    /// An unsigned integer type with its largest value as a `u64`.
+    pub trait Bounded {
+        /// `Self::MAX` as a `u64`.
+        const MAX_U64: u64;
+    }
+    macro_rules! bounded {
+        ($($t:ty),*) => {$(impl Bounded for $t { const MAX_U64: u64 = <$t>::MAX as u64; })*};
+    }
+    bounded!(u8, u16, u32, u64, usize);
 }
 
 /// The one number syntax for counts and lengths: a whole number written as
-/// digits (`1500`, `1_000`) or in exponent form (`1e3`, `2.5e6`) as long as
-/// its value is whole and exactly representable (up to 2^53 in exponent
-/// form). The error says what is wrong, without the input (callers name it).
+/// digits (`1500`, `1_000`) or in exponent form (`1e3`, `1.5e3`, `2.5E6`),
+/// read exactly in decimal (never through a float: `10000000000000001`
+/// and `1.0000000000000001e16` are that number), as long as its value is
+/// whole and at most the largest 64-bit count. The error says what is
+/// wrong, without the input (callers name it).
 pub fn whole_number(s: &str) -> std::result::Result<u64, String> {
     let t = s.trim().replace('_', "");
+    let t = t.strip_prefix('+').unwrap_or(&t);
     if t.starts_with('-') {
         return Err("is negative".into());
     }
-    if let Ok(v) = t.parse::<u64>() {
-        return Ok(v);
-    }
-    if t.bytes().all(|b| b.is_ascii_digit()) && !t.is_empty() {
-        return Err(format!("is over {} (the largest 64-bit count)", u64::MAX));
-    }
-    match t.parse::<f64>() {
-        Ok(v) if v.fract() == 0.0 && (0.0..=9_007_199_254_740_992.0).contains(&v) => Ok(v as u64),
-        Ok(v) if v.is_finite() && v.fract() == 0.0 && v > 0.0 => {
-            Err("is too large to be exact in exponent form (over 2^53); write the digits".into())
+    let (mantissa, exp) = match t.split_once(['e', 'E']) {
+        Some((m, e)) => {
+            let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return Err("is not a whole number".into());
+            }
+            // a huge exponent only says "out of range" (or "not whole")
+            let mag = digits.parse::<i64>().unwrap_or(i64::MAX).min(1000);
+            (m, if e.starts_with('-') { -mag } else { mag })
         }
-        _ => Err("is not a whole number".into()),
+        None => (t, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if int.is_empty() && frac.is_empty()
+        || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit())
+    {
+        return Err("is not a whole number".into());
     }
+    // value = digits * 10^shift, digits without leading zeros
+    let digits = format!("{int}{frac}");
+    let digits = digits.trim_start_matches('0');
+    let shift = exp - frac.len() as i64;
+    if digits.is_empty() {
+        return Ok(0);
+    }
+    let (kept, dropped) = if shift < 0 {
+        let cut = digits.len().saturating_sub(shift.unsigned_abs() as usize);
+        digits.split_at(cut)
+    } else {
+        (digits, "")
+    };
+    if dropped.bytes().any(|b| b != b'0') {
+        return Err("is not a whole number".into());
+    }
+    let too_big = || {
+        format!(
+            "is out of range (at most {}, the largest 64-bit count)",
+            u64::MAX
+        )
+    };
+    let up = shift.max(0);
+    if kept.len() as i64 + up > 20 {
+        return Err(too_big());
+    }
+    let mut v: u128 = if kept.is_empty() {
+        0
+    } else {
+        kept.parse::<u128>().map_err(|_| too_big())?
+    };
+    for _ in 0..up {
+        v *= 10;
+    }
+    u64::try_from(v).map_err(|_| too_big())
 }
 
 #[cfg(test)]
@@ -132,6 +195,53 @@ mod tests {
                 .to_string()
                 .contains("limit of 1000000000")
         );
+    }
+
+    #[test]
+    fn counts_are_exact() {
+        // digits beyond a float's precision stay that number
+        assert_eq!(
+            whole_number("10000000000000001"),
+            Ok(10_000_000_000_000_001)
+        );
+        assert_eq!(
+            whole_number("1.0000000000000001e16"),
+            Ok(10_000_000_000_000_001)
+        );
+        assert_eq!(whole_number("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(whole_number("1.8446744073709551615e19"), Ok(u64::MAX));
+        for (s, v) in [
+            ("1e9", 1_000_000_000),
+            ("1.5e3", 1500),
+            ("1.50E1", 15),
+            ("+7", 7),
+            ("0", 0),
+            ("0e99999", 0),
+            ("0.5e1", 5),
+            ("250e-1", 25),
+        ] {
+            assert_eq!(whole_number(s), Ok(v), "{s}");
+        }
+        for s in [
+            "1.5", "25e-1e", "1e-3", "1.25e1", "abc", "", ".", "e5", "1e", "1e+", "0x10", "1 2",
+        ] {
+            let e = whole_number(s).unwrap_err();
+            assert_eq!(e, "is not a whole number", "{s}");
+        }
+        for s in [
+            "1e30",
+            "18446744073709551616",
+            "1.8446744073709551616e19",
+            "1e999999999999",
+        ] {
+            let e = whole_number(s).unwrap_err();
+            assert!(e.contains("out of range"), "{s}: {e}");
+        }
+        assert_eq!(whole_number("-1"), Err("is negative".into()));
+        assert_eq!(count::<u32>("4294967295"), Ok(u32::MAX));
+        let e = count::<u32>("4.294967296e9").unwrap_err();
+        assert_eq!(e, "`4.294967296e9` is out of range (at most 4294967295)");
+        assert_eq!(count::<u8>("2.55e2"), Ok(255u8));
     }
 
     #[test]
@@ -179,6 +289,16 @@ mod tests {
             let range: Vec<u64> = (0..=3).map(|k| a + k * step).collect();
             proptest::prop_assert_eq!(parse_lengths(&format!("{a}:{b}:{step}")).unwrap(), range);
             proptest::prop_assert_eq!(whole_number(&format!("{}", v[0])), Ok(v[0]));
+        }
+
+        /// Every u64 reads back exactly as digits and in exponent form
+        /// with all its digits (`d.ddde+k`).
+        #[test]
+        fn every_u64_exact(v in proptest::prelude::any::<u64>()) {
+            proptest::prop_assert_eq!(whole_number(&v.to_string()), Ok(v));
+            let d = v.to_string();
+            let exp = format!("{}.{}e{}", &d[..1], &d[1..], d.len() - 1);
+            proptest::prop_assert_eq!(whole_number(&exp), Ok(v));
         }
     }
 

@@ -34,6 +34,10 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
+    /// Start runs estimated to take longer than a day (refused otherwise;
+    /// runs estimated over a minute say how long before they start).
+    #[arg(long, global = true)]
+    allow_long: bool,
 }
 
 #[derive(Subcommand)]
@@ -64,31 +68,111 @@ enum Cmd {
 fn parse_args() -> Result<Cli, ExitCode> {
     Cli::try_parse().map_err(|e| {
         use clap::error::ErrorKind;
-        if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
-            || matches!(
-                e.kind(),
-                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-            )
-        {
+        if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
             let _ = e.print();
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+        if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+            // no command: name them on one line (the help has the rest)
+            let cmd = <Cli as clap::CommandFactory>::command();
+            let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
+            eprintln!(
+                "error: no command given: one of {} (see --help)",
+                names.join(", ")
+            );
+            return ExitCode::from(2);
         }
         eprintln!("error: {} (see --help)", one_line(&e.render().to_string()));
         ExitCode::from(2)
     })
 }
 
-/// The first line of a clap message without its `error: ` prefix, with any
-/// `tip:` lines appended.
+/// The first line of a clap message without its `error: ` prefix, with the
+/// indented lines that complete it (the arguments a "not provided" message
+/// lists) and any `tip:` lines appended.
 fn one_line(rendered: &str) -> String {
-    let mut lines = rendered.lines().map(str::trim).filter(|l| !l.is_empty());
-    let first = lines.next().unwrap_or("invalid arguments");
+    let mut raw = rendered.lines().skip_while(|l| l.trim().is_empty());
+    let first = raw.next().map(str::trim).unwrap_or("invalid arguments");
     let mut out = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    if out.ends_with(':') {
+        let listed: Vec<&str> = raw
+            .take_while(|l| l.starts_with(char::is_whitespace) && !l.trim().is_empty())
+            .map(str::trim)
+            .collect();
+        if !listed.is_empty() {
+            out.push(' ');
+            out.push_str(&listed.join(", "));
+        }
+    }
+    let lines = rendered.lines().map(str::trim);
     for tip in lines.filter(|l| l.starts_with("tip:")) {
         out.push_str("; ");
         out.push_str(tip);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// A missing-argument error names the argument, on one line.
+    #[test]
+    fn missing_arguments_are_named() {
+        let e = Cli::try_parse_from(["alias", "stack", "--bytes", "1518"])
+            .err()
+            .expect("--ber is required");
+        let line = one_line(&e.render().to_string());
+        assert!(line.contains("not provided: --ber <BER>"), "{line}");
+        assert!(!line.contains('\n'), "{line}");
+        let e = Cli::try_parse_from(["alias", "curve"])
+            .err()
+            .expect("needs a check");
+        let line = one_line(&e.render().to_string());
+        assert!(line.contains("--crc <CRC>"), "{line}");
+    }
+
+    /// Every option that is required (always, or unless another is given)
+    /// says so in its help.
+    #[test]
+    fn required_options_are_marked_in_help() {
+        let mut cli = Cli::command();
+        cli.build();
+        for sub in cli.get_subcommands() {
+            for arg in sub.get_arguments() {
+                let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+                let marked = help.contains("[required");
+                if arg.is_required_set() && arg.is_positional() {
+                    continue; // positional: shown bare in the usage line
+                }
+                if arg.is_required_set() {
+                    assert!(marked, "{} --{:?}: {help}", sub.get_name(), arg.get_long());
+                }
+            }
+        }
+        // the conditionally required ones, checked by name
+        for (sub, long) in [
+            ("stack", "bytes"),
+            ("stack", "ber"),
+            ("search", "width"),
+            ("search", "bits"),
+            ("search", "ber"),
+            ("curve", "crc"),
+            ("compare", "ber"),
+            ("hd", "crc"),
+            ("weights", "crc"),
+            ("weights", "bits"),
+        ] {
+            let s = cli.find_subcommand(sub).expect(sub);
+            let a = s
+                .get_arguments()
+                .find(|a| a.get_long() == Some(long))
+                .expect(long);
+            let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
+            assert!(help.contains("[required"), "{sub} --{long}: {help}");
+        }
+    }
 }
 
 /// The program: parse, run the subcommand, print; errors as one line, exit 2.
@@ -97,6 +181,7 @@ pub fn main() -> ExitCode {
         Ok(c) => c,
         Err(code) => return code,
     };
+    output::allow_long(cli.allow_long);
     let result = match cli.cmd {
         Cmd::Curve(a) => cmd::curve::run(a),
         Cmd::Hd(a) => cmd::hd::run(a),

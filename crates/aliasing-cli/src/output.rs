@@ -2,9 +2,121 @@
 //! (written to a temporary name, then renamed, so an interrupted run never
 //! leaves a partial file that looks complete).
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// A file to write (`-o/--output`, `--out`, `--checkpoint`), checked when
+/// the arguments are parsed, before any work: its folder exists and is a
+/// writable folder, and the path itself is not a folder. Every command's
+/// output options are of this type (or [`PlotPath`]), so no run computes
+/// for minutes and then finds it cannot write its result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutPath(PathBuf);
+
+impl OutPath {
+    /// Checks `s` as a file to write (see the type).
+    pub fn parse(s: &str) -> std::result::Result<OutPath, String> {
+        let path = PathBuf::from(s);
+        if s.is_empty() {
+            return Err("the file name is empty".into());
+        }
+        if s.ends_with(std::path::MAIN_SEPARATOR) || s.ends_with('/') || path.is_dir() {
+            return Err(format!("{s} is a folder, not a file"));
+        }
+        let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        if !parent.is_dir() {
+            return Err(if parent.exists() {
+                format!("{} is not a folder", parent.display())
+            } else {
+                format!("the folder {} does not exist", parent.display())
+            });
+        }
+        if std::fs::metadata(parent).is_ok_and(|m| m.permissions().readonly()) {
+            return Err(format!("the folder {} is read-only", parent.display()));
+        }
+        Ok(OutPath(path))
+    }
+
+    /// The path as given.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// The path with its folder resolved (symbolic links, `..`, `.`), for
+    /// telling whether two options name the same file.
+    pub fn normalized(&self) -> PathBuf {
+        if let Ok(p) = self.0.canonicalize() {
+            return p;
+        }
+        let parent = match self.0.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let dir = parent
+            .canonicalize()
+            .unwrap_or_else(|_| parent.to_path_buf());
+        match self.0.file_name() {
+            Some(name) => dir.join(name),
+            None => dir,
+        }
+    }
+}
+
+impl std::ops::Deref for OutPath {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+/// A picture to write (`--plot`, `alias plot -o`): an [`OutPath`] whose
+/// name ends in `.svg` or `.png` (the extension picks the format), checked
+/// when the arguments are parsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlotPath(OutPath);
+
+impl PlotPath {
+    /// Checks `s` as a picture to write (see the type).
+    pub fn parse(s: &str) -> std::result::Result<PlotPath, String> {
+        let p = OutPath::parse(s)?;
+        aliasing_plot::Format::from_path(&p).map_err(|e| e.to_string())?;
+        Ok(PlotPath(p))
+    }
+
+    /// The checked output path.
+    pub fn out(&self) -> &OutPath {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for PlotPath {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+/// Refuses two output options naming the same file (after resolving its
+/// folder): one would replace the other. `(flag, path)` pairs; `None` passes.
+pub fn distinct(outputs: &[(&str, Option<&OutPath>)]) -> Result<()> {
+    let given: Vec<(&str, PathBuf)> = outputs
+        .iter()
+        .filter_map(|(f, p)| p.map(|p| (*f, p.normalized())))
+        .collect();
+    for (i, (fa, a)) in given.iter().enumerate() {
+        if let Some((fb, _)) = given[..i].iter().find(|(_, b)| b == a) {
+            bail!(
+                "{fb} and {fa} name the same file {}: one would replace the other",
+                a.display()
+            );
+        }
+    }
+    Ok(())
+}
 
 /// Output format of a result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
@@ -82,5 +194,104 @@ pub fn prob(x: f64) -> String {
         "0".into()
     } else {
         format!("{x:.6e}")
+    }
+}
+
+/// Runs estimated to take longer than this (seconds: a day) are refused
+/// unless `--allow-long` is given.
+pub const LONG_RUN_LIMIT_S: f64 = 86_400.0;
+
+/// Runs estimated to take longer than this (seconds) say so on stderr
+/// before they start, when stderr is a terminal.
+pub const ANNOUNCE_S: f64 = 60.0;
+
+static ALLOW_LONG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `--allow-long` given: runs estimated beyond [`LONG_RUN_LIMIT_S`] start.
+pub fn allow_long(on: bool) {
+    ALLOW_LONG.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Before a run estimated to take `seconds` (a cost model's estimate):
+/// refuses it beyond [`LONG_RUN_LIMIT_S`] unless `--allow-long` was given,
+/// and says how long it is expected to take beyond [`ANNOUNCE_S`] (stderr,
+/// on a terminal). `what` names the run (`this curve`).
+pub fn long_run(seconds: f64, what: &str) -> Result<()> {
+    use std::io::IsTerminal as _;
+    let terminal = std::io::stderr().is_terminal();
+    long_run_to(seconds, what, &mut std::io::stderr(), terminal)
+}
+
+fn long_run_to(seconds: f64, what: &str, out: &mut dyn Write, announce: bool) -> Result<()> {
+    if !(seconds > ANNOUNCE_S) {
+        return Ok(()); // short, or no estimate (NaN)
+    }
+    if seconds > LONG_RUN_LIMIT_S && !ALLOW_LONG.load(std::sync::atomic::Ordering::Relaxed) {
+        bail!(
+            "{what} is estimated to take {}, over the limit of a day: ask for less, \
+             or add --allow-long to run it anyway",
+            duration(seconds)
+        );
+    }
+    if announce {
+        let _ = writeln!(
+            out,
+            "{what}: estimated to take {} (a cost model's estimate; Ctrl-C stops it)",
+            duration(seconds)
+        );
+    }
+    Ok(())
+}
+
+/// A duration for people: `45 s`, `12 min`, `3.4 h`, `2.1 days`, `1.4e3 years`.
+pub fn duration(seconds: f64) -> String {
+    const DAY: f64 = 86_400.0;
+    const YEAR: f64 = 365.25 * DAY;
+    if seconds < 90.0 {
+        format!("about {seconds:.0} s")
+    } else if seconds < 5400.0 {
+        format!("about {:.0} min", seconds / 60.0)
+    } else if seconds < 2.0 * DAY {
+        format!("about {:.1} h", seconds / 3600.0)
+    } else if seconds < YEAR {
+        format!("about {:.1} days", seconds / DAY)
+    } else if seconds < 1000.0 * YEAR {
+        format!("about {:.1} years", seconds / YEAR)
+    } else {
+        format!("about {:.1e} years", seconds / YEAR)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_runs_say_so_and_beyond_a_day_need_the_flag() {
+        let mut out = Vec::new();
+        long_run_to(30.0, "this run", &mut out, true).unwrap();
+        assert!(out.is_empty(), "a short run prints nothing");
+        long_run_to(f64::NAN, "this run", &mut out, true).unwrap();
+        assert!(out.is_empty(), "no estimate, nothing printed");
+        long_run_to(7200.0, "this run", &mut out, true).unwrap();
+        assert_eq!(
+            String::from_utf8(out.clone()).unwrap(),
+            "this run: estimated to take about 2.0 h (a cost model's estimate; Ctrl-C stops it)\n"
+        );
+        out.clear();
+        long_run_to(7200.0, "this run", &mut out, false).unwrap();
+        assert!(out.is_empty(), "not a terminal: nothing printed");
+        let e = long_run_to(2.0 * LONG_RUN_LIMIT_S, "this run", &mut out, true).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("about 2.0 days, over the limit of a day"),
+            "{e}"
+        );
+        assert!(e.to_string().contains("--allow-long"), "{e}");
+        assert!(!e.to_string().contains('\n'));
+        assert_eq!(duration(45.0), "about 45 s");
+        assert_eq!(duration(600.0), "about 10 min");
+        assert_eq!(duration(3.156e7 * 2.0), "about 2.0 years");
+        assert_eq!(duration(3.156e7 * 1e6), "about 1.0e6 years");
     }
 }

@@ -9,7 +9,9 @@
 //!   per BER, the `2^-r` asymptote dashed, titled with the polynomial;
 //! - compare: one line per (check, BER) against frame length;
 //! - simulate: each estimate with its confidence-interval bar and the exact
-//!   value beside it; a sweep over BER or length against that parameter.
+//!   value beside it; a sweep over BER or length against that parameter;
+//! - the HD profile and the weight distribution of a CRC ([`structure`],
+//!   drawn by [`plot_figure`]).
 //!
 //! Text is drawn with an embedded DejaVu Sans font, so PNG rendering needs no
 //! system fonts or fontconfig. Files are written to a temporary name and
@@ -43,6 +45,7 @@ pub mod error;
 pub mod figure;
 pub mod font;
 pub mod simulate;
+pub mod structure;
 pub mod ticks;
 
 use std::path::Path;
@@ -180,6 +183,13 @@ pub fn plot_simulate_sweep(docs: &[doc::SimulateDoc], path: &Path, opts: &Option
         format,
         opts.size,
     )
+}
+
+/// Draws `fig` to `path`, the format chosen by its extension (`.svg` or
+/// `.png`), atomically: the figures built outside a result document (the
+/// HD profile and weight distribution of [`structure`]).
+pub fn plot_figure(fig: &Figure, path: &Path, size: (u32, u32)) -> Result<()> {
+    write_figure(fig, path, Format::from_path(path)?, size)
 }
 
 /// Renders `fig` as an SVG document in memory.

@@ -5,6 +5,7 @@
 use crate::args::{parse_bers, plot, read_payload};
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
+use crate::output::{OutPath, PlotPath};
 use aliasing_core::Error as CoreError;
 use aliasing_core::bsc::{self, CurvePoint};
 use aliasing_core::check::CheckSpec;
@@ -18,10 +19,10 @@ pub struct Args {
     /// Frame lengths in bytes, everything the checks cover including the check
     /// field: `64,576,1500`, `64:1500:64` or `log:64:9000:20`. With a payload,
     /// prefixes of it (default: the whole payload).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     bytes: Option<String>,
-    /// Bit error rates, comma separated: `1.5e-5` or `1e-4,1e-6`.
-    #[arg(long, required = true)]
+    /// Bit error rates, comma separated: `1.5e-5` or `1e-4,1e-6`. [required]
+    #[arg(long, required = true, value_parser = crate::args::ber_list, allow_hyphen_values = true)]
     ber: String,
     /// Checks to compare, comma separated: `internet`, `fletcher16`,
     /// `fletcher32`, `adler32`, or any CRC name, alias or polynomial.
@@ -41,11 +42,11 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
     /// Write to this file (atomically) instead of standard output.
-    #[arg(long, short)]
-    output: Option<PathBuf>,
+    #[arg(long, short, value_parser = OutPath::parse)]
+    output: Option<OutPath>,
     /// Also draw the comparison to FILE.svg or FILE.png.
-    #[arg(long)]
-    plot: Option<PathBuf>,
+    #[arg(long, value_parser = PlotPath::parse)]
+    plot: Option<PlotPath>,
 }
 
 /// One check's column: its points (BER-major, `None` where no exact value
@@ -64,7 +65,10 @@ impl Column {
 
 /// Runs `alias compare`.
 pub fn run(args: Args) -> Result<()> {
-    crate::args::check_outputs(&[args.output.as_deref(), args.plot.as_deref()])?;
+    output::distinct(&[
+        ("--output", args.output.as_ref()),
+        ("--plot", args.plot.as_ref().map(PlotPath::out)),
+    ])?;
     let bers = parse_bers(&args.ber)?;
     let payload = read_payload(args.payload.as_deref(), args.payload_hex.as_deref())?;
     let bytes = match (&args.bytes, &payload) {

@@ -4,6 +4,7 @@
 use crate::args::{parse_bers, plot, read_payload};
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
+use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
 use aliasing_core::bsc::CurvePoint;
 use aliasing_core::channel::GilbertElliott;
@@ -59,7 +60,7 @@ pub struct Args {
     /// CRC: RevEng name (CRC-32/ISO-HDLC), alias (crc32, crc16-ccitt), bare
     /// width (16 = default primitive polynomial), or polynomial in full
     /// (0x18005), normal (16:0x8005), Koopman (k:0xC002) or reversed
-    /// (r16:0xA001) notation.
+    /// (r16:0xA001) notation. [required unless --check]
     #[arg(long, required_unless_present = "check", conflicts_with = "check")]
     pub crc: Option<String>,
     /// Check other than a CRC: internet (RFC 1071), fletcher16, fletcher32,
@@ -74,7 +75,7 @@ pub struct Args {
     #[arg(long)]
     pub payload_hex: Option<String>,
     /// Bit error rates, comma-separated, each in [0, 1].
-    #[arg(long, default_value = DEFAULT_BERS, allow_hyphen_values = true)]
+    #[arg(long, default_value = DEFAULT_BERS, allow_hyphen_values = true, value_parser = crate::args::ber_list)]
     pub ber: String,
     /// Codeword lengths in bits, check bits included: values, START:STOP:STEP
     /// ranges, or log:START:STOP:N. Default: 512..16384 bits and 12144.
@@ -87,7 +88,7 @@ pub struct Args {
     /// Gilbert-Elliott burst channel instead of --ber: good-state BER,
     /// bad-state BER, P(good->bad), P(bad->good) per bit, as `alias simulate
     /// --burst` (exact product chain, CRCs up to 24 bits).
-    #[arg(long, value_name = "PG,PB,G2B,B2G", conflicts_with_all = ["ber", "check"])]
+    #[arg(long, value_name = "PG,PB,G2B,B2G", conflicts_with_all = ["ber", "check"], value_parser = crate::args::burst_spec)]
     pub burst: Option<String>,
     /// Exact method.
     #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
@@ -96,11 +97,11 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
     /// Write to FILE (atomically) instead of stdout.
-    #[arg(long, short)]
-    pub output: Option<PathBuf>,
+    #[arg(long, short, value_parser = OutPath::parse)]
+    pub output: Option<OutPath>,
     /// Also draw the curve to FILE.svg or FILE.png (log-log, one line per BER).
-    #[arg(long)]
-    pub plot: Option<PathBuf>,
+    #[arg(long, value_parser = PlotPath::parse)]
+    pub plot: Option<PlotPath>,
     /// Memory budget of the exact method, e.g. 8G or 512M (default: the
     /// ALIAS_MEMORY_LIMIT environment variable, else 80% of available memory).
     #[arg(long)]
@@ -159,6 +160,10 @@ fn compute(args: &Args, bers: &[f64], bits: &[u64], budget: MemoryBudget) -> Res
         let bers = Ber::list(bers)?;
         let lengths: Vec<Bits> = bits.iter().map(|&n| Bits(n)).collect();
         let req = curve::Request::new(&crc.generator, &lengths, &bers)?;
+        crate::output::long_run(
+            estimated_seconds(&req, args.method.into(), budget),
+            "this curve",
+        )?;
         let bar = Bar::stderr();
         let res = curve::exact_with(crc, &req, args.method.into(), budget, &bar)?;
         bar.finish();
@@ -212,6 +217,19 @@ fn compute(args: &Args, bers: &[f64], bits: &[u64], budget: MemoryBudget) -> Res
     })
 }
 
+/// The estimated time of `req` by `method` (the cost model the methods
+/// give, [`curve::ExactMethod::assess`]; for `auto` the method it picks, the
+/// fastest that fits `budget`); NaN when none applies (the run then says why).
+fn estimated_seconds(req: &curve::Request, method: curve::Method, budget: MemoryBudget) -> f64 {
+    curve::methods()
+        .iter()
+        .filter(|m| method == curve::Method::Auto || m.method() == method)
+        .filter_map(|m| m.admit(req, budget).ok())
+        .map(|c| c.seconds)
+        .min_by(f64::total_cmp)
+        .unwrap_or(f64::NAN)
+}
+
 /// `--burst`: the exact Gilbert-Elliott product chain ([`gilbert`]).
 fn burst(
     args: &Args,
@@ -254,7 +272,10 @@ fn burst(
 
 /// Runs `alias curve`.
 pub fn run(args: Args) -> Result<()> {
-    crate::args::check_outputs(&[args.output.as_deref(), args.plot.as_deref()])?;
+    output::distinct(&[
+        ("--output", args.output.as_ref()),
+        ("--plot", args.plot.as_ref().map(PlotPath::out)),
+    ])?;
     let bers = parse_bers(&args.ber)?;
     let (bits, lengths_note) = lengths(&args)?;
     if let Some(c) = &args.crc {

@@ -1,32 +1,36 @@
 //! `alias hd`: the Hamming-distance profile of a CRC in Koopman's notation.
 
 use crate::output::{self, Format};
+use crate::output::{OutPath, PlotPath};
 use aliasing_core::{burst, catalogue, document, lowweight};
 use anyhow::{Result, bail};
-use std::path::PathBuf;
 
 /// Arguments of `alias hd`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// CRC: catalogue name (crc32, CRC-32/ISCSI, ...), bare width, or polynomial.
+    /// CRC: catalogue name (crc32, CRC-32/ISCSI, ...), bare width, or polynomial. [required]
     #[arg(long)]
     pub crc: String,
     /// Highest Hamming distance to report (default: the weight of the
     /// generator, the HD at one data bit).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::lengths::count::<u32>, allow_negative_numbers = true)]
     pub max_hd: Option<u32>,
     /// Search the profile only up to this codeword length in bits (check
     /// bits included): HDs that end beyond it are reported as holding up to
     /// it. Over 32 bits the profile then stops at HD 6 instead of 4 unless
     /// --max-hd says otherwise.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
     pub max_bits: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
     /// Write to this file (atomically) instead of stdout.
-    #[arg(long, short)]
-    pub output: Option<PathBuf>,
+    #[arg(long, short, value_parser = OutPath::parse)]
+    pub output: Option<OutPath>,
+    /// Also draw the HD profile (longest data length against HD, log
+    /// scale) to FILE.svg or FILE.png.
+    #[arg(long, value_parser = PlotPath::parse)]
+    pub plot: Option<PlotPath>,
 }
 
 /// Patterns per burst length counted one by one for the burst rows (the
@@ -39,7 +43,10 @@ fn positions(v: &[u64]) -> String {
 
 /// Runs `alias hd`.
 pub fn run(args: Args) -> Result<()> {
-    crate::args::check_outputs(&[args.output.as_deref()])?;
+    output::distinct(&[
+        ("--output", args.output.as_ref()),
+        ("--plot", args.plot.as_ref().map(PlotPath::out)),
+    ])?;
     let crc = catalogue::resolve(&args.crc)?;
     if let Some(h) = args.max_hd
         && h < 3
@@ -60,6 +67,16 @@ pub fn run(args: Args) -> Result<()> {
     let bar = crate::progress::Bar::stderr();
     let (prof, open) = lowweight::hd_profile_up_to(&g, max_hd, args.max_bits, &bar)?;
     bar.finish();
+    if let Some(p) = &args.plot {
+        let rows: Vec<(u32, u64)> = prof
+            .entries
+            .iter()
+            .map(|e| (e.hd, e.max_data_bits))
+            .collect();
+        let name = format!("{} {}", crc.name, g.full_string());
+        let fig = aliasing_plot::structure::hd_figure(&name, &rows)?;
+        aliasing_plot::plot_figure(&fig, p, aliasing_plot::figure::SIZE)?;
+    }
     let bound_text = match (args.max_bits, open) {
         (Some(n), Some(h)) => format!(
             "# searched up to {n} bits ({} data bits): HD >= {h} at every length up to there; \

@@ -3,6 +3,7 @@
 //! `stack` run; the result equals the single run's, bit for bit.
 
 use super::simulate::Sink;
+use crate::output::OutPath;
 use aliasing_sim::session::{self, RARE_BURST_FORMAT, RARE_FORMAT};
 use anyhow::Result;
 use std::path::PathBuf;
@@ -18,17 +19,66 @@ pub struct Args {
     #[command(flatten)]
     report: Sink,
     /// Also write the merged result file here.
-    #[arg(long)]
-    out: Option<PathBuf>,
+    #[arg(long, value_parser = OutPath::parse)]
+    out: Option<OutPath>,
+}
+
+/// The kinds of result file `alias merge` adds (shards of simulate,
+/// `--rare`, `--rare --burst`, weights and stack runs).
+const KINDS: [&str; 5] = [
+    session::FORMAT,
+    RARE_FORMAT,
+    RARE_BURST_FORMAT,
+    super::weights::FORMAT,
+    aliasing_sim::joint::STACK_FORMAT,
+];
+
+/// The one kind of all `files`, or a one-line refusal naming the kind a
+/// file is instead (a search shard, a result document, another run's kind).
+fn kind_of(files: &[PathBuf]) -> Result<Option<String>> {
+    let known = |k: &str| KINDS.contains(&k);
+    let mut first: Option<(String, &PathBuf)> = None;
+    for p in files {
+        if !p.is_file() {
+            // the readers below say what is wrong (missing, a folder, ...)
+            return Ok(session::file_kind(&files[0]));
+        }
+        let kind = session::file_kind(p);
+        let k = match kind.as_deref() {
+            Some(k) if known(k) => k.to_string(),
+            Some("alias-search") => anyhow::bail!(
+                "{} is a shard file of `alias search`: combine search shards with \
+                 `alias search --merge FILES`",
+                p.display()
+            ),
+            Some(other) => anyhow::bail!(
+                "{} is a file of kind `{other}`; merge adds shard files of simulate, \
+                 weights and stack runs",
+                p.display()
+            ),
+            None => anyhow::bail!(
+                "{} is not a shard file (no kind in it; `--format json` reports are \
+                 not merged: merge the files that `--out` wrote)",
+                p.display()
+            ),
+        };
+        match &first {
+            None => first = Some((k, p)),
+            Some((k0, p0)) if *k0 != k => anyhow::bail!(
+                "{} is a `{k0}` file and {} a `{k}` file: merge adds the shards of one run",
+                p0.display(),
+                p.display()
+            ),
+            Some(_) => {}
+        }
+    }
+    Ok(first.map(|(k, _)| k))
 }
 
 /// Runs `alias merge`.
 pub fn run(a: Args) -> Result<()> {
-    a.report.check()?;
-    if let Some(out) = &a.out {
-        super::simulate::check_output("--out", out)?;
-    }
-    let kind = session::file_kind(&a.files[0]);
+    a.report.check(&[("--out", a.out.as_ref())])?;
+    let kind = kind_of(&a.files)?;
     if kind.as_deref() == Some(super::weights::FORMAT) {
         if a.report.plot.is_some() || a.report.no_exact {
             anyhow::bail!(

@@ -1,5 +1,6 @@
 //! `alias plot`: re-plots a saved JSON result as SVG or PNG.
 
+use crate::output::PlotPath;
 use std::io::Read;
 use std::path::PathBuf;
 
@@ -31,9 +32,9 @@ pub struct Args {
     /// A saved `--format json` result of curve, compare or simulate (or a JSON
     /// array of simulate results swept over BER or length); `-` reads stdin.
     pub input: PathBuf,
-    /// The picture to write; its extension, .svg or .png, picks the format.
-    #[arg(short, long)]
-    pub output: PathBuf,
+    /// The picture to write; its extension, .svg or .png, picks the format. [required]
+    #[arg(short, long, value_parser = PlotPath::parse)]
+    pub output: PlotPath,
     /// Quantity on the y axis of curves and comparisons.
     #[arg(long, value_enum, default_value_t = YAxis::Alias)]
     pub y: YAxis,
@@ -58,9 +59,6 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
 
 /// Runs `alias plot`.
 pub fn run(args: Args) -> Result<()> {
-    crate::args::check_outputs(&[Some(args.output.as_path())])?;
-    // Refuse a bad output name before reading anything.
-    aliasing_plot::Format::from_path(&args.output)?;
     let text = if args.input.as_os_str() == "-" {
         let mut s = String::new();
         std::io::stdin()

@@ -6,6 +6,7 @@
 use crate::args::parse_bers;
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
+use crate::output::{OutPath, PlotPath};
 use aliasing_core::poly::Generator;
 use aliasing_core::search::{self, Objective, Partial, Query, Ranked, Space};
 use aliasing_core::shard::Shard;
@@ -39,22 +40,26 @@ pub enum RankArg {
 pub struct Args {
     /// CRC width r: every generator of width r with the +1 term is a
     /// candidate (2^(r-1) of them) unless --candidates or --sample is given.
-    #[arg(long, required_unless_present = "merge")]
+    /// [required unless --merge]
+    #[arg(long, required_unless_present = "merge", value_parser = crate::lengths::count::<u32>, allow_negative_numbers = true)]
     pub width: Option<u32>,
     /// Codeword lengths in bits, check bits included (values, START:STOP:STEP, log:START:STOP:N).
-    #[arg(long, conflicts_with = "bytes", required_unless_present_any = ["bytes", "merge"])]
+    /// [required unless --bytes or --merge]
+    #[arg(long, conflicts_with = "bytes", required_unless_present_any = ["bytes", "merge"], allow_hyphen_values = true)]
     pub bits: Option<String>,
-    /// Codeword lengths in bytes (x 8 bits), check bytes included.
-    #[arg(long)]
+    /// Codeword lengths in bytes (x 8 bits), check bytes included; same
+    /// forms as --bits.
+    #[arg(long, allow_hyphen_values = true)]
     pub bytes: Option<String>,
     /// Bit error rates in (0, 0.5], comma-separated; the first decides ties of P_ud first.
-    #[arg(long, required_unless_present = "merge")]
+    /// [required unless --merge]
+    #[arg(long, required_unless_present = "merge", value_parser = crate::args::ber_list, allow_hyphen_values = true)]
     pub ber: Option<String>,
     /// Drop candidates whose minimum distance over the lengths is below D.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::lengths::count::<u32>, allow_negative_numbers = true)]
     pub min_hd: u32,
     /// How many generators to list (0: every survivor).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = crate::lengths::count::<usize>, allow_negative_numbers = true)]
     pub top: usize,
     /// Ranking objective.
     #[arg(long, value_enum, default_value_t = ObjectiveArg::Hd)]
@@ -63,17 +68,17 @@ pub struct Args {
     #[arg(long, conflicts_with = "sample")]
     pub candidates: Option<PathBuf>,
     /// A seeded random sample of N generators of the width instead of all.
-    #[arg(long, requires = "seed")]
+    #[arg(long, requires = "seed", value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
     pub sample: Option<u64>,
     /// Seed of --sample.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
     pub seed: Option<u64>,
     /// Run shard I of N (candidates split by index) and write its result file to --out.
     #[arg(long, requires = "out")]
     pub shard: Option<String>,
     /// Shard result file (with --shard).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
+    #[arg(long, value_parser = OutPath::parse)]
+    pub out: Option<OutPath>,
     /// Combine the result files of every shard of one search instead of searching.
     #[arg(long, num_args = 1.., conflicts_with_all = ["width", "bits", "bytes", "ber", "shard", "candidates", "sample"])]
     pub merge: Option<Vec<PathBuf>>,
@@ -81,16 +86,16 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
     /// Write to FILE (atomically) instead of stdout.
-    #[arg(long, short)]
-    pub output: Option<PathBuf>,
+    #[arg(long, short, value_parser = OutPath::parse)]
+    pub output: Option<OutPath>,
     /// Rank by the worst case over the lengths (one list), or per length
     /// (one list for each length; not with --shard, --merge or --plot).
     #[arg(long, value_enum, default_value_t = RankArg::Worst)]
     pub rank: RankArg,
     /// Also draw P(alias | error) of the listed generators and the catalogue's
     /// CRCs of the width to FILE.svg or FILE.png.
-    #[arg(long)]
-    pub plot: Option<PathBuf>,
+    #[arg(long, value_parser = PlotPath::parse)]
+    pub plot: Option<PlotPath>,
 }
 
 /// Which candidates a search covered (enough to tell shards of one search apart).
@@ -210,6 +215,11 @@ pub fn run(a: Args) -> Result<()> {
 }
 
 fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
+    crate::output::distinct(&[
+        ("--output", a.output.as_ref()),
+        ("--plot", a.plot.as_ref().map(PlotPath::out)),
+        ("--out", a.out.as_ref()),
+    ])?;
     if let Some(files) = &a.merge {
         if team.is_some_and(|t| t.rank() != 0) {
             return Ok(());

@@ -1,6 +1,8 @@
 //! `alias simulate`: Monte Carlo through a stack of checks.
 
+use crate::lengths::count;
 use crate::output::{self, Format};
+use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
 use aliasing_core::shard::Shard;
 use aliasing_sim::channel::{Channel, GilbertElliott};
@@ -10,8 +12,8 @@ use aliasing_sim::run::{Counts, Engine, MAX_FRAMES, RunOptions};
 use aliasing_sim::session::{Given, RareParams, RareSession, Session};
 use aliasing_sim::shard::{Drive, MAX_THREADS, ShardFile, Team};
 use aliasing_sim::spec::PayloadSpec;
-use anyhow::{Context, Result, bail};
-use std::path::{Path, PathBuf};
+use anyhow::{Result, bail};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Engine choice on the command line.
@@ -27,10 +29,11 @@ pub enum EngineArg {
 #[derive(clap::Args)]
 pub struct Args {
     /// Number of frames (e.g. 1e9) [default: 1e6].
-    #[arg(long)]
-    frames: Option<String>,
-    /// Frame length in bytes, every check field included [default: 1518].
-    #[arg(long)]
+    #[arg(long, value_parser = count::<u64>, allow_negative_numbers = true)]
+    frames: Option<u64>,
+    /// Frame length in bytes, every check field included [default: 1518]
+    /// (one length: a simulation runs one frame size; digits or `1.5e3`).
+    #[arg(long, value_parser = count::<usize>, allow_negative_numbers = true)]
     bytes: Option<usize>,
     /// ethernet, ethernet-tcp, tcp, internet, fletcher16, fletcher32, adler32,
     /// a CRC spec, or a described stack INNER+CRC (e.g. tcp+crc32c,
@@ -39,22 +42,22 @@ pub struct Args {
     stack: Option<String>,
     /// Binary symmetric channel with this bit error rate [default: 1e-5 when
     /// no error model is given].
-    #[arg(long)]
-    ber: Option<f64>,
+    #[arg(long, value_parser = crate::args::one_ber, allow_negative_numbers = true)]
+    ber: Option<aliasing_core::units::Ber>,
     /// Gilbert-Elliott bursts: good BER, bad BER, P(good->bad), P(bad->good).
-    #[arg(long, value_name = "PG,PB,G2B,B2G")]
+    #[arg(long, value_name = "PG,PB,G2B,B2G", value_parser = crate::args::burst_spec)]
     burst: Option<String>,
     /// Exactly k random bit errors per frame.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = count::<u32>, allow_negative_numbers = true)]
     errors: Option<u32>,
     /// Payload: random, pattern:HEX or file:PATH [default: random].
     #[arg(long)]
     payload: Option<String>,
     /// Seed of every random stream [default: 1].
-    #[arg(long)]
+    #[arg(long, value_parser = count::<u64>, allow_negative_numbers = true)]
     seed: Option<u64>,
     /// Worker threads (0 = all cores; at most 1024).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = count::<usize>, allow_negative_numbers = true)]
     threads: usize,
     /// Engine (both give identical results on the same seed).
     #[arg(long, value_enum, default_value = "sparse")]
@@ -63,17 +66,17 @@ pub struct Args {
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
     /// Write the result file (for `alias merge`) here.
-    #[arg(long)]
-    out: Option<PathBuf>,
+    #[arg(long, value_parser = OutPath::parse)]
+    out: Option<OutPath>,
     /// Rewrite this checkpoint file atomically every few seconds.
-    #[arg(long)]
-    checkpoint: Option<PathBuf>,
+    #[arg(long, value_parser = OutPath::parse)]
+    checkpoint: Option<OutPath>,
     /// Continue the run saved in this checkpoint file (its parameters are
     /// used; any also given must match).
     #[arg(long)]
     resume: Option<PathBuf>,
     /// Seconds between checkpoints.
-    #[arg(long, default_value_t = 5.0)]
+    #[arg(long, default_value_t = 5.0, allow_negative_numbers = true)]
     checkpoint_every: f64,
     #[command(flatten)]
     report: Sink,
@@ -86,30 +89,29 @@ pub struct Args {
     /// errors scaled up to about three errors a frame).
     #[arg(long, value_name = "PG,PB,G2B,B2G")]
     proposal: Option<String>,
-    /// Conditional samples in all for --rare (e.g. 1e8) [default: 1e8; with
-    /// --burst, draws from the proposal, default 1e6].
-    #[arg(long)]
-    samples: Option<String>,
+    /// Random draws in all for --rare (e.g. 1e8): conditional samples
+    /// [default: 1e8]; with --burst, draws from the proposal [default: 1e6].
+    /// As in `alias stack --samples`, the number of random draws behind the
+    /// estimate.
+    #[arg(long, value_parser = count::<u64>, allow_negative_numbers = true)]
+    samples: Option<u64>,
     /// Frames per chunk (changes the random streams).
-    #[arg(long, hide = true)]
+    #[arg(long, hide = true, value_parser = count::<u64>, allow_negative_numbers = true)]
     chunk_frames: Option<u64>,
 }
 
-fn parse_count(flag: &str, s: &str, max: u64) -> Result<u64> {
-    let v: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| anyhow::anyhow!("{flag} `{s}` is not a number"))?;
-    if !(v >= 1.0 && v.fract() == 0.0) {
-        bail!("{flag} must be a whole number from 1 to {max:e}, got {s}");
+/// `v` if it is from 1 to `max`, else one line naming `flag`.
+fn in_range(flag: &str, v: u64, max: u64) -> Result<u64> {
+    if v == 0 {
+        bail!("{flag} must be at least 1, not 0");
     }
-    if v > max as f64 {
+    if v > max {
         bail!(
-            "{flag} {s}: at most {max:e} per run (split a larger study into runs with \
+            "{flag} {v}: at most {max:e} per run (split a larger study into runs with \
              different seeds)"
         );
     }
-    Ok(v as u64)
+    Ok(v)
 }
 
 /// The error model given, if any.
@@ -119,25 +121,44 @@ fn channel(a: &Args) -> Result<Option<Channel>> {
         bail!("give one error model: --ber, --burst or --errors");
     }
     if let Some(b) = &a.burst {
-        let v: Vec<f64> = b
-            .split(',')
-            .map(|x| x.trim().parse::<f64>())
-            .collect::<Result<_, _>>()
-            .with_context(|| format!("--burst `{b}`: expected four numbers PG,PB,G2B,B2G"))?;
-        if v.len() != 4 {
-            bail!("--burst `{b}`: expected four numbers PG,PB,G2B,B2G");
-        }
-        return Ok(Some(Channel::Burst(GilbertElliott {
-            p_good: v[0],
-            p_bad: v[1],
-            good_to_bad: v[2],
-            bad_to_good: v[3],
-        })));
+        return Ok(Some(Channel::Burst(b.parse::<GilbertElliott>()?)));
     }
     if let Some(k) = a.errors {
         return Ok(Some(Channel::Exactly { k }));
     }
-    Ok(a.ber.map(|ber| Channel::Bsc { ber }))
+    Ok(a.ber.map(|ber| Channel::Bsc { ber: ber.get() }))
+}
+
+// Per-core costs of the cost model behind the duration estimate (release
+// build, 2-core development machine, the README's performance section): the
+// sparse engine ran 2.2e8 frames/s per core at 0.12 bit errors a frame
+// (1518 bytes, BER 1e-5) and about 10 times slower at BER 1e-4, so its cost
+// is about 37 ns per bit error plus 1 ns per frame; the dense engine reads
+// 2.7 GB/s per core; `--rare` draws 3.8e7 samples/s per core after a set-up
+// of about 1.5 s.
+const SPARSE_FRAME_NS: f64 = 1.0;
+const SPARSE_ERROR_NS: f64 = 37.0;
+const DENSE_BYTE_NS: f64 = 1.0 / 2.7;
+const RARE_SAMPLE_NS: f64 = 26.0;
+const RARE_SETUP_S: f64 = 1.5;
+
+/// Mean bit errors per frame of `p`'s channel.
+fn mean_errors(p: &aliasing_sim::spec::Params) -> f64 {
+    let bits = 8.0 * p.bytes as f64;
+    match p.channel {
+        Channel::Bsc { ber } => ber * bits,
+        Channel::Burst(g) => g.mean_ber() * bits,
+        Channel::Exactly { k } => k as f64,
+        _ => 0.0,
+    }
+}
+
+/// The threads a run uses (`--threads`, 0 = every core).
+fn cores(threads: usize) -> f64 {
+    match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()) as f64,
+        t => t as f64,
+    }
 }
 
 /// The parameters given on the command line (absent ones are defaults, or
@@ -150,40 +171,11 @@ fn given(a: &Args) -> Result<Given> {
         payload: a.payload.as_deref().map(PayloadSpec::parse).transpose()?,
         frames: a
             .frames
-            .as_deref()
-            .map(|f| parse_count("--frames", f, MAX_FRAMES))
+            .map(|f| in_range("--frames", f, MAX_FRAMES))
             .transpose()?,
         seed: a.seed,
         chunk_frames: a.chunk_frames,
     })
-}
-
-/// Refuses an output path that cannot be written (missing folder, a folder
-/// in its place) before any work starts.
-pub fn check_output(flag: &str, path: &Path) -> Result<()> {
-    if path.is_dir() {
-        bail!("{flag} {}: is a folder", path.display());
-    }
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if !parent.is_dir() {
-        bail!(
-            "{flag} {}: folder {} does not exist",
-            path.display(),
-            parent.display()
-        );
-    }
-    let meta = std::fs::metadata(parent)?;
-    if meta.permissions().readonly() {
-        bail!(
-            "{flag} {}: folder {} is read-only",
-            path.display(),
-            parent.display()
-        );
-    }
-    Ok(())
 }
 
 /// Renders a report in `format`.
@@ -258,22 +250,12 @@ fn check_flags(a: &Args) -> Result<()> {
             a.threads
         );
     }
-    for (flag, p) in [
-        ("--output", &a.report.output),
-        ("--out", &a.out),
-        ("--checkpoint", &a.checkpoint),
-        ("--plot", &a.report.plot),
-    ] {
-        if let Some(p) = p {
-            check_output(flag, p)?;
-        }
-    }
-    if let Some(p) = &a.report.plot {
-        if a.rare {
-            bail!(RARE_NO_PLOT);
-        }
-        // refuse a bad picture name before a long run, not after
-        aliasing_plot::Format::from_path(p)?;
+    a.report.check(&[
+        ("--out", a.out.as_ref()),
+        ("--checkpoint", a.checkpoint.as_ref()),
+    ])?;
+    if a.report.plot.is_some() && a.rare {
+        bail!(RARE_NO_PLOT);
     }
     if a.proposal.is_some() && !a.rare {
         bail!("--proposal is for --rare --burst");
@@ -307,10 +289,23 @@ fn run_in(a: &Args, team: Option<&dyn Team>) -> Result<()> {
     let given = given(a)?;
     let mut session = match &a.resume {
         Some(path) => <Session>::resume(path, &given, shard)?,
-        None => Session::new(given.params(), shard.unwrap_or(Shard::WHOLE))?,
+        None => {
+            let p = given.params();
+            let sh = shard.unwrap_or(Shard::WHOLE);
+            let s = Session::new(p.clone(), sh)?;
+            let frames =
+                sh.strided_len(p.frames.div_ceil(p.chunk_frames.max(1))) * p.chunk_frames.max(1);
+            let per_frame = match a.engine {
+                EngineArg::Sparse => SPARSE_FRAME_NS + SPARSE_ERROR_NS * mean_errors(&p),
+                EngineArg::Dense => DENSE_BYTE_NS * p.bytes as f64,
+            };
+            let secs = frames.min(p.frames) as f64 * per_frame * 1e-9 / cores(a.threads);
+            crate::output::long_run(secs, "this simulation")?;
+            s
+        }
     };
     if let Some(cp) = &a.checkpoint {
-        session = session.checkpoint_to(cp.clone())?;
+        session = session.checkpoint_to(cp.path().to_path_buf())?;
     }
     let bar = Bar::when(root);
     let opts = RunOptions {
@@ -343,28 +338,28 @@ pub struct Sink {
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
     /// Write the report here instead of stdout.
-    #[arg(long, short)]
-    pub output: Option<PathBuf>,
+    #[arg(long, short, value_parser = OutPath::parse)]
+    pub output: Option<OutPath>,
     /// Also draw the estimates with their 95% intervals beside the exact
     /// values to FILE.svg or FILE.png.
-    #[arg(long)]
-    pub plot: Option<PathBuf>,
+    #[arg(long, value_parser = PlotPath::parse)]
+    pub plot: Option<PlotPath>,
     /// Skip the exact values (a 32-bit CRC's takes a few seconds).
     #[arg(long)]
     pub no_exact: bool,
 }
 
 impl Sink {
-    /// Refuses output paths that cannot be written, before any work.
-    pub fn check(&self) -> Result<()> {
-        if let Some(p) = &self.output {
-            check_output("--output", p)?;
-        }
-        if let Some(p) = &self.plot {
-            check_output("--plot", p)?;
-            aliasing_plot::Format::from_path(p)?;
-        }
-        Ok(())
+    /// Refuses, before any work, two output options naming the same file:
+    /// this sink's and `others` (the paths themselves were checked when the
+    /// arguments were parsed, [`OutPath`]).
+    pub fn check(&self, others: &[(&str, Option<&OutPath>)]) -> Result<()> {
+        let mut all = vec![
+            ("--output", self.output.as_ref()),
+            ("--plot", self.plot.as_ref().map(PlotPath::out)),
+        ];
+        all.extend_from_slice(others);
+        output::distinct(&all)
     }
 
     /// Adds the exact values where available, then plots and prints the report.
@@ -410,8 +405,7 @@ fn run_rare(a: &Args, shard: Option<Shard>, team: Option<&dyn Team>, root: bool)
     }
     let samples = a
         .samples
-        .as_deref()
-        .map(|s| parse_count("--samples", s, MAX_SAMPLES))
+        .map(|s| in_range("--samples", s, MAX_SAMPLES))
         .transpose()?;
     let mut given = given(a)?;
     if given.frames.is_some() {
@@ -432,16 +426,24 @@ fn run_rare(a: &Args, shard: Option<Shard>, team: Option<&dyn Team>, root: bool)
     }
     let mut session = match &a.resume {
         Some(path) => RareSession::resume(path, &given, samples, shard)?,
-        None => RareSession::new(
-            RareParams {
-                params: given.params(),
-                samples: samples.unwrap_or(100_000_000),
-            },
-            shard.unwrap_or(Shard::WHOLE),
-        )?,
+        None => {
+            let n = samples.unwrap_or(100_000_000);
+            let sh = shard.unwrap_or(Shard::WHOLE);
+            let s = RareSession::new(
+                RareParams {
+                    params: given.params(),
+                    samples: n,
+                },
+                sh,
+            )?;
+            let secs =
+                RARE_SETUP_S + (n / sh.count) as f64 * RARE_SAMPLE_NS * 1e-9 / cores(a.threads);
+            crate::output::long_run(secs, "this rare-event run")?;
+            s
+        }
     };
     if let Some(cp) = &a.checkpoint {
-        session = session.checkpoint_to(cp.clone())?;
+        session = session.checkpoint_to(cp.path().to_path_buf())?;
     }
     let bar = Bar::when(root);
     let (tally, file) = session.run(&drive(a, &bar, team))?;
@@ -521,7 +523,7 @@ fn run_rare_burst(
         )?,
     };
     if let Some(cp) = &a.checkpoint {
-        session = session.checkpoint_to(cp.clone())?;
+        session = session.checkpoint_to(cp.path().to_path_buf())?;
     }
     let bar = Bar::when(root);
     let (tally, file) = session.run(&drive(a, &bar, team))?;

@@ -8,6 +8,7 @@ use crate::args::parse_bers;
 use crate::args::parse_shard;
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
+use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
 use aliasing_core::bsc;
 use aliasing_core::document::{self, JointEstimate, StackCheck, StackPoint, StackTerm};
@@ -29,23 +30,24 @@ pub struct Args {
     #[arg(long, default_value = "ethernet-tcp")]
     stack: String,
     /// Frame lengths in bytes, FCS included: `64,594,1518,9018`, `64:1518:64`
-    /// or `log:64:9018:8`.
-    #[arg(long, required_unless_present = "merge")]
+    /// or `log:64:9018:8`. [required unless --merge]
+    #[arg(long, required_unless_present = "merge", allow_hyphen_values = true)]
     bytes: Option<String>,
-    /// Bit error rates, comma separated (at most 0.5).
-    #[arg(long, required_unless_present = "merge")]
+    /// Bit error rates, comma separated (at most 0.5). [required unless --merge]
+    #[arg(long, required_unless_present = "merge", value_parser = crate::args::ber_list, allow_hyphen_values = true)]
     ber: Option<String>,
     /// Highest CRC codeword weight enumerated exactly (2 to 5; weight 5 is
     /// listed up to about 7,900 bytes, above that the highest is 3 or 4).
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, value_parser = crate::lengths::count::<u32>, allow_negative_numbers = true)]
     max_weight: u32,
     /// Random subsets drawn to estimate the next weight where the certified
     /// bracket is wider than 0.1% at some BER (0: exact terms and the
-    /// bracket only).
-    #[arg(long, default_value_t = 50_000)]
+    /// bracket only). As in `alias simulate --rare --samples`, the number
+    /// of random draws behind the estimate (`5e4` form accepted).
+    #[arg(long, default_value_t = 50_000, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
     samples: u64,
     /// Seed of those draws.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
     seed: u64,
     /// Run only shard I of N (1-based) of the enumeration and the draws;
     /// needs --out. Combine the shard files with `alias merge` or
@@ -53,8 +55,8 @@ pub struct Args {
     #[arg(long, conflicts_with = "merge")]
     shard: Option<String>,
     /// Write the result file (parameters and exact integer tallies) here.
-    #[arg(long, conflicts_with = "merge")]
-    out: Option<PathBuf>,
+    #[arg(long, conflicts_with = "merge", value_parser = OutPath::parse)]
+    out: Option<OutPath>,
     /// Report from these shard files instead of computing (every shard of
     /// one run, once each).
     #[arg(long, num_args = 1.., value_name = "FILES")]
@@ -63,17 +65,21 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
     /// Write to this file (atomically) instead of standard output.
-    #[arg(long, short)]
-    output: Option<PathBuf>,
+    #[arg(long, short, value_parser = OutPath::parse)]
+    output: Option<OutPath>,
     /// Also draw joint P(escape | error) and the independence product against
     /// BER to FILE.svg or FILE.png.
-    #[arg(long)]
-    plot: Option<PathBuf>,
+    #[arg(long, value_parser = PlotPath::parse)]
+    plot: Option<PlotPath>,
 }
 
 /// Runs `alias stack`.
 pub fn run(a: Args) -> Result<()> {
-    check_sinks(a.output.as_deref(), a.plot.as_deref())?;
+    crate::output::distinct(&[
+        ("--output", a.output.as_ref()),
+        ("--plot", a.plot.as_ref().map(PlotPath::out)),
+        ("--out", a.out.as_ref()),
+    ])?;
     if let Some(files) = &a.merge {
         return merge_report(files, a.format, a.output.as_deref(), a.plot.as_deref());
     }
@@ -88,9 +94,6 @@ pub fn run(a: Args) -> Result<()> {
     let shard = a.shard.as_deref().map(parse_shard).transpose()?;
     if shard.is_some_and(|s| s.count > 1) && a.out.is_none() {
         bail!("--shard needs --out FILE for its result file");
-    }
-    if let Some(out) = &a.out {
-        super::simulate::check_output("--out", out)?;
     }
     let params = StackParams {
         stack: a.stack.trim().to_string(),
@@ -159,18 +162,6 @@ pub fn run(a: Args) -> Result<()> {
     emit(&doc, a.format, a.output.as_deref(), a.plot.as_deref())
 }
 
-/// Refuses output paths that cannot be written, before any work.
-fn check_sinks(output: Option<&Path>, plot: Option<&Path>) -> Result<()> {
-    if let Some(p) = output {
-        super::simulate::check_output("--output", p)?;
-    }
-    if let Some(p) = plot {
-        super::simulate::check_output("--plot", p)?;
-        aliasing_plot::Format::from_path(p)?;
-    }
-    Ok(())
-}
-
 /// `true` when the certified bracket from the exact terms alone is wider
 /// than 0.1% at some BER: the sampled next weight is then reported.
 fn wide(st: &JointStack, bers: &[f64]) -> Result<bool> {
@@ -204,7 +195,6 @@ pub fn merge_report(
     output: Option<&Path>,
     plot: Option<&Path>,
 ) -> Result<()> {
-    check_sinks(output, plot)?;
     let mut read = Vec::new();
     for p in files {
         read.push((p.display().to_string(), StackFile::read(p, STACK_FORMAT)?));

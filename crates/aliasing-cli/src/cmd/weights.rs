@@ -7,6 +7,7 @@
 //! `mpirun` (the `mpi` feature) the ranks share the items and rank 0 prints.
 
 use crate::output::{self, Format};
+use crate::output::{OutPath, PlotPath};
 use aliasing_core::crc::CrcAlgorithm;
 use aliasing_core::dual::DualPass;
 use aliasing_core::progress::Progress as _;
@@ -34,14 +35,15 @@ pub enum Method {
 /// Arguments of `alias weights`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// CRC: catalogue name (crc32, CRC-32/ISCSI, ...), bare width, or polynomial.
+    /// CRC: catalogue name (crc32, CRC-32/ISCSI, ...), bare width, or polynomial. [required]
     #[arg(long)]
     pub crc: String,
-    /// Codeword length in bits, check bits included (`1e3` form accepted).
-    #[arg(long, value_parser = crate::lengths::parse_count)]
+    /// Codeword length in bits, check bits included (one length; digits or
+    /// `1e3` form). [required]
+    #[arg(long, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
     pub bits: u64,
     /// Highest weight to report (default 8, capped at the length).
-    #[arg(long, default_value_t = 8, value_parser = crate::lengths::parse_count)]
+    #[arg(long, default_value_t = 8, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
     pub max_weight: u64,
     /// How to count: `dual` (2^r dual words + MacWilliams, widths up to 32,
     /// every weight), `syndromes` (meet-in-the-middle, weights up to 6), or
@@ -56,15 +58,19 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
     /// Write to this file (atomically) instead of stdout.
-    #[arg(long, short)]
-    pub output: Option<PathBuf>,
+    #[arg(long, short, value_parser = OutPath::parse)]
+    pub output: Option<OutPath>,
+    /// Also draw the weight distribution (A_w against w, log scale; with
+    /// --dual the dual code's B_w too) to FILE.svg or FILE.png.
+    #[arg(long, value_parser = PlotPath::parse, conflicts_with_all = ["shard", "out"])]
+    pub plot: Option<PlotPath>,
     /// Run shard I of N of the dual-code pass (state ranges fixed by the
     /// generator) and write its tallies to --out; `alias merge` adds the shards.
     #[arg(long, requires = "out")]
     pub shard: Option<String>,
     /// Result file of the dual-code pass (of the shard, or of the whole pass).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
+    #[arg(long, value_parser = OutPath::parse)]
+    pub out: Option<OutPath>,
 }
 
 /// The kind of the result files of a split dual-code pass of `alias weights`.
@@ -96,7 +102,11 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
-    crate::args::check_outputs(&[args.output.as_deref(), args.out.as_deref()])?;
+    output::distinct(&[
+        ("--output", args.output.as_ref()),
+        ("--out", args.out.as_ref()),
+        ("--plot", args.plot.as_ref().map(PlotPath::out)),
+    ])?;
     let crc = catalogue::resolve(&args.crc)?;
     let g = crc.generator;
     let method = match args.method {
@@ -105,6 +115,9 @@ fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
         Method::Syndromes => weights::WeightMethod::Syndromes,
     };
     let split = args.shard.is_some() || args.out.is_some() || team.is_some();
+    if split && args.plot.is_some() {
+        bail!("--plot draws a whole distribution: run without --shard, --out or MPI ranks");
+    }
     if !split {
         let dist = {
             let bar = crate::progress::Bar::stderr();
@@ -119,6 +132,9 @@ fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
             bar.finish();
             d
         };
+        if let Some(p) = &args.plot {
+            draw(&crc, args.bits, &dist, args.dual, p)?;
+        }
         let text = render(&crc, args.bits, &dist, args.dual, args.format)?;
         return output::emit(args.output.as_deref(), &text);
     }
@@ -206,6 +222,37 @@ pub fn merge(paths: &[PathBuf], format: Format, out: Option<&Path>) -> Result<St
         PassFile::finished(FORMAT, params, Shard::WHOLE, pass.items(), tally).write(out)?;
     }
     Ok(text)
+}
+
+/// Draws a distribution (`--plot`): A_w, and B_w with `--dual`. The
+/// counts are exact integers; the picture takes each as the nearest `f64`
+/// (the decimal string parsed, correctly rounded).
+fn draw(
+    crc: &CrcAlgorithm,
+    bits: u64,
+    dist: &WeightDistribution,
+    want_dual: bool,
+    path: &Path,
+) -> Result<()> {
+    let a: Vec<f64> = dist
+        .counts
+        .iter()
+        .map(|c| c.to_string().parse::<f64>())
+        .collect::<std::result::Result<_, _>>()?;
+    let b: Vec<(usize, f64)> = match (&dist.dual, want_dual) {
+        (Some(d), true) => d
+            .counts
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c > 0)
+            .map(|(w, &c)| (w, c as f64))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let name = format!("{} {}", crc.name, crc.generator.full_string());
+    let fig = aliasing_plot::structure::weights_figure(&name, bits, &a, &b)?;
+    aliasing_plot::plot_figure(&fig, path, aliasing_plot::figure::SIZE)?;
+    Ok(())
 }
 
 /// The table, CSV or JSON of a distribution.

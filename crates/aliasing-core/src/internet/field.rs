@@ -274,6 +274,9 @@ fn enumerate(bytes: &[Option<u8>], field: usize, constant: u16, p: f64) -> Resul
 
 /// The first certified method that applies (see the module docs).
 fn certified(l: &Layout, p: f64) -> Result<f64> {
+    if p == 0.0 {
+        return Ok(0.0); // no bit is ever in error
+    }
     if p == 1.0 {
         return Ok((l.tau == 0) as u8 as f64);
     }
