@@ -83,16 +83,17 @@ pub fn parse_hex(s: &str) -> Result<Vec<u8>> {
         .collect()
 }
 
-/// The payload of `--payload FILE` or `--payload-hex HEX`, if either is given.
+/// The payload of `--payload FILE` or `--payload-hex HEX`, if either is
+/// given. The file is the frame, so it holds at most the longest length a
+/// command accepts ([`crate::lengths::MAX_LENGTH`] bits); special files
+/// (`/dev/zero`, FIFOs) and longer files are refused before any read
+/// ([`aliasing_sim::spec::read_payload_file`], shared with `simulate`).
 pub fn read_payload(file: Option<&Path>, hex: Option<&str>) -> Result<Option<Vec<u8>>> {
     match (file, hex) {
-        (Some(f), _) => {
-            let d = std::fs::read(f).with_context(|| format!("cannot read {}", f.display()))?;
-            if d.is_empty() {
-                bail!("payload file {} is empty", f.display());
-            }
-            Ok(Some(d))
-        }
+        (Some(f), _) => Ok(Some(aliasing_sim::spec::read_payload_file(
+            f,
+            crate::lengths::MAX_LENGTH / 8,
+        )?)),
         (None, Some(h)) => Ok(Some(parse_hex(h)?)),
         (None, None) => Ok(None),
     }

@@ -25,7 +25,7 @@ pub(crate) mod output;
 pub(crate) mod progress;
 pub(crate) mod team;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// Exact and simulated probabilities that a corrupted frame passes its CRC and checksum.
@@ -63,28 +63,48 @@ enum Cmd {
     Plot(cmd::plot::Args),
 }
 
+/// The name the program was called by (`alias`, `aliasing`, or a link's
+/// name; `alias` when the system gives none), for `--version` and `--help`.
+fn called_name() -> &'static str {
+    let name = std::env::args_os().next().and_then(|a| {
+        std::path::Path::new(&a)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+    });
+    match name.as_deref() {
+        None | Some("") | Some("alias") => "alias",
+        Some("aliasing") => "aliasing",
+        // parsed once per process: the name lives as long as the program
+        Some(other) => Box::leak(other.to_string().into_boxed_str()),
+    }
+}
+
 /// A clap error as one line (its message and any tip), or clap's own output
 /// for `--help` and `--version`.
 fn parse_args() -> Result<Cli, ExitCode> {
-    Cli::try_parse().map_err(|e| {
-        use clap::error::ErrorKind;
-        if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
-            let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
-        }
-        if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-            // no command: name them on one line (the help has the rest)
-            let cmd = <Cli as clap::CommandFactory>::command();
-            let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
-            eprintln!(
-                "error: no command given: one of {} (see --help)",
-                names.join(", ")
-            );
-            return ExitCode::from(2);
-        }
-        eprintln!("error: {} (see --help)", one_line(&e.render().to_string()));
-        ExitCode::from(2)
-    })
+    let command = Cli::command().name(called_name());
+    command
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+        .map_err(|e| {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            }
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                // no command: name them on one line (the help has the rest)
+                let cmd = Cli::command();
+                let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
+                eprintln!(
+                    "error: no command given: one of {} (see --help)",
+                    names.join(", ")
+                );
+                return ExitCode::from(2);
+            }
+            eprintln!("error: {} (see --help)", one_line(&e.render().to_string()));
+            ExitCode::from(2)
+        })
 }
 
 /// The first line of a clap message without its `error: ` prefix, with the

@@ -352,3 +352,258 @@ fn the_checker_reads_both_block_forms() {
     assert!(check(&c[1], &c[1].quoted, "k  v\nq  1\nr  3\n").is_ok());
     assert!(check(&c[1], &with_a_digit_changed(&c[1]), "k  v\nr  3\n").is_err());
 }
+
+/// The commands of the first code block (indented, or fenced) after the
+/// paragraph of README.md that starts with `lead`, one per line (a `$ `
+/// prompt dropped), each as its words. The words are exactly what a shell
+/// passes: a command with quotes, variables or other shell syntax is refused
+/// here rather than split wrongly.
+fn setup_commands(readme: &str, lead: &str) -> Vec<Vec<String>> {
+    let lines: Vec<&str> = readme.lines().collect();
+    let start = lines
+        .iter()
+        .position(|l| l.starts_with(lead))
+        .unwrap_or_else(|| panic!("README.md: no paragraph starting `{lead}`"));
+    let mut i = start + 1;
+    while i < lines.len() && !lines[i].starts_with("    ") && !lines[i].starts_with("```") {
+        assert!(
+            i - start <= 6,
+            "README line {}: no code block right after `{lead}`",
+            start + 1
+        );
+        i += 1;
+    }
+    let mut block = Vec::new();
+    if lines.get(i).is_some_and(|l| l.starts_with("```")) {
+        i += 1;
+        while i < lines.len() && !lines[i].starts_with("```") {
+            block.push(lines[i]);
+            i += 1;
+        }
+    } else {
+        while i < lines.len() && lines[i].starts_with("    ") {
+            block.push(lines[i]);
+            i += 1;
+        }
+    }
+    let cmds: Vec<Vec<String>> = block
+        .iter()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let l = l.strip_prefix("$ ").unwrap_or(l);
+            assert!(
+                !l.contains(|c| "'\"`$\\|;&<>#*?(){}~".contains(c)),
+                "README `{l}`: shell syntax this test does not interpret"
+            );
+            l.split_whitespace().map(str::to_string).collect()
+        })
+        .collect();
+    assert!(!cmds.is_empty(), "README: no command after `{lead}`");
+    cmds
+}
+
+const INSTALL: &str = "Install the command";
+const MAIN_JOB: &str = "Run the main job";
+
+fn workspace_root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The workspace package of `cargo metadata` whose folder is `dir`
+/// (relative to the workspace) or whose name is `name`.
+fn package(meta: &serde_json::Value, dir: Option<&str>, name: Option<&str>) -> serde_json::Value {
+    let root = workspace_root().canonicalize().unwrap();
+    meta["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| {
+            let manifest = std::path::PathBuf::from(p["manifest_path"].as_str().unwrap());
+            dir.is_none_or(|d| {
+                root.join(d)
+                    .join("Cargo.toml")
+                    .canonicalize()
+                    .is_ok_and(|m| m == manifest)
+            }) && name.is_none_or(|n| p["name"] == n)
+        })
+        .cloned()
+        .unwrap_or_else(|| panic!("no workspace package {dir:?} {name:?}"))
+}
+
+fn bins(p: &serde_json::Value) -> BTreeSet<String> {
+    p["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["kind"].as_array().unwrap().iter().any(|k| k == "bin"))
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The built binary of this package named `name`.
+fn built(name: &str) -> &'static str {
+    match name {
+        "alias" => env!("CARGO_BIN_EXE_alias"),
+        "aliasing" => env!("CARGO_BIN_EXE_aliasing"),
+        other => panic!("no binary `{other}` in aliasing-cli"),
+    }
+}
+
+/// The `-p PACKAGE` and the program arguments after `--` of `cargo run`
+/// words, refusing options this test does not know.
+fn run_parts(words: &[String]) -> (String, Vec<String>) {
+    assert_eq!(words[..2], ["cargo", "run"], "{words:?}");
+    let dash = words.iter().position(|w| w == "--").unwrap_or(words.len());
+    let (mut pkg, mut i) = (None, 2);
+    while i < dash {
+        match words[i].as_str() {
+            "--release" | "--locked" | "-q" => {}
+            "-p" | "--package" => {
+                i += 1;
+                pkg = words.get(i).cloned();
+            }
+            o => panic!("`cargo run` option {o}: teach this test what it does"),
+        }
+        i += 1;
+    }
+    let args = words.get(dash + 1..).unwrap_or_default().to_vec();
+    (pkg.expect("cargo run -p PACKAGE"), args)
+}
+
+/// The README's set-up and main-job commands, as printed, hold on this tree
+/// without a release build (which the test command cannot afford: 235 s of
+/// CPU on 2 cores, measured): `cargo run -p PACKAGE` picks a binary of the
+/// package (its `default-run`, or its only binary), which runs the printed
+/// arguments; `cargo install --locked --path DIR` names a package with the
+/// `alias` and `aliasing` binaries and a lock file that is up to date. The
+/// commands themselves run in
+/// `readme_setup_and_main_job_commands_run_verbatim` (ignored here; run it
+/// with `cargo test -p aliasing-cli --test readme -- --ignored`).
+#[test]
+fn readme_setup_and_main_job_commands_hold() {
+    let text = readme();
+    let cargo = |args: &[&str]| {
+        let out = Command::new(env!("CARGO"))
+            .current_dir(workspace_root())
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "cargo {}: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    let meta = cargo(&[
+        "metadata",
+        "--format-version",
+        "1",
+        "--no-deps",
+        "--offline",
+    ]);
+    let meta: serde_json::Value = serde_json::from_slice(&meta).unwrap();
+    // `--locked`: the lock file needs no update (the resolve, offline)
+    cargo(&[
+        "tree",
+        "--locked",
+        "--offline",
+        "-p",
+        "aliasing-cli",
+        "--depth",
+        "0",
+        "-q",
+    ]);
+    for words in setup_commands(&text, INSTALL) {
+        assert_eq!(words[..2], ["cargo", "install"], "{words:?}");
+        assert!(words.iter().any(|w| w == "--locked"), "{words:?}");
+        let at = words.iter().position(|w| w == "--path").expect("--path");
+        let p = package(&meta, Some(&words[at + 1]), None);
+        let expected: BTreeSet<String> = ["alias", "aliasing"].map(String::from).into();
+        assert_eq!(bins(&p), expected, "{words:?}");
+        for w in &words[2..] {
+            assert!(
+                ["--locked", "--path", &words[at + 1]].contains(&w.as_str()),
+                "`cargo install` option {w}: teach this test what it does"
+            );
+        }
+    }
+    for words in setup_commands(&text, MAIN_JOB) {
+        let (pkg, args) = run_parts(&words);
+        let p = package(&meta, None, Some(&pkg));
+        let b = bins(&p);
+        // what `cargo run` picks, or its "could not determine which binary to run"
+        let bin = match p["default_run"].as_str() {
+            Some(d) => d.to_string(),
+            None if b.len() == 1 => b.first().unwrap().clone(),
+            None => panic!(
+                "`{}`: {pkg} has bins {b:?} and no default-run",
+                words.join(" ")
+            ),
+        };
+        assert!(b.contains(&bin), "default-run {bin} is not a binary");
+        let o = Command::new(built(&bin)).args(&args).output().unwrap();
+        assert!(
+            o.status.success() && !o.stdout.is_empty(),
+            "`{}`: {}",
+            words.join(" "),
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}
+
+/// The README's main-job and set-up commands run exactly as printed, on
+/// this tree, with the target folder of this test build (`cargo install`
+/// gets `--root` a temporary folder: a test installs nowhere else). The main
+/// job prints what the built binary prints. A release build: minutes from
+/// cold (235 s of CPU measured), seconds when warm; hence ignored in the
+/// test command. Run it with
+/// `cargo test -p aliasing-cli --test readme -- --ignored`.
+#[test]
+#[ignore = "a release build: run with `cargo test -p aliasing-cli --test readme -- --ignored`"]
+fn readme_setup_and_main_job_commands_run_verbatim() {
+    let text = readme();
+    let target = std::path::Path::new(env!("CARGO_BIN_EXE_alias"))
+        .parent()
+        .and_then(|d| d.parent())
+        .unwrap()
+        .to_path_buf();
+    let cargo = |words: &[String]| {
+        let o = Command::new(&words[0])
+            .args(&words[1..])
+            .current_dir(workspace_root())
+            .env("CARGO_TARGET_DIR", &target)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "`{}`: {}",
+            words.join(" "),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8(o.stdout).unwrap()
+    };
+    for words in setup_commands(&text, MAIN_JOB) {
+        let printed = cargo(&words);
+        let (_, args) = run_parts(&words);
+        let o = Command::new(built("alias")).args(&args).output().unwrap();
+        assert_eq!(printed, String::from_utf8(o.stdout).unwrap());
+    }
+    let root = tempfile::tempdir().unwrap();
+    for mut words in setup_commands(&text, INSTALL) {
+        words.extend(["--root".into(), root.path().display().to_string()]);
+        cargo(&words);
+        for name in ["alias", "aliasing"] {
+            let o = Command::new(root.path().join("bin").join(name))
+                .arg("--version")
+                .output()
+                .unwrap();
+            assert_eq!(
+                String::from_utf8(o.stdout).unwrap(),
+                format!("{name} {}\n", env!("CARGO_PKG_VERSION"))
+            );
+        }
+    }
+}

@@ -72,14 +72,10 @@ impl Channel {
 #[inline(always)]
 pub(crate) fn geometric(rng: &mut Xoshiro256PlusPlus, ln_q: f64) -> u64 {
     if ln_q == 0.0 {
-        return u64::MAX / 4;
+        return NONE;
     }
     let g = unit_f64(rng).ln() / ln_q;
-    if g < (u64::MAX / 4) as f64 {
-        g as u64
-    } else {
-        u64::MAX / 4
-    }
+    if g < NONE as f64 { g as u64 } else { NONE }
 }
 
 /// Error positions of consecutive frames of one chunk.
@@ -89,6 +85,13 @@ pub struct ErrorStream {
     frame_start: u64,
     kind: Kind,
 }
+
+/// The end of a stream of unknown length: a Gilbert-Elliott stream looks no
+/// further for its next error.
+const FAR: u64 = u64::MAX / 8;
+
+/// The error position that stands for "none in this stream".
+const NONE: u64 = u64::MAX / 4;
 
 enum Kind {
     Bsc {
@@ -101,6 +104,8 @@ enum Kind {
         bad: bool,
         state_end: u64,
         next: u64,
+        /// Where the stream ends: no error is looked for beyond it.
+        horizon: u64,
     },
     Exactly {
         k: u32,
@@ -109,8 +114,29 @@ enum Kind {
 
 impl ErrorStream {
     /// The stream of a chunk, for frames of `n_bits` bits, drawing from `rng`.
-    pub fn new(channel: &Channel, n_bits: u64, mut rng: Xoshiro256PlusPlus) -> Self {
+    pub fn new(channel: &Channel, n_bits: u64, rng: Xoshiro256PlusPlus) -> Self {
+        Self::with_frames(channel, n_bits, u64::MAX, rng)
+    }
+
+    /// [`ErrorStream::new`] for a stream of at most `frames` frames: the
+    /// same errors in those frames, and a Gilbert-Elliott channel looks for
+    /// none past them. A channel whose states never err (both error rates
+    /// 0) draws nothing at all, and one whose errors are far apart (rates
+    /// near 0 in both states) costs at most one step per state change
+    /// within the frames, never a walk to the end of a 64-bit stream.
+    pub fn with_frames(
+        channel: &Channel,
+        n_bits: u64,
+        frames: u64,
+        mut rng: Xoshiro256PlusPlus,
+    ) -> Self {
+        let horizon = frames.saturating_mul(n_bits).min(FAR);
         let kind = match *channel {
+            // no state errs: no error anywhere, at no cost
+            Channel::Burst(g) if g.p_good == 0.0 && g.p_bad == 0.0 => Kind::Bsc {
+                ln_q: 0.0,
+                next: NONE,
+            },
             Channel::Bsc { ber } => {
                 let ln_q = (-ber).ln_1p();
                 let next = geometric(&mut rng, ln_q);
@@ -127,6 +153,7 @@ impl ErrorStream {
                     bad,
                     state_end,
                     next: 0,
+                    horizon,
                 };
                 burst_advance(&mut k, &mut rng, 0);
                 k
@@ -209,6 +236,7 @@ fn burst_advance(kind: &mut Kind, rng: &mut Xoshiro256PlusPlus, mut from: u64) {
         bad,
         state_end,
         next,
+        horizon,
     } = kind
     else {
         unreachable!()
@@ -222,8 +250,8 @@ fn burst_advance(kind: &mut Kind, rng: &mut Xoshiro256PlusPlus, mut from: u64) {
         from = *state_end;
         *bad = !*bad;
         *state_end = from.saturating_add(1 + geometric(rng, ln_stay[*bad as usize]));
-        if from >= u64::MAX / 8 {
-            *next = u64::MAX / 4;
+        if from >= *horizon {
+            *next = NONE;
             return;
         }
     }

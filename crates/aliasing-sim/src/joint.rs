@@ -262,7 +262,7 @@ mod tests {
                         work.items(),
                         run(shard),
                     );
-                    let text = f.to_text();
+                    let text = f.to_text().unwrap();
                     (
                         format!("s{i}"),
                         StackFile::from_text(&text, STACK_FORMAT, "s").unwrap(),

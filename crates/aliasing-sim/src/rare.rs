@@ -201,10 +201,13 @@ pub struct Sums {
     /// Sum of the CRC's hits.
     pub crc: u64,
     /// Sum of the squares of the CRC's hits.
+    #[serde(with = "crate::shard::wide")]
     pub crc2: u128,
     /// Sum of the stack's hits, in units of `1 / PASS_SCALE` of a hit.
+    #[serde(with = "crate::shard::wide")]
     pub stack: u128,
     /// Sum of the squares of the stack's hits (same units, squared).
+    #[serde(with = "crate::shard::wide")]
     pub stack2: u128,
 }
 

@@ -251,9 +251,10 @@ impl<'a> Prepared<'a> {
         let plan = self.plan;
         let first = chunk * plan.chunk_frames;
         let last = (first + plan.chunk_frames).min(plan.frames);
-        let mut errors = ErrorStream::new(
+        let mut errors = ErrorStream::with_frames(
             &plan.channel,
             plan.frame.n_bits(),
+            last - first,
             chunk_rng(plan.seed, chunk, 0),
         );
         let mut bit_errors = 0u64;

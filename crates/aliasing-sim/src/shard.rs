@@ -96,6 +96,62 @@ impl<T: Tally> Tally for Vec<T> {
     }
 }
 
+/// A `u128` counter in a file, written exactly: a JSON number up to
+/// `u64::MAX` (what every JSON reader, and `serde_json::Value`, holds
+/// exactly; files written before this form keep their bytes), a string of
+/// decimal digits above. Reading accepts either form; a string must be
+/// canonical (digits, no sign, no leading zero) and a number a non-negative
+/// integer. Use as `#[serde(with = "aliasing_sim::shard::wide")]`.
+pub mod wide {
+    use serde::de::{self, Visitor};
+    use serde::{Deserializer, Serializer};
+    use std::fmt;
+
+    /// Writes `v`: a number up to `u64::MAX`, a decimal string above.
+    pub fn serialize<S: Serializer>(v: &u128, s: S) -> Result<S::Ok, S::Error> {
+        match u64::try_from(*v) {
+            Ok(small) => s.serialize_u64(small),
+            Err(_) => s.serialize_str(&v.to_string()),
+        }
+    }
+
+    /// Reads a count written by [`serialize`].
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
+        d.deserialize_any(Wide)
+    }
+
+    struct Wide;
+
+    impl Visitor<'_> for Wide {
+        type Value = u128;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a count: a non-negative integer, or its decimal digits as a string")
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<u128, E> {
+            Ok(v.into())
+        }
+        fn visit_u128<E: de::Error>(self, v: u128) -> Result<u128, E> {
+            Ok(v)
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<u128, E> {
+            u128::try_from(v).map_err(|_| E::custom(format!("count {v} is negative")))
+        }
+        fn visit_str<E: de::Error>(self, t: &str) -> Result<u128, E> {
+            let canonical = !t.is_empty()
+                && t.bytes().all(|b| b.is_ascii_digit())
+                && (t == "0" || !t.starts_with('0'));
+            if !canonical {
+                return Err(E::custom(format!(
+                    "count `{}` is not decimal digits",
+                    t.chars().take(48).collect::<String>()
+                )));
+            }
+            t.parse()
+                .map_err(|_| E::custom(format!("count `{t}` exceeds 2^128 - 1")))
+        }
+    }
+}
+
 /// Where a shard stands: items done (always a prefix of its item list) and their tally.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Checkpoint<T> {
@@ -259,9 +315,14 @@ pub fn drive<T: Tally + Sync>(
                 }
             }
             Some(team) => {
-                let bytes = part
-                    .map(|p| serde_json::to_vec(&p).expect("serializable"))
-                    .unwrap_or_default();
+                let bytes = match part.map(|p| serde_json::to_vec(&p)).transpose() {
+                    Ok(b) => b.unwrap_or_default(),
+                    Err(e) => {
+                        // the others wait for this member's tally: stop them all
+                        team.abort(2);
+                        return Err(Error::Invalid(format!("cannot send a tally: {e}")));
+                    }
+                };
                 for b in team.gather(bytes) {
                     if !b.is_empty() {
                         let p: T = serde_json::from_slice(&b).map_err(|e| {
@@ -303,16 +364,12 @@ pub fn fnv1a64(data: &[u8]) -> u64 {
     h
 }
 
-/// Hash identifying a parameter set (of its compact JSON form).
-pub(crate) fn params_hash<P: Serialize>(params: &P) -> String {
-    format!(
-        "{:016x}",
-        fnv1a64(
-            serde_json::to_string(params)
-                .expect("serializable")
-                .as_bytes()
-        )
-    )
+/// Hash identifying a parameter set (of its compact JSON form); an error
+/// where the parameters cannot be written as JSON.
+pub(crate) fn params_hash<P: Serialize>(params: &P) -> Result<String> {
+    let text = serde_json::to_string(params)
+        .map_err(|e| Error::Invalid(format!("parameters not writable as JSON: {e}")))?;
+    Ok(format!("{:016x}", fnv1a64(text.as_bytes())))
 }
 
 /// The contents of a shard result or checkpoint file.
@@ -350,7 +407,9 @@ impl<P: Serialize + DeserializeOwned, T: Serialize + DeserializeOwned> ShardFile
         ShardFile {
             format: format.into(),
             version: VERSION,
-            params_hash: params_hash(&params),
+            // parameters that cannot be written get no hash here and are
+            // refused by `to_text` (which writes them)
+            params_hash: params_hash(&params).unwrap_or_default(),
             params,
             shard,
             complete,
@@ -367,15 +426,26 @@ impl<P: Serialize + DeserializeOwned, T: Serialize + DeserializeOwned> ShardFile
         Self::new(format, params, shard, true, done)
     }
 
-    /// Serialized text, with its checksum.
-    pub fn to_text(&self) -> String {
-        let body = serde_json::to_value(self).expect("serializable");
-        let compact = serde_json::to_string(&body).expect("serializable");
+    /// Serialized text, with its checksum: the body as a JSON object with
+    /// its keys sorted (every counter exact: `u128` sums through [`wide`]).
+    /// An error, not a panic, for a value JSON cannot hold.
+    pub fn to_text(&self) -> Result<String> {
+        let bad = |e: serde_json::Error| {
+            Error::Invalid(format!("cannot write a {} file: {e}", self.format))
+        };
+        let body = serde_json::to_value(self).map_err(bad)?;
+        if params_hash(&self.params)? != self.params_hash {
+            return Err(Error::Invalid(format!(
+                "cannot write a {} file: its parameter hash does not match its parameters",
+                self.format
+            )));
+        }
+        let compact = serde_json::to_string(&body).map_err(bad)?;
         let wrapped = serde_json::json!({
             "checksum": format!("{:016x}", fnv1a64(compact.as_bytes())),
             "body": body,
         });
-        serde_json::to_string_pretty(&wrapped).expect("serializable") + "\n"
+        Ok(serde_json::to_string_pretty(&wrapped).map_err(bad)? + "\n")
     }
 
     /// Parses and verifies text written by [`ShardFile::to_text`], of kind
@@ -388,7 +458,7 @@ impl<P: Serialize + DeserializeOwned, T: Serialize + DeserializeOwned> ShardFile
             .get("checksum")
             .and_then(|s| s.as_str())
             .ok_or_else(|| bad("no checksum"))?;
-        let compact = serde_json::to_string(body).expect("serializable");
+        let compact = serde_json::to_string(body).map_err(|_| bad("not JSON"))?;
         if format!("{:016x}", fnv1a64(compact.as_bytes())) != sum {
             return Err(bad("checksum mismatch (corrupt or edited)"));
         }
@@ -401,13 +471,13 @@ impl<P: Serialize + DeserializeOwned, T: Serialize + DeserializeOwned> ShardFile
         }
         let f: Self = serde_json::from_value(body.clone())
             .map_err(|e| bad(&e.to_string().replace('\n', " ")))?;
-        if params_hash(&f.params) != f.params_hash {
+        if params_hash(&f.params).ok().as_ref() != Some(&f.params_hash) {
             return Err(bad("parameter hash mismatch"));
         }
         f.shard.checked().map_err(|e| bad(&e.to_string()))?;
         // byte for byte the text alias writes: any other edit (even of
         // white space the checksum does not see) is refused
-        if f.to_text() != text {
+        if f.to_text().ok().as_deref() != Some(text) {
             return Err(bad("edited (not the text alias writes)"));
         }
         Ok(f)
@@ -422,7 +492,7 @@ impl<P: Serialize + DeserializeOwned, T: Serialize + DeserializeOwned> ShardFile
 
     /// Writes the file atomically (temporary file, fsync, rename).
     pub fn write(&self, path: &Path) -> Result<()> {
-        aliasing_core::atomic::write(path, self.to_text().as_bytes())
+        aliasing_core::atomic::write(path, self.to_text()?.as_bytes())
             .map_err(|e| Error::Invalid(format!("cannot write {}: {e}", path.display())))
     }
 }
@@ -491,7 +561,7 @@ mod tests {
     #[test]
     fn round_trip_and_corruption() {
         let f = file((1, 2), 1);
-        let t = f.to_text();
+        let t = f.to_text().unwrap();
         assert_eq!(F::from_text(&t, "toy", "x").unwrap(), f);
         let edited = t.replace("\"counts\": 10", "\"counts\": 11");
         assert_ne!(edited, t);
@@ -530,7 +600,7 @@ mod tests {
         /// A file with any one byte changed is refused, never accepted or a panic.
         #[test]
         fn any_changed_byte_is_refused(at in 0usize..10_000, delta in 1u8..=255) {
-            let t = file((2, 3), 7).to_text();
+            let t = file((2, 3), 7).to_text().unwrap();
             let mut b = t.clone().into_bytes();
             let i = at % b.len();
             b[i] = b[i].wrapping_add(delta);

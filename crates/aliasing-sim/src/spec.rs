@@ -31,7 +31,8 @@ pub enum PayloadSpec {
 
 impl PayloadSpec {
     /// Parses `random`, `pattern:HEX` (an optional `0x` prefix) or `file:PATH`
-    /// (the file's bytes).
+    /// (the file's bytes: a regular file of at most [`MAX_PAYLOAD_BYTES`],
+    /// read by [`read_payload_file`]).
     pub fn parse(spec: &str) -> Result<Self> {
         let s = spec.trim();
         if s.eq_ignore_ascii_case("random") {
@@ -40,8 +41,7 @@ impl PayloadSpec {
         let bytes = if let Some(hex) = s.strip_prefix("pattern:") {
             parse_hex(hex.trim_start_matches("0x"))?
         } else if let Some(path) = s.strip_prefix("file:") {
-            std::fs::read(path)
-                .map_err(|e| Error::Invalid(format!("cannot read payload file {path}: {e}")))?
+            read_payload_file(std::path::Path::new(path), MAX_PAYLOAD_BYTES)?
         } else {
             return Err(Error::Invalid(format!(
                 "payload `{s}`: expected random, pattern:HEX or file:PATH"
@@ -72,6 +72,61 @@ impl PayloadSpec {
             p => p,
         }
     }
+}
+
+/// The longest payload a simulated frame can hold: the longest frame
+/// ([`Frame::new`] refuses more than 1 MiB).
+pub const MAX_PAYLOAD_BYTES: u64 = 1 << 20;
+
+/// The bytes of the payload file at `path`, refusing before reading
+/// anything what cannot be a payload of at most `max_bytes` bytes: a folder,
+/// a special file (FIFO, character or block device, socket: `/dev/zero`
+/// would never end), a file longer than `max_bytes` or empty. The read
+/// itself stops after `max_bytes + 1` bytes, so a file that grows (or a
+/// file whose size the system does not report, as under `/proc`) is refused
+/// too. Every command that reads a payload file calls this; each refusal is
+/// one line.
+pub fn read_payload_file(path: &std::path::Path, max_bytes: u64) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let shown = path.display();
+    let cannot =
+        |e: std::io::Error| Error::Invalid(format!("cannot read payload file {shown}: {e}"));
+    let special = || {
+        Error::Invalid(format!(
+            "payload file {shown} is not a regular file (a device, FIFO or socket): give a file of at most {max_bytes} bytes"
+        ))
+    };
+    let too_long = |len: String| {
+        Error::Invalid(format!(
+            "payload file {shown} has {len} bytes, more than the {max_bytes} a frame can hold"
+        ))
+    };
+    let meta = std::fs::metadata(path).map_err(cannot)?;
+    if meta.is_dir() {
+        return Err(Error::Invalid(format!("payload file {shown} is a folder")));
+    }
+    if !meta.is_file() {
+        return Err(special());
+    }
+    if meta.len() > max_bytes {
+        return Err(too_long(meta.len().to_string()));
+    }
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    // what was opened, not what the path named a moment ago
+    if !file.metadata().map_err(cannot)?.is_file() {
+        return Err(special());
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(too_long("more than that".into()));
+    }
+    if bytes.is_empty() {
+        return Err(Error::Invalid(format!("payload file {shown} is empty")));
+    }
+    Ok(bytes)
 }
 
 fn parse_hex(hex: &str) -> Result<Vec<u8>> {
@@ -163,16 +218,18 @@ impl Params {
         Ok(plan)
     }
 
-    /// Hash identifying the parameters.
-    pub fn hash(&self) -> String {
+    /// Hash identifying the parameters (an error only for parameters JSON
+    /// cannot hold, which no constructor makes).
+    pub fn hash(&self) -> Result<String> {
         crate::shard::params_hash(self)
     }
 
     /// The first field in which `other` differs, as `name: A here, B there`
     /// (`None` when they are the same).
     pub fn difference(&self, other: &Params, here: &str, there: &str) -> Option<String> {
-        let a = serde_json::to_value(self).expect("serializable");
-        let b = serde_json::to_value(other).expect("serializable");
+        let (Ok(a), Ok(b)) = (serde_json::to_value(self), serde_json::to_value(other)) else {
+            return (self != other).then(|| "parameters that cannot be compared".to_string());
+        };
         let (a, b) = (a.as_object()?, b.as_object()?);
         for (k, va) in a {
             let vb = b.get(k)?;

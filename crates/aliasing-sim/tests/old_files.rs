@@ -20,7 +20,7 @@ fn load(name: &str) -> (String, RunFile) {
     let text = std::fs::read_to_string(fixture(name)).unwrap();
     let f = RunFile::from_text(&text, session::FORMAT, name).unwrap();
     // from_text accepts only the text this code writes: the same bytes
-    assert_eq!(f.to_text(), text, "{name}");
+    assert_eq!(f.to_text().unwrap(), text, "{name}");
     assert!(text.contains("\"shard\": [\n"), "{name}: the pair form");
     (name.to_string(), f)
 }

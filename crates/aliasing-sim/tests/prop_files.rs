@@ -234,7 +234,7 @@ where
 #[test]
 fn a_run_file_with_any_byte_changed_is_refused() {
     let files = run_files();
-    let text = files[1].to_text();
+    let text = files[1].to_text().unwrap();
     every_edit_is_refused::<Params, aliasing_sim::run::Counts>(&text, session::FORMAT);
 }
 
@@ -244,13 +244,15 @@ fn a_checkpoint_with_any_byte_changed_is_refused() {
     let mut cp = files[0].clone();
     cp.complete = false;
     cp.progress.chunks_done = 0;
-    let text = RunFile::new(session::FORMAT, cp.params, cp.shard, false, cp.progress).to_text();
+    let text = RunFile::new(session::FORMAT, cp.params, cp.shard, false, cp.progress)
+        .to_text()
+        .unwrap();
     every_edit_is_refused::<Params, aliasing_sim::run::Counts>(&text, session::FORMAT);
 }
 
 #[test]
 fn a_rare_file_with_any_byte_changed_is_refused() {
-    let text = rare_file().to_text();
+    let text = rare_file().to_text().unwrap();
     every_edit_is_refused::<RareParams, aliasing_sim::rare::RareTally>(&text, RARE_FORMAT);
 }
 
@@ -258,7 +260,7 @@ fn a_rare_file_with_any_byte_changed_is_refused() {
 fn a_rare_burst_file_with_any_byte_changed_is_refused() {
     let f = rare_burst_file();
     assert!(f.progress.counts.hits > 0);
-    let text = f.to_text();
+    let text = f.to_text().unwrap();
     every_edit_is_refused::<BurstRareParams, aliasing_sim::burst_rare::BurstTally>(
         &text,
         RARE_BURST_FORMAT,
