@@ -9,7 +9,7 @@
 //! |---|---|---|
 //! | any CRC | Markov chain or dual code, as `crate::curve::exact` picks | data-independent |
 //! | `internet` | [`crate::internet`] (random data or a given payload) | every length and BER |
-//! | `fletcher16` | [`crate::fletcher`] (2-D characteristic function over `Z_255^2`) | random data |
+//! | `fletcher16` | [`crate::fletcher`] (the simulator's frame: random data, then the sum computed from it) | random data; BER 0, 1/2, 1 and where certified (refused in mid range on short frames) |
 //! | `fletcher32`, `adler32` | none: see below | use `alias simulate` |
 //!
 //! Fletcher-32 and Adler-32 keep two sums modulo 65535 (65521), a joint state
