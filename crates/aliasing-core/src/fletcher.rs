@@ -164,21 +164,28 @@ pub fn p_undetected16(len: u64, p: f64) -> Result<f64> {
         let clean16 = (16.0 * f64::ln_1p(-p)).exp();
         let v = clean16 * data + tv;
 
-        (v, t.coupling_bound(p, false) + clean16 * data_err + terr, "coupling")
+        (
+            v,
+            t.coupling_bound(p, false) + clean16 * data_err + terr,
+            "coupling",
+        )
     } else {
         let q = 1.0 - p; // exact for p in (1/2, 1)
         let (tv, terr) = t.coupled(q, true);
         let clean = (n * f64::ln_1p(-p)).exp();
-        (tv - clean, t.coupling_bound(q, true) + terr, "mirrored coupling")
+        (
+            tv - clean,
+            t.coupling_bound(q, true) + terr,
+            "mirrored coupling",
+        )
     };
     if bound <= TOLERANCE * v && v > 0.0 {
         Ok(v)
     } else {
         Err(Error::Unsupported(format!(
-            "Fletcher-16 over {len} bytes at BER {p:e} is not certified exact: {what} bound \
-             {bound:.1e} against {v:.3e} (exact at BER 0, 1/2 and 1; in between where enough \
-             data bytes are left untouched, see `alias curve --check fletcher16` domain in the \
-             guide); use `alias simulate --stack fletcher16`"
+            "Fletcher-16 over {len} bytes at BER {p:e} is not certified exact ({what} bound \
+             {bound:.1e} against {v:.3e}): exact at BER 0, 1/2 and 1, elsewhere only where \
+             enough data bytes stay untouched (or all flip); use `alias simulate --stack fletcher16`"
         )))
     }
 }
@@ -292,7 +299,13 @@ impl Tables {
     /// the sent sums are from uniform given the errors.
     fn spread(&self, hist: &[(u64, f64)], j: u64) -> f64 {
         hist.iter()
-            .map(|&(c, k)| k * if c > j { (-8.0 * (c - j) as f64).exp2() } else { 1.0 })
+            .map(|&(c, k)| {
+                k * if c > j {
+                    (-8.0 * (c - j) as f64).exp2()
+                } else {
+                    1.0
+                }
+            })
             .sum()
     }
 
@@ -342,7 +355,10 @@ impl Tables {
         // each with probability c): E[prod over untouched bytes with a
         // non-zero frequency of 1/256] = (1 - c 255/256)^count
         let factor = (1.0 - (lc.exp() * 255.0 / 256.0)).ln();
-        let mean: f64 = hist.iter().map(|&(c, k)| k * (c as f64 * factor).exp()).sum();
+        let mean: f64 = hist
+            .iter()
+            .map(|&(c, k)| k * (c as f64 * factor).exp())
+            .sum();
         if mirrored {
             mean.min(total.iter().sum())
         } else {
@@ -731,7 +747,11 @@ mod tests {
         let sent = [d, (f >> 8) as u8, f as u8];
         let mut by_weight = [0u64; 25];
         for e in 1u32..1 << 24 {
-            let r = [sent[0] ^ e as u8, sent[1] ^ (e >> 8) as u8, sent[2] ^ (e >> 16) as u8];
+            let r = [
+                sent[0] ^ e as u8,
+                sent[1] ^ (e >> 8) as u8,
+                sent[2] ^ (e >> 16) as u8,
+            ];
             let g = crate::checksum::Fletcher16.compute(&r[..1]) as u16;
             if g == u16::from_be_bytes([r[1], r[2]]) {
                 by_weight[e.count_ones() as usize] += 1;
@@ -743,7 +763,9 @@ mod tests {
     #[test]
     fn three_byte_frames_agree_with_every_error_pattern() {
         // every pattern for a few data bytes (0 and 255 both sum to 0)
-        let bers = [1e-300, 1e-12, 1e-6, 1e-3, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 1.0];
+        let bers = [
+            1e-300, 1e-12, 1e-6, 1e-3, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 1.0,
+        ];
         let sample = [0u8, 1, 0x5A, 254, 255];
         let counts: Vec<[u64; 25]> = sample.iter().map(|&d| brute3(d)).collect();
         for &p in &bers {
@@ -774,7 +796,10 @@ mod tests {
             assert!(v >= 0.0 && v <= 1.0, "{p}: {v}");
         }
         assert_eq!(p_undetected16(3, 1.0).unwrap(), 254.0 / 256.0);
-        assert_eq!(p_undetected16(3, 0.5).unwrap(), 2f64.powi(-16) - 2f64.powi(-24));
+        assert_eq!(
+            p_undetected16(3, 0.5).unwrap(),
+            2f64.powi(-16) - 2f64.powi(-24)
+        );
         assert_eq!(p_undetected16(3, 1e-300).unwrap(), 0.0); // below 1e-590
         assert!(p_undetected16(2, 0.1).is_err());
     }
@@ -790,7 +815,11 @@ mod tests {
                 (0..M)
                     .map(|x| {
                         let y = (x + d) % M;
-                        let z = if mirrored && y == 0 { !(x as u32) & 0xFF } else { (x ^ y) as u32 };
+                        let z = if mirrored && y == 0 {
+                            !(x as u32) & 0xFF
+                        } else {
+                            (x ^ y) as u32
+                        };
                         mask_prob(z, q)
                     })
                     .sum::<f64>()
@@ -857,14 +886,20 @@ mod tests {
             assert_eq!(half, 2f64.powi(-16) - (-8.0 * len as f64).exp2());
             // BER 1: P(S1 != 0, S2 != 0), close to (254/255)^2
             let one = p_undetected16(len, 1.0).unwrap();
-            assert!((one - (254.0f64 / 255.0).powi(2)).abs() < 1e-3, "{len}: {one}");
+            assert!(
+                (one - (254.0f64 / 255.0).powi(2)).abs() < 1e-3,
+                "{len}: {one}"
+            );
             // 1e-300: every escape has two flips or more, below 1e-590
             assert_eq!(p_undetected16(len, 1e-300).unwrap(), 0.0);
         }
         // 64 bytes: certified at low BER and near 1, refused in mid range
         let d = domain16(64, &[1e-12, 1e-6, 1e-3, 1e-2, 0.1, 0.3, 0.7, 0.9, 0.99]);
         let ok: Vec<bool> = d.iter().map(|x| x.1).collect();
-        assert_eq!(ok, [true, true, true, true, false, false, false, false, true]);
+        assert_eq!(
+            ok,
+            [true, true, true, true, false, false, false, false, true]
+        );
         match p_undetected16(64, 0.3) {
             Err(Error::Unsupported(m)) => assert!(m.contains("not certified"), "{m}"),
             other => panic!("{other:?}"),
