@@ -99,6 +99,17 @@ pub fn read_payload(file: Option<&Path>, hex: Option<&str>) -> Result<Option<Vec
     }
 }
 
+/// The captured frame of `--frame FILE` or `--frame-hex HEX`, if either is
+/// given (read as [`read_payload`] reads data; messages name the frame options).
+pub fn read_frame(file: Option<&Path>, hex: Option<&str>) -> Result<Option<Vec<u8>>> {
+    read_payload(file, hex).map_err(|e| {
+        let m = format!("{e:#}")
+            .replace("--payload-hex", "--frame-hex")
+            .replace("payload file", "frame file");
+        anyhow::anyhow!(m)
+    })
+}
+
 /// Renders `doc` to `path` (SVG or PNG by extension) when `--plot` was given.
 pub fn plot<D: aliasing_core::document::Document>(path: Option<&Path>, doc: &D) -> Result<()> {
     if let Some(p) = path {

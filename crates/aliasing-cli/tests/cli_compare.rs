@@ -120,9 +120,18 @@ fn given_payload_differs_from_random_data() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["data"], "payload");
     let zero = v["points"][0]["p_undetected"].as_f64().unwrap();
-    let random = aliasing_core::internet::p_undetected(64, 1e-3).unwrap();
-    // all-zero data needs 16 flips to escape
-    assert!(zero > 0.0 && zero < random * 1e-10, "{zero} vs {random}");
+    // 64 zero bytes of data, then the field the sender computes (0xFFFF)
+    assert_eq!(v["points"][0]["bytes"].as_u64().unwrap(), 66);
+    let mut frame = vec![0u8; 64];
+    frame.extend([0xFF, 0xFF]);
+    let lib = aliasing_core::internet::p_undetected_payload(&frame, 1e-3).unwrap();
+    assert_eq!(zero, lib);
+    let random = aliasing_core::internet::p_undetected(66, 1e-3).unwrap();
+    // flips only add in the data, only subtract in the field
+    assert!(
+        zero > 0.0 && (zero / random - 1.0).abs() > 0.1,
+        "{zero} vs {random}"
+    );
 }
 
 #[test]
@@ -140,7 +149,7 @@ fn bad_input_is_one_line_and_exit_2() {
         vec![
             "compare",
             "--bytes",
-            "100",
+            "7",
             "--ber",
             "1e-5",
             "--payload-hex",

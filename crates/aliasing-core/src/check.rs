@@ -117,7 +117,8 @@ impl CheckSpec {
     pub fn min_bytes(&self) -> u64 {
         match self {
             CheckSpec::Internet => 1,
-            CheckSpec::Fletcher16 => 2,
+            // a data byte and the 2-byte sum
+            CheckSpec::Fletcher16 => 3,
             CheckSpec::Fletcher32 | CheckSpec::Adler32 => 4,
             // at least one data bit beyond the check bits
             CheckSpec::Crc(c) => (c.width() as u64 + 1).div_ceil(8),

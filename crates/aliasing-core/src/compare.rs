@@ -9,7 +9,7 @@
 //! |---|---|---|
 //! | any CRC | Markov chain or dual code, as `crate::curve::exact` picks | data-independent |
 //! | `internet` | [`crate::internet`] (random data or a given payload) | every length and BER |
-//! | `fletcher16` | [`crate::fletcher`] (2-D characteristic function over `Z_255^2`) | random data |
+//! | `fletcher16` | [`crate::fletcher`] (the simulator's frame: random data, then the sum computed from it) | random data; BER 0, 1/2, 1 and where certified (refused in mid range on short frames) |
 //! | `fletcher32`, `adler32` | none: see below | use `alias simulate` |
 //!
 //! Fletcher-32 and Adler-32 keep two sums modulo 65535 (65521), a joint state
@@ -47,22 +47,124 @@ pub const DEFAULT_CHECKS: &[&str] = &[
     "adler32",
 ];
 
+/// Known bytes for a given-data computation: what `alias curve` and
+/// `alias compare` take with `--payload` (data) or `--frame` (a frame).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Given<'a> {
+    /// The data a sender puts before the check field: each frame of `L`
+    /// bytes is these bytes repeated or cut to `L - field` bytes, then the
+    /// check field computed from them as a sender would (big-endian for
+    /// the Internet checksum); the frame of `alias simulate --stack CHECK
+    /// --payload pattern:HEX --bytes L`. Without lengths, `L` is the data's
+    /// length plus the field.
+    Data(&'a [u8]),
+    /// A whole frame as captured from a wire, its check field in place: the
+    /// field is verified (a frame that does not verify is refused with
+    /// [`Error::Invalid`]) and the only length is the frame's.
+    Frame(&'a [u8]),
+}
+
+impl Given<'_> {
+    /// The bytes given.
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            Given::Data(b) | Given::Frame(b) => b,
+        }
+    }
+}
+
+/// Bytes of the stored field of `check` (the CRC's field is `ceil(width / 8)`
+/// bytes, as the simulator stores it).
+fn field_bytes(check: &CheckSpec) -> u64 {
+    (check.check_bits() as u64).div_ceil(8)
+}
+
+/// The frame of `len` bytes that a sender builds from `data` for the
+/// Internet checksum: the data repeated or cut to `len - 2` bytes, then the
+/// field (big-endian) that makes the ones'-complement sum `0xFFFF`; `len`
+/// must be even and at least 4 (the field starts a 16-bit word, as in
+/// `alias simulate --stack internet`).
+pub fn internet_frame(data: &[u8], len: u64) -> Result<Vec<u8>> {
+    if data.is_empty() {
+        return Err(Error::Invalid("the data are empty".into()));
+    }
+    if len < 4 || len % 2 == 1 {
+        return Err(Error::BadLength(format!(
+            "{len} bytes: an Internet-checksum frame of data and its 2-byte field needs an even \
+             number of bytes, at least 4 (give an even number of data bytes)"
+        )));
+    }
+    let mut f: Vec<u8> = data
+        .iter()
+        .copied()
+        .cycle()
+        .take(len as usize - 2)
+        .collect();
+    let sum = crate::checksum::ones_complement_sum(&f, 0);
+    f.extend_from_slice(&(!sum).to_be_bytes());
+    Ok(f)
+}
+
+/// Verifies a captured frame's check field: the Internet checksum's
+/// ones'-complement sum over the frame is `0xFFFF`; a CRC's last
+/// `ceil(width / 8)` bytes hold the CRC of the bytes before them
+/// (little-endian when the CRC is reflected out, as the simulator stores it).
+pub fn verify_frame(check: &CheckSpec, frame: &[u8]) -> Result<()> {
+    let bad = |what: String| {
+        Err(Error::Invalid(format!(
+            "the {}-byte frame does not verify under {}: {what} (give the data alone with \
+             --payload/--payload-hex to have the field computed)",
+            frame.len(),
+            check.name()
+        )))
+    };
+    match check {
+        CheckSpec::Internet => {
+            let s = crate::checksum::ones_complement_sum(frame, 0);
+            if s != 0xFFFF {
+                return bad(format!("its ones'-complement sum is 0x{s:04X}, not 0xFFFF"));
+            }
+        }
+        CheckSpec::Crc(alg) => {
+            let l = field_bytes(check) as usize;
+            if frame.len() <= l {
+                return bad(format!("it has no data before the {l}-byte CRC field"));
+            }
+            let (data, field) = frame.split_at(frame.len() - l);
+            let want = crate::layout::crc_value(alg, data);
+            let got = field.iter().enumerate().fold(0u64, |v, (j, &b)| {
+                let sh = if alg.refout { j } else { l - 1 - j };
+                v | (b as u64) << (8 * sh)
+            });
+            if got != want {
+                return bad(format!(
+                    "its last {l} bytes hold 0x{got:X}, the CRC of the bytes before is 0x{want:X}"
+                ));
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
 /// The exact aliasing curve of `check` at every length in `bytes` (whole
-/// codewords) and BER, BER-major (every length for the first BER, then the
-/// next). With `payload`, the given-data computation: the Internet checksum
-/// uses the payload's bits ([`internet::curve_payload`]; each length is a
-/// prefix of the payload, the whole payload when `bytes` is empty); a CRC does
-/// not depend on the data, so only the lengths matter.
+/// frames, check field included) and BER, BER-major (every length for the
+/// first BER, then the next). With `given`, the given-data computation
+/// ([`Given`]): the Internet checksum over the frame's actual bits
+/// ([`internet::p_undetected_payload`] on the frame a sender builds from
+/// [`Given::Data`], or on a verified [`Given::Frame`]); a CRC does not
+/// depend on the data, so only the lengths matter (a frame is still verified).
 ///
 /// Returns [`Error::Unsupported`] (one line, saying why) where no exact method
-/// applies: Fletcher-32 and Adler-32, and Fletcher-16 with a payload.
+/// applies: Fletcher-32 and Adler-32, Fletcher-16 with given data, and
+/// Fletcher-16 where its value cannot be certified.
 pub fn curve(
     check: &CheckSpec,
     bytes: &[u64],
     bers: &[f64],
-    payload: Option<&[u8]>,
+    given: Option<Given<'_>>,
 ) -> Result<Vec<CurvePoint>> {
-    curve_with(check, bytes, bers, payload, &Silent)
+    curve_with(check, bytes, bers, given, &Silent)
 }
 
 /// [`curve`] watched by `progress`: for a CRC the stages of
@@ -72,7 +174,7 @@ pub fn curve_with(
     check: &CheckSpec,
     bytes: &[u64],
     bers: &[f64],
-    payload: Option<&[u8]>,
+    given: Option<Given<'_>>,
     progress: &dyn Progress,
 ) -> Result<Vec<CurvePoint>> {
     if bers.is_empty() {
@@ -81,7 +183,17 @@ pub fn curve_with(
     for &p in bers {
         bsc::check_ber(p)?;
     }
-    let whole = payload.map(|p| [p.len() as u64]);
+    let whole = match given {
+        Some(Given::Data(d)) if d.is_empty() => {
+            return Err(Error::Invalid("the data are empty".into()));
+        }
+        Some(Given::Data(d)) => Some([d.len() as u64 + field_bytes(check)]),
+        Some(Given::Frame(f)) => {
+            verify_frame(check, f)?;
+            Some([f.len() as u64])
+        }
+        None => None,
+    };
     let bytes: &[u64] = match (&whole, bytes.is_empty()) {
         (Some(w), true) => &w[..],
         _ => bytes,
@@ -99,12 +211,12 @@ pub fn curve_with(
             check.min_bytes()
         )));
     }
-    if let Some(p) = payload
-        && let Some(&b) = bytes.iter().find(|&&b| b > p.len() as u64)
+    if let Some(Given::Frame(f)) = given
+        && let Some(&b) = bytes.iter().find(|&&b| b != f.len() as u64)
     {
         return Err(Error::BadLength(format!(
-            "{b} bytes is longer than the {}-byte payload",
-            p.len()
+            "{b} bytes: a captured frame has one length, its own ({} bytes)",
+            f.len()
         )));
     }
     if let CheckSpec::Crc(crc) = check {
@@ -119,7 +231,7 @@ pub fn curve_with(
     let per: Vec<Vec<CurvePoint>> = jobs
         .par_iter()
         .map(|&(b, p)| {
-            let pt = checksum_curve(check, &[b], &[p], payload)?;
+            let pt = checksum_curve(check, &[b], &[p], given)?;
             progress.advance(1);
             Ok(pt)
         })
@@ -132,18 +244,27 @@ fn checksum_curve(
     check: &CheckSpec,
     bytes: &[u64],
     bers: &[f64],
-    payload: Option<&[u8]>,
+    given: Option<Given<'_>>,
 ) -> Result<Vec<CurvePoint>> {
     match check {
-        CheckSpec::Internet => match payload {
+        CheckSpec::Internet => match given {
             None => internet::curve(bytes, bers),
-            Some(p) => internet::curve_payload(p, bytes, bers),
+            Some(Given::Frame(f)) => internet::curve_payload(f, bytes, bers),
+            Some(Given::Data(d)) => {
+                let mut pts = Vec::new();
+                for &p in bers {
+                    for &b in bytes {
+                        let frame = internet_frame(d, b)?;
+                        pts.extend(internet::curve_payload(&frame, &[], &[p])?);
+                    }
+                }
+                Ok(pts)
+            }
         },
-        CheckSpec::Fletcher16 => match payload {
+        CheckSpec::Fletcher16 => match given {
             None => fletcher::curve16(bytes, bers),
             Some(_) => Err(Error::Unsupported(
-                "Fletcher-16 for a given payload is not computed exactly (only for random data)"
-                    .into(),
+                "Fletcher-16 for given data is not computed exactly (only for random data)".into(),
             )),
         },
         CheckSpec::Fletcher32 | CheckSpec::Adler32 => Err(Error::Unsupported(format!(
@@ -218,7 +339,7 @@ mod tests {
         assert!(curve(&c, &[], &[1e-5], None).is_err());
         assert!(curve(&c, &[10], &[], None).is_err());
         assert!(curve(&c, &[10], &[2.0], None).is_err());
-        assert!(curve(&c, &[10], &[0.1], Some(&[1, 2, 3])).is_err());
+        assert!(curve(&c, &[10], &[0.1], Some(Given::Frame(&[1, 2, 3]))).is_err());
         assert!(curve(&c, &[u64::MAX / 4], &[0.1], None).is_err());
         // very long frames still come out (the plain characteristic function)
         let long = curve(&c, &[1u64 << 40], &[1e-9], None).unwrap()[0];
@@ -226,8 +347,9 @@ mod tests {
             (long.p_alias_given_error * 65535.0 - 1.0).abs() < 1e-3,
             "{long:?}"
         );
-        let pl = curve(&c, &[], &[0.01], Some(&[1, 2, 3, 4])).unwrap();
-        assert_eq!(pl[0].bits, 32);
+        // given data: the field computed from them, 2 bytes longer
+        let pl = curve(&c, &[], &[0.01], Some(Given::Data(&[1, 2, 3, 4]))).unwrap();
+        assert_eq!(pl[0].bits, 48);
         // a CRC through the curve driver, lengths in bytes, BER-major whichever
         // method the driver picks; both methods agree
         let crc: CheckSpec = "crc16-ccitt".parse().unwrap();

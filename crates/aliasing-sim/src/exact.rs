@@ -87,6 +87,18 @@ pub fn exact_values_with(
         if c.is_internet() {
             out.checks[i] = internet_exact(plan, &c.ranges, c.field, c.constant, ber);
         }
+        // Fletcher-16 over random data with its sum after it, alone in the
+        // frame: the frame of `aliasing_core::fletcher::p_undetected16`
+        // (refused points stay without an exact value)
+        if c.spec == aliasing_core::check::CheckSpec::Fletcher16
+            && f.checks.len() == 1
+            && f.payload == crate::stack::Payload::Random
+            && c.data == (0, c.field)
+            && c.field_len == 2
+            && c.field + 2 == f.bytes
+        {
+            out.checks[i] = aliasing_core::fletcher::p_undetected16(f.bytes as u64, ber).ok();
+        }
     }
     if f.checks.len() == 1 {
         out.stack = out.checks[0];

@@ -2,7 +2,7 @@
 //! (bytes, check field included) and BERs. Thin glue over
 //! `aliasing_core::compare`.
 
-use crate::args::{parse_bers, plot, read_payload};
+use crate::args::{parse_bers, plot, read_frame, read_payload};
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
 use crate::output::{OutPath, PlotPath};
@@ -17,8 +17,10 @@ use std::path::PathBuf;
 #[derive(clap::Args)]
 pub struct Args {
     /// Frame lengths in bytes, everything the checks cover including the check
-    /// field: `64,576,1500`, `64:1500:64` or `log:64:9000:20`. With a payload,
-    /// prefixes of it (default: the whole payload).
+    /// field: `64,576,1500`, `64:1500:64` or `log:64:9000:20`. With given
+    /// data, each frame is the data repeated or cut to fill it, then the
+    /// field (default: the data plus the Internet checksum's 2 bytes); with a
+    /// captured frame, its length only.
     #[arg(long, allow_hyphen_values = true)]
     bytes: Option<String>,
     /// Bit error rates, comma separated: `1.5e-5` or `1e-4,1e-6`. [required]
@@ -31,13 +33,23 @@ pub struct Args {
         default_value = "crc32,crc32c,crc16-ccitt,internet,fletcher32,adler32"
     )]
     checks: String,
-    /// Use this file's bytes as the frame (given-data computation for the
-    /// Internet checksum; CRCs do not depend on the data).
-    #[arg(long, conflicts_with = "payload_hex")]
+    /// Given data from this file: the bytes a sender puts before the check
+    /// field, which is computed from them as in `alias simulate --payload`
+    /// (the Internet checksum over the frame's actual bits; CRCs do not
+    /// depend on the data).
+    #[arg(long, conflicts_with_all = ["payload_hex", "frame", "frame_hex"])]
     payload: Option<PathBuf>,
-    /// The frame as hex digits (spaces allowed), instead of `--payload`.
-    #[arg(long)]
+    /// The data as hex digits (spaces allowed), instead of `--payload`.
+    #[arg(long, conflicts_with_all = ["frame", "frame_hex"])]
     payload_hex: Option<String>,
+    /// A whole frame from this file as captured from a wire, its check field
+    /// in place: verified under every check compared (refused if it does not
+    /// verify).
+    #[arg(long, conflicts_with = "frame_hex")]
+    frame: Option<PathBuf>,
+    /// The captured frame as hex digits (spaces allowed), instead of `--frame`.
+    #[arg(long)]
+    frame_hex: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
@@ -70,11 +82,18 @@ pub fn run(args: Args) -> Result<()> {
         ("--plot", args.plot.as_ref().map(PlotPath::out)),
     ])?;
     let bers = parse_bers(&args.ber)?;
-    let payload = read_payload(args.payload.as_deref(), args.payload_hex.as_deref())?;
-    let bytes = match (&args.bytes, &payload) {
+    let data = read_payload(args.payload.as_deref(), args.payload_hex.as_deref())?;
+    let frame = read_frame(args.frame.as_deref(), args.frame_hex.as_deref())?;
+    let given = match (&data, &frame) {
+        (Some(d), _) => Some(compare::Given::Data(d)),
+        (None, Some(f)) => Some(compare::Given::Frame(f)),
+        (None, None) => None,
+    };
+    let bytes = match (&args.bytes, given) {
         (Some(s), _) => parse_lengths(s)?,
-        (None, Some(p)) => vec![p.len() as u64],
-        (None, None) => bail!("give --bytes (or a frame with --payload)"),
+        (None, Some(compare::Given::Data(d))) => vec![d.len() as u64 + 2],
+        (None, Some(compare::Given::Frame(f))) => vec![f.len() as u64],
+        (None, None) => bail!("give --bytes (or data with --payload, or a frame with --frame)"),
     };
     let checks: Vec<CheckSpec> = args
         .checks
@@ -102,7 +121,7 @@ pub fn run(args: Args) -> Result<()> {
                 check.min_bytes()
             )
         });
-        let col = match compare::curve_with(&check, &fit, &bers, payload.as_deref(), &bar) {
+        let col = match compare::curve_with(&check, &fit, &bers, given, &bar) {
             _ if fit.is_empty() => Column {
                 check,
                 points: vec![None; total],
@@ -136,7 +155,7 @@ pub fn run(args: Args) -> Result<()> {
                             if b < check.min_bytes() {
                                 continue;
                             }
-                            match compare::curve(&check, &[b], &[p], payload.as_deref()) {
+                            match compare::curve(&check, &[b], &[p], given) {
                                 Ok(v) => points[bi * bytes.len() + li] = Some(v[0]),
                                 Err(e) => {
                                     note.get_or_insert_with(|| e.to_string());
@@ -156,7 +175,7 @@ pub fn run(args: Args) -> Result<()> {
         cols.push(col);
     }
     bar.finish();
-    let doc = doc_of(&cols, &bytes, payload.is_some());
+    let doc = doc_of(&cols, &bytes, given);
     plot(args.plot.as_deref(), &doc)?;
     let text = match args.format {
         Format::Json => document::to_json_sorted(&doc)?,
@@ -200,8 +219,15 @@ pub fn run(args: Args) -> Result<()> {
                 let mut s = String::from(
                     "# P(alias | error): probability that a frame with at least one bit error passes the check\n",
                 );
-                if payload.is_some() {
-                    s.push_str("# given payload: Internet checksum over its actual bits\n");
+                if let Some(g) = given {
+                    s.push_str(match g {
+                        compare::Given::Data(_) => {
+                            "# given data, each frame the data then the check field computed from them; Internet checksum over its actual bits\n"
+                        }
+                        compare::Given::Frame(_) => {
+                            "# given frame as captured, check field verified; Internet checksum over its actual bits\n"
+                        }
+                    });
                 } else {
                     s.push_str(
                         "# random data; lengths are whole frames in bytes, check field included\n",
@@ -220,7 +246,7 @@ pub fn run(args: Args) -> Result<()> {
     output::emit(args.output.as_deref(), &text)
 }
 
-fn doc_of(cols: &[Column], bytes: &[u64], payload: bool) -> document::Compare {
+fn doc_of(cols: &[Column], bytes: &[u64], given: Option<compare::Given<'_>>) -> document::Compare {
     use document::{CompareCheck, ComparePoint};
     let checks = cols
         .iter()
@@ -243,6 +269,10 @@ fn doc_of(cols: &[Column], bytes: &[u64], payload: bool) -> document::Compare {
             }
         }
     }
-    let data = if payload { "payload" } else { "random" };
+    let data = match given {
+        Some(compare::Given::Data(_)) => "payload",
+        Some(compare::Given::Frame(_)) => "frame",
+        None => "random",
+    };
     document::Compare::new(Some(data.into()), checks, points)
 }

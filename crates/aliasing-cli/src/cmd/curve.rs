@@ -1,7 +1,7 @@
 //! `alias curve`: exact P(undetected) and P(alias | error) against frame
 //! length for one check (a CRC or a checksum), at one or more bit error rates.
 
-use crate::args::{parse_bers, plot, read_payload};
+use crate::args::{parse_bers, plot, read_frame, read_payload};
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
 use crate::output::{OutPath, PlotPath};
@@ -67,13 +67,22 @@ pub struct Args {
     /// adler32; any CRC spec is accepted too. Lengths must be whole bytes.
     #[arg(long)]
     pub check: Option<String>,
-    /// Given-data computation: the frame's bytes from FILE (Internet
-    /// checksum; lengths are prefixes of it, default the whole file).
-    #[arg(long, conflicts_with = "payload_hex")]
+    /// Given data from FILE: the bytes a sender puts before the check field,
+    /// which is computed from them (the frame of `alias simulate --payload
+    /// pattern:HEX`); each length is a whole frame, the data repeated or cut
+    /// to fill it, default the data plus the field.
+    #[arg(long, conflicts_with_all = ["payload_hex", "frame", "frame_hex"])]
     pub payload: Option<PathBuf>,
-    /// The frame as hex digits instead of --payload.
-    #[arg(long)]
+    /// The data as hex digits instead of --payload.
+    #[arg(long, conflicts_with_all = ["frame", "frame_hex"])]
     pub payload_hex: Option<String>,
+    /// A whole frame from FILE as captured from a wire, its check field in
+    /// place (verified; a frame that does not verify is refused).
+    #[arg(long, conflicts_with = "frame_hex")]
+    pub frame: Option<PathBuf>,
+    /// The captured frame as hex digits instead of --frame.
+    #[arg(long)]
+    pub frame_hex: Option<String>,
     /// Bit error rates, comma-separated, each in [0, 1].
     #[arg(long, default_value = DEFAULT_BERS, allow_hyphen_values = true, value_parser = crate::args::ber_list)]
     pub ber: String,
@@ -123,8 +132,14 @@ fn lengths(args: &Args) -> Result<(Vec<u64>, String)> {
         return Ok((bits, format!("--bytes {b} (x 8 bits)")));
     }
     if args.payload.is_some() || args.payload_hex.is_some() {
-        // `compute` takes the payload's whole length
-        return Ok((Vec::new(), "the payload's whole length".to_string()));
+        // `compute` takes the data's length plus the field
+        return Ok((
+            Vec::new(),
+            "the given data and the check field computed from them".to_string(),
+        ));
+    }
+    if args.frame.is_some() || args.frame_hex.is_some() {
+        return Ok((Vec::new(), "the captured frame's length".to_string()));
     }
     Ok((DEFAULT_BITS.to_vec(), DEFAULT_LENGTHS_NOTE.to_string()))
 }
@@ -142,16 +157,35 @@ struct Computed {
 }
 
 fn compute(args: &Args, bers: &[f64], bits: &[u64], budget: MemoryBudget) -> Result<Computed> {
-    let payload = read_payload(args.payload.as_deref(), args.payload_hex.as_deref())?;
+    let data = read_payload(args.payload.as_deref(), args.payload_hex.as_deref())?;
+    let frame = read_frame(args.frame.as_deref(), args.frame_hex.as_deref())?;
+    let given = match (&data, &frame) {
+        (Some(d), _) => Some(compare::Given::Data(d)),
+        (None, Some(f)) => Some(compare::Given::Frame(f)),
+        (None, None) => None,
+    };
     let kind = match (&args.crc, &args.check) {
         (Some(c), _) => CheckSpec::Crc(Box::new(catalogue::resolve(c)?)),
         (None, Some(c)) => c.parse::<CheckSpec>()?,
         (None, None) => bail!("give --crc or --check"),
     };
+    let no_lengths = args.bits.is_none() && args.bytes.is_none();
     if let CheckSpec::Crc(crc) = &kind {
-        // A CRC's escapes do not depend on the data: a payload only sets the length.
-        let bits = match (&payload, args.bits.is_none() && args.bytes.is_none()) {
-            (Some(p), true) => vec![8 * p.len() as u64],
+        // A CRC's escapes do not depend on the data: given bytes only set the
+        // length (the data and the CRC's field, or the verified frame).
+        let field = (crc.width() as u64).div_ceil(8);
+        let bits = match given {
+            Some(compare::Given::Data(d)) if no_lengths => vec![8 * (d.len() as u64 + field)],
+            Some(compare::Given::Frame(f)) => {
+                compare::verify_frame(&kind, f)?;
+                if !no_lengths && bits.iter().any(|&b| b != 8 * f.len() as u64) {
+                    bail!(
+                        "a captured frame has one length, its own ({} bytes): drop --bits/--bytes",
+                        f.len()
+                    );
+                }
+                vec![8 * f.len() as u64]
+            }
             _ => bits.to_vec(),
         };
         if let Some(spec) = &args.burst {
@@ -183,8 +217,8 @@ fn compute(args: &Args, bers: &[f64], bits: &[u64], budget: MemoryBudget) -> Res
             kind.name()
         );
     }
-    let bytes: Vec<u64> = if payload.is_some() && args.bits.is_none() && args.bytes.is_none() {
-        Vec::new() // the whole payload
+    let bytes: Vec<u64> = if given.is_some() && no_lengths {
+        Vec::new() // the data and the field, or the frame
     } else {
         bits.iter()
             .map(|&b| {
@@ -200,16 +234,16 @@ fn compute(args: &Args, bers: &[f64], bits: &[u64], budget: MemoryBudget) -> Res
             .collect::<Result<_>>()?
     };
     let bar = Bar::stderr();
-    let points = compare::curve_with(&kind, &bytes, bers, payload.as_deref(), &bar)?;
+    let points = compare::curve_with(&kind, &bytes, bers, given, &bar)?;
     bar.finish();
     Ok(Computed {
         name: kind.name(),
         width: kind.check_bits(),
         forms: None,
-        method: if payload.is_some() {
-            "exact, given payload"
-        } else {
-            "exact, random data"
+        method: match given {
+            Some(compare::Given::Data(_)) => "exact, given data, field computed from them",
+            Some(compare::Given::Frame(_)) => "exact, given frame, field verified",
+            None => "exact, random data",
         }
         .into(),
         points,
