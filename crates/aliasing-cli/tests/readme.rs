@@ -255,6 +255,12 @@ fn with_a_digit_changed(case: &Case) -> Vec<String> {
     panic!("{}: no digit to change in the quote", case.line);
 }
 
+/// The README's text.
+fn readme() -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
+    std::fs::read_to_string(path).expect("README.md at the workspace root")
+}
+
 /// Every checked page: the README, each page of the guide, the performance
 /// notes.
 fn pages() -> Vec<Case> {
