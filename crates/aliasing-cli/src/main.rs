@@ -129,6 +129,35 @@ fn one_line(rendered: &str) -> String {
     out
 }
 
+/// The program: parse, run the subcommand, print; errors as one line, exit 2.
+pub fn main() -> ExitCode {
+    let cli = match parse_args() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    output::allow_long(cli.allow_long);
+    let result = match cli.cmd {
+        Cmd::Curve(a) => cmd::curve::run(a),
+        Cmd::Hd(a) => cmd::hd::run(a),
+        Cmd::Weights(a) => cmd::weights::run(a),
+        Cmd::Compare(a) => cmd::compare::run(a),
+        Cmd::Simulate(a) => cmd::simulate::run(a),
+        Cmd::Stack(a) => cmd::stack::run(a),
+        Cmd::Search(a) => cmd::search::run(a),
+        Cmd::Merge(a) => cmd::merge::run(a),
+        Cmd::Plot(a) => cmd::plot::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // One line naming the problem; exit code 2 for every user-facing error.
+            let msg = format!("{e:#}").replace('\n', " ");
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,35 +217,6 @@ mod tests {
                 .expect(long);
             let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
             assert!(help.contains("[required"), "{sub} --{long}: {help}");
-        }
-    }
-}
-
-/// The program: parse, run the subcommand, print; errors as one line, exit 2.
-pub fn main() -> ExitCode {
-    let cli = match parse_args() {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
-    output::allow_long(cli.allow_long);
-    let result = match cli.cmd {
-        Cmd::Curve(a) => cmd::curve::run(a),
-        Cmd::Hd(a) => cmd::hd::run(a),
-        Cmd::Weights(a) => cmd::weights::run(a),
-        Cmd::Compare(a) => cmd::compare::run(a),
-        Cmd::Simulate(a) => cmd::simulate::run(a),
-        Cmd::Stack(a) => cmd::stack::run(a),
-        Cmd::Search(a) => cmd::search::run(a),
-        Cmd::Merge(a) => cmd::merge::run(a),
-        Cmd::Plot(a) => cmd::plot::run(a),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            // One line naming the problem; exit code 2 for every user-facing error.
-            let msg = format!("{e:#}").replace('\n', " ");
-            eprintln!("error: {msg}");
-            ExitCode::from(2)
         }
     }
 }
