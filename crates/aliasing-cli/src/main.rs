@@ -28,9 +28,26 @@ pub(crate) mod team;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 
+/// The vocabulary every command shares, and the reason for each difference
+/// (printed after the top-level help).
+const CONVENTIONS: &str = "\
+Conventions (the same in every command):
+  Checks     --crc names one CRC (curve, hd, weights: hd and weights are CRC-only);
+             --check any check, checksums included (curve); --checks a list of them
+             (compare); --stack a frame layout of several checks (simulate, stack).
+  Lengths    --bits/--bytes lists: 1500, 64,1500, START:STOP:STEP, log:START:STOP:N;
+             simulate --bytes and weights --bits take one length (one frame size).
+  Counts     whole numbers as digits or in exponent form when the value is whole
+             (1e9, 1.5e3); read exactly (10000000000000001 stays that number).
+  BERs       --ber lists in [0, 1], one parser (simulate takes one BER); stack and
+             search refuse BERs outside their methods' domains, saying which.
+  Outputs    -o/--output, --out, --checkpoint and --plot (.svg or .png) are checked
+             before any work, and no two may name the same file.
+  Long runs  over a minute say how long on a terminal; over a day need --allow-long.";
+
 /// Exact and simulated probabilities that a corrupted frame passes its CRC and checksum.
 #[derive(Parser)]
-#[command(name = "alias", version, about, long_about = None)]
+#[command(name = "alias", version, about, long_about = None, after_help = CONVENTIONS)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -132,6 +149,35 @@ fn one_line(rendered: &str) -> String {
     out
 }
 
+/// The program: parse, run the subcommand, print; errors as one line, exit 2.
+pub fn main() -> ExitCode {
+    let cli = match parse_args() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    output::allow_long(cli.allow_long);
+    let result = match cli.cmd {
+        Cmd::Curve(a) => cmd::curve::run(a),
+        Cmd::Hd(a) => cmd::hd::run(a),
+        Cmd::Weights(a) => cmd::weights::run(a),
+        Cmd::Compare(a) => cmd::compare::run(a),
+        Cmd::Simulate(a) => cmd::simulate::run(a),
+        Cmd::Stack(a) => cmd::stack::run(a),
+        Cmd::Search(a) => cmd::search::run(a),
+        Cmd::Merge(a) => cmd::merge::run(a),
+        Cmd::Plot(a) => cmd::plot::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // One line naming the problem; exit code 2 for every user-facing error.
+            let msg = format!("{e:#}").replace('\n', " ");
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,35 +237,6 @@ mod tests {
                 .expect(long);
             let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
             assert!(help.contains("[required"), "{sub} --{long}: {help}");
-        }
-    }
-}
-
-/// The program: parse, run the subcommand, print; errors as one line, exit 2.
-pub fn main() -> ExitCode {
-    let cli = match parse_args() {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
-    output::allow_long(cli.allow_long);
-    let result = match cli.cmd {
-        Cmd::Curve(a) => cmd::curve::run(a),
-        Cmd::Hd(a) => cmd::hd::run(a),
-        Cmd::Weights(a) => cmd::weights::run(a),
-        Cmd::Compare(a) => cmd::compare::run(a),
-        Cmd::Simulate(a) => cmd::simulate::run(a),
-        Cmd::Stack(a) => cmd::stack::run(a),
-        Cmd::Search(a) => cmd::search::run(a),
-        Cmd::Merge(a) => cmd::merge::run(a),
-        Cmd::Plot(a) => cmd::plot::run(a),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            // One line naming the problem; exit code 2 for every user-facing error.
-            let msg = format!("{e:#}").replace('\n', " ");
-            eprintln!("error: {msg}");
-            ExitCode::from(2)
         }
     }
 }

@@ -223,8 +223,8 @@ pub fn long_run(seconds: f64, what: &str) -> Result<()> {
 }
 
 fn long_run_to(seconds: f64, what: &str, out: &mut dyn Write, announce: bool) -> Result<()> {
-    if !(seconds > ANNOUNCE_S) {
-        return Ok(()); // short, or no estimate (NaN)
+    if seconds.is_nan() || seconds <= ANNOUNCE_S {
+        return Ok(()); // no estimate, or short
     }
     if seconds > LONG_RUN_LIMIT_S && !ALLOW_LONG.load(std::sync::atomic::Ordering::Relaxed) {
         bail!(

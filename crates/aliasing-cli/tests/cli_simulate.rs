@@ -344,7 +344,8 @@ fn rare_events_on_bursts() {
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
     let d = tempfile::tempdir().unwrap();
-    fails_with(&alias(&["simulate", "--ber", "2"]), "probability");
+    // the same BER parser and message as every other --ber
+    fails_with(&alias(&["simulate", "--ber", "2"]), "outside [0, 1]");
     fails_with(&alias(&["simulate", "--frames=-5"]), "--frames");
     fails_with(
         &alias(&["simulate", "--stack", "nonsense", "--frames", "10"]),
@@ -371,7 +372,7 @@ fn bad_input_is_one_line_and_exit_2() {
     std::fs::write(&garbage, "{not json").unwrap();
     fails_with(
         &alias(&["merge", garbage.to_str().unwrap()]),
-        "not a valid alias-simulate file",
+        "is not a shard file: not JSON",
     );
 }
 

@@ -56,11 +56,19 @@ fn kind_of(files: &[PathBuf]) -> Result<Option<String>> {
                  weights and stack runs",
                 p.display()
             ),
-            None => anyhow::bail!(
-                "{} is not a shard file (no kind in it; `--format json` reports are \
-                 not merged: merge the files that `--out` wrote)",
-                p.display()
-            ),
+            None => {
+                let json = std::fs::read_to_string(p)
+                    .ok()
+                    .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+                if json.is_some() {
+                    anyhow::bail!(
+                        "{} is not a shard file: JSON without the kind of a result file \
+                         (a `--format json` report?); merge the files that `--out` wrote",
+                        p.display()
+                    )
+                }
+                anyhow::bail!("{} is not a shard file: not JSON", p.display())
+            }
         };
         match &first {
             None => first = Some((k, p)),
