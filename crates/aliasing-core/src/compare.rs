@@ -204,7 +204,7 @@ pub fn curve_with(
         bsc::check_ber(p)?;
     }
     let whole = match given {
-        Some(Given::Data(d)) if d.is_empty() => {
+        Some(Given::Data([])) => {
             return Err(Error::Invalid("the data are empty".into()));
         }
         Some(Given::Data(d)) => Some([d.len() as u64 + field_bytes(check)]),

@@ -236,7 +236,7 @@ pub fn render(r: &Report, format: Format) -> String {
                     p.bytes,
                     serde_json::to_string(&p.channel).unwrap_or_default(),
                     p.seed,
-                    padded_fields(&p.stack, p.bytes as usize),
+                    padded_fields(&p.stack, p.bytes),
                     r.frames,
                     r.frames_with_error,
                     r.bit_errors,
