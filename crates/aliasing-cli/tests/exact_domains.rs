@@ -66,14 +66,24 @@ fn table() -> String {
     s.push_str("|---|---|");
     s.push_str(&"---|".repeat(BERS.len()));
     s.push('\n');
-    for (name, check, given) in &rows {
-        for &b in &LENGTHS {
-            s.push_str(&format!("| {name} | {b} |"));
+    use rayon::prelude::*;
+    let jobs: Vec<(usize, u64)> = (0..rows.len())
+        .flat_map(|r| LENGTHS.iter().map(move |&b| (r, b)))
+        .collect();
+    let lines: Vec<String> = jobs
+        .par_iter()
+        .map(|&(r, b)| {
+            let (name, check, given) = &rows[r];
+            let mut line = format!("| {name} | {b} |");
             for &p in &BERS {
-                s.push_str(&format!(" {} |", cell(check, b, p, *given)));
+                line.push_str(&format!(" {} |", cell(check, b, p, *given)));
             }
-            s.push('\n');
-        }
+            line
+        })
+        .collect();
+    for l in lines {
+        s.push_str(&l);
+        s.push('\n');
     }
     s
 }
