@@ -319,3 +319,93 @@ fn a_captured_frame_is_verified() {
     ]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn a_crc_of_12_bits_names_its_frame_in_curve_and_simulate() {
+    // curve --bytes 64: a 512-bit codeword, 500 data bits; simulate --bytes
+    // 64: 496 data bits, the CRC in 2 bytes with 4 pad bits. Both say so,
+    // and the two agree once they describe the same frame.
+    let ber = 1e-3f64;
+    let c = json(&[
+        "curve",
+        "--crc",
+        "CRC-12/DECT",
+        "--bytes",
+        "64",
+        "--ber",
+        "1e-3",
+    ]);
+    assert!(c["method"].as_str().unwrap().contains("4 pad bits"), "{c}");
+    assert_eq!(c["points"][0]["data_bits"], 500);
+    let t = alias(&[
+        "curve",
+        "--crc",
+        "CRC-12/DECT",
+        "--bytes",
+        "64",
+        "--ber",
+        "1e-3",
+    ]);
+    let table = String::from_utf8_lossy(&t.stdout);
+    assert!(table.lines().any(|l| l.starts_with("frame: ")), "{table}");
+    let s = alias(&[
+        "simulate",
+        "--stack",
+        "CRC-12/DECT",
+        "--bytes",
+        "64",
+        "--ber",
+        "1e-3",
+        "--frames",
+        "100",
+        "--seed",
+        "1",
+    ]);
+    let head = String::from_utf8_lossy(&s.stdout);
+    assert!(
+        head.contains("stored in 2 bytes, 4 pad bits") && head.contains("--bits 508"),
+        "{head}"
+    );
+    let sim = json(&[
+        "simulate",
+        "--stack",
+        "CRC-12/DECT",
+        "--bytes",
+        "64",
+        "--ber",
+        "1e-3",
+        "--frames",
+        "100",
+        "--seed",
+        "1",
+    ])["checks"][0]["exact"]
+        .as_f64()
+        .unwrap();
+    let cw = json(&[
+        "curve",
+        "--crc",
+        "CRC-12/DECT",
+        "--bits",
+        "508",
+        "--ber",
+        "1e-3",
+    ])["points"][0]["p_undetected"]
+        .as_f64()
+        .unwrap();
+    let same = (1.0 - ber).powi(4) * cw;
+    assert!((same / sim - 1.0).abs() < 1e-12, "{same} vs {sim}");
+    // the 64-byte codeword of curve is another frame, and differs
+    let other = c["points"][0]["p_undetected"].as_f64().unwrap();
+    assert!((other / sim - 1.0).abs() > 1e-3);
+    // byte-aligned widths: one frame, no note
+    let c16 = json(&[
+        "curve",
+        "--crc",
+        "CRC-16/ARC",
+        "--bytes",
+        "64",
+        "--ber",
+        "1e-3",
+    ]);
+    assert!(!c16["method"].as_str().unwrap().contains("frame"));
+}

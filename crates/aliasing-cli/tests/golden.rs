@@ -113,6 +113,20 @@ const CASES: &[(&str, &[&str])] = &[
             "csv",
         ],
     ),
+    (
+        "curve_internet_frame_csv",
+        &[
+            "curve",
+            "--check",
+            "internet",
+            "--frame-hex",
+            "4500 0073 0000 4000 7a8c",
+            "--ber",
+            "1e-3,1e-5,1",
+            "--format",
+            "csv",
+        ],
+    ),
     // compare: every format, a check without an exact method.
     (
         "compare_table",

@@ -108,7 +108,8 @@ pub fn internet_frame(data: &[u8], len: u64) -> Result<Vec<u8>> {
 /// Verifies a captured frame's check field: the Internet checksum's
 /// ones'-complement sum over the frame is `0xFFFF`; a CRC's last
 /// `ceil(width / 8)` bytes hold the CRC of the bytes before them
-/// (little-endian when the CRC is reflected out, as the simulator stores it).
+/// (little-endian when the CRC is reflected out, as the simulator stores it);
+/// a Fletcher or Adler sum's last 2 or 4 bytes hold it, big-endian.
 pub fn verify_frame(check: &CheckSpec, frame: &[u8]) -> Result<()> {
     let bad = |what: String| {
         Err(Error::Invalid(format!(
@@ -142,7 +143,26 @@ pub fn verify_frame(check: &CheckSpec, frame: &[u8]) -> Result<()> {
                 ));
             }
         }
-        _ => {}
+        sum => {
+            // Fletcher and Adler sums: the last 2 or 4 bytes, big-endian
+            use crate::check::Check;
+            let l = field_bytes(check) as usize;
+            if frame.len() <= l {
+                return bad(format!("it has no data before the {l}-byte field"));
+            }
+            let (data, field) = frame.split_at(frame.len() - l);
+            let want = match sum {
+                CheckSpec::Fletcher16 => crate::checksum::Fletcher16.compute(data),
+                CheckSpec::Fletcher32 => crate::checksum::Fletcher32.compute(data),
+                _ => crate::checksum::Adler32.compute(data),
+            };
+            let got = field.iter().fold(0u64, |v, &b| v << 8 | b as u64);
+            if got != want {
+                return bad(format!(
+                    "its last {l} bytes hold 0x{got:X}, the sum of the bytes before is 0x{want:X}"
+                ));
+            }
+        }
     }
     Ok(())
 }
@@ -184,7 +204,7 @@ pub fn curve_with(
         bsc::check_ber(p)?;
     }
     let whole = match given {
-        Some(Given::Data(d)) if d.is_empty() => {
+        Some(Given::Data([])) => {
             return Err(Error::Invalid("the data are empty".into()));
         }
         Some(Given::Data(d)) => Some([d.len() as u64 + field_bytes(check)]),
@@ -379,5 +399,42 @@ mod tests {
                 Err(Error::Unsupported(_))
             ));
         }
+    }
+
+    #[test]
+    fn captured_frames_verify_under_their_own_check_only() {
+        use crate::layout::{Frame, Payload};
+        // the simulator's frames, built by a sender, verify under their check
+        for (stack, spec) in [
+            ("internet", "internet"),
+            ("fletcher16", "fletcher16"),
+            ("fletcher32", "fletcher32"),
+            ("adler32", "adler32"),
+            ("CRC-16/ARC", "CRC-16/ARC"),
+            ("crc32", "crc32"),
+            ("CRC-12/DECT", "CRC-12/DECT"),
+        ] {
+            let f = Frame::new(stack, 24, Payload::Fixed(b"frame data".to_vec())).unwrap();
+            let sent = f.sent(&[]);
+            let check: CheckSpec = spec.parse().unwrap();
+            verify_frame(&check, &sent).unwrap_or_else(|e| panic!("{stack}: {e}"));
+            let mut bad = sent.clone();
+            bad[3] ^= 0x10;
+            assert!(
+                matches!(verify_frame(&check, &bad), Err(Error::Invalid(_))),
+                "{stack}"
+            );
+        }
+        // the data and the frame built from them mean the same
+        let data = [0x45u8, 0, 0, 0x73, 0, 0, 0x40, 0];
+        let frame = internet_frame(&data, 10).unwrap();
+        assert_eq!(&frame[8..], &[0x7a, 0x8c]);
+        let c = CheckSpec::Internet;
+        let a = curve(&c, &[], &[1e-3, 1.0], Some(Given::Data(&data))).unwrap();
+        let b = curve(&c, &[], &[1e-3, 1.0], Some(Given::Frame(&frame))).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a[1].p_undetected, 1.0);
+        assert!(curve(&c, &[], &[1e-3], Some(Given::Frame(&data))).is_err());
+        assert!(internet_frame(&data, 9).is_err());
     }
 }

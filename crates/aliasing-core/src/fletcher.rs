@@ -793,7 +793,7 @@ mod tests {
         assert_eq!(counts[0][1], 0);
         for &p in &bers {
             let v = p_undetected16(3, p).unwrap();
-            assert!(v >= 0.0 && v <= 1.0, "{p}: {v}");
+            assert!((0.0..=1.0).contains(&v), "{p}: {v}");
         }
         assert_eq!(p_undetected16(3, 1.0).unwrap(), 254.0 / 256.0);
         assert_eq!(

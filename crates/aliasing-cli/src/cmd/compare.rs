@@ -103,11 +103,35 @@ pub fn run(args: Args) -> Result<()> {
     if checks.is_empty() {
         bail!("--checks is empty");
     }
+    // A captured frame carries one check's field: it must verify under at
+    // least one check compared; the others show n/a with the reason.
+    let mut unverified: Vec<Option<String>> = vec![None; checks.len()];
+    if let Some(f) = &frame {
+        for (i, c) in checks.iter().enumerate() {
+            if let Err(e) = compare::verify_frame(c, f) {
+                unverified[i] = Some(e.to_string());
+            }
+        }
+        if let Some(Some(first)) = unverified
+            .iter()
+            .find(|_| unverified.iter().all(Option::is_some))
+        {
+            bail!("{first}");
+        }
+    }
     let mut cols = Vec::new();
     let total = bytes.len() * bers.len();
     let bar = crate::progress::Bar::stderr();
-    for check in checks {
+    for (check, unverified) in checks.into_iter().zip(unverified) {
         bar.set_prefix(&check.name());
+        if let Some(why) = unverified {
+            cols.push(Column {
+                check,
+                points: vec![None; total],
+                note: Some(why),
+            });
+            continue;
+        }
         // lengths too short for this check are n/a in its column only
         let fit: Vec<u64> = bytes
             .iter()

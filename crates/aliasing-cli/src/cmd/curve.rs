@@ -332,7 +332,24 @@ pub fn run(args: Args) -> Result<()> {
         })?,
         None => MemoryBudget::from_env()?,
     };
-    let res = compute(&args, &bers, &bits, budget)?;
+    let mut res = compute(&args, &bers, &bits, budget)?;
+    // One frame, one meaning: a CRC whose width is not whole bytes is a
+    // codeword of exactly the length asked, its check bits packed after the
+    // data; the simulator stores the same CRC in whole bytes.
+    let frame_note = (res.forms.is_some() && res.width % 8 != 0).then(|| {
+        let w = res.width;
+        let pad = 8 * w.div_ceil(8) - w;
+        format!(
+            "frame: each length is one codeword, its {w} check bits right after the data (no \
+             padding); `alias simulate` stores this CRC in {} bytes with {pad} pad bits that \
+             an error must leave alone, so its frame of L bytes has (1-p)^{pad} x P(undetected) \
+             at 8L-{pad} bits",
+            w.div_ceil(8)
+        )
+    });
+    if let Some(n) = &frame_note {
+        res.method = format!("{}; {n}", res.method);
+    }
     let ratio = |pt: &CurvePoint| pt.p_alias_given_error * 2f64.powi(res.width as i32);
     // The JSON document is built only where it is used (60,000 points take
     // a noticeable share of a width-16 run otherwise).
@@ -411,13 +428,17 @@ pub fn run(args: Args) -> Result<()> {
                     ),
                     None => head,
                 };
+                let lengths_note = match &frame_note {
+                    Some(_) => format!("{lengths_note}\n{}", frame_note.as_deref().unwrap_or("")),
+                    None => lengths_note.clone(),
+                };
+                let method = res.method.split("; frame:").next().unwrap_or(&res.method);
                 format!(
                     "{head}\n\
-                     method: {} (exact)\n\
+                     method: {method} (exact)\n\
                      lengths: codeword bits, check bits included; {}\n\
                      P(alias|error) = P(undetected) / P(error); \
                      2^-{} is an ideal {}-bit check on random data\n\n{}",
-                    res.method,
                     lengths_note,
                     res.width,
                     res.width,

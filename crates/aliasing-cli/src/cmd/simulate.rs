@@ -223,11 +223,12 @@ pub fn render(r: &Report, format: Format) -> String {
             } else {
                 let p = &r.params;
                 format!(
-                    "stack {} | {} bytes | {} | seed {}\nframes {} | frames with error {} | bit errors {}\n{}",
+                    "stack {} | {} bytes | {} | seed {}\n{}frames {} | frames with error {} | bit errors {}\n{}",
                     p.stack,
                     p.bytes,
                     serde_json::to_string(&p.channel).unwrap_or_default(),
                     p.seed,
+                    padded_fields(&p.stack, p.bytes),
                     r.frames,
                     r.frames_with_error,
                     r.bit_errors,
@@ -626,4 +627,33 @@ pub fn render_rare(session: &RareSession, r: &RareResult, format: Format) -> Str
             }
         }
     }
+}
+
+/// One line per CRC whose width is not whole bytes: the frame stores it in
+/// whole bytes, with pad bits an error must leave alone, so this frame is not
+/// the codeword `alias curve --bytes` means (empty when there is none).
+fn padded_fields(stack: &str, bytes: usize) -> String {
+    let Ok(f) = aliasing_sim::stack::Frame::new(stack, bytes, aliasing_sim::stack::Payload::Random)
+    else {
+        return String::new();
+    };
+    let mut s = String::new();
+    for c in &f.checks {
+        if let Some(alg) = c.crc() {
+            let w = alg.width();
+            let pad = 8 * c.field_len as u32 - w;
+            if pad > 0 {
+                let data = 8 * c.field as u64;
+                s.push_str(&format!(
+                    "frame: {} is stored in {} bytes, {pad} pad bits that an error must leave \
+                     alone; its codeword is {data} data bits + {w} (`alias curve --bits {}`: \
+                     P here = (1-p)^{pad} x that)\n",
+                    c.name,
+                    c.field_len,
+                    data + w as u64
+                ));
+            }
+        }
+    }
+    s
 }

@@ -178,6 +178,15 @@ pub fn p_undetected(bytes: u64, p: f64) -> Result<f64> {
     if bytes < 3 {
         return Err(no_field(bytes));
     }
+    if p == 0.0 {
+        return Ok(0.0);
+    }
+    // every escape flips at least 2 bits (one flip changes the sum by
+    // +-2^k): P <= (n p)^2, below half the smallest subnormal it rounds to 0
+    let n = 8.0 * bytes as f64;
+    if (n * p) * (n * p) == 0.0 {
+        return Ok(0.0);
+    }
     if 8 * (bytes - 2) <= ENUMERATE_BITS {
         return p_undetected_mixed(&vec![None; bytes as usize], 0, 0, p);
     }

@@ -689,3 +689,15 @@ fn directions_count_the_bits_of_big_endian_words() {
     let d = Directions::from_payload(&[0x80, 0x01]);
     assert_eq!((d.down[15], d.up[15], d.down[0], d.up[1]), (1, 0, 1, 1));
 }
+
+#[test]
+fn random_data_at_ber_0_and_underflow() {
+    // BER 0: nothing flips; BER 1e-300: every escape has two flips, below
+    // 1e-590, which rounds to 0 (a length that certifies elsewhere too)
+    for bytes in [3u64, 8, 64, 1500] {
+        assert_eq!(super::p_undetected(bytes, 0.0).unwrap(), 0.0, "{bytes}");
+        assert_eq!(super::p_undetected(bytes, 1e-300).unwrap(), 0.0, "{bytes}");
+    }
+    // 1e-150: (n p)^2 is about 1e-294, not rounded away
+    assert!(super::p_undetected(1500, 1e-150).unwrap() > 0.0);
+}
