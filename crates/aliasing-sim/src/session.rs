@@ -452,6 +452,7 @@ impl Session<RareParams> {
         no_exact: bool,
         progress: &dyn aliasing_core::progress::Progress,
     ) -> Result<RareResult> {
+        tally.in_range()?;
         let work = RareWork::new(&self.plan, self.params.samples, 0)?;
         let mut r = work.finish(tally);
         if !no_exact {
