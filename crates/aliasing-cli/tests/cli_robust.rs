@@ -117,11 +117,11 @@ fn a_killed_rare_event_run_resumes_to_the_same_result() {
         "--stack",
         "CRC-16/ARC",
         "--bytes",
-        "1518",
+        "256",
         "--ber",
-        "1e-5",
+        "1e-3",
         "--samples",
-        "4e6",
+        "1e7",
         "--seed",
         "2",
         "--threads",
@@ -306,5 +306,51 @@ fn version_names_the_binary_as_called() {
         let out = String::from_utf8(o.stdout).unwrap();
         assert!(o.status.success());
         assert_eq!(out, format!("{name} {}\n", env!("CARGO_PKG_VERSION")));
+    }
+}
+
+/// Every file reader (merge, plot, resume, search shards and candidate
+/// lists, stack shards) refuses a device or a FIFO in one line instead of
+/// reading it forever.
+#[test]
+fn file_readers_refuse_devices_and_fifos() {
+    let d = tempfile::tempdir().unwrap();
+    let mut specials = vec!["/dev/zero".to_string()];
+    let fifo = d.path().join("fifo");
+    if Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        specials.push(fifo.display().to_string());
+    }
+    let svg = d.path().join("x.svg");
+    let svg = svg.to_str().unwrap();
+    for f in specials.iter().map(String::as_str) {
+        for a in [
+            &["merge", f][..],
+            &["merge", f, f],
+            &["plot", f, "-o", svg],
+            &["simulate", "--resume", f],
+            &["simulate", "--rare", "--resume", f],
+            &["search", "--merge", f],
+            &[
+                "search",
+                "--width",
+                "8",
+                "--bits",
+                "64",
+                "--ber",
+                "1e-5",
+                "--candidates",
+                f,
+            ],
+            &["stack", "--merge", f],
+        ] {
+            fails_with(
+                &alias_within(a, Duration::from_secs(60)),
+                "not a regular file",
+            );
+        }
     }
 }

@@ -3,11 +3,22 @@
 //! shards, JSON results for `alias plot`) with a byte changed. Every refusal
 //! is exit code 2 and exactly one stderr line starting `error:`, never a
 //! panic; a corrupt shard or checkpoint file is always refused. The process
-//! spawns are kept to a few hundred so the suite stays fast.
+//! spawns are kept to a few hundred so the suite stays fast; the fuzz
+//! profile, `PROPTEST_CASES=10000 cargo test -p aliasing-cli --test
+//! prop_cli`, runs each property that many times.
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::process::{Command, Output};
+
+/// `default` cases, or `PROPTEST_CASES` where set (the fuzz profile:
+/// `PROPTEST_CASES=10000 cargo test -p aliasing-cli --test prop_cli`).
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(default)
+}
 
 fn alias(args: &[String]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_alias"))
@@ -206,7 +217,7 @@ const BAD: &[char] = &['q', 'Q', 'z', 'Z', 'ü', 'Ж', '😀', '\u{0}'];
 #[test]
 fn a_mangled_value_is_refused_in_one_line() {
     let mut runner = TestRunner::new(Config {
-        cases: 120,
+        cases: cases(120),
         failure_persistence: None,
         ..Config::default()
     });
@@ -241,7 +252,7 @@ fn a_mangled_value_is_refused_in_one_line() {
 #[test]
 fn arbitrary_text_in_any_value() {
     let mut runner = TestRunner::new(Config {
-        cases: 48,
+        cases: cases(48),
         failure_persistence: None,
         ..Config::default()
     });
@@ -319,7 +330,7 @@ fn corrupt_shard_and_checkpoint_files_are_refused() {
     let text = std::fs::read(&files[1]).unwrap();
     let bad = d.path().join("bad.json").display().to_string();
     let mut runner = TestRunner::new(Config {
-        cases: 40,
+        cases: cases(40),
         failure_persistence: None,
         ..Config::default()
     });
@@ -359,7 +370,7 @@ fn corrupt_search_shards_are_refused() {
     let text = std::fs::read(&files[0]).unwrap();
     let bad = d.path().join("qbad.json").display().to_string();
     let mut runner = TestRunner::new(Config {
-        cases: 40,
+        cases: cases(40),
         failure_persistence: None,
         ..Config::default()
     });
@@ -419,7 +430,7 @@ fn mangled_json_results_are_plotted_or_refused() {
     let input = d.path().join("doc.json").display().to_string();
     let out = d.path().join("doc.svg").display().to_string();
     let mut runner = TestRunner::new(Config {
-        cases: 48,
+        cases: cases(48),
         failure_persistence: None,
         ..Config::default()
     });

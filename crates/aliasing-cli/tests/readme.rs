@@ -524,7 +524,11 @@ fn readme_setup_and_main_job_commands_hold() {
     ]);
     for words in setup_commands(&text, INSTALL) {
         assert_eq!(words[..2], ["cargo", "install"], "{words:?}");
-        assert!(words.iter().any(|w| w == "--locked"), "{words:?}");
+        assert!(
+            words.iter().any(|w| w == "--locked"),
+            "`{}`: without --locked, cargo install resolves newer dependencies than the tested lock file",
+            words.join(" ")
+        );
         let at = words.iter().position(|w| w == "--path").expect("--path");
         let p = package(&meta, Some(&words[at + 1]), None);
         let expected: BTreeSet<String> = ["alias", "aliasing"].map(String::from).into();

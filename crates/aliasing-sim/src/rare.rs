@@ -212,13 +212,22 @@ pub struct Sums {
 }
 
 impl Sums {
+    /// The sums of both (saturating: a sum at its type's maximum marks a
+    /// run whose sums left their exact range, see [`RareTally::in_range`]).
     fn add(mut self, o: Sums) -> Sums {
-        self.n += o.n;
-        self.crc += o.crc;
-        self.crc2 += o.crc2;
-        self.stack += o.stack;
-        self.stack2 += o.stack2;
+        self.n = self.n.saturating_add(o.n);
+        self.crc = self.crc.saturating_add(o.crc);
+        self.crc2 = self.crc2.saturating_add(o.crc2);
+        self.stack = self.stack.saturating_add(o.stack);
+        self.stack2 = self.stack2.saturating_add(o.stack2);
         self
+    }
+
+    /// Whether a sum reached its type's maximum (it may have been cut there).
+    fn saturated(&self) -> bool {
+        self.n == u64::MAX
+            || self.crc == u64::MAX
+            || [self.crc2, self.stack, self.stack2].contains(&u128::MAX)
     }
     /// Means and variances of the samples `hits / denom`.
     fn mean_var(&self, denom: f64) -> (f64, f64, f64, f64) {
@@ -238,6 +247,21 @@ impl Sums {
 /// stratum `k = 1..=k_max`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RareTally(pub Vec<Sums>);
+
+impl RareTally {
+    /// Refuses, in one line, a tally whose sums left their exact range
+    /// (`2^64 - 1` for counts, `2^128 - 1` for the sums of squares: only
+    /// for runs of about `2^128 / (n 2^32)^2` samples of frames of `n`
+    /// bits with many hits each); a result is computed only from exact sums.
+    pub fn in_range(&self) -> Result<()> {
+        if self.0.iter().any(Sums::saturated) {
+            return Err(Error::Invalid(
+                "the rare-event sums passed their exact range (2^64 - 1 hits, 2^128 - 1 for the squares): run fewer samples, or split the study into runs with other seeds".into(),
+            ));
+        }
+        Ok(())
+    }
+}
 
 impl crate::shard::Tally for RareTally {
     fn empty_like(&self) -> Self {
@@ -632,6 +656,7 @@ impl<'a> RareWork<'a> {
 pub fn estimate(plan: &Plan, samples: u64, threads: usize) -> Result<RareResult> {
     let work = RareWork::new(plan, samples, threads)?;
     let tally = crate::shard::drive_all(work.items(), work.zero(), threads, |i| work.item(i))?;
+    tally.in_range()?;
     Ok(work.finish(&tally))
 }
 

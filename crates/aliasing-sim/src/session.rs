@@ -225,7 +225,9 @@ impl<K: RunKind> Session<K> {
 
     /// Writes the unfinished state `p` to the checkpoint file.
     fn write_checkpoint(&self, p: &crate::shard::Checkpoint<K::Tally>) -> Result<()> {
-        let path = self.checkpoint.as_ref().expect("checkpoint path");
+        let Some(path) = self.checkpoint.as_ref() else {
+            return Ok(()); // no checkpoint file asked for
+        };
         ShardFile::new(K::FORMAT, self.params.clone(), self.shard, false, p.clone()).write(path)
     }
 
@@ -327,10 +329,11 @@ impl Session<Params> {
             |saved| saved.difference(&given.over(saved), "there", "given"),
             shard,
         )?;
-        let p = s.start.as_ref().expect("resumed");
-        if p.chunks_done > s.plan.shard_chunks(s.shard)
-            || p.counts.escapes.len() != s.plan.frame.checks.len()
-        {
+        let fits = s.start.as_ref().is_some_and(|p| {
+            p.chunks_done <= s.plan.shard_chunks(s.shard)
+                && p.counts.escapes.len() == s.plan.frame.checks.len()
+        });
+        if !fits {
             return Err(Error::Invalid(format!(
                 "checkpoint {} does not fit its own parameters",
                 path.display()
@@ -449,6 +452,7 @@ impl Session<RareParams> {
         no_exact: bool,
         progress: &dyn aliasing_core::progress::Progress,
     ) -> Result<RareResult> {
+        tally.in_range()?;
         let work = RareWork::new(&self.plan, self.params.samples, 0)?;
         let mut r = work.finish(tally);
         if !no_exact {
@@ -477,7 +481,7 @@ pub fn merge_rare_paths(paths: &[PathBuf]) -> Result<(RareSession, RareFile)> {
 
 /// The kind (`format` field) of the shard file at `path`, if it can be read.
 pub fn file_kind(path: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = crate::shard::read_text(path).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     Some(v.get("body")?.get("format")?.as_str()?.to_string())
 }

@@ -483,10 +483,9 @@ impl<P: Serialize + DeserializeOwned, T: Serialize + DeserializeOwned> ShardFile
         Ok(f)
     }
 
-    /// Reads and verifies a file of kind `format`.
+    /// Reads and verifies a file of kind `format` (a bounded read: [`read_text`]).
     pub fn read(path: &Path, format: &str) -> Result<Self> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::Invalid(format!("cannot read {}: {e}", path.display())))?;
+        let text = read_text(path)?;
         Self::from_text(&text, format, &path.display().to_string())
     }
 
@@ -495,6 +494,64 @@ impl<P: Serialize + DeserializeOwned, T: Serialize + DeserializeOwned> ShardFile
         aliasing_core::atomic::write(path, self.to_text()?.as_bytes())
             .map_err(|e| Error::Invalid(format!("cannot write {}: {e}", path.display())))
     }
+}
+
+/// The largest shard, checkpoint or result file read (far above any that
+/// `alias` writes: a few kilobytes, or megabytes for long histograms).
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// The bytes of the file at `path` (`what` names it in messages: `payload
+/// file`, `file`), refusing, before reading anything, a folder, a special
+/// file (FIFO, device, socket: `/dev/zero` would never end) and a file
+/// longer than `max_bytes` (`holds` says what: `more than the N {holds}`).
+/// The read stops after `max_bytes + 1` bytes, so a file that grows, or
+/// whose size the system does not report (`/proc`), is refused too. Each
+/// refusal is one line.
+pub fn read_bounded(path: &Path, max_bytes: u64, what: &str, holds: &str) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let shown = path.display();
+    let cannot = |e: std::io::Error| Error::Invalid(format!("cannot read {what} {shown}: {e}"));
+    let special = || {
+        Error::Invalid(format!(
+            "{what} {shown} is not a regular file (a device, FIFO or socket): give a file of at most {max_bytes} bytes"
+        ))
+    };
+    let too_long = |len: String| {
+        Error::Invalid(format!(
+            "{what} {shown} has {len} bytes, more than the {max_bytes} {holds}"
+        ))
+    };
+    let meta = std::fs::metadata(path).map_err(cannot)?;
+    if meta.is_dir() {
+        return Err(Error::Invalid(format!("{what} {shown} is a folder")));
+    }
+    if !meta.is_file() {
+        return Err(special());
+    }
+    if meta.len() > max_bytes {
+        return Err(too_long(meta.len().to_string()));
+    }
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    // what was opened, not what the path named a moment ago
+    if !file.metadata().map_err(cannot)?.is_file() {
+        return Err(special());
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(too_long("more than that".into()));
+    }
+    Ok(bytes)
+}
+
+/// The text of the file at `path`: [`read_bounded`] to [`MAX_FILE_BYTES`],
+/// refusing what is not UTF-8.
+pub fn read_text(path: &Path) -> Result<String> {
+    let bytes = read_bounded(path, MAX_FILE_BYTES, "file", "a result file may have")?;
+    String::from_utf8(bytes)
+        .map_err(|_| Error::Invalid(format!("{} is not a text file (not UTF-8)", path.display())))
 }
 
 /// Adds complete shards `files` of one computation: same kind and

@@ -85,46 +85,14 @@ pub const MAX_PAYLOAD_BYTES: u64 = 1 << 20;
 /// itself stops after `max_bytes + 1` bytes, so a file that grows (or a
 /// file whose size the system does not report, as under `/proc`) is refused
 /// too. Every command that reads a payload file calls this; each refusal is
-/// one line.
+/// one line. ([`crate::shard::read_bounded`] with the payload's words.)
 pub fn read_payload_file(path: &std::path::Path, max_bytes: u64) -> Result<Vec<u8>> {
-    use std::io::Read;
-    let shown = path.display();
-    let cannot =
-        |e: std::io::Error| Error::Invalid(format!("cannot read payload file {shown}: {e}"));
-    let special = || {
-        Error::Invalid(format!(
-            "payload file {shown} is not a regular file (a device, FIFO or socket): give a file of at most {max_bytes} bytes"
-        ))
-    };
-    let too_long = |len: String| {
-        Error::Invalid(format!(
-            "payload file {shown} has {len} bytes, more than the {max_bytes} a frame can hold"
-        ))
-    };
-    let meta = std::fs::metadata(path).map_err(cannot)?;
-    if meta.is_dir() {
-        return Err(Error::Invalid(format!("payload file {shown} is a folder")));
-    }
-    if !meta.is_file() {
-        return Err(special());
-    }
-    if meta.len() > max_bytes {
-        return Err(too_long(meta.len().to_string()));
-    }
-    let file = std::fs::File::open(path).map_err(cannot)?;
-    // what was opened, not what the path named a moment ago
-    if !file.metadata().map_err(cannot)?.is_file() {
-        return Err(special());
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(max_bytes.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(cannot)?;
-    if bytes.len() as u64 > max_bytes {
-        return Err(too_long("more than that".into()));
-    }
+    let bytes = crate::shard::read_bounded(path, max_bytes, "payload file", "a frame can hold")?;
     if bytes.is_empty() {
-        return Err(Error::Invalid(format!("payload file {shown} is empty")));
+        return Err(Error::Invalid(format!(
+            "payload file {} is empty",
+            path.display()
+        )));
     }
     Ok(bytes)
 }

@@ -207,6 +207,22 @@ fn rare_files_at_extreme_sums_round_trip_and_resume() {
         let (t, f) = r.run(&Drive::default()).unwrap();
         assert_eq!((&t, f.complete), (&e, true));
         assert_eq!(RareFile::read(&cp, RARE_FORMAT).unwrap(), f);
+        // sums at their type's maximum may have been cut there (adding
+        // saturates): no estimate from them, a one-line refusal instead
+        let cut = n == u64::MAX || w == u128::MAX;
+        match r.result(&t, true) {
+            Ok(_) => assert!(!cut, "{i}"),
+            Err(e) => {
+                let m = e.to_string();
+                assert!(
+                    cut && m.contains("exact range") && !m.contains('\n'),
+                    "{i}: {m}"
+                );
+            }
+        }
+        let mut twice = t.clone();
+        aliasing_sim::shard::Tally::add(&mut twice, &t);
+        assert_eq!(twice.in_range().is_err(), cut || w > u128::MAX / 2, "{i}");
     }
 }
 

@@ -2,6 +2,13 @@
 //! result and checkpoint files (plain and rare-event), payload specs and
 //! stack names. A file with any single byte changed, or cut short, is
 //! refused with a one-line error; no input panics; parameters round-trip.
+//!
+//! The fuzz profile runs each property 10,000 times (the test command runs
+//! a bounded subset, a few hundred cases):
+//!
+//! ```text
+//! PROPTEST_CASES=10000 cargo test -p aliasing-sim --test prop_files
+//! ```
 
 use aliasing_core::shard::Shard;
 use aliasing_sim::channel::Channel;
@@ -323,8 +330,176 @@ fn spec_like() -> impl Strategy<Value = String> {
     prop::collection::vec(piece, 0..6).prop_map(|v| v.concat())
 }
 
+/// `default` cases, or `PROPTEST_CASES` where set (the fuzz profile).
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(default)
+}
+
+/// A valid file of every kind, as text: plain run, checkpoint, rare-event
+/// (sums past `u64::MAX` among them), burst rare-event, `alias stack`, and
+/// the histograms of `alias weights`; built once.
+fn valid_texts() -> &'static [(&'static str, String)] {
+    static TEXTS: std::sync::OnceLock<Vec<(&'static str, String)>> = std::sync::OnceLock::new();
+    TEXTS.get_or_init(|| {
+        use aliasing_sim::joint::{STACK_FORMAT, StackFile, StackParams, StackWork};
+        let runs = run_files();
+        let mut cp = runs[0].clone();
+        cp.progress.chunks_done = 0;
+        let cp = RunFile::new(session::FORMAT, cp.params, cp.shard, false, cp.progress);
+        let sp = StackParams {
+            stack: "ethernet-tcp".into(),
+            bytes: vec![64],
+            bers: vec![1e-4],
+            max_weight: 4,
+            samples: 50,
+            seed: 9,
+        };
+        let work = StackWork::new(&sp).unwrap();
+        let stack = StackFile::finished(
+            STACK_FORMAT,
+            sp,
+            Shard::WHOLE,
+            work.items(),
+            (0..work.items()).fold(work.empty_tally(), |mut t, i| {
+                aliasing_sim::shard::Tally::add(&mut t, &work.run(i));
+                t
+            }),
+        );
+        let mut wide = rare_file();
+        wide.progress.counts.0[0].stack2 = u128::MAX;
+        let wide = RareFile::new(
+            RARE_FORMAT,
+            wide.params,
+            wide.shard,
+            wide.complete,
+            wide.progress,
+        );
+        let hist = ShardFile::<String, Vec<Vec<u64>>>::finished(
+            "alias-weights",
+            "params".into(),
+            Shard::WHOLE,
+            3,
+            vec![vec![0, 1, u64::MAX], vec![7]],
+        );
+        vec![
+            (session::FORMAT, runs[1].to_text().unwrap()),
+            (session::FORMAT, cp.to_text().unwrap()),
+            (RARE_FORMAT, rare_file().to_text().unwrap()),
+            (RARE_FORMAT, wide.to_text().unwrap()),
+            (RARE_BURST_FORMAT, rare_burst_file().to_text().unwrap()),
+            (STACK_FORMAT, stack.to_text().unwrap()),
+            ("alias-weights", hist.to_text().unwrap()),
+        ]
+    })
+}
+
+/// Reads `text` as a file of kind `format` (any of [`valid_texts`]):
+/// `Ok(true)` when accepted, and then the text is exactly what the reader
+/// writes back; a refusal is one line.
+fn read_any(format: &str, text: &str) -> Result<bool, TestCaseError> {
+    fn one<P, T>(format: &str, text: &str) -> Result<bool, TestCaseError>
+    where
+        P: Serialize + DeserializeOwned,
+        T: Serialize + DeserializeOwned,
+    {
+        match ShardFile::<P, T>::from_text(text, format, "f") {
+            Ok(f) => {
+                prop_assert_eq!(f.to_text().unwrap(), text);
+                Ok(true)
+            }
+            Err(e) => {
+                let m = e.to_string();
+                prop_assert!(!m.contains('\n') && m.starts_with("f "), "{}", m);
+                Ok(false)
+            }
+        }
+    }
+    match format {
+        session::FORMAT => one::<Params, aliasing_sim::run::Counts>(format, text),
+        RARE_FORMAT => one::<RareParams, aliasing_sim::rare::RareTally>(format, text),
+        RARE_BURST_FORMAT => {
+            one::<BurstRareParams, aliasing_sim::burst_rare::BurstTally>(format, text)
+        }
+        aliasing_sim::joint::STACK_FORMAT => {
+            one::<aliasing_sim::joint::StackParams, aliasing_sim::joint::StackTally>(format, text)
+        }
+        _ => one::<String, Vec<Vec<u64>>>(format, text),
+    }
+}
+
+/// One edit of a file's text: a byte replaced, inserted or removed, or a
+/// token that JSON numbers and counts trip on put in.
+#[derive(Debug, Clone)]
+enum Edit {
+    Replace(prop::sample::Index, u8),
+    Insert(prop::sample::Index, String),
+    Remove(prop::sample::Index, usize),
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    let token = prop_oneof![
+        any::<u8>().prop_map(|b| (b as char).to_string()),
+        Just("18446744073709551616".to_string()),
+        Just("\"340282366920938463463374607431768211456\"".to_string()),
+        Just("\"340282366920938463463374607431768211455\"".to_string()),
+        Just("-1".to_string()),
+        Just("1e400".to_string()),
+        Just("null".to_string()),
+        Just("\"0\"".to_string()),
+        Just("{}".to_string()),
+        "[0-9]{1,40}",
+    ];
+    prop_oneof![
+        (any::<prop::sample::Index>(), any::<u8>()).prop_map(|(i, b)| Edit::Replace(i, b)),
+        (any::<prop::sample::Index>(), token).prop_map(|(i, t)| Edit::Insert(i, t)),
+        (any::<prop::sample::Index>(), 1usize..40).prop_map(|(i, n)| Edit::Remove(i, n)),
+    ]
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(cases(300)))]
+
+    /// Every kind of shard and checkpoint file, with random edits: refused
+    /// in one line, or accepted only as the exact text the reader writes;
+    /// never a panic.
+    #[test]
+    fn every_kind_of_file_survives_random_edits(
+        kind in 0usize..7,
+        edits in prop::collection::vec(edit(), 1..4),
+    ) {
+        let (format, text) = &valid_texts()[kind];
+        prop_assert!(read_any(format, text)?);
+        let mut b = text.clone().into_bytes();
+        for e in &edits {
+            match e {
+                Edit::Replace(i, v) => {
+                    let i = i.index(b.len());
+                    b[i] = *v;
+                }
+                Edit::Insert(i, t) => {
+                    let i = i.index(b.len() + 1);
+                    b.splice(i..i, t.bytes());
+                }
+                Edit::Remove(i, n) => {
+                    let i = i.index(b.len());
+                    b.drain(i..(i + n).min(b.len()));
+                }
+            }
+        }
+        // accepted: only if no edit changed the text after all
+        if let Ok(s) = String::from_utf8(b)
+            && read_any(format, &s)?
+        {
+            prop_assert_eq!(&s, text);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(256)))]
 
     #[test]
     fn payload_specs_never_panic(s in spec_like()) {

@@ -59,15 +59,20 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
 
 /// Runs `alias plot`.
 pub fn run(args: Args) -> Result<()> {
+    // bounded reads: a device or an endless pipe is refused, not read forever
+    let max = aliasing_sim::shard::MAX_FILE_BYTES;
     let text = if args.input.as_os_str() == "-" {
         let mut s = String::new();
         std::io::stdin()
+            .take(max + 1)
             .read_to_string(&mut s)
             .context("cannot read standard input")?;
+        if s.len() as u64 > max {
+            bail!("standard input has more than {max} bytes: not a result document");
+        }
         s
     } else {
-        std::fs::read_to_string(&args.input)
-            .with_context(|| format!("cannot read {}", args.input.display()))?
+        aliasing_sim::shard::read_text(&args.input)?
     };
     let doc: serde_json::Value = match serde_json::from_str(&text) {
         Ok(v) => v,

@@ -136,8 +136,7 @@ fn checksum(body: &ShardBody) -> Result<String> {
 }
 
 fn read_shard(p: &Path) -> Result<ShardBody> {
-    let text =
-        std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
+    let text = aliasing_sim::shard::read_text(p)?;
     shard_from_text(&text, &p.display().to_string())
 }
 
@@ -175,8 +174,7 @@ fn lengths(a: &Args) -> Result<Vec<u64>> {
 }
 
 fn read_candidates(p: &Path, width: u32) -> Result<Vec<Generator>> {
-    let text =
-        std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
+    let text = aliasing_sim::shard::read_text(p)?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.split('#').next().unwrap_or("").trim();
