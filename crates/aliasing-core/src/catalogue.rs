@@ -488,6 +488,7 @@ mod data_files {
             "primitive-polynomials.txt",
             "koopman-hd-profiles.txt",
             "published-32bit.txt",
+            "hdlen-gold.txt",
         ] {
             let ours = std::fs::read(crate_dir.join("data").join(name)).unwrap();
             let theirs = std::fs::read(workspace.join(name)).unwrap();
