@@ -357,10 +357,17 @@ fn hd_budget_stop_is_reported() {
         out.contains("# HD profile, data bits: {8589606850,8589606850}, then HD >= 6 up to "),
         "{out}"
     );
-    let small = json(&["hd", "--crc", "crc64-xz", "--budget", "1e6", "--format", "json"]);
-    let big = json(&["hd", "--crc", "crc64-xz", "--budget", "4e6", "--format", "json"]);
+    let small = json(&[
+        "hd", "--crc", "crc64-xz", "--budget", "1e6", "--format", "json",
+    ]);
+    let big = json(&[
+        "hd", "--crc", "crc64-xz", "--budget", "4e6", "--format", "json",
+    ]);
     for v in [&small, &big] {
-        assert_eq!(v["profile"], serde_json::json!([8589606850u64, 8589606850u64]));
+        assert_eq!(
+            v["profile"],
+            serde_json::json!([8589606850u64, 8589606850u64])
+        );
         assert_eq!(v["stopped"]["searched_hd"], 5);
         assert_eq!(v["stopped"]["hd_at_least"], 6);
     }
@@ -371,7 +378,9 @@ fn hd_budget_stop_is_reported() {
     // weight-4 probes grow as L^2/2: four times the budget, twice the span
     assert!(a > 1000 && b > a * 19 / 10 && b < a * 21 / 10, "{a} {b}");
     // CRC-32 with too small a budget for HD 5 (ends at 2974 data bits)
-    let v = json(&["hd", "--crc", "crc32", "--budget", "1e5", "--format", "json"]);
+    let v = json(&[
+        "hd", "--crc", "crc32", "--budget", "1e5", "--format", "json",
+    ]);
     assert_eq!(v["profile"], serde_json::json!([4294967263u64, 91607]));
     let clear = v["stopped"]["clear_to_bits"].as_u64().unwrap();
     assert!(clear > 32 + 100 && clear <= 2974 + 32, "{clear}");

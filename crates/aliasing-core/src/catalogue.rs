@@ -318,10 +318,20 @@ fn entry_to_algorithm(e: &Entry) -> CrcAlgorithm {
     e.algorithm()
 }
 
-/// Looks up a catalogue entry by RevEng name (case- and punctuation-insensitive).
+/// Looks up a catalogue entry by RevEng name or by one of the aliases the
+/// catalogue lists ([`REVENG_ALIASES`]), case- and punctuation-insensitive.
+///
+/// ```
+/// use aliasing_core::catalogue::entry;
+/// assert_eq!(entry("CRC-16/CCITT").unwrap().name, "CRC-16/KERMIT");
+/// assert_eq!(entry("crc-16/kermit").unwrap().check, 0x2189);
+/// ```
 pub fn entry(name: &str) -> Option<&'static Entry> {
     let n = normalize(name);
-    ENTRIES.iter().find(|e| normalize(e.name) == n)
+    ENTRIES.iter().find(|e| normalize(e.name) == n).or_else(|| {
+        let (_, target, _) = REVENG_ALIASES.iter().find(|(a, _, _)| normalize(a) == n)?;
+        ENTRIES.iter().find(|e| e.name == *target)
+    })
 }
 
 /// Every name [`resolve`] accepts (catalogue names, RevEng aliases, extras
@@ -412,9 +422,6 @@ pub fn resolve(spec: &str) -> Result<CrcAlgorithm> {
         return Ok(entry_to_algorithm(e));
     }
     let n = normalize(s);
-    if let Some((_, target, _)) = REVENG_ALIASES.iter().find(|(a, _, _)| normalize(a) == n) {
-        return resolve_target(target);
-    }
     for (name, spec) in EXTRA_GENERATORS {
         if normalize(name) == n {
             let g: Generator = spec.parse()?;
@@ -531,12 +538,21 @@ mod tests {
             assert_eq!(a.name, name, "{alias}");
             assert_eq!(a.checksum(b"123456789"), check, "{alias}");
             // no alias is also a catalogue name
-            assert!(entry(alias).is_none(), "{alias}");
+            assert!(
+                ENTRIES
+                    .iter()
+                    .all(|e| normalize(e.name) != normalize(alias)),
+                "{alias}"
+            );
+            assert_eq!(entry(alias).unwrap().name, name, "{alias}");
         }
         let kermit = resolve("CRC-16/CCITT").unwrap();
         assert_eq!(kermit.name, "CRC-16/KERMIT");
         assert_eq!(kermit.checksum(b"123456789"), 0x2189);
-        assert_eq!(resolve("crc-16/ccitt-false").unwrap().name, "CRC-16/IBM-3740");
+        assert_eq!(
+            resolve("crc-16/ccitt-false").unwrap().name,
+            "CRC-16/IBM-3740"
+        );
         assert_eq!(resolve("CRC-64").unwrap().name, "CRC-64/ECMA-182");
     }
 

@@ -1621,7 +1621,13 @@ pub(crate) mod tests {
     #[test]
     fn budgeted_profiles_are_prefixes_of_the_full_ones() {
         let mut stops = 0;
-        for spec in ["0x104C11DB7", "0x11EDC6F41", "0x11021", "0x15D6DCB", "0x18005"] {
+        for spec in [
+            "0x104C11DB7",
+            "0x11EDC6F41",
+            "0x11021",
+            "0x15D6DCB",
+            "0x18005",
+        ] {
             let g: Generator = spec.parse().unwrap();
             let r = g.width() as u64;
             let full = hd_profile(&g, None).unwrap();

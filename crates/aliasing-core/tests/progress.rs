@@ -88,21 +88,21 @@ fn dual_code_windows_and_terms() {
 #[test]
 fn exact_curve_reports_the_chosen_method() {
     let crc = catalogue::resolve("crc16-ccitt").unwrap();
-    let req = Request::new(
-        &crc.generator,
+    let req = Request::for_crc(
+        &crc,
         &[Bits(40), Bits(512)],
         &Ber::list(&[1e-3, 1e-6]).unwrap(),
     )
     .unwrap();
     let r = Record::default();
-    let m = curve::exact_with(&crc, &req, Method::Markov, budget(), &r).unwrap();
+    let m = curve::exact_with(&req, Method::Markov, budget(), &r).unwrap();
     assert_eq!(complete(&r), stages(&[("chain steps", 1024)]));
     assert_eq!(
         m,
-        curve::exact_within(&crc, &req, Method::Markov, budget()).unwrap()
+        curve::exact_within(&req, Method::Markov, budget()).unwrap()
     );
     let r = Record::default();
-    curve::exact_with(&crc, &req, Method::Dual, budget(), &r).unwrap();
+    curve::exact_with(&req, Method::Dual, budget(), &r).unwrap();
     assert_eq!(r.names(), ["dual-code windows", "P_ud terms"]);
     complete(&r);
 }
@@ -227,7 +227,7 @@ fn search_stages() {
         top: 5,
         objective: Objective::Hd,
     };
-    let space = Space::All { width: 8 };
+    let space = Space::All;
     let r = Record::default();
     let part = search::run_with(&q, &space, Shard::new(2, 3).unwrap(), &r).unwrap();
     let s = complete(&r);

@@ -58,11 +58,13 @@ pub fn run(args: Args) -> Result<()> {
         bail!("--max-bits {n} is not longer than the {r} check bits");
     }
     if !(args.budget.is_finite() && args.budget >= 0.0) {
-        bail!("--budget must be a number of hash probes, 0 or more, not {}", args.budget);
+        bail!(
+            "--budget must be a number of hash probes, 0 or more, not {}",
+            args.budget
+        );
     }
     let bar = crate::progress::Bar::stderr();
-    let search =
-        lowweight::hd_profile_within(&g, args.max_hd, args.max_bits, args.budget, &bar)?;
+    let search = lowweight::hd_profile_within(&g, args.max_hd, args.max_bits, args.budget, &bar)?;
     bar.finish();
     let (prof, open) = (&search.profile, search.open);
     let mut bound_text = match (args.max_bits, open) {
