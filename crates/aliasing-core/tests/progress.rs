@@ -153,11 +153,23 @@ fn hd_profile_spans() {
             assert!(s.name.starts_with("weight-") && s.name.ends_with(" spans"));
         }
         if spec == "crc32" {
-            // HD 4, 5 and 6 come from the searches for weights 3, 4 and 5
+            // HD 4, 5 and 6 come from the searches for weights 3, 4 and 5;
+            // weight 3 in two parts: the first 2^16 spans, then (the
+            // discrete logarithms do not apply to CRC-32's order 2^32 - 1)
+            // the rest (the spans from the 22 listed data bits and 32 check
+            // bits to the period, those past 91,607 data bits at once)
             assert_eq!(
                 r.names(),
-                ["weight-3 spans", "weight-4 spans", "weight-5 spans"]
+                [
+                    "weight-3 spans",
+                    "weight-3 spans",
+                    "weight-4 spans",
+                    "weight-5 spans"
+                ]
             );
+            let w3: Vec<u64> = r.stages().iter().take(2).map(|s| s.total).collect();
+            assert_eq!(w3[0], 1 << 16);
+            assert_eq!(w3[0] + w3[1], u64::from(u32::MAX) - 22 - 32);
         }
     }
 }
