@@ -33,9 +33,7 @@ fn bench(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(10));
     let q16 = query(16, &[12144], &[1e-5, 1e-7]);
     grp.bench_function("distance_w16_1518B", |b| {
-        b.iter(|| {
-            search::hd_histogram(black_box(&q16), &Space::All { width: 16 }, Shard::WHOLE).unwrap()
-        })
+        b.iter(|| search::hd_histogram(black_box(&q16), &Space::All, Shard::WHOLE).unwrap())
     });
     let g: Generator = "0x1A2EB".parse().unwrap();
     grp.bench_function("pud_one_w16_1518B", |b| {
@@ -50,8 +48,8 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let q8 = query(8, &[16, 40, 128, 512], &[1e-5, 1e-3]);
             let q12 = query(12, &[64, 256, 1024, 4096], &[1e-6, 1e-4]);
-            search::run(&q8, &Space::All { width: 8 }, Shard::WHOLE).unwrap();
-            search::run(&q12, &Space::All { width: 12 }, Shard::WHOLE).unwrap()
+            search::run(&q8, &Space::All, Shard::WHOLE).unwrap();
+            search::run(&q12, &Space::All, Shard::WHOLE).unwrap()
         })
     });
     grp.finish();

@@ -315,3 +315,78 @@ fn hd_of_a_period_limited_generator_is_koopmans() {
     }
     assert_eq!(rem, 0);
 }
+
+/// hdlen's gold profiles over 32 bits (data/hdlen-gold.txt: 40bits.gold and
+/// 64bits.gold) come out whole with no options; the library test
+/// `every_hdlen_gold_profile` runs all 363.
+#[test]
+fn hd_over_32_bits_is_complete_by_default() {
+    let gold = include_str!("../../../data/hdlen-gold.txt");
+    let mut wide = 0;
+    for line in gold.lines().filter(|l| !l.starts_with('#')) {
+        let (k, want) = line.split_once(' ').unwrap();
+        if k.len() <= 2 + 8 {
+            continue; // 32 bits and less
+        }
+        wide += 1;
+        let (code, out, err) = alias(&["hd", "--crc", &format!("k:{k}")]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            out.contains(&format!("# HD profile, data bits: {want}\n")),
+            "{k}: {out}"
+        );
+        assert!(!out.contains("incomplete"), "{out}");
+        let v = json(&["hd", "--crc", &format!("k:{k}"), "--format", "json"]);
+        assert!(v.get("stopped").is_none(), "{v}");
+    }
+    assert_eq!(wide, 2);
+}
+
+/// Where the budget runs out, the header and the JSON say which HDs were
+/// settled and how far the next was searched; a larger budget reaches
+/// further, and what was reported clear stays clear.
+#[test]
+fn hd_budget_stop_is_reported() {
+    let (code, out, err) = alias(&["hd", "--crc", "crc64-xz", "--budget", "1e6"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("# incomplete: HD 3 to 4 settled; the search for HD 5 stopped"),
+        "{out}"
+    );
+    assert!(
+        out.contains("# HD profile, data bits: {8589606850,8589606850}, then HD >= 6 up to "),
+        "{out}"
+    );
+    let small = json(&[
+        "hd", "--crc", "crc64-xz", "--budget", "1e6", "--format", "json",
+    ]);
+    let big = json(&[
+        "hd", "--crc", "crc64-xz", "--budget", "4e6", "--format", "json",
+    ]);
+    for v in [&small, &big] {
+        assert_eq!(
+            v["profile"],
+            serde_json::json!([8589606850u64, 8589606850u64])
+        );
+        assert_eq!(v["stopped"]["searched_hd"], 5);
+        assert_eq!(v["stopped"]["hd_at_least"], 6);
+    }
+    let (a, b) = (
+        small["stopped"]["clear_to_bits"].as_u64().unwrap(),
+        big["stopped"]["clear_to_bits"].as_u64().unwrap(),
+    );
+    // weight-4 probes grow as L^2/2: four times the budget, twice the span
+    assert!(a > 1000 && b > a * 19 / 10 && b < a * 21 / 10, "{a} {b}");
+    // CRC-32 with too small a budget for HD 5 (ends at 2974 data bits)
+    let v = json(&[
+        "hd", "--crc", "crc32", "--budget", "1e5", "--format", "json",
+    ]);
+    assert_eq!(v["profile"], serde_json::json!([4294967263u64, 91607]));
+    let clear = v["stopped"]["clear_to_bits"].as_u64().unwrap();
+    assert!(clear > 32 + 100 && clear <= 2974 + 32, "{clear}");
+    for bad in ["-1", "nan", "inf"] {
+        let (code, _, err) = alias(&["hd", "--crc", "crc32", "--budget", bad]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+}

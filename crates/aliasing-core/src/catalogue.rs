@@ -2,8 +2,9 @@
 //! everyday aliases, and this project's default primitive polynomial per width.
 //!
 //! [`resolve`] turns anything a user types after `--crc` into a [`CrcAlgorithm`]:
-//! a catalogue name (`CRC-32/ISCSI`, case-insensitive), an alias (`crc32`,
-//! `ethernet`, `crc32c`, `iscsi`, `crc16-ccitt`, ...), a bare width (`16`: the
+//! a catalogue name (`CRC-32/ISCSI`, case-insensitive), one of the
+//! catalogue's aliases ([`REVENG_ALIASES`]: `CRC-16/CCITT` is CRC-16/KERMIT),
+//! an everyday alias (`crc32`, `ethernet`, `crc32c`, `iscsi`, ...), a bare width (`16`: the
 //! default maximal-length polynomial of that width from
 //! `data/primitive-polynomials.txt`), or a polynomial in any notation of
 //! [`crate::poly`].
@@ -135,7 +136,92 @@ entries![
     CRC_64_NVME => "CRC-64/NVME", CRC_64_REDIS => "CRC-64/REDIS", CRC_64_WE => "CRC-64/WE", CRC_64_XZ => "CRC-64/XZ",
 ];
 
-/// Everyday names and what they stand for. A target starting with `CRC-` is a
+/// The aliases the CRC RevEng catalogue lists for its entries
+/// (<https://reveng.sourceforge.io/crc-catalogue/all.htm>, "Alias:" of each
+/// record), with the entry they name and the check value (CRC of ASCII
+/// `123456789`) printed on that record. [`resolve`] takes them before the
+/// everyday names of [`ALIASES`], so `CRC-16/CCITT` is CRC-16/KERMIT
+/// (0x2189), as RevEng has it, and `CRC-64` is CRC-64/ECMA-182.
+pub static REVENG_ALIASES: &[(&str, &str, u64)] = &[
+    ("CRC-4/ITU", "CRC-4/G-704", 0x7),
+    ("CRC-5/EPC", "CRC-5/EPC-C1G2", 0x00),
+    ("CRC-5/ITU", "CRC-5/G-704", 0x07),
+    ("CRC-6/ITU", "CRC-6/G-704", 0x06),
+    ("CRC-7", "CRC-7/MMC", 0x75),
+    ("CRC-8/ITU", "CRC-8/I-432-1", 0xa1),
+    ("CRC-8/MAXIM", "CRC-8/MAXIM-DOW", 0xa1),
+    ("DOW-CRC", "CRC-8/MAXIM-DOW", 0xa1),
+    ("CRC-8", "CRC-8/SMBUS", 0xf4),
+    ("CRC-8/AES", "CRC-8/TECH-3250", 0x97),
+    ("CRC-8/EBU", "CRC-8/TECH-3250", 0x97),
+    ("CRC-10", "CRC-10/ATM", 0x199),
+    ("CRC-10/I-610", "CRC-10/ATM", 0x199),
+    ("CRC-11", "CRC-11/FLEXRAY", 0x5a3),
+    ("X-CRC-12", "CRC-12/DECT", 0xf5b),
+    ("CRC-12/3GPP", "CRC-12/UMTS", 0xdaf),
+    ("CRC-15", "CRC-15/CAN", 0x059e),
+    ("ARC", "CRC-16/ARC", 0xbb3d),
+    ("CRC-16", "CRC-16/ARC", 0xbb3d),
+    ("CRC-16/LHA", "CRC-16/ARC", 0xbb3d),
+    ("CRC-IBM", "CRC-16/ARC", 0xbb3d),
+    ("R-CRC-16", "CRC-16/DECT-R", 0x007e),
+    ("X-CRC-16", "CRC-16/DECT-X", 0x007f),
+    ("CRC-16/DARC", "CRC-16/GENIBUS", 0xd64e),
+    ("CRC-16/EPC", "CRC-16/GENIBUS", 0xd64e),
+    ("CRC-16/EPC-C1G2", "CRC-16/GENIBUS", 0xd64e),
+    ("CRC-16/I-CODE", "CRC-16/GENIBUS", 0xd64e),
+    ("CRC-16/AUTOSAR", "CRC-16/IBM-3740", 0x29b1),
+    ("CRC-16/CCITT-FALSE", "CRC-16/IBM-3740", 0x29b1),
+    ("CRC-16/ISO-HDLC", "CRC-16/IBM-SDLC", 0x906e),
+    ("CRC-16/ISO-IEC-14443-3-B", "CRC-16/IBM-SDLC", 0x906e),
+    ("CRC-16/X-25", "CRC-16/IBM-SDLC", 0x906e),
+    ("CRC-B", "CRC-16/IBM-SDLC", 0x906e),
+    ("X-25", "CRC-16/IBM-SDLC", 0x906e),
+    ("CRC-A", "CRC-16/ISO-IEC-14443-3-A", 0xbf05),
+    ("CRC-16/BLUETOOTH", "CRC-16/KERMIT", 0x2189),
+    ("CRC-16/CCITT", "CRC-16/KERMIT", 0x2189),
+    ("CRC-16/CCITT-TRUE", "CRC-16/KERMIT", 0x2189),
+    ("CRC-16/V-41-LSB", "CRC-16/KERMIT", 0x2189),
+    ("CRC-CCITT", "CRC-16/KERMIT", 0x2189),
+    ("KERMIT", "CRC-16/KERMIT", 0x2189),
+    ("CRC-16/MAXIM", "CRC-16/MAXIM-DOW", 0x44c2),
+    ("MODBUS", "CRC-16/MODBUS", 0x4b37),
+    ("CRC-16/IEC-61158-2", "CRC-16/PROFIBUS", 0xa819),
+    ("CRC-16/AUG-CCITT", "CRC-16/SPI-FUJITSU", 0xe5cc),
+    ("CRC-16/BUYPASS", "CRC-16/UMTS", 0xfee8),
+    ("CRC-16/VERIFONE", "CRC-16/UMTS", 0xfee8),
+    ("CRC-16/ACORN", "CRC-16/XMODEM", 0x31c3),
+    ("CRC-16/LTE", "CRC-16/XMODEM", 0x31c3),
+    ("CRC-16/V-41-MSB", "CRC-16/XMODEM", 0x31c3),
+    ("XMODEM", "CRC-16/XMODEM", 0x31c3),
+    ("ZMODEM", "CRC-16/XMODEM", 0x31c3),
+    ("CRC-24", "CRC-24/OPENPGP", 0x21cf02),
+    ("CRC-32Q", "CRC-32/AIXM", 0x3010bf7f),
+    ("CRC-32D", "CRC-32/BASE91-D", 0x87315576),
+    ("CRC-32/AAL5", "CRC-32/BZIP2", 0xfc891918),
+    ("CRC-32/DECT-B", "CRC-32/BZIP2", 0xfc891918),
+    ("B-CRC-32", "CRC-32/BZIP2", 0xfc891918),
+    ("CKSUM", "CRC-32/CKSUM", 0x765e7680),
+    ("CRC-32/POSIX", "CRC-32/CKSUM", 0x765e7680),
+    ("CRC-32/BASE91-C", "CRC-32/ISCSI", 0xe3069283),
+    ("CRC-32/CASTAGNOLI", "CRC-32/ISCSI", 0xe3069283),
+    ("CRC-32/INTERLAKEN", "CRC-32/ISCSI", 0xe3069283),
+    ("CRC-32C", "CRC-32/ISCSI", 0xe3069283),
+    ("CRC-32/NVME", "CRC-32/ISCSI", 0xe3069283),
+    ("CRC-32", "CRC-32/ISO-HDLC", 0xcbf43926),
+    ("CRC-32/ADCCP", "CRC-32/ISO-HDLC", 0xcbf43926),
+    ("CRC-32/V-42", "CRC-32/ISO-HDLC", 0xcbf43926),
+    ("CRC-32/XZ", "CRC-32/ISO-HDLC", 0xcbf43926),
+    ("PKZIP", "CRC-32/ISO-HDLC", 0xcbf43926),
+    ("JAMCRC", "CRC-32/JAMCRC", 0x340bc6d9),
+    ("XFER", "CRC-32/XFER", 0xbd0be338),
+    ("CRC-64", "CRC-64/ECMA-182", 0x6c40df5f0b497347),
+    ("CRC-64/GO-ECMA", "CRC-64/XZ", 0x995dc9bbdf1939fa),
+];
+
+/// Everyday names and what they stand for (after the catalogue's own names
+/// and [`REVENG_ALIASES`]; where one spells the same as a RevEng alias it
+/// names the same entry, which the tests check). A target starting with `CRC-` is a
 /// catalogue name; one starting with `k:` is a bare generator in Koopman form.
 pub(crate) static ALIASES: &[(&str, &str)] = &[
     ("crc32", "CRC-32/ISO-HDLC"),
@@ -159,8 +245,8 @@ pub(crate) static ALIASES: &[(&str, &str)] = &[
     ("crc16", "CRC-16/ARC"),
     ("crc16-ibm", "CRC-16/ARC"),
     ("crc16-arc", "CRC-16/ARC"),
-    ("crc16-ccitt", "CRC-16/IBM-3740"),
-    ("ccitt", "CRC-16/IBM-3740"),
+    ("crc16-ccitt", "CRC-16/KERMIT"),
+    ("ccitt", "CRC-16/KERMIT"),
     ("crc16-ccitt-false", "CRC-16/IBM-3740"),
     ("kermit", "CRC-16/KERMIT"),
     ("x25", "CRC-16/IBM-SDLC"),
@@ -178,7 +264,7 @@ pub(crate) static ALIASES: &[(&str, &str)] = &[
     ("can", "CRC-15/CAN"),
     ("crc24", "CRC-24/OPENPGP"),
     ("openpgp", "CRC-24/OPENPGP"),
-    ("crc64", "CRC-64/XZ"),
+    ("crc64", "CRC-64/ECMA-182"),
     ("crc64-xz", "CRC-64/XZ"),
     ("crc64-ecma", "CRC-64/ECMA-182"),
     ("crc64-iso", "CRC-64/GO-ISO"),
@@ -232,15 +318,27 @@ fn entry_to_algorithm(e: &Entry) -> CrcAlgorithm {
     e.algorithm()
 }
 
-/// Looks up a catalogue entry by RevEng name (case- and punctuation-insensitive).
+/// Looks up a catalogue entry by RevEng name or by one of the aliases the
+/// catalogue lists ([`REVENG_ALIASES`]), case- and punctuation-insensitive.
+///
+/// ```
+/// use aliasing_core::catalogue::entry;
+/// assert_eq!(entry("CRC-16/CCITT").unwrap().name, "CRC-16/KERMIT");
+/// assert_eq!(entry("crc-16/kermit").unwrap().check, 0x2189);
+/// ```
 pub fn entry(name: &str) -> Option<&'static Entry> {
     let n = normalize(name);
-    ENTRIES.iter().find(|e| normalize(e.name) == n)
+    ENTRIES.iter().find(|e| normalize(e.name) == n).or_else(|| {
+        let (_, target, _) = REVENG_ALIASES.iter().find(|(a, _, _)| normalize(a) == n)?;
+        ENTRIES.iter().find(|e| e.name == *target)
+    })
 }
 
-/// Every name [`resolve`] accepts (catalogue names, extras and aliases).
+/// Every name [`resolve`] accepts (catalogue names, RevEng aliases, extras
+/// and everyday aliases).
 pub fn all_names() -> Vec<&'static str> {
     let mut v: Vec<&str> = ENTRIES.iter().map(|e| e.name).collect();
+    v.extend(REVENG_ALIASES.iter().map(|(n, _, _)| *n));
     v.extend(EXTRA_GENERATORS.iter().map(|(n, _)| *n));
     v.extend(ALIASES.iter().map(|(n, _)| *n));
     v
@@ -428,6 +526,63 @@ mod tests {
         assert_eq!(k.generator.normal(), 0x741B_8CD7);
     }
 
+    /// Every alias of the RevEng catalogue names its entry, whose CRC of
+    /// `123456789` is the check value printed on the catalogue's record.
+    #[test]
+    fn reveng_aliases_name_their_entries() {
+        assert!(REVENG_ALIASES.len() >= 70);
+        for &(alias, name, check) in REVENG_ALIASES {
+            let e = entry(name).unwrap_or_else(|| panic!("{alias}: no entry {name}"));
+            assert_eq!(e.check, check, "{alias} -> {name}");
+            let a = resolve(alias).unwrap();
+            assert_eq!(a.name, name, "{alias}");
+            assert_eq!(a.checksum(b"123456789"), check, "{alias}");
+            // no alias is also a catalogue name
+            assert!(
+                ENTRIES
+                    .iter()
+                    .all(|e| normalize(e.name) != normalize(alias)),
+                "{alias}"
+            );
+            assert_eq!(entry(alias).unwrap().name, name, "{alias}");
+        }
+        let kermit = resolve("CRC-16/CCITT").unwrap();
+        assert_eq!(kermit.name, "CRC-16/KERMIT");
+        assert_eq!(kermit.checksum(b"123456789"), 0x2189);
+        assert_eq!(
+            resolve("crc-16/ccitt-false").unwrap().name,
+            "CRC-16/IBM-3740"
+        );
+        assert_eq!(resolve("CRC-64").unwrap().name, "CRC-64/ECMA-182");
+    }
+
+    /// An everyday name that spells the same as a RevEng name or alias
+    /// (punctuation and case aside) names the same entry; the names are
+    /// unambiguous.
+    #[test]
+    fn everyday_aliases_agree_with_reveng() {
+        let reveng: Vec<(String, &str)> = ENTRIES
+            .iter()
+            .map(|e| (normalize(e.name), e.name))
+            .chain(REVENG_ALIASES.iter().map(|(a, n, _)| (normalize(a), *n)))
+            .collect();
+        for (i, (a, _)) in reveng.iter().enumerate() {
+            assert!(reveng[..i].iter().all(|(b, _)| b != a), "{a} twice");
+        }
+        for (alias, _) in ALIASES {
+            let got = resolve(alias).unwrap();
+            if let Some((_, name)) = reveng.iter().find(|(n, _)| *n == normalize(alias)) {
+                assert_eq!(got.name, *name, "{alias}");
+            }
+            if let Some(e) = entry(&got.name) {
+                assert_eq!(got.checksum(b"123456789"), e.check, "{alias}");
+            }
+        }
+        assert_eq!(resolve("crc16-ccitt").unwrap().name, "CRC-16/KERMIT");
+        assert_eq!(resolve("ccitt").unwrap().name, "CRC-16/KERMIT");
+        assert_eq!(resolve("crc64").unwrap().name, "CRC-64/ECMA-182");
+    }
+
     #[test]
     fn unknown_names_suggest() {
         match resolve("crc-32/isohdl") {
@@ -488,6 +643,7 @@ mod data_files {
             "primitive-polynomials.txt",
             "koopman-hd-profiles.txt",
             "published-32bit.txt",
+            "hdlen-gold.txt",
         ] {
             let ours = std::fs::read(crate_dir.join("data").join(name)).unwrap();
             let theirs = std::fs::read(workspace.join(name)).unwrap();

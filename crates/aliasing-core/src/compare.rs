@@ -314,9 +314,9 @@ fn crc_curve(
     use crate::curve::{Method, Request, exact_with};
     use crate::units::{Ber, Bits, MemoryBudget};
     let bits: Vec<Bits> = bytes.iter().map(|&b| Bits(8 * b)).collect();
-    let req = Request::new(&crc.generator, &bits, &Ber::list(bers)?)?;
+    let req = Request::for_crc(crc, &bits, &Ber::list(bers)?)?;
     // exact_with returns its points BER-major, whatever method it picked.
-    Ok(exact_with(crc, &req, Method::Auto, MemoryBudget::from_env()?, progress)?.points)
+    Ok(exact_with(&req, Method::Auto, MemoryBudget::from_env()?, progress)?.points)
 }
 
 #[cfg(test)]

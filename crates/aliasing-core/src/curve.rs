@@ -104,22 +104,45 @@ impl CurveResult {
     }
 }
 
-/// A validated request for a CRC's exact curve: the generator, lengths in
-/// bits (ascending, without repeats) and BERs (in the order given).
+/// A validated request for a CRC's exact curve: the CRC (its name and
+/// generator, stated once: the result is computed on and labelled by the
+/// same CRC), lengths in bits (ascending, without repeats) and BERs (in the
+/// order given).
 ///
 /// Results come back in one order for every method: BER-major (every length
 /// of the first BER, then the next), lengths ascending.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
+    name: String,
     generator: Generator,
     lengths: Vec<Bits>,
     bers: Vec<Ber>,
 }
 
 impl Request {
+    /// A request for the curve of `crc` (named as `crc` is; see
+    /// [`Request::new`] for the checks).
+    ///
+    /// ```
+    /// use aliasing_core::{catalogue, curve::{self, Method, Request}, units::{Ber, Bits}};
+    /// use aliasing_core::units::MemoryBudget;
+    /// let crc = catalogue::resolve("crc32c")?;
+    /// let req = Request::for_crc(&crc, &[Bits(12144)], &[Ber::new(1e-6)?])?;
+    /// let res = curve::exact_within(&req, Method::Auto, MemoryBudget::from_env()?)?;
+    /// assert_eq!(res.name, "CRC-32/ISCSI");
+    /// assert_eq!(res.generator, crc.generator);
+    /// # Ok::<(), aliasing_core::Error>(())
+    /// ```
+    pub fn for_crc(crc: &CrcAlgorithm, lengths: &[Bits], bers: &[Ber]) -> Result<Request> {
+        let mut req = Request::new(&crc.generator, lengths, bers)?;
+        req.name = crc.name.clone();
+        Ok(req)
+    }
+
     /// Checks a curve request: at least one BER and one length, every length
     /// at least `width + 1` bits (one data bit). Lengths are sorted and
-    /// repeats dropped.
+    /// repeats dropped. The curve is named `custom <full form>`, as
+    /// [`CrcAlgorithm::plain`] names a bare generator.
     pub fn new(generator: &Generator, lengths: &[Bits], bers: &[Ber]) -> Result<Request> {
         if bers.is_empty() {
             return Err(Error::BadBer("list is empty".into()));
@@ -139,10 +162,16 @@ impl Request {
         lengths.sort_unstable();
         lengths.dedup();
         Ok(Request {
+            name: format!("custom {}", generator.full_string()),
             generator: *generator,
             lengths,
             bers: bers.to_vec(),
         })
+    }
+
+    /// The name the result carries.
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     /// The generator.
@@ -364,25 +393,20 @@ pub fn exact(
 ) -> Result<CurveResult> {
     let bers = Ber::list(bers)?;
     let lengths: Vec<Bits> = lengths.iter().map(|&n| Bits(n)).collect();
-    let req = Request::new(&crc.generator, &lengths, &bers)?;
-    exact_within(crc, &req, method, MemoryBudget::from_env()?)
+    let req = Request::for_crc(crc, &lengths, &bers)?;
+    exact_within(&req, method, MemoryBudget::from_env()?)
 }
 
-/// [`exact`] for a validated request, held to `budget`.
-pub fn exact_within(
-    crc: &CrcAlgorithm,
-    req: &Request,
-    method: Method,
-    budget: MemoryBudget,
-) -> Result<CurveResult> {
-    exact_with(crc, req, method, budget, &Silent)
+/// [`exact`] for a validated request (which names the CRC: see
+/// [`Request::for_crc`]), held to `budget`.
+pub fn exact_within(req: &Request, method: Method, budget: MemoryBudget) -> Result<CurveResult> {
+    exact_with(req, method, budget, &Silent)
 }
 
 /// [`exact_within`] watched by `progress`: the stages of the method chosen
 /// (`"chain steps"` of [`markov::solve_with`], or the dual code's
 /// `"dual-code windows"` and `"P_ud terms"` of [`dual::curve_with`]).
 pub fn exact_with(
-    crc: &CrcAlgorithm,
     req: &Request,
     method: Method,
     budget: MemoryBudget,
@@ -398,7 +422,7 @@ pub fn exact_with(
     };
     let points = chosen.compute(req, budget, progress)?;
     Ok(CurveResult {
-        name: crc.name.clone(),
+        name: req.name.clone(),
         generator: *req.generator(),
         method: chosen.method(),
         points,
@@ -416,8 +440,8 @@ pub fn exact_with(
 /// # Ok::<(), aliasing_core::Error>(())
 /// ```
 pub fn escape(crc: &CrcAlgorithm, length: impl Into<Bits>, ber: Ber) -> Result<CurvePoint> {
-    let req = Request::new(&crc.generator, &[length.into()], &[ber])?;
-    let res = exact_within(crc, &req, Method::Auto, MemoryBudget::from_env()?)?;
+    let req = Request::for_crc(crc, &[length.into()], &[ber])?;
+    let res = exact_within(&req, Method::Auto, MemoryBudget::from_env()?)?;
     Ok(res.points[0])
 }
 
@@ -456,6 +480,43 @@ pub fn choose(g: &Generator, lengths: &[Bits], bers: &[Ber]) -> Result<Method> {
 
 #[cfg(test)]
 mod tests {
+    /// The request states the CRC once: the result is named after the CRC
+    /// whose generator it was computed on (a result of CRC-32C's generator
+    /// labelled CRC-32/ISO-HDLC cannot be asked for).
+    #[test]
+    fn results_are_named_after_the_crc_they_are_computed_on() {
+        let bers = Ber::list(&[1e-6]).unwrap();
+        for name in ["crc32", "crc32c", "CRC-16/KERMIT"] {
+            let crc = catalogue::resolve(name).unwrap();
+            let req = Request::for_crc(&crc, &[Bits(1000)], &bers).unwrap();
+            let res = exact_within(&req, Method::Auto, MemoryBudget::from_env().unwrap()).unwrap();
+            assert_eq!(
+                (res.name.as_str(), res.generator),
+                (crc.name.as_str(), crc.generator)
+            );
+            let bare = Request::new(&crc.generator, &[Bits(1000)], &bers).unwrap();
+            let plain =
+                exact_within(&bare, Method::Auto, MemoryBudget::from_env().unwrap()).unwrap();
+            assert_eq!(plain.name, CrcAlgorithm::plain(crc.generator).name);
+            assert_eq!(plain.points, res.points);
+        }
+        let a = exact(
+            &catalogue::resolve("crc32").unwrap(),
+            &[1000],
+            &[1e-6],
+            Method::Auto,
+        )
+        .unwrap();
+        let b = exact(
+            &catalogue::resolve("crc32c").unwrap(),
+            &[1000],
+            &[1e-6],
+            Method::Auto,
+        )
+        .unwrap();
+        assert_ne!(a.points[0].p_undetected, b.points[0].p_undetected);
+    }
+
     use super::*;
     use crate::catalogue;
 
@@ -551,15 +612,14 @@ mod tests {
     #[test]
     fn a_budget_refuses_before_computing() {
         let crc = catalogue::resolve("16").unwrap();
-        let req =
-            Request::new(&crc.generator, &[Bits(12144)], &Ber::list(&[1e-5]).unwrap()).unwrap();
+        let req = Request::for_crc(&crc, &[Bits(12144)], &Ber::list(&[1e-5]).unwrap()).unwrap();
         let tiny = MemoryBudget::bytes(1024.0).unwrap();
         for m in [Method::Auto, Method::Markov, Method::Dual] {
-            let e = exact_within(&crc, &req, m, tiny).unwrap_err();
+            let e = exact_within(&req, m, tiny).unwrap_err();
             assert!(matches!(e, Error::TooBig { .. }), "{m}: {e}");
         }
         let ok = MemoryBudget::bytes(1e9).unwrap();
-        assert!(exact_within(&crc, &req, Method::Auto, ok).is_ok());
+        assert!(exact_within(&req, Method::Auto, ok).is_ok());
     }
 
     #[test]

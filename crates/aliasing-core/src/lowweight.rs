@@ -878,26 +878,34 @@ fn choose(n: f64, k: usize) -> f64 {
     (0..k).fold(1.0, |a, i| a * (n - i as f64) / (i as f64 + 1.0))
 }
 
+/// What [`min_span`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Span {
+    /// The smallest span and a codeword of that span (positions).
+    Found(u64, Vec<u64>),
+    /// No codeword of weight at most `w` with a span below `until`.
+    Clear,
+    /// The search stopped before span `at` (budget, table or position
+    /// limits: the reason): every span below `at` is clear, `at` and up
+    /// are unknown.
+    Stopped { at: u64, reason: String },
+}
+
 /// Smallest span `L` in `[from, until)` of a codeword of weight at most `w`
-/// (all shapes with position 0 and `L`), by meet-in-the-middle; `None` if
-/// there is none below `until`.
+/// (all shapes with position 0 and `L`), by meet-in-the-middle, spending at
+/// most `budget` hash probes (decremented by the probes spent).
 fn min_span(
     g: &Generator,
     w: u32,
     from: u64,
     until: u64,
+    budget: &mut f64,
     progress: &dyn Progress,
-) -> Result<Option<(u64, Vec<u64>)>> {
+) -> Result<Span> {
     let inner = (w - 2) as usize;
     let h1 = inner.div_ceil(2);
     let h2 = inner - h1;
     let bits = 64 / h1.max(h2).max(1) as u32;
-    let refuse = |what: String| {
-        Error::Unsupported(format!(
-            "searching for weight-{w} codewords is beyond this tool's limits ({what}); \
-             use --max-hd to stop earlier"
-        ))
-    };
     let mut work = 0f64;
     let from = from.max(1);
     let total = until.saturating_sub(from);
@@ -918,15 +926,26 @@ fn min_span(
             syn.extend(more);
         }
         if bits < 64 && l >= 1u64 << bits {
-            return Err(refuse(format!("positions over {} bits", bits)));
+            spans.add(until - l);
+            return Ok(Span::Stopped {
+                at: l,
+                reason: format!("positions over {bits} bits"),
+            });
         }
-        work += (0..=h2).map(|i| choose(l as f64, i)).sum::<f64>();
-        if work > WORK_LIMIT || table.len > TABLE_LIMIT {
-            return Err(refuse(format!(
-                "over {work:.1e} probes or {} table entries by {l} bits",
-                table.len
-            )));
+        let probes = (0..=h2).map(|i| choose(l as f64, i)).sum::<f64>();
+        if work + probes > *budget || table.len > TABLE_LIMIT {
+            *budget -= work;
+            spans.add(until - l);
+            return Ok(Span::Stopped {
+                at: l,
+                reason: if table.len > TABLE_LIMIT {
+                    format!("over {TABLE_LIMIT} table entries")
+                } else {
+                    format!("the budget of hash probes ran out after {work:.2e}")
+                },
+            });
         }
+        work += probes;
         let t = 1 ^ syn[l as usize];
         let mut hit: Option<(u64, u64)> = table.get(t).map(|p1| (p1, 0));
         if hit.is_none() {
@@ -951,7 +970,8 @@ fn min_span(
             }
             // the longer spans are settled by this one
             spans.add(until - l - 1);
-            return Ok(Some((l, set.into_iter().collect())));
+            *budget -= work;
+            return Ok(Span::Found(l, set.into_iter().collect()));
         }
         // add subsets containing l (so the table covers (0, l+1))
         let sl = syn[l as usize];
@@ -963,7 +983,8 @@ fn min_span(
             });
         }
     }
-    Ok(None)
+    *budget -= work;
+    Ok(Span::Clear)
 }
 
 /// The Hamming-distance profile of `g` for HD 3 up to `max_hd` (default and
@@ -1017,6 +1038,94 @@ pub fn hd_profile_up_to(
     max_bits: Option<u64>,
     progress: &dyn Progress,
 ) -> Result<(HdProfile, Option<u32>)> {
+    let s = hd_profile_within(g, max_hd, max_bits, WORK_LIMIT, progress)?;
+    if let Some(stop) = s.stopped {
+        return Err(Error::Unsupported(format!(
+            "searching for weight-{} codewords is beyond this tool's limits ({}, at {} bits); \
+             use --max-hd to stop earlier",
+            stop.searched_hd - 1,
+            stop.reason,
+            stop.clear_to_bits + 1
+        )));
+    }
+    Ok((s.profile, s.open))
+}
+
+/// Hash probes `alias hd` lets [`hd_profile_within`] spend by default
+/// (`--budget`): about 4 s of one core (measured: 4.0 s user for
+/// CRC-64/XZ, whose weight-4 search it stops at 44,720 bits). Every one of
+/// hdlen's 363 gold profiles (widths 4 to 64) completes well within it.
+pub const DEFAULT_BUDGET: f64 = 1e9;
+
+/// Where a budgeted profile search stopped ([`HdSearch::stopped`]).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
+pub struct HdStop {
+    /// The HD whose search (for codewords of weight `searched_hd - 1`)
+    /// stopped; every HD below it is in the profile, exact.
+    pub searched_hd: u32,
+    /// HD at least this at every codeword length up to
+    /// [`HdStop::clear_to_bits`] (`searched_hd`, or more where `x + 1`
+    /// divides `g` and the next weights are odd).
+    pub hd_at_least: u32,
+    /// Codeword length (check bits included) up to which every length was
+    /// searched and found clear.
+    pub clear_to_bits: u64,
+    /// Why it stopped (the budget of probes, table or position limits).
+    pub reason: String,
+    /// The budget of hash probes the search was given.
+    pub budget: f64,
+}
+
+/// A profile search within a budget ([`hd_profile_within`]).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct HdSearch {
+    /// The exact entries found (all HDs below [`HdStop::searched_hd`] when
+    /// the search stopped; under a length bound, those ending below it).
+    pub profile: HdProfile,
+    /// Under a length bound `max_bits`: the highest HD that holds at every
+    /// length up to it (its entry and the lower ones are left out), as
+    /// [`hd_profile_up_to`].
+    pub open: Option<u32>,
+    /// `Some` if the budget (or a table or position limit) ended the search
+    /// before every HD up to `max_hd` was settled; the HDs above
+    /// [`HdStop::hd_at_least`] were not searched.
+    pub stopped: Option<HdStop>,
+}
+
+impl HdSearch {
+    /// Whether every HD asked for was settled.
+    pub fn is_complete(&self) -> bool {
+        self.stopped.is_none()
+    }
+}
+
+/// [`hd_profile_up_to`] spending at most `budget` hash probes in its
+/// meet-in-the-middle searches (all weights together; the period, the
+/// discrete logarithms and the listing of short codewords are not counted).
+/// Where the budget runs out, the search stops with what it has proved
+/// ([`HdSearch::stopped`]) instead of failing.
+///
+/// ```
+/// use aliasing_core::{catalogue, lowweight, progress::Silent};
+/// let g = catalogue::resolve("crc64-xz").unwrap().generator;
+/// let s = lowweight::hd_profile_within(&g, None, None, 1e6, &Silent).unwrap();
+/// // HD 3 and 4 end at the period of (x+1) p(x); HD 5 holds at least as far
+/// // as 1e6 probes reach (spans below about sqrt(2e6)), HD 6 as well (odd
+/// // weights are excluded by x+1), higher HDs not searched
+/// assert_eq!(s.profile.koopman_notation(), "{8589606850,8589606850}");
+/// let stop = s.stopped.unwrap();
+/// assert_eq!((stop.searched_hd, stop.hd_at_least), (5, 6));
+/// assert!(stop.clear_to_bits > 1000);
+/// ```
+pub fn hd_profile_within(
+    g: &Generator,
+    max_hd: Option<u32>,
+    max_bits: Option<u64>,
+    budget: f64,
+    progress: &dyn Progress,
+) -> Result<HdSearch> {
     check_width(g)?;
     let r = g.width() as u64;
     let wt = g.full().count_ones();
@@ -1042,47 +1151,108 @@ pub fn hd_profile_up_to(
         )));
     }
     let period = gf2::period(g);
+    let total_budget = budget;
+    let mut budget = budget;
     let mut open = None;
+    let mut stopped: Option<HdStop> = None;
     let mut entries: Vec<HdEntry> = Vec::new();
     // shortest length (n) with a codeword of weight < current hd
     let mut prev: Option<(u64, Vec<u64>)> = None;
     for hd in 3..=top {
         let w = hd - 1;
-        let (n_first, example) = if dmin[k as usize] < hd {
+        let odd_impossible = g.divisible_by_x_plus_1() && w % 2 == 1;
+        if let Some(st) = stopped.as_mut() {
+            // Past a stop only the odd weights that x + 1 excludes follow
+            // for free; the first weight that needs a search ends it.
+            if odd_impossible && st.hd_at_least + 1 == hd && dmin[k as usize] >= hd {
+                st.hd_at_least = hd;
+                continue;
+            }
+            break;
+        }
+        let from = k as u64 + r;
+        let search = |w: u32, from: u64, until: u64, budget: &mut f64| {
+            min_span(g, w, from, until, budget, progress)
+        };
+        let found: std::result::Result<(u64, Vec<u64>), u64> = if dmin[k as usize] < hd {
             // settled by enumeration: first data length with d < hd
             let kk = (1..=k as usize).find(|&kk| dmin[kk] < hd).expect("exists");
-            (kk as u64 + r, positions(arg[kk]))
+            Ok((kk as u64 + r, positions(arg[kk])))
         } else if w == 2 {
             let p =
                 u64::try_from(period).map_err(|_| Error::Unsupported("period too long".into()))?;
-            (p + 1, vec![0, p])
+            Ok((p + 1, vec![0, p]))
         } else {
             let (cap, cap_ex) = prev.clone().expect("hd 3 handled first");
-            let odd_impossible = g.divisible_by_x_plus_1() && w % 2 == 1;
-            // Weight 3 by discrete logarithms where the factors allow (no
-            // scan of the period); otherwise, and for weight 4 and up, the
-            // meet-in-the-middle search.
-            let by_logs = if w == 3 && !odd_impossible {
-                crate::trinomial::shortest(g).ok()
-            } else {
-                None
+            let until = (cap - 1).min(lim);
+            // the answer when nothing shorter turns up below `until`
+            let none_below = |until: u64| {
+                if until < cap - 1 {
+                    // none up to the length bound: the limit lies beyond it
+                    (u64::MAX, Vec::new())
+                } else {
+                    (cap, cap_ex.clone())
+                }
             };
             if odd_impossible {
-                (cap, cap_ex)
-            } else if let Some(t) = by_logs {
-                match t {
-                    Some(t) if t.b + 1 < cap => (t.b + 1, t.positions()),
-                    _ => (cap, cap_ex),
+                Ok((cap, cap_ex.clone()))
+            } else if w == 3 {
+                // Weight 3: a short scan first (most shortest trinomials lie
+                // within a few thousand bits, where the scan is far cheaper
+                // than the discrete-log tables), then discrete logarithms
+                // where the factors allow, then the scan to the end.
+                let quick = until.min(from.max(1) + QUICK_SPANS);
+                match search(w, from, quick, &mut budget)? {
+                    Span::Found(l, ex) => Ok((l + 1, ex)),
+                    Span::Stopped { at, reason } => {
+                        stopped = Some(HdStop {
+                            searched_hd: hd,
+                            hd_at_least: hd,
+                            clear_to_bits: at,
+                            reason,
+                            budget: total_budget,
+                        });
+                        Err(at)
+                    }
+                    Span::Clear if quick >= until => Ok(none_below(until)),
+                    Span::Clear => match crate::trinomial::shortest(g).ok() {
+                        Some(Some(t)) if t.b + 1 < cap => Ok((t.b + 1, t.positions())),
+                        Some(_) => Ok((cap, cap_ex.clone())),
+                        None => match search(w, quick, until, &mut budget)? {
+                            Span::Found(l, ex) => Ok((l + 1, ex)),
+                            Span::Clear => Ok(none_below(until)),
+                            Span::Stopped { at, reason } => {
+                                stopped = Some(HdStop {
+                                    searched_hd: hd,
+                                    hd_at_least: hd,
+                                    clear_to_bits: at,
+                                    reason,
+                                    budget: total_budget,
+                                });
+                                Err(at)
+                            }
+                        },
+                    },
                 }
             } else {
-                let until = (cap - 1).min(lim);
-                match min_span(g, w, k as u64 + r, until, progress)? {
-                    Some((l, ex)) => (l + 1, ex),
-                    // none up to the length bound: the limit lies beyond it
-                    None if until < cap - 1 => (u64::MAX, Vec::new()),
-                    None => (cap, cap_ex),
+                match search(w, from, until, &mut budget)? {
+                    Span::Found(l, ex) => Ok((l + 1, ex)),
+                    Span::Clear => Ok(none_below(until)),
+                    Span::Stopped { at, reason } => {
+                        stopped = Some(HdStop {
+                            searched_hd: hd,
+                            hd_at_least: hd,
+                            clear_to_bits: at,
+                            reason,
+                            budget: total_budget,
+                        });
+                        Err(at)
+                    }
                 }
             }
+        };
+        let Ok((n_first, example)) = found else {
+            continue;
         };
         if n_first > lim {
             // HD >= hd at every length up to the bound; the next weight is
@@ -1098,14 +1268,18 @@ pub fn hd_profile_up_to(
         });
         prev = Some((n_first, example));
     }
-    Ok((
-        HdProfile {
+    Ok(HdSearch {
+        profile: HdProfile {
             generator: *g,
             entries,
         },
         open,
-    ))
+        stopped,
+    })
 }
+
+/// Spans the weight-3 search scans before it turns to discrete logarithms.
+const QUICK_SPANS: u64 = 1 << 16;
 
 #[cfg(test)]
 pub(crate) mod tests {
@@ -1318,7 +1492,12 @@ pub(crate) mod tests {
             let best = small_codewords(&g, 18);
             for w in 3..=7u32 {
                 let want = (0..18).find(|&d| best[d].0 <= w).map(|d| d as u64 + r);
-                let got = min_span(&g, w, 1, r + 18, &Silent).unwrap().map(|x| x.0);
+                let mut budget = f64::INFINITY;
+                let got = match min_span(&g, w, 1, r + 18, &mut budget, &Silent).unwrap() {
+                    Span::Found(l, _) => Some(l),
+                    Span::Clear => None,
+                    stop => panic!("{stop:?}"),
+                };
                 assert_eq!(got, want, "{spec} w={w}");
             }
         }
@@ -1386,6 +1565,97 @@ pub(crate) mod tests {
                 assert_eq!(*e.example.last().unwrap(), e.max_data_bits + r);
             }
         }
+    }
+
+    /// `data/hdlen-gold.txt`: (Koopman generator, profile) for each of the
+    /// 363 full profiles of hdlen's test suite.
+    pub(crate) fn hdlen_gold() -> Vec<(u64, Vec<u64>)> {
+        include_str!("../data/hdlen-gold.txt")
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| {
+                let (k, prof) = l.split_once(' ').unwrap();
+                let k = u64::from_str_radix(k.trim_start_matches("0x"), 16).unwrap();
+                let prof = prof.trim().trim_matches(|c| c == '{' || c == '}');
+                let prof = if prof.is_empty() {
+                    Vec::new()
+                } else {
+                    prof.split(',').map(|v| v.parse().unwrap()).collect()
+                };
+                (k, prof)
+            })
+            .collect()
+    }
+
+    /// Every one of hdlen's 363 gold profiles (widths 4 to 64), computed in
+    /// full with no HD cap, with each example checked to be a codeword of
+    /// weight below its HD exactly one data bit too long.
+    #[test]
+    fn every_hdlen_gold_profile() {
+        let list = hdlen_gold();
+        assert_eq!(list.len(), 363);
+        let t = std::time::Instant::now();
+        for (k, want) in list {
+            let g = Generator::guess_koopman(k).unwrap();
+            let p = hd_profile(&g, None).unwrap();
+            let got: Vec<u64> = p.entries.iter().map(|e| e.max_data_bits).collect();
+            assert_eq!(got, want, "0x{k:x}");
+            let r = g.width() as u64;
+            for e in &p.entries {
+                let syn = e
+                    .example
+                    .iter()
+                    .fold(0, |a, &i| a ^ gf2::x_pow_mod(i as u128, &g));
+                assert_eq!(syn, 0, "0x{k:x} hd {}", e.hd);
+                assert!(e.example.len() < e.hd as usize, "0x{k:x} hd {}", e.hd);
+                assert_eq!(e.example[0], 0);
+                assert_eq!(*e.example.last().unwrap(), e.max_data_bits + r);
+            }
+        }
+        eprintln!("363 hdlen profiles in {:.2?}", t.elapsed());
+    }
+
+    /// A search cut short by its budget reports a prefix of the full
+    /// profile, and the HD it claims up to `clear_to_bits` holds there in
+    /// the full profile; budget 0 settles only what needs no probe.
+    #[test]
+    fn budgeted_profiles_are_prefixes_of_the_full_ones() {
+        let mut stops = 0;
+        for spec in [
+            "0x104C11DB7",
+            "0x11EDC6F41",
+            "0x11021",
+            "0x15D6DCB",
+            "0x18005",
+        ] {
+            let g: Generator = spec.parse().unwrap();
+            let r = g.width() as u64;
+            let full = hd_profile(&g, None).unwrap();
+            for budget in [0.0, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7] {
+                let s = hd_profile_within(&g, None, None, budget, &Silent).unwrap();
+                let n = s.profile.entries.len();
+                assert_eq!(s.profile.entries[..], full.entries[..n], "{spec} {budget}");
+                match s.stopped {
+                    None => assert_eq!(n, full.entries.len(), "{spec} {budget}"),
+                    Some(st) => {
+                        stops += 1;
+                        assert_eq!(st.searched_hd, full.entries[n].hd, "{spec} {budget}");
+                        assert!(st.hd_at_least >= st.searched_hd);
+                        for e in &full.entries[n..] {
+                            if e.hd <= st.hd_at_least {
+                                assert!(e.max_data_bits + r >= st.clear_to_bits, "{spec} {budget}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(stops >= 10, "{stops}");
+        // budget 0: what the period and the discrete logarithms settle
+        let g = crate::catalogue::resolve("crc64-xz").unwrap().generator;
+        let s = hd_profile_within(&g, None, None, 0.0, &Silent).unwrap();
+        assert_eq!(s.profile.entries.len(), 2);
+        assert_eq!(s.stopped.unwrap().clear_to_bits, ENUM_BITS as u64 + 64);
     }
 
     /// Rows of `data/published-32bit.txt` of one kind, split into fields.

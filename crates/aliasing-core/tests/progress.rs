@@ -88,21 +88,21 @@ fn dual_code_windows_and_terms() {
 #[test]
 fn exact_curve_reports_the_chosen_method() {
     let crc = catalogue::resolve("crc16-ccitt").unwrap();
-    let req = Request::new(
-        &crc.generator,
+    let req = Request::for_crc(
+        &crc,
         &[Bits(40), Bits(512)],
         &Ber::list(&[1e-3, 1e-6]).unwrap(),
     )
     .unwrap();
     let r = Record::default();
-    let m = curve::exact_with(&crc, &req, Method::Markov, budget(), &r).unwrap();
+    let m = curve::exact_with(&req, Method::Markov, budget(), &r).unwrap();
     assert_eq!(complete(&r), stages(&[("chain steps", 1024)]));
     assert_eq!(
         m,
-        curve::exact_within(&crc, &req, Method::Markov, budget()).unwrap()
+        curve::exact_within(&req, Method::Markov, budget()).unwrap()
     );
     let r = Record::default();
-    curve::exact_with(&crc, &req, Method::Dual, budget(), &r).unwrap();
+    curve::exact_with(&req, Method::Dual, budget(), &r).unwrap();
     assert_eq!(r.names(), ["dual-code windows", "P_ud terms"]);
     complete(&r);
 }
@@ -153,11 +153,23 @@ fn hd_profile_spans() {
             assert!(s.name.starts_with("weight-") && s.name.ends_with(" spans"));
         }
         if spec == "crc32" {
-            // HD 4, 5 and 6 come from the searches for weights 3, 4 and 5
+            // HD 4, 5 and 6 come from the searches for weights 3, 4 and 5;
+            // weight 3 in two parts: the first 2^16 spans, then (the
+            // discrete logarithms do not apply to CRC-32's order 2^32 - 1)
+            // the rest (the spans from the 22 listed data bits and 32 check
+            // bits to the period, those past 91,607 data bits at once)
             assert_eq!(
                 r.names(),
-                ["weight-3 spans", "weight-4 spans", "weight-5 spans"]
+                [
+                    "weight-3 spans",
+                    "weight-3 spans",
+                    "weight-4 spans",
+                    "weight-5 spans"
+                ]
             );
+            let w3: Vec<u64> = r.stages().iter().take(2).map(|s| s.total).collect();
+            assert_eq!(w3[0], 1 << 16);
+            assert_eq!(w3[0] + w3[1], u64::from(u32::MAX) - 22 - 32);
         }
     }
 }
@@ -227,7 +239,7 @@ fn search_stages() {
         top: 5,
         objective: Objective::Hd,
     };
-    let space = Space::All { width: 8 };
+    let space = Space::All;
     let r = Record::default();
     let part = search::run_with(&q, &space, Shard::new(2, 3).unwrap(), &r).unwrap();
     let s = complete(&r);

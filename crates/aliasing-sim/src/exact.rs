@@ -69,9 +69,9 @@ pub fn exact_values_with(
                     use aliasing_core::curve::{Method, Request, exact_with};
                     use aliasing_core::units::{Ber, Bits, MemoryBudget};
                     let curve = Ber::new(ber)
-                        .and_then(|b| Request::new(&alg.generator, &[Bits(n)], &[b]))
+                        .and_then(|b| Request::for_crc(alg, &[Bits(n)], &[b]))
                         .and_then(|req| {
-                            exact_with(alg, &req, Method::Auto, MemoryBudget::from_env()?, progress)
+                            exact_with(&req, Method::Auto, MemoryBudget::from_env()?, progress)
                         });
                     if let Ok(r) = curve {
                         out.checks[i] = r.points.first().map(|pt| pt.p_undetected);

@@ -193,13 +193,13 @@ fn compute(args: &Args, bers: &[f64], bits: &[u64], budget: MemoryBudget) -> Res
         }
         let bers = Ber::list(bers)?;
         let lengths: Vec<Bits> = bits.iter().map(|&n| Bits(n)).collect();
-        let req = curve::Request::new(&crc.generator, &lengths, &bers)?;
+        let req = curve::Request::for_crc(crc, &lengths, &bers)?;
         crate::output::long_run(
             estimated_seconds(&req, args.method.into(), budget),
             "this curve",
         )?;
         let bar = Bar::stderr();
-        let res = curve::exact_with(crc, &req, args.method.into(), budget, &bar)?;
+        let res = curve::exact_with(&req, args.method.into(), budget, &bar)?;
         bar.finish();
         let g = res.generator;
         return Ok(Computed {

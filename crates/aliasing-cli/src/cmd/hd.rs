@@ -17,10 +17,14 @@ pub struct Args {
     pub max_hd: Option<u32>,
     /// Search the profile only up to this codeword length in bits (check
     /// bits included): HDs that end beyond it are reported as holding up to
-    /// it. Over 32 bits the profile then stops at HD 6 instead of 4 unless
-    /// --max-hd says otherwise.
+    /// it.
     #[arg(long, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
     pub max_bits: Option<u64>,
+    /// Hash probes the meet-in-the-middle searches may spend in all (about
+    /// 1e8 a second on one core). Where they run out, the output says which
+    /// HDs were settled and up to which length the next one was searched.
+    #[arg(long, default_value_t = lowweight::DEFAULT_BUDGET)]
+    pub budget: f64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -60,13 +64,16 @@ pub fn run(args: Args) -> Result<()> {
     {
         bail!("--max-bits {n} is not longer than the {r} check bits");
     }
-    // Over 32 bits stop at HD 4 (the weight-4 search would span the period),
-    // or at HD 6 under --max-bits (weight 6 costs about L^3/6 probes at span L).
-    let wide_stop = if args.max_bits.is_some() { 6 } else { 4 };
-    let max_hd = args.max_hd.or((g.width() > 32).then_some(wide_stop));
+    if !(args.budget.is_finite() && args.budget >= 0.0) {
+        bail!(
+            "--budget must be a number of hash probes, 0 or more, not {}",
+            args.budget
+        );
+    }
     let bar = crate::progress::Bar::stderr();
-    let (prof, open) = lowweight::hd_profile_up_to(&g, max_hd, args.max_bits, &bar)?;
+    let search = lowweight::hd_profile_within(&g, args.max_hd, args.max_bits, args.budget, &bar)?;
     bar.finish();
+    let (prof, open) = (&search.profile, search.open);
     if let Some(p) = &args.plot {
         let rows: Vec<(u32, u64)> = prof
             .entries
@@ -77,7 +84,7 @@ pub fn run(args: Args) -> Result<()> {
         let fig = aliasing_plot::structure::hd_figure(&name, &rows)?;
         aliasing_plot::plot_figure(&fig, p, aliasing_plot::figure::SIZE)?;
     }
-    let bound_text = match (args.max_bits, open) {
+    let mut bound_text = match (args.max_bits, open) {
         (Some(n), Some(h)) => format!(
             "# searched up to {n} bits ({} data bits): HD >= {h} at every length up to there; \
              the profile below lists the HDs that end earlier\n",
@@ -86,6 +93,24 @@ pub fn run(args: Args) -> Result<()> {
         (Some(n), None) => format!("# searched up to {n} bits ({} data bits)\n", n - r),
         _ => String::new(),
     };
+    let mut profile_tail = String::new();
+    if let Some(st) = &search.stopped {
+        let settled = match prof.entries.first().zip(prof.entries.last()) {
+            Some((a, b)) if a.hd == b.hd => format!("HD {} settled", a.hd),
+            Some((a, b)) => format!("HD {} to {} settled", a.hd, b.hd),
+            None => "no HD settled".into(),
+        };
+        let data = st.clear_to_bits.saturating_sub(r);
+        bound_text.push_str(&format!(
+            "# incomplete: {settled}; the search for HD {} stopped ({}; --budget {:e} hash probes): \
+             HD >= {} at every length up to {} bits ({data} data bits); higher HDs not searched\n",
+            st.searched_hd, st.reason, st.budget, st.hd_at_least, st.clear_to_bits
+        ));
+        profile_tail = format!(
+            ", then HD >= {} up to {data} (searched no further)",
+            st.hd_at_least
+        );
+    }
     let bursts = burst::profile(&g, BURST_PATTERNS)?;
     let burst_lengths = |row: &burst::BurstRow| match row.max_length {
         Some(hi) if hi == row.min_length => hi.to_string(),
@@ -94,7 +119,8 @@ pub fn run(args: Args) -> Result<()> {
     };
     let text = match args.format {
         Format::Json => {
-            let mut doc = document::Hd::new((&crc).into(), &prof, bursts.clone());
+            let mut doc = document::Hd::new((&crc).into(), prof, bursts.clone())
+                .with_stop(search.stopped.clone());
             if let Some(n) = args.max_bits {
                 doc = doc.searched_to(n, open);
             }
@@ -141,7 +167,7 @@ pub fn run(args: Args) -> Result<()> {
                     ]);
                 }
                 format!(
-                    "# {} {} (Koopman {})\n{bound_text}# HD profile, data bits: {}\n# pattern: an undetectable error at the first length where the HD drops (bit positions x^i)\n{}\n\
+                    "# {} {} (Koopman {})\n{bound_text}# HD profile, data bits: {}{profile_tail}\n# pattern: an undetectable error at the first length where the HD drops (bit positions x^i)\n{}\n\
                      # bursts (first and last bit in error, any pattern between), at any position: \
                      share undetected; counted pattern by pattern at start 0 up to {} patterns per length, \
                      every count equal to the theorem (g(0) = 1)\n{}",

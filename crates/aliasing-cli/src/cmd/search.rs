@@ -263,10 +263,10 @@ fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
                 1u64 << (width - 1)
             );
         }
-        let s = Space::All { width };
+        let s = Space::All;
         let id = SpaceId {
             kind: "all".into(),
-            count: s.len(),
+            count: s.len(width),
             id: String::new(),
         };
         (s, id)

@@ -54,6 +54,12 @@ pub struct Hd {
     /// length but not searched past it (`null` when every HD ended inside).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hd_at_least: Option<Option<u32>>,
+    /// Where a search within a budget of hash probes stopped: the HDs below
+    /// `searched_hd` are the profile (exact), HD `>= hd_at_least` holds at
+    /// every length up to `clear_to_bits` codeword bits, higher HDs were not
+    /// searched. Absent for a complete profile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<crate::lowweight::HdStop>,
 }
 
 impl Hd {
@@ -67,6 +73,7 @@ impl Hd {
             bursts,
             searched_to_bits: None,
             hd_at_least: None,
+            stopped: None,
         }
     }
 
@@ -75,6 +82,12 @@ impl Hd {
     pub fn searched_to(mut self, bits: u64, open: Option<u32>) -> Self {
         self.searched_to_bits = Some(bits);
         self.hd_at_least = Some(open);
+        self
+    }
+
+    /// The search stopped where `stop` says (the field `stopped`).
+    pub fn with_stop(mut self, stop: Option<crate::lowweight::HdStop>) -> Self {
+        self.stopped = stop;
         self
     }
 }

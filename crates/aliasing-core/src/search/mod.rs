@@ -33,7 +33,7 @@
 //! use aliasing_core::shard::Shard;
 //! let q = Query { width: 5, lengths: vec![5 + 10], bers: vec![1e-3], min_hd: 0,
 //!                 top: 3, objective: Objective::Hd };
-//! let part = search::run(&q, &Space::All { width: 5 }, Shard::WHOLE).unwrap();
+//! let part = search::run(&q, &Space::All, Shard::WHOLE).unwrap();
 //! let best = &part.results[0];
 //! assert_eq!(best.min_hd, 4); // HD 4 at 10 data bits needs (x+1) p(x), p primitive
 //! ```
@@ -139,38 +139,37 @@ impl Query {
     }
 }
 
-/// The candidate generators, in a fixed order (index `0..len`).
+/// The candidate generators, in a fixed order (index `0..len`). The width
+/// is the [`Query`]'s alone: [`Space::All`] states none, and a
+/// [`Space::List`] of another width is refused by [`run`].
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Space {
-    /// Every generator of the width with the `+1` term: index `i` is the
-    /// normal form `2i + 1`.
-    All {
-        /// CRC width.
-        width: u32,
-    },
+    /// Every generator of the query's width with the `+1` term: index `i`
+    /// is the normal form `2i + 1`.
+    All,
     /// An explicit list (a candidates file, or [`Space::sample`]).
     List(Vec<Generator>),
 }
 
 impl Space {
-    /// Number of candidates.
-    pub fn len(&self) -> u64 {
+    /// Number of candidates for a query of `width` bits.
+    pub fn len(&self, width: u32) -> u64 {
         match self {
-            Space::All { width } => 1u64 << (width - 1),
+            Space::All => 1u64 << (width - 1),
             Space::List(v) => v.len() as u64,
         }
     }
 
-    /// `true` when there are no candidates.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+    /// `true` when there are no candidates for a query of `width` bits.
+    pub fn is_empty(&self, width: u32) -> bool {
+        self.len(width) == 0
     }
 
-    /// Candidate `i`.
-    pub fn get(&self, i: u64) -> Generator {
+    /// Candidate `i` for a query of `width` bits.
+    pub fn get(&self, width: u32, i: u64) -> Generator {
         match self {
-            Space::All { width } => Generator::new(*width, 2 * i + 1).expect("odd normal form"),
+            Space::All => Generator::new(width, 2 * i + 1).expect("odd normal form"),
             Space::List(v) => v[i as usize],
         }
     }
@@ -383,7 +382,7 @@ pub fn distance_stage(
             query.width
         )));
     }
-    let range = shard.range(space.len());
+    let range = shard.range(space.len(query.width));
     progress.stage("distance", range.end - range.start);
     let t0 = Instant::now();
     const BLOCK: u64 = 256;
@@ -394,7 +393,7 @@ pub fn distance_stage(
             let end = (b + BLOCK).min(range.end);
             let mut out = Vec::new();
             for i in b..end {
-                let g = space.get(i);
+                let g = space.get(query.width, i);
                 let hd = distance::min_distances(&g, &query.lengths)?;
                 let min_hd = *hd.iter().min().expect("lengths non-empty");
                 out.push(Ranked {

@@ -44,7 +44,7 @@ fn dual_p_ud_matches_the_markov_chain() {
 #[test]
 fn reciprocal_pairs_tie_exactly_and_are_named() {
     let q = query(8, &[8 + 20, 8 + 100], &[1e-4, 1e-2], 0);
-    let part = run(&q, &Space::All { width: 8 }, Shard::WHOLE).unwrap();
+    let part = run(&q, &Space::All, Shard::WHOLE).unwrap();
     let rec = reciprocal_of(&part.results);
     let mut pairs = 0;
     for (i, r) in rec.iter().enumerate() {
@@ -79,7 +79,7 @@ fn reciprocal_pairs_tie_exactly_and_are_named() {
 #[test]
 fn shards_merge_to_the_whole_run() {
     let q = query(9, &[9 + 30, 9 + 200], &[1e-5, 1e-3], 7);
-    let space = Space::All { width: 9 };
+    let space = Space::All;
     let whole = run(&q, &space, Shard::WHOLE).unwrap();
     for n in [2u64, 3, 5] {
         let parts = (1..=n)
@@ -98,10 +98,10 @@ fn top_results_are_the_best_of_a_full_evaluation() {
     // the pruned search (P_ud only for the best distance classes) agrees
     // with evaluating every candidate
     let q = query(7, &[7 + 12, 7 + 50], &[1e-3, 0.05], 5);
-    let space = Space::All { width: 7 };
+    let space = Space::All;
     let part = run(&q, &space, Shard::WHOLE).unwrap();
-    let mut all: Vec<Ranked> = (0..space.len())
-        .map(|i| evaluate(&space.get(i), &q).unwrap())
+    let mut all: Vec<Ranked> = (0..space.len(7))
+        .map(|i| evaluate(&space.get(7, i), &q).unwrap())
         .collect();
     all.sort_by(|a, b| a.cmp_key(b, Objective::Hd));
     assert_eq!(part.results, all[..5].to_vec());
@@ -114,7 +114,7 @@ fn top_results_are_the_best_of_a_full_evaluation() {
     assert_eq!(part.results, all[..5].to_vec());
     // at a high BER a lower-distance generator can have the lower P_ud
     let q = query(8, &[8 + 32], &[0.2], 0);
-    let part = run(&q, &Space::All { width: 8 }, Shard::WHOLE).unwrap();
+    let part = run(&q, &Space::All, Shard::WHOLE).unwrap();
     let best = &part.results[0];
     assert!(
         part.results
@@ -197,7 +197,7 @@ fn check_best_rows(widths: std::ops::RangeInclusive<u32>) {
     for (r, hd, len, k, src) in rows.into_iter().filter(|x| widths.contains(&x.0)) {
         let rr = r as u64;
         let q = query(r, &[len + rr], &[1e-6], 1);
-        let space = Space::All { width: r };
+        let space = Space::All;
         let hist = hd_histogram(&q, &space, Shard::WHOLE).unwrap();
         let best = hist.keys().max().copied().unwrap();
         assert!(
@@ -231,4 +231,17 @@ fn koopman_best_rows_widths_8_to_12() {
 #[test]
 fn koopman_best_rows_widths_13_to_16() {
     check_best_rows(13..=16);
+}
+
+/// The width is stated once, by the query: `Space::All` takes it from
+/// there, and a list of another width is refused in one line.
+#[test]
+fn the_query_alone_states_the_width() {
+    let q = query(8, &[8 + 30], &[1e-4], 3);
+    let part = run(&q, &Space::All, Shard::WHOLE).unwrap();
+    assert_eq!(part.examined, 128);
+    assert!(part.results.iter().all(|r| r.generator.width() == 8));
+    let nine = Space::List(vec![Generator::new(9, 0x11).unwrap()]);
+    let e = run(&q, &nine, Shard::WHOLE).unwrap_err().to_string();
+    assert!(e.contains("has width 9, not 8") && !e.contains('\n'), "{e}");
 }
