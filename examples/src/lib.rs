@@ -1,6 +1,8 @@
 //! Worked examples for protocol designers (the `examples/` programs) and the
 //! README's library tour, doc-tested here.
 
+pub mod study;
+
 #[doc = include_str!("../../docs/library-tour.md")]
 #[doc(hidden)]
 pub mod library_tour {}
