@@ -6,6 +6,7 @@
 
 use aliasing_core::bsc::{self, CurvePoint};
 use aliasing_core::curve::{self, Method};
+use aliasing_core::document::StackPoint;
 use aliasing_core::{catalogue, internet};
 use aliasing_sim::interval::clopper_pearson;
 use aliasing_sim::joint::{StackParams, StackReport, report};
@@ -26,9 +27,28 @@ pub struct Study {
     pub figures: Vec<(&'static str, serde_json::Value)>,
 }
 
-/// Computes every number and figure of `docs/study/` (about half a minute
-/// of CPU: the CRC-32 dual codes and the joint stacks).
+/// Computes every number and figure of `docs/study/`: [`curves`], then the
+/// combined sections (the joint stacks of the study's 16-bit case, about 3
+/// minutes of CPU for its weight-4 codewords at 12,016 bits, and of
+/// `ethernet-tcp`) and the billion-packet CRC-32 run (dual codes): about 5
+/// minutes of CPU in all.
 pub fn compute() -> Result<Study, Error> {
+    let Study {
+        numbers: mut out,
+        mut figures,
+    } = curves()?;
+    combined(&mut out, &mut figures)?;
+    billion(&mut out)?;
+    Ok(Study {
+        numbers: out,
+        figures,
+    })
+}
+
+/// The first part of `docs/study/` (seconds): figures 6, 7 and 8 and the
+/// sections of `numbers.txt` up to the independence product; what
+/// [`compute`] writes starts with it.
+pub fn curves() -> Result<Study, Error> {
     let mut figures = Vec::new();
     let mut out = String::new();
 
@@ -160,8 +180,14 @@ pub fn compute() -> Result<Study, Error> {
     )?;
     writeln!(out)?;
 
-    combined(&mut out, &mut figures)?;
+    Ok(Study {
+        numbers: out,
+        figures,
+    })
+}
 
+/// The billion-packet CRC-32 run, exactly.
+fn billion(out: &mut String) -> Result<(), Error> {
     writeln!(
         out,
         "## The billion-packet CRC-32 run (0x104C11DB7, BER 1e-4, maximum-size packets)"
@@ -190,11 +216,7 @@ pub fn compute() -> Result<Study, Error> {
         "  errored packets in the run: {:.3e} (P(error) = {p_err_1e4:.4})",
         n * p_err_1e4
     )?;
-
-    Ok(Study {
-        numbers: out,
-        figures,
-    })
+    Ok(())
 }
 
 /// `count` lengths spaced evenly in log scale from `a` to `b`, plus `extra`.
@@ -230,7 +252,6 @@ fn curve_doc(res: &curve::CurveResult) -> serde_json::Value {
     })
 }
 
-
 /// The joint report of `stack` (the library call behind `alias stack`).
 fn stack(
     stack: &str,
@@ -260,15 +281,15 @@ fn opt(x: Option<f64>) -> String {
 fn study_case(
     out: &mut String,
     title: &str,
-    r: &StackReport,
+    stack: &str,
+    pt: &StackPoint,
     packet_bytes: u64,
 ) -> Result<(), Error> {
     writeln!(out, "## {title}")?;
-    let pt = &r.points[0];
     writeln!(
         out,
-        "# stack {}, {} bytes ({} bits), BER {:e}; P(error) per packet {:.6e}",
-        r.stack, pt.bytes, pt.bits, pt.ber, pt.p_error
+        "# stack {stack}, {} bytes ({} bits), BER {:e}; P(error) per packet {:.6e}",
+        pt.bytes, pt.bits, pt.ber, pt.p_error
     )?;
     for c in &pt.checks {
         writeln!(
@@ -330,21 +351,33 @@ fn combined(
     study_case(
         out,
         "The study's case exactly: 16-bit CRC (primitive-16) + TCP checksum, 1500-byte packets, BER 1e-5",
-        &r16,
+        &r16.stack,
+        &r16.points[0],
         1500,
     )?;
-    let r32 = stack("ethernet-tcp", &[1518], &[1e-5], 5, 50_000)?;
+    let all = stack(
+        "ethernet-tcp",
+        &[594, 1518],
+        &[1e-4, 1e-5, 1e-6, 1e-8],
+        5,
+        50_000,
+    )?;
+    let pt32 = all
+        .points
+        .iter()
+        .find(|p| p.bytes == 1518 && p.ber == 1e-5)
+        .ok_or("no 1518-byte point at BER 1e-5")?;
     study_case(
         out,
         "Ethernet's CRC-32 instead: FCS + IPv4 + TCP, 1500-byte packets (1518-byte frames), BER 1e-5",
-        &r32,
+        &all.stack,
+        pt32,
         1500,
     )?;
     writeln!(
         out,
         "## Combined, exactly: ethernet-tcp, joint P(escape | error) against the study's product (FCS x TCP) and all checks multiplied"
     )?;
-    let all = stack("ethernet-tcp", &[594, 1518], &[1e-4, 1e-5, 1e-6, 1e-8], 5, 50_000)?;
     for pt in &all.points {
         writeln!(
             out,

@@ -193,7 +193,10 @@ fn a_user_stack_agrees_with_the_simulator() {
     let (low, high) = (j["low"].as_f64().unwrap(), j["high"].as_f64().unwrap());
     assert!(j["estimate"].is_null(), "{j}");
     assert!(pt["ratio"].is_null(), "{pt}");
-    assert!(j["method"].as_str().unwrap().starts_with("bracket only"), "{j}");
+    assert!(
+        j["method"].as_str().unwrap().starts_with("bracket only"),
+        "{j}"
+    );
     assert!(0.0 < low && low <= high, "{j}");
     let zero = &v["points"][0];
     assert_eq!(zero["joint"]["estimate"], 0.0);
@@ -201,7 +204,10 @@ fn a_user_stack_agrees_with_the_simulator() {
     let half = &v["points"][2]["joint"];
     let e = half["estimate"].as_f64().unwrap();
     assert!((e * 256.0 * 65535.0 - 1.0).abs() < 1e-9, "{half}");
-    assert_eq!((half["low"].as_f64(), half["high"].as_f64()), (Some(e), Some(e)));
+    assert_eq!(
+        (half["low"].as_f64(), half["high"].as_f64()),
+        (Some(e), Some(e))
+    );
     let s = json(&[
         "simulate", "--stack", stack, "--bytes", "21", "--ber", "0.01", "--frames", "2e7",
         "--seed", "1", "--format", "json",
@@ -227,7 +233,11 @@ fn ber_zero_prints_zeros_at_once() {
     assert!(!out.contains("NaN"), "{out}");
     let row = out.lines().last().unwrap();
     let cols: Vec<&str> = row.split_whitespace().collect();
-    assert_eq!(cols, ["1518", "0", "0", "0", "0", "0", "0", "0", "-"], "{out}");
+    assert_eq!(
+        cols,
+        ["1518", "0", "0", "0", "0", "0", "0", "0", "-"],
+        "{out}"
+    );
 }
 
 #[test]

@@ -682,7 +682,11 @@ mod tests {
         let names: Vec<&str> = pt.checks.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(
             names,
-            ["IPv4 header checksum", "TCP checksum", "FCS CRC-32/ISO-HDLC"]
+            [
+                "IPv4 header checksum",
+                "TCP checksum",
+                "FCS CRC-32/ISO-HDLC"
+            ]
         );
         let a: Vec<f64> = pt
             .checks

@@ -77,11 +77,7 @@ struct Group {
 impl Group {
     fn deviation(&self) -> Result<Deviation> {
         let words = self.high.min(self.low);
-        Deviation::of(
-            words,
-            (self.high - words) as u32,
-            (self.low - words) as u32,
-        )
+        Deviation::of(words, (self.high - words) as u32, (self.low - words) as u32)
     }
     fn bytes(&self) -> u64 {
         self.high + self.low
@@ -93,12 +89,8 @@ impl Group {
 /// frame in whole bytes unread by the other checks, and up to two Internet
 /// checksums (a byte read by both with the same weight); refused otherwise.
 pub fn uniform_pass_probability(frame: &Frame) -> Result<f64> {
-    let refuse = |why: &str| {
-        Error::Unsupported(format!(
-            "BER 0.5 for stack `{}`: {why}",
-            frame.stack
-        ))
-    };
+    let refuse =
+        |why: &str| Error::Unsupported(format!("BER 0.5 for stack `{}`: {why}", frame.stack));
     let mut p = 1.0;
     let mut inet = Vec::new();
     let mut read_by_sums = vec![false; frame.bytes];
@@ -121,7 +113,10 @@ pub fn uniform_pass_probability(frame: &Frame) -> Result<f64> {
         return Err(refuse("more than one CRC"));
     }
     for c in frame.checks.iter().filter(|c| c.crc().is_some()) {
-        if read_by_sums[c.field..c.field + c.field_len].iter().any(|&r| r) {
+        if read_by_sums[c.field..c.field + c.field_len]
+            .iter()
+            .any(|&r| r)
+        {
             return Err(refuse("a checksum reads the CRC's field"));
         }
     }
