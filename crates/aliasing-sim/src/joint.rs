@@ -388,8 +388,7 @@ pub fn end_to_end_check(f: &Frame) -> Option<usize> {
     };
     inet.iter()
         .copied()
-        .filter(reads_payload)
-        .next_back()
+        .rfind(reads_payload)
         .or(inet.last().copied())
 }
 
