@@ -63,12 +63,11 @@ fn shards_merge_to_the_single_run_bit_for_bit() {
     assert_eq!(pts.len(), 2);
     for pt in pts {
         let j = &pt["joint"];
-        let (lo, est, hi) = (
-            j["low"].as_f64().unwrap(),
-            j["estimate"].as_f64().unwrap(),
-            j["high"].as_f64().unwrap(),
-        );
-        assert!(lo <= est && est <= hi, "{pt}");
+        let (lo, hi) = (j["low"].as_f64().unwrap(), j["high"].as_f64().unwrap());
+        match j["estimate"].as_f64() {
+            Some(est) => assert!(lo <= est && est <= hi, "{pt}"),
+            None => assert!(j["method"].as_str().unwrap().starts_with("bracket only")),
+        }
         assert_eq!(pt["checks"].as_array().unwrap().len(), 3);
         for t in pt["terms"].as_array().unwrap() {
             let (w, s) = (
@@ -82,11 +81,10 @@ fn shards_merge_to_the_single_run_bit_for_bit() {
             assert!((c - want).abs() <= 1e-12 * want.max(1e-300), "{t}");
         }
     }
-    // at 1e-4 the bracket is wide: weight 6 is sampled
-    assert_eq!(
-        pts[0]["terms"].as_array().unwrap().last().unwrap()["exact"],
-        false
-    );
+    // at 1e-4 the bracket is wide and weight 6 is sampled, but even with it
+    // the certified remainder exceeds the estimate: the bracket alone
+    assert!(pts[0]["joint"]["estimate"].is_null(), "{}", pts[0]);
+    assert!(pts[1]["joint"]["estimate"].as_f64().is_some(), "{}", pts[1]);
     let files: Vec<String> = (1..=3).map(|i| p(&format!("s{i}.json"))).collect();
     for (i, f) in files.iter().enumerate() {
         let shard = format!("{}/3", i + 1);
