@@ -1,12 +1,84 @@
 //! Worked examples for protocol designers (the `examples/` programs) and the
 //! library tour (`docs/library-tour.md`), doc-tested here.
 
+pub mod study;
+
 #[doc = include_str!("../../docs/library-tour.md")]
 #[doc(hidden)]
 pub mod library_tour {}
 
 #[cfg(test)]
 mod tests {
+    /// Compares two JSON documents: the same shape and strings, numbers
+    /// within a relative 1e-12 (the files print every digit).
+    fn assert_close(a: &serde_json::Value, b: &serde_json::Value, at: &str) {
+        use serde_json::Value;
+        match (a, b) {
+            (Value::Number(x), Value::Number(y)) => {
+                let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
+                assert!(
+                    (x - y).abs() <= 1e-12 * x.abs().max(y.abs()),
+                    "{at}: {x} vs {y}"
+                );
+            }
+            (Value::Array(x), Value::Array(y)) => {
+                assert_eq!(x.len(), y.len(), "{at}: lengths");
+                for (i, (x, y)) in x.iter().zip(y).enumerate() {
+                    assert_close(x, y, &format!("{at}[{i}]"));
+                }
+            }
+            (Value::Object(x), Value::Object(y)) => {
+                let kx: Vec<&String> = x.keys().collect();
+                let ky: Vec<&String> = y.keys().collect();
+                assert_eq!(kx, ky, "{at}: keys");
+                for (k, v) in x {
+                    assert_close(v, &y[k], &format!("{at}.{k}"));
+                }
+            }
+            _ => assert_eq!(a, b, "{at}"),
+        }
+    }
+
+    /// Checks the committed `docs/study` against `study`: `numbers.txt`
+    /// to the character (its beginning where `prefix`), every JSON of
+    /// `study` to its printed digits (within 1e-12).
+    fn compare_with_docs(study: &crate::study::Study, prefix: bool) {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/study");
+        let numbers = std::fs::read_to_string(format!("{dir}/numbers.txt")).unwrap();
+        let committed = if prefix {
+            numbers.get(..study.numbers.len()).unwrap_or(&numbers)
+        } else {
+            &numbers
+        };
+        assert_eq!(
+            study.numbers, committed,
+            "docs/study/numbers.txt differs from what reproduce_study writes: \
+             regenerate it with `cargo run --release --example reproduce_study`"
+        );
+        for (stem, doc) in &study.figures {
+            let text = std::fs::read_to_string(format!("{dir}/{stem}.json")).unwrap();
+            let committed: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert_close(doc, &committed, stem);
+        }
+    }
+
+    /// `docs/study` is what `cargo run --release --example reproduce_study`
+    /// writes, in its cheap part (seconds): figures 6-8 and the sections of
+    /// `numbers.txt` up to the independence product.
+    #[test]
+    fn docs_study_curves_are_what_the_code_writes() {
+        compare_with_docs(&crate::study::curves().unwrap(), true);
+    }
+
+    /// All of `docs/study` (about 5 minutes of CPU, mostly the study's
+    /// 16-bit case at 12,016 bits): `cargo test --release -p
+    /// aliasing-examples -- --ignored docs_study`.
+    #[test]
+    #[ignore]
+    fn docs_study_is_what_the_code_writes() {
+        compare_with_docs(&crate::study::compute().unwrap(), false);
+    }
+
     /// The README points to the tested tour (it no longer carries a copy
     /// that could drift from it).
     #[test]

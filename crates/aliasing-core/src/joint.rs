@@ -91,7 +91,9 @@ use crate::progress::{Progress, Silent};
 use rayon::prelude::*;
 
 mod plan;
+mod uniform;
 pub use plan::{FrameTally, JointPlan, SAMPLE_CHUNK, SampleTally, TermTally};
+pub use uniform::{escape_at_half, uniform_pass_probability};
 
 /// Most Internet checksums a stack may have beside its CRC.
 pub const MAX_CHECKS: usize = 4;
@@ -673,6 +675,30 @@ pub struct JointStack {
     pub dual: crate::weights::DualWeights,
     /// `A_0 ..= A_{max_weight + 1}` from the dual code (MacWilliams).
     pub a: Vec<dashu_int::UBig>,
+    /// The frame, for the exact value at BER 0.5 ([`escape_at_half`]).
+    pub frame: Option<Frame>,
+}
+
+/// Where the estimate of a [`JointPoint`] comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JointMethod {
+    /// BER 0: nothing flips, every value is 0.
+    NoError,
+    /// The enumerated weights dominate: the certified remainder is at most
+    /// their sum, so the value lies in `[low, 2 low]`; the estimate is `low`.
+    Enumerated,
+    /// As [`JointMethod::Enumerated`], plus the sampled next weight; the
+    /// remainder above it is at most the estimate.
+    Sampled,
+    /// No checksum beside the CRC: the joint escape is the CRC's `P_ud`,
+    /// exact from the dual code at every BER.
+    CrcAlone,
+    /// BER 0.5: every received word is equally likely, so the exact value is
+    /// [`escape_at_half`] (`low = high = estimate`).
+    Uniform,
+    /// The enumerated (and sampled) weights do not dominate: the certified
+    /// remainder exceeds them, so no estimate is given, the bracket alone.
+    BracketOnly,
 }
 
 /// The joint escape at one BER.
@@ -681,20 +707,25 @@ pub struct JointPoint {
     /// Bit error rate.
     pub ber: f64,
     /// Certified lower bound: the enumerated weights' contributions, less
-    /// the field model's bound.
+    /// the field model's bound (the exact value at BER 0 and 0.5).
     pub low: f64,
     /// Certified upper bound: `low` plus the CRC's `P_ud` share of every
-    /// weight not enumerated, plus the field model's bound.
+    /// weight not enumerated, plus the field model's bound (the exact value
+    /// at BER 0 and 0.5).
     pub high: f64,
-    /// The estimate: the enumerated terms plus the sampled next weight when
-    /// there is one (`low` otherwise).
-    pub estimate: f64,
+    /// The estimate, always inside `[low, high]`: see [`JointPoint::method`];
+    /// `None` where no method valid at this BER gives one
+    /// ([`JointMethod::BracketOnly`]).
+    pub estimate: Option<f64>,
     /// 95% interval of the estimate, inside `[low, high]`: the sampled
-    /// term's interval plus the certified bound on the weights above it.
+    /// term's interval plus the certified bound on the weights above it
+    /// (`(low, high)` when no weight is sampled).
     pub interval: (f64, f64),
     /// `low` and `high` come from exact terms alone; `true` also when no
     /// sampled term was used.
     pub exact: bool,
+    /// Where the estimate comes from.
+    pub method: JointMethod,
 }
 
 impl JointStack {
@@ -787,6 +818,7 @@ impl JointStack {
             max_weight,
             dual,
             a,
+            frame: Some(plan.frame.clone()),
         };
         st.set_sample(&t.sample, plan.samples)?;
         Ok(st)
@@ -836,9 +868,30 @@ impl JointStack {
         Ok(())
     }
 
-    /// The bracket and estimate at BER `p` (in [0, 0.5]).
+    /// The bracket and estimate at BER `p` (in [0, 0.5]). The estimate
+    /// lies inside the bracket at every BER: at 0 everything is 0; at 0.5 the
+    /// exact value comes from counting the words that pass
+    /// ([`escape_at_half`]); elsewhere it is given only where the enumerated
+    /// (and sampled) weights dominate, that is where the certified remainder
+    /// above them is at most their sum ([`JointMethod`]).
     pub fn at(&self, p: f64) -> Result<JointPoint> {
         bsc::check_ber(p)?;
+        let exact_point = |v: f64, method| JointPoint {
+            ber: p,
+            low: v,
+            high: v,
+            estimate: Some(v),
+            interval: (v, v),
+            exact: true,
+            method,
+        };
+        if p == 0.0 {
+            return Ok(exact_point(0.0, JointMethod::NoError));
+        }
+        if self.model.internet.is_empty() {
+            let v = crate::dual::p_undetected(&self.dual, p)?;
+            return Ok(exact_point(v, JointMethod::CrcAlone));
+        }
         let n = self.model.n as u64;
         let w = self.max_weight as usize;
         let pp = |t: &Term| bsc::pattern_probability(n, t.weight as u64, p);
@@ -847,14 +900,41 @@ impl JointStack {
         let rest = crate::highprec::p_undetected_above(&self.dual, p, &self.a[1..=w])?;
         let low = (sum - model_err).max(0.0);
         let high = sum + model_err + rest;
+        if p == 0.5
+            && let Some(f) = &self.frame
+            && let Ok(v) = escape_at_half(f)
+        {
+            if !(low * (1.0 - 1e-12) <= v && v <= high * (1.0 + 1e-12)) {
+                return Err(Error::Invalid(format!(
+                    "internal error at BER 0.5: the exact value {v:e} is outside the bracket [{low:e}, {high:e}]"
+                )));
+            }
+            return Ok(exact_point(v, JointMethod::Uniform));
+        }
+        let enumerated = |est: f64, interval| JointPoint {
+            ber: p,
+            low,
+            high,
+            estimate: Some(est),
+            interval,
+            exact: true,
+            method: JointMethod::Enumerated,
+        };
+        let bracket_only = JointPoint {
+            ber: p,
+            low,
+            high,
+            estimate: None,
+            interval: (low, high),
+            exact: true,
+            method: JointMethod::BracketOnly,
+        };
+        let dominated = rest + 2.0 * model_err <= low;
         let Some(s) = &self.sampled else {
-            return Ok(JointPoint {
-                ber: p,
-                low,
-                high,
-                estimate: sum,
-                interval: (low, high),
-                exact: true,
+            return Ok(if dominated {
+                enumerated(low, (low, high))
+            } else {
+                bracket_only
             });
         };
         let rest2 = crate::highprec::p_undetected_above(&self.dual, p, &self.a[1..=w + 1])?;
@@ -863,13 +943,22 @@ impl JointStack {
         let err = model_err + s.model_error * ps;
         let lo = (sum + (s.pass_sum - s.pass_sum_ci).max(0.0) * ps - err).max(low);
         let hi = (sum + (s.pass_sum + s.pass_sum_ci) * ps + err + rest2).min(high);
+        if rest2 + 2.0 * err > est {
+            // the sampled weight does not settle it either
+            return Ok(if dominated {
+                enumerated(low, (low, high))
+            } else {
+                bracket_only
+            });
+        }
         Ok(JointPoint {
             ber: p,
             low,
             high,
-            estimate: est.clamp(low, high),
+            estimate: Some(est.clamp(low, high)),
             interval: (lo.min(hi), hi),
             exact: false,
+            method: JointMethod::Sampled,
         })
     }
 }

@@ -1,6 +1,11 @@
-//! The joint stack computation (`alias stack`) as shard work: its
-//! parameters, the work items of every frame length in one list, the
-//! tally, and its shard files.
+//! The joint stack computation (`alias stack`): one library call,
+//! [`report`], from a typed request ([`StackParams`]) to its result
+//! ([`StackReport`]: per check its exact `P_ud` and `P(alias | error)`, the
+//! joint escape with its bracket and method, the study's independence
+//! product, the all-checks product and the ratio); and the same work as
+//! shard work: the work items of every frame length in one list, the tally,
+//! and its shard files ([`report_from_tally`] turns a merged tally into the
+//! same result).
 //!
 //! The items are those of [`aliasing_core::joint::JointPlan`] for each
 //! length in turn (codeword shape parts, then sample chunks), so the list is
@@ -31,11 +36,21 @@
 //! assert_eq!(two, run(1, 1));
 //! ```
 
-use crate::shard::{ShardFile, Tally};
-use aliasing_core::joint::{FrameTally, JointOptions, JointPlan, JointStack};
+use crate::shard::{self, Checkpoint, Drive, ShardFile, Tally};
+use aliasing_core::bsc;
+use aliasing_core::document::{self, JointEstimate, StackCheck, StackPoint, StackTerm};
+use aliasing_core::joint::{
+    self as cjoint, FrameTally, JointMethod, JointModel, JointOptions, JointPlan, JointStack,
+};
 use aliasing_core::layout::{Frame, Payload};
+use aliasing_core::progress::Progress;
+use aliasing_core::shard::Shard;
 use aliasing_core::{Error, Result};
 use serde::{Deserialize, Serialize};
+
+/// The result of one stack request: the `stack` document (one point per
+/// length and BER; see [`document::StackPoint`] for its fields).
+pub type StackReport = document::Stack;
 
 /// Kind of an `alias stack` shard file.
 pub const STACK_FORMAT: &str = "alias-stack";
@@ -58,6 +73,30 @@ pub struct StackParams {
 }
 
 impl StackParams {
+    /// Refuses a request the computation cannot answer, before any work: no
+    /// length, no BER, a BER outside `[0, 0.5]` (the dual-code bracket's
+    /// range), a highest weight outside 2 to 5.
+    pub fn validate(&self) -> Result<()> {
+        if self.bytes.is_empty() {
+            return Err(Error::Invalid("no frame length given".into()));
+        }
+        if self.bers.is_empty() {
+            return Err(Error::Invalid("no bit error rate given".into()));
+        }
+        if let Some(&p) = self.bers.iter().find(|&&p| !(0.0..=0.5).contains(&p)) {
+            return Err(Error::BadBer(format!(
+                "bit error rate {p} is outside [0, 0.5], the range of the dual-code bracket"
+            )));
+        }
+        if !(2..=5).contains(&self.max_weight) {
+            return Err(Error::Invalid(format!(
+                "--max-weight must be 2 to 5, not {}",
+                self.max_weight
+            )));
+        }
+        Ok(())
+    }
+
     /// The options of the joint computation.
     pub fn options(&self) -> JointOptions {
         JointOptions {
@@ -211,6 +250,289 @@ impl StackWork {
     }
 }
 
+/// The whole computation of a request, in one call: validates it
+/// ([`StackParams::validate`]) and builds every layout and plan (refusing a
+/// bad length or stack) before any long work; runs the enumeration of every
+/// length, then the draws of the next weight only for the lengths whose
+/// certified bracket is wider than 0.1% at some BER; reports every (length,
+/// BER). Progress goes to `progress` (stages `"work items"` and
+/// `"dual-code windows"`). With only BER 0 nothing is computed: every value
+/// is 0 at once.
+///
+/// ```
+/// use aliasing_sim::joint::{report, StackParams};
+/// let params = StackParams {
+///     stack: "internet+CRC-8/SAE-J1850".into(),
+///     bytes: vec![21],
+///     bers: vec![0.0, 1e-6, 0.5],
+///     max_weight: 5,
+///     samples: 0,
+///     seed: 1,
+/// };
+/// let r = report(&params, &aliasing_core::progress::Silent).unwrap();
+/// // BER 0: zeros; BER 0.5: exact, 2^-8 of the words passing the checksum
+/// assert_eq!(r.points[0].joint.estimate, Some(0.0));
+/// let half = r.points[2].joint.estimate.unwrap();
+/// assert!((half * 256.0 * 65535.0 - 1.0).abs() < 1e-9);
+/// ```
+pub fn report(params: &StackParams, progress: &dyn Progress) -> Result<StackReport> {
+    params.validate()?;
+    if params.bers.iter().all(|&p| p == 0.0) {
+        let mut frames = Vec::new();
+        for &b in &params.bytes {
+            let b = usize::try_from(b)
+                .map_err(|_| Error::Invalid(format!("{b} bytes: too long a frame")))?;
+            let f = Frame::new(&params.stack, b, Payload::Random)?;
+            JointModel::new(&f).map_err(|e| with_bytes(e, b))?;
+            frames.push(f);
+        }
+        let stacks = vec![None; frames.len()];
+        return stack_report(params, &frames, &stacks);
+    }
+    let work = StackWork::new(params)?;
+    let opts = Drive {
+        progress,
+        ..Drive::default()
+    };
+    let run_items = |items: &[u64]| {
+        progress.stage("work items", items.len() as u64);
+        let start = Checkpoint::start(work.empty_tally());
+        shard::drive(items.len() as u64, Shard::WHOLE, start, &opts, |j| {
+            work.run(items[j as usize])
+        })
+    };
+    let tally = run_items(&work.select(Items::Enumeration, &[]))?;
+    let mut stacks = work.stacks_with(&tally, progress)?;
+    let mut want = Vec::new();
+    for st in &stacks {
+        want.push(wide(st, &params.bers)?);
+    }
+    let draws = work.select(Items::Samples, &want);
+    if !draws.is_empty() {
+        let t = run_items(&draws)?;
+        for (k, st) in stacks.iter_mut().enumerate() {
+            if want[k] {
+                st.set_sample(&t.0[k].sample, params.samples)?;
+            }
+        }
+    }
+    let stacks: Vec<Option<JointStack>> = stacks.into_iter().map(Some).collect();
+    stack_report(params, &work.frames, &stacks)
+}
+
+/// The result from the total tally of every item of `work` (the merged
+/// shards of a run, or a single run's result file): each length's stack
+/// ([`StackWork::stacks_with`]), its sampled weight kept only where the
+/// certified bracket is wider than 0.1% at some BER (as [`report`] draws
+/// only there), then every point. Equals [`report`] bit for bit.
+pub fn report_from_tally(
+    params: &StackParams,
+    work: &StackWork,
+    tally: &StackTally,
+    progress: &dyn Progress,
+) -> Result<StackReport> {
+    params.validate()?;
+    let mut stacks = Vec::new();
+    for mut st in work.stacks_with(tally, progress)? {
+        if !wide(&st, &params.bers)? {
+            st.sampled = None;
+        }
+        stacks.push(Some(st));
+    }
+    stack_report(params, &work.frames, &stacks)
+}
+
+/// `true` when the certified bracket from the exact terms alone is wider
+/// than 0.1% at some BER: the sampled next weight is then reported.
+fn wide(st: &JointStack, bers: &[f64]) -> Result<bool> {
+    let mut exact = st.clone();
+    exact.sampled = None;
+    for &p in bers {
+        let jp = exact.at(p)?;
+        if jp.high > jp.low * 1.001 {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// The report of a run: one point per (length, BER); `stacks[k]` may be
+/// `None` only where every BER is 0.
+fn stack_report(
+    params: &StackParams,
+    frames: &[Frame],
+    stacks: &[Option<JointStack>],
+) -> Result<StackReport> {
+    let opts = params.options();
+    let mut points = Vec::new();
+    for (f, st) in frames.iter().zip(stacks) {
+        for &p in &params.bers {
+            points.push(point(f, st.as_ref(), p, &opts)?);
+        }
+    }
+    Ok(document::Stack::new(&params.stack, points))
+}
+
+/// The index of the stack's end-to-end checksum: the last Internet checksum
+/// that reads the payload (TCP's in `ethernet-tcp`), else the last one.
+pub fn end_to_end_check(f: &Frame) -> Option<usize> {
+    let inet: Vec<usize> = (0..f.checks.len())
+        .filter(|&i| f.checks[i].is_internet())
+        .collect();
+    let reads_payload = |&i: &usize| {
+        f.random.0 < f.random.1
+            && f.checks[i]
+                .ranges
+                .iter()
+                .any(|&(a, b)| a <= f.random.0 && f.random.0 < b)
+    };
+    inet.iter()
+        .copied()
+        .rfind(reads_payload)
+        .or(inet.last().copied())
+}
+
+/// Bits check `i` covers (its field included), as
+/// [`cjoint::check_p_undetected`] counts them.
+fn covered_bits(f: &Frame, i: usize) -> u64 {
+    let c = &f.checks[i];
+    if c.is_internet() {
+        8 * c.ranges.iter().map(|&(a, b)| (b - a) as u64).sum::<u64>()
+    } else {
+        f.n_bits()
+    }
+}
+
+/// One (length, BER) point.
+fn point(f: &Frame, st: Option<&JointStack>, p: f64, opts: &JointOptions) -> Result<StackPoint> {
+    let n = f.n_bits();
+    let pe = bsc::p_error(n, p);
+    let crc = (0..f.checks.len()).find(|&i| f.checks[i].crc().is_some());
+    let e2e = end_to_end_check(f);
+    let mut checks = Vec::new();
+    let mut alias = Vec::new();
+    for i in 0..f.checks.len() {
+        // a check whose exact value cannot be certified here shows null (and
+        // so do the products it enters), with the reason in its `note`
+        let value = if p == 0.0 {
+            Ok((covered_bits(f, i), 0.0))
+        } else {
+            let dual = st.map(|s| &s.dual);
+            cjoint::check_p_undetected(f, i, dual, p)
+        };
+        match value {
+            Ok((bits, pud)) => {
+                // at BER 0, P(alias | error) is its limit 0: every check
+                // here detects a single flip
+                let pa = if p == 0.0 {
+                    0.0
+                } else {
+                    pud / bsc::p_error(bits, p)
+                };
+                alias.push(Some(pa));
+                checks.push(StackCheck::exact(&f.checks[i].name, bits, pud, pa));
+            }
+            Err(e) => {
+                alias.push(None);
+                checks.push(StackCheck::missing(&f.checks[i].name, e.to_string()));
+            }
+        }
+    }
+    let all_checks_product = alias.iter().copied().product::<Option<f64>>();
+    let independence_product = match (crc, e2e) {
+        (Some(c), Some(t)) => alias[c].zip(alias[t]).map(|(a, b)| a * b),
+        (Some(c), None) => alias[c],
+        _ => None,
+    };
+    let (joint, terms) = match st {
+        Some(st) => joint_of(st, n, p, opts)?,
+        None if p == 0.0 => (
+            JointEstimate::new(Some(0.0), 0.0, 0.0, no_error_method()),
+            Vec::new(),
+        ),
+        None => {
+            return Err(Error::Invalid(format!(
+                "internal error: no joint computation for BER {p}"
+            )));
+        }
+    };
+    Ok(StackPoint::new(
+        f.bytes as u64,
+        n,
+        p,
+        pe,
+        joint,
+        independence_product,
+        all_checks_product,
+        checks,
+        terms,
+    ))
+}
+
+fn no_error_method() -> String {
+    "BER 0: no bit flips, nothing escapes".into()
+}
+
+/// The joint escape of `st` at BER `p`, with its method in words, and its
+/// terms.
+fn joint_of(
+    st: &JointStack,
+    n: u64,
+    p: f64,
+    opts: &JointOptions,
+) -> Result<(JointEstimate, Vec<StackTerm>)> {
+    let jp = st.at(p)?;
+    let mut terms: Vec<StackTerm> = st.terms.iter().map(|t| StackTerm::new(t, n, p)).collect();
+    let exact_ws: Vec<String> = st.terms.iter().map(|t| t.weight.to_string()).collect();
+    let exact_ws = if exact_ws.is_empty() {
+        "none".to_string()
+    } else {
+        exact_ws.join(",")
+    };
+    let enumerated = format!(
+        "exact weights {exact_ws} of {}, remainder bounded by the CRC's P_ud (dual code)",
+        st.max_weight
+    );
+    let (method, low, high) = match jp.method {
+        JointMethod::NoError => (no_error_method(), jp.low, jp.high),
+        JointMethod::CrcAlone => (
+            "exact: no checksum beside the CRC, so the CRC's P_ud (dual code)".into(),
+            jp.low,
+            jp.high,
+        ),
+        JointMethod::Uniform => (
+            format!(
+                "exact at BER 0.5: every error pattern equally likely, so P(a uniformly random \
+                 {n}-bit word passes every check) - 2^-{n}"
+            ),
+            jp.low,
+            jp.high,
+        ),
+        JointMethod::Enumerated => (enumerated, jp.low, jp.high),
+        JointMethod::Sampled => {
+            let s = st.sampled.as_ref().expect("a sampled point has its term");
+            terms.push(StackTerm::new(s, n, p));
+            (
+                format!(
+                    "{enumerated}; weight {} estimated from {} draws (seed {}), 95% interval; certified [{:e}, {:e}]",
+                    s.weight, opts.samples, opts.seed, jp.low, jp.high
+                ),
+                jp.interval.0,
+                jp.interval.1,
+            )
+        }
+        JointMethod::BracketOnly => (
+            format!(
+                "bracket only: {enumerated}; the remainder exceeds the exact terms at this BER, \
+                 so no estimate is given"
+            ),
+            jp.low,
+            jp.high,
+        ),
+    };
+    Ok((JointEstimate::new(jp.estimate, low, high, method), terms))
+}
+
 fn with_bytes(e: Error, bytes: usize) -> Error {
     match e {
         Error::Unsupported(m) => Error::Unsupported(format!("{bytes} bytes: {m}")),
@@ -223,6 +545,7 @@ fn with_bytes(e: Error, bytes: usize) -> Error {
 mod tests {
     use super::*;
     use crate::shard::{Checkpoint, Drive, drive, merge};
+    use aliasing_core::progress::Silent;
     use aliasing_core::shard::Shard;
     // (the stacks from a tally, dual code included, are tested end to end
     // in the command line's tests)
@@ -282,6 +605,134 @@ mod tests {
             assert_eq!(t.sample.draws, 3000);
             // 300 bytes: weight-5 codewords pass the checksums
             assert_eq!(t.terms.iter().any(|w| w.pass_count > 0), k == 1);
+        }
+    }
+
+    fn params_of(stack: &str, bytes: u64, bers: &[f64], samples: u64) -> StackParams {
+        StackParams {
+            stack: stack.into(),
+            bytes: vec![bytes],
+            bers: bers.to_vec(),
+            max_weight: 5,
+            samples,
+            seed: 1,
+        }
+    }
+
+    /// The sweep of BERs and stacks: every estimate lies inside its
+    /// bracket, every value is a probability (never NaN), BER 0 gives zeros,
+    /// and where no estimate is given the method says "bracket only".
+    #[test]
+    fn no_estimate_falls_outside_its_bracket() {
+        let bers = [0.0, 1e-300, 1e-12, 1e-6, 1e-3, 0.1, 0.3, 0.5];
+        for (stack, bytes) in [
+            ("internet+CRC-8/SAE-J1850", 21),
+            ("random+CRC-8/SAE-J1850", 21),
+            ("ipv4-tcp+CRC-16/ARC", 120),
+            ("ethernet-tcp", 300),
+        ] {
+            let r = report(&params_of(stack, bytes, &bers, 3000), &Silent).unwrap();
+            assert_eq!(r.points.len(), bers.len());
+            for pt in &r.points {
+                let j = &pt.joint;
+                let what = format!("{stack} {bytes} at {}: {j:?}", pt.ber);
+                assert!(0.0 <= j.low && j.low <= j.high && j.high <= 1.0, "{what}");
+                match j.estimate {
+                    Some(e) => assert!(j.low <= e && e <= j.high, "{what}"),
+                    None => assert!(j.method.starts_with("bracket only"), "{what}"),
+                }
+                if pt.ber == 0.0 {
+                    assert_eq!((j.estimate, j.high, pt.p_error), (Some(0.0), 0.0, 0.0));
+                    assert_eq!(pt.joint_given_error(), Some(0.0));
+                    assert_eq!(pt.independence_product, Some(0.0));
+                }
+                if pt.ber == 0.5 {
+                    assert_eq!(j.low, j.high, "{what}");
+                }
+                for x in [pt.independence_product, pt.all_checks_product, pt.ratio]
+                    .into_iter()
+                    .flatten()
+                {
+                    assert!(!x.is_nan(), "{what}");
+                }
+            }
+        }
+    }
+
+    /// Only BER 0: every value 0 with no enumeration, at once (a 1518-byte
+    /// frame whose dual code alone takes seconds).
+    #[test]
+    fn ber_zero_alone_needs_no_work() {
+        let t = std::time::Instant::now();
+        let r = report(&params_of("ethernet-tcp", 1518, &[0.0], 50_000), &Silent).unwrap();
+        assert!(t.elapsed().as_secs_f64() < 1.0, "{:?}", t.elapsed());
+        let pt = &r.points[0];
+        assert_eq!(pt.joint.estimate, Some(0.0));
+        assert!(pt.checks.iter().all(|c| c.p_undetected == Some(0.0)));
+        assert_eq!(pt.ratio, None);
+    }
+
+    /// The study's product is the FCS's `P(alias | error)` times TCP's (not
+    /// the IPv4 header's); the all-checks product has the third factor too.
+    #[test]
+    fn the_study_product_is_fcs_times_tcp() {
+        let r = report(&params_of("ethernet-tcp", 300, &[1e-6], 0), &Silent).unwrap();
+        let pt = &r.points[0];
+        let names: Vec<&str> = pt.checks.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "IPv4 header checksum",
+                "TCP checksum",
+                "FCS CRC-32/ISO-HDLC"
+            ]
+        );
+        let a: Vec<f64> = pt
+            .checks
+            .iter()
+            .map(|c| c.p_alias_given_error.unwrap())
+            .collect();
+        assert_eq!(pt.independence_product, Some(a[2] * a[1]));
+        assert_eq!(pt.all_checks_product, Some(a[0] * a[1] * a[2]));
+        let joint = pt.joint_given_error().unwrap();
+        assert_eq!(pt.ratio, Some(joint / (a[2] * a[1])));
+    }
+
+    /// Runs the dense simulator (real frames, real checks) on `stack`.
+    fn dense(stack: &str, bytes: usize, ber: f64, frames: u64, seed: u64) -> (u64, f64, f64) {
+        use crate::channel::Channel;
+        use crate::run::{Plan, RunOptions, simulate};
+        let f = Frame::new(stack, bytes, Payload::Random).unwrap();
+        let plan = Plan::new(f, Channel::Bsc { ber }, seed, frames);
+        let opts = RunOptions {
+            engine: crate::run::Engine::Dense,
+            ..RunOptions::default()
+        };
+        let c = simulate(&plan, &opts, None).unwrap();
+        let (lo, hi) = crate::interval::clopper_pearson(c.stack_escapes, frames, 0.999);
+        (c.stack_escapes, lo, hi)
+    }
+
+    /// Against the dense simulator (seeded; its 99.9% interval): at BER 0.5
+    /// (exact by counting the words that pass) and at mid-high BERs, where
+    /// the simulator's interval meets the bracket and holds the estimate
+    /// when there is one.
+    #[test]
+    fn agrees_with_the_dense_simulator_at_high_ber() {
+        for (stack, bytes, ber, frames) in [
+            ("random+CRC-8/SAE-J1850", 21, 0.5, 400_000),
+            ("random+CRC-8/SAE-J1850", 21, 0.3, 400_000),
+            ("internet+CRC-8/SAE-J1850", 21, 0.01, 16_000_000),
+        ] {
+            let r = report(&params_of(stack, bytes as u64, &[ber], 4000), &Silent).unwrap();
+            let j = &r.points[0].joint;
+            let (hits, lo, hi) = dense(stack, bytes, ber, frames, 11);
+            let what = format!("{stack} at {ber}: {hits} of {frames} [{lo}, {hi}] vs {j:?}");
+            assert!(hits >= 20, "{what}");
+            assert!(lo <= j.high && j.low <= hi, "{what}");
+            if let Some(e) = j.estimate {
+                assert!(lo <= e && e <= hi, "{what}");
+            }
         }
     }
 }

@@ -1,8 +1,8 @@
 //! `alias stack`: the exact joint escape of a stack of checks (one CRC plus
 //! Internet checksums, e.g. Ethernet FCS + IPv4 + TCP) on a binary symmetric
-//! channel, beside each check on its own and the independence product.
-//! Thin glue over `aliasing_core::joint` and the layouts of
-//! `aliasing_core::layout`.
+//! channel, beside each check on its own and the study's independence
+//! product. Rendering of `aliasing_sim::joint::report`, the one library
+//! call that computes it.
 
 use crate::args::parse_bers;
 use crate::args::parse_shard;
@@ -10,12 +10,9 @@ use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
 use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
-use aliasing_core::bsc;
-use aliasing_core::document::{self, JointEstimate, StackCheck, StackPoint, StackTerm};
-use aliasing_core::joint::{self, JointOptions, JointStack};
-use aliasing_core::layout::Frame;
+use aliasing_core::document::{self, StackPoint};
 use aliasing_core::shard::Shard;
-use aliasing_sim::joint::{Items, STACK_FORMAT, StackFile, StackParams, StackWork};
+use aliasing_sim::joint::{self, STACK_FORMAT, StackFile, StackParams, StackWork};
 use aliasing_sim::shard::{self, Drive};
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -103,21 +100,15 @@ pub fn run(a: Args) -> Result<()> {
         samples: a.samples,
         seed: a.seed,
     };
-    // every layout and plan first, so a bad length stops before any long work
-    let work = StackWork::new(&params)?;
+    params.validate()?;
     let bar = Bar::stderr();
-    let opts = Drive {
-        progress: &bar,
-        ..Drive::default()
-    };
-    let run_items = |items: &[u64]| {
-        aliasing_core::progress::Progress::stage(&bar, "work items", items.len() as u64);
-        let start = shard::Checkpoint::start(work.empty_tally());
-        shard::drive(items.len() as u64, Shard::WHOLE, start, &opts, |j| {
-            work.run(items[j as usize])
-        })
-    };
-    let stacks = if shard.is_some() || a.out.is_some() {
+    let doc = if shard.is_some() || a.out.is_some() {
+        // every layout and plan first, so a bad length stops before any long work
+        let work = StackWork::new(&params)?;
+        let opts = Drive {
+            progress: &bar,
+            ..Drive::default()
+        };
         // every item of the shard, draws included, into a result file
         let sh = shard.unwrap_or(Shard::WHOLE);
         aliasing_core::progress::Progress::stage(&bar, "work items", work.items());
@@ -137,54 +128,12 @@ pub fn run(a: Args) -> Result<()> {
             // a shard's tally alone is no result: merge the shards
             return Ok(());
         }
-        keep_samples_where_wide(work.stacks_with(&tally, &bar)?, &params.bers)?
+        joint::report_from_tally(&params, &work, &tally, &bar)?
     } else {
-        // the enumeration, then draws only for the lengths that need them
-        let tally = run_items(&work.select(Items::Enumeration, &[]))?;
-        let mut stacks = work.stacks_with(&tally, &bar)?;
-        let mut want = Vec::new();
-        for st in &stacks {
-            want.push(wide(st, &params.bers)?);
-        }
-        let draws = work.select(Items::Samples, &want);
-        if !draws.is_empty() {
-            let t = run_items(&draws)?;
-            for (k, st) in stacks.iter_mut().enumerate() {
-                if want[k] {
-                    st.set_sample(&t.0[k].sample, params.samples)?;
-                }
-            }
-        }
-        stacks
+        joint::report(&params, &bar)?
     };
     bar.finish();
-    let doc = stack_document(&params, &work.frames, &stacks)?;
     emit(&doc, a.format, a.output.as_deref(), a.plot.as_deref())
-}
-
-/// `true` when the certified bracket from the exact terms alone is wider
-/// than 0.1% at some BER: the sampled next weight is then reported.
-fn wide(st: &JointStack, bers: &[f64]) -> Result<bool> {
-    let mut exact = st.clone();
-    exact.sampled = None;
-    for &p in bers {
-        let jp = exact.at(p)?;
-        if jp.high > jp.low * 1.001 {
-            return Ok(true);
-        }
-    }
-    Ok(false)
-}
-
-/// Drops the sampled weight where the exact bracket is narrow (as a single
-/// run that never draws there).
-fn keep_samples_where_wide(mut stacks: Vec<JointStack>, bers: &[f64]) -> Result<Vec<JointStack>> {
-    for st in &mut stacks {
-        if !wide(st, bers)? {
-            st.sampled = None;
-        }
-    }
-    Ok(stacks)
 }
 
 /// Reads shard files of one `alias stack` run, adds their tallies and
@@ -204,27 +153,9 @@ pub fn merge_report(
     // the dual code of each length (about 19 s of CPU at 1518 bytes for
     // CRC-32) on the bar, as the computing path shows it
     let bar = Bar::stderr();
-    let stacks = work.stacks_with(&tally, &bar);
+    let doc = joint::report_from_tally(&params, &work, &tally, &bar);
     bar.finish();
-    let stacks = keep_samples_where_wide(stacks?, &params.bers)?;
-    let doc = stack_document(&params, &work.frames, &stacks)?;
-    emit(&doc, format, output, plot)
-}
-
-/// The document of a run: one point per (length, BER).
-fn stack_document(
-    params: &StackParams,
-    frames: &[Frame],
-    stacks: &[JointStack],
-) -> Result<document::Stack> {
-    let opts = params.options();
-    let mut points = Vec::new();
-    for (f, st) in frames.iter().zip(stacks) {
-        for &p in &params.bers {
-            points.push(point(f, st, p, &opts)?);
-        }
-    }
-    Ok(document::Stack::new(&params.stack, points))
+    emit(&doc?, format, output, plot)
 }
 
 fn emit(
@@ -243,66 +174,14 @@ fn emit(
             let mut s = String::from(
                 "# P(escape | error): a frame with at least one bit error passes every check\n\
                  # joint: exact low-weight CRC codewords through the checksums; [low, high] certified\n\
-                 # (or the 95% interval when a weight is sampled); product: the checks' P(alias | error) multiplied\n",
+                 # (or the 95% interval when a weight is sampled; exact at BER 0 and 0.5; - : the bracket alone)\n\
+                 # product: the study's, the CRC's P(alias | error) x the end-to-end checksum's\n",
             );
             s.push_str(&output::table(&rows(doc, false)));
             s
         }
     };
     output::emit(output, &text)
-}
-
-/// One (length, BER) point of the document.
-fn point(f: &Frame, st: &JointStack, p: f64, opts: &JointOptions) -> Result<StackPoint> {
-    let n = f.n_bits();
-    let pe = bsc::p_error(n, p);
-    let jp = st.at(p)?;
-    let mut checks = Vec::new();
-    let mut product = 1.0;
-    for i in 0..f.checks.len() {
-        // a check whose exact value cannot be certified here shows null (and
-        // so does the product), with the reason in its `note`
-        match joint::check_p_undetected(f, i, Some(&st.dual), p) {
-            Ok((bits, pud)) => {
-                let pa = pud / bsc::p_error(bits, p);
-                product *= pa;
-                checks.push(StackCheck::exact(&f.checks[i].name, bits, pud, pa));
-            }
-            Err(e) => {
-                product = f64::NAN;
-                checks.push(StackCheck::missing(&f.checks[i].name, e.to_string()));
-            }
-        }
-    }
-    let mut terms: Vec<StackTerm> = st.terms.iter().map(|t| StackTerm::new(t, n, p)).collect();
-    let exact_ws: Vec<String> = st.terms.iter().map(|t| t.weight.to_string()).collect();
-    let mut method = format!(
-        "exact weights {} of {}, remainder bounded by the CRC's P_ud (dual code)",
-        exact_ws.join(","),
-        st.max_weight
-    );
-    let (low, high) = if let Some(s) = &st.sampled {
-        terms.push(StackTerm::new(s, n, p));
-        method = format!(
-            "{method}; weight {} estimated from {} draws (seed {}), 95% interval; certified [{:e}, {:e}]",
-            s.weight, opts.samples, opts.seed, jp.low, jp.high
-        );
-        jp.interval
-    } else {
-        (jp.low, jp.high)
-    };
-    let joint = JointEstimate::new(jp.estimate, low, high, method);
-    let product = (!product.is_nan()).then_some(product);
-    Ok(StackPoint::new(
-        f.bytes as u64,
-        n,
-        p,
-        pe,
-        joint,
-        product,
-        checks,
-        terms,
-    ))
 }
 
 fn rows(doc: &document::Stack, full: bool) -> Vec<Vec<String>> {
@@ -329,19 +208,19 @@ fn rows(doc: &document::Stack, full: bool) -> Vec<Vec<String>> {
         .map(|s| s.to_string())
         .collect::<Vec<_>>(),
     ];
-    let or_nan = |x: Option<f64>| x.unwrap_or(f64::NAN);
+    let or_dash = |x: Option<f64>| x.map_or_else(|| "-".to_string(), fmt);
     for pt in &doc.points {
         let j = &pt.joint;
         rows.push(vec![
             pt.bytes.to_string(),
             fmt(pt.ber),
             fmt(pt.p_error),
-            fmt(j.estimate),
+            or_dash(j.estimate),
             fmt(j.low),
             fmt(j.high),
-            fmt(pt.joint_given_error()),
-            fmt(or_nan(pt.independence_product)),
-            fmt(or_nan(pt.ratio)),
+            or_dash(pt.joint_given_error()),
+            or_dash(pt.independence_product),
+            or_dash(pt.ratio),
         ]);
     }
     rows
@@ -369,12 +248,17 @@ fn plot(doc: &document::Stack, path: &Path) -> Result<()> {
     lengths.dedup();
     let mut series = Vec::new();
     for (k, &b) in lengths.iter().enumerate() {
-        let at: Vec<&StackPoint> = doc.points.iter().filter(|p| p.bytes == b).collect();
+        // BER 0 has no place on a log axis
+        let at: Vec<&StackPoint> = doc
+            .points
+            .iter()
+            .filter(|p| p.bytes == b && p.p_error > 0.0)
+            .collect();
         let joint: Vec<Interval> = at
             .iter()
             .map(|p| Interval {
                 x: p.ber,
-                y: Some(p.joint.estimate / p.p_error),
+                y: p.joint_given_error(),
                 low: p.joint.low / p.p_error,
                 high: p.joint.high / p.p_error,
             })
@@ -382,7 +266,7 @@ fn plot(doc: &document::Stack, path: &Path) -> Result<()> {
         let line: Vec<(f64, f64)> = joint.iter().filter_map(|i| i.y.map(|y| (i.x, y))).collect();
         let product: Vec<(f64, f64)> = at
             .iter()
-            .map(|p| (p.ber, p.independence_product.unwrap_or(f64::NAN)))
+            .filter_map(|p| p.independence_product.map(|x| (p.ber, x)))
             .collect();
         series.push(Series {
             label: format!("{b} bytes: {}", joint_label(&at)),
@@ -395,7 +279,7 @@ fn plot(doc: &document::Stack, path: &Path) -> Result<()> {
             shape: Shape::Estimates(joint),
         });
         series.push(Series {
-            label: format!("{b} bytes: independence product"),
+            label: format!("{b} bytes: independence product (study's)"),
             colour: colour(k),
             shape: Shape::Exact(product),
         });

@@ -1,17 +1,20 @@
 //! The `stack` document: the exact joint escape of a stack of checks (one
-//! CRC plus Internet checksums) beside each check alone and the
-//! independence product.
+//! CRC plus Internet checksums) beside each check alone, the study's
+//! independence product (the CRC's `P(alias | error)` times the end-to-end
+//! checksum's) and the product over all checks.
 
 use super::{Count, Document};
 use serde::{Deserialize, Serialize};
 
-/// The joint escape of a [`StackPoint`]: an estimate inside an interval.
+/// The joint escape of a [`StackPoint`]: an estimate inside an interval,
+/// or the interval alone (`estimate` null) where no method valid at that BER
+/// gives an estimate (`method` says which case).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct JointEstimate {
-    /// The joint `P(escape)` per frame (exact terms plus the estimate of a
-    /// sampled weight, if any).
-    pub estimate: f64,
+    /// The joint `P(escape)` per frame, inside `[low, high]`; `null` where
+    /// the bracket alone is reported.
+    pub estimate: Option<f64>,
     /// Lower end: certified, or of the 95% interval when a weight is sampled.
     pub low: f64,
     /// Upper end, as `low`.
@@ -21,8 +24,8 @@ pub struct JointEstimate {
 }
 
 impl JointEstimate {
-    /// A joint estimate.
-    pub fn new(estimate: f64, low: f64, high: f64, method: String) -> Self {
+    /// A joint estimate (`None`: the bracket alone).
+    pub fn new(estimate: Option<f64>, low: f64, high: f64, method: String) -> Self {
         JointEstimate {
             estimate,
             low,
@@ -122,9 +125,18 @@ pub struct StackPoint {
     pub p_error: f64,
     /// The joint escape.
     pub joint: JointEstimate,
-    /// The checks' `P(alias | error)` multiplied (`null` if one is missing).
+    /// The study's independence product: the CRC's `P(alias | error)` times
+    /// the end-to-end checksum's (the Internet checksum over the payload,
+    /// TCP's in `ethernet-tcp`), each over the bits it covers; the CRC's
+    /// alone where the stack has no checksum (`null` if one is missing).
     pub independence_product: Option<f64>,
-    /// Joint `P(escape | error)` over the product (`null` if the product is not positive).
+    /// Every check's `P(alias | error)` multiplied (the IPv4 header checksum
+    /// too): a different assumption from the study's (`null` if one is
+    /// missing).
+    pub all_checks_product: Option<f64>,
+    /// Joint `P(escape | error)` over `independence_product` (`null` if
+    /// there is no joint estimate, no error can occur, or the product is
+    /// not positive).
     pub ratio: Option<f64>,
     /// Each check on its own.
     pub checks: Vec<StackCheck>,
@@ -133,7 +145,8 @@ pub struct StackPoint {
 }
 
 impl StackPoint {
-    /// A point; the ratio is computed from the joint estimate and the product.
+    /// A point; the ratio is computed from the joint estimate and the
+    /// study's product.
     #[allow(clippy::too_many_arguments)] // one per field of the document
     pub fn new(
         bytes: u64,
@@ -142,12 +155,14 @@ impl StackPoint {
         p_error: f64,
         joint: JointEstimate,
         independence_product: Option<f64>,
+        all_checks_product: Option<f64>,
         checks: Vec<StackCheck>,
         terms: Vec<StackTerm>,
     ) -> Self {
-        let ratio = independence_product
-            .filter(|&x| x > 0.0)
-            .map(|x| joint.estimate / p_error / x);
+        let ratio = match (joint.estimate, independence_product) {
+            (Some(j), Some(x)) if x > 0.0 && p_error > 0.0 => Some(j / p_error / x),
+            _ => None,
+        };
         StackPoint {
             bytes,
             bits,
@@ -155,15 +170,22 @@ impl StackPoint {
             p_error,
             joint,
             independence_product,
+            all_checks_product,
             ratio,
             checks,
             terms,
         }
     }
 
-    /// Joint `P(escape | error)`.
-    pub fn joint_given_error(&self) -> f64 {
-        self.joint.estimate / self.p_error
+    /// Joint `P(escape | error)` (`None` without a joint estimate; 0 at BER
+    /// 0, its limit, since every escape needs at least two flips).
+    pub fn joint_given_error(&self) -> Option<f64> {
+        let j = self.joint.estimate?;
+        Some(if self.p_error > 0.0 {
+            j / self.p_error
+        } else {
+            0.0
+        })
     }
 }
 

@@ -130,12 +130,36 @@ fn stack_round_trips_missing_checks() {
         contribution: 1e-40,
         exact: true,
     };
-    let j = JointEstimate::new(1e-30, 9e-31, 2e-30, "exact".into());
-    let p = StackPoint::new(64, 512, 1e-6, 5e-4, j.clone(), None, checks, vec![term]);
+    let j = JointEstimate::new(Some(1e-30), 9e-31, 2e-30, "exact".into());
+    let p = StackPoint::new(
+        64,
+        512,
+        1e-6,
+        5e-4,
+        j.clone(),
+        None,
+        None,
+        checks,
+        vec![term],
+    );
     assert_eq!(p.ratio, None);
-    let q = StackPoint::new(64, 512, 1e-4, 5e-2, j, Some(1e-20), vec![], vec![]);
+    let q = StackPoint::new(
+        64,
+        512,
+        1e-4,
+        5e-2,
+        j,
+        Some(1e-20),
+        Some(1e-25),
+        vec![],
+        vec![],
+    );
     assert_eq!(q.ratio, Some(1e-30 / 5e-2 / 1e-20));
-    round_trip(&Stack::new("ethernet-tcp", vec![p, q]));
+    // the bracket alone: no estimate, no ratio
+    let b = JointEstimate::new(None, 9e-31, 2e-30, "bracket only".into());
+    let r = StackPoint::new(64, 512, 1e-4, 5e-2, b, Some(1e-20), None, vec![], vec![]);
+    assert_eq!((r.ratio, r.joint_given_error()), (None, None));
+    round_trip(&Stack::new("ethernet-tcp", vec![p, q, r]));
 }
 
 #[test]

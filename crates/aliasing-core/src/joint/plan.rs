@@ -272,6 +272,8 @@ impl Sampler {
 pub struct JointPlan {
     /// The frame's model.
     pub model: JointModel,
+    /// The frame.
+    pub frame: Frame,
     /// Highest weight enumerated (the options' limit, lowered where the
     /// frame is over the pair limits of [`lowweight::shapes`]).
     pub max_weight: u32,
@@ -320,6 +322,7 @@ impl JointPlan {
         let sampler = (opts.samples > 0).then(|| Sampler::new(&model));
         Ok(JointPlan {
             model,
+            frame: frame.clone(),
             max_weight,
             samples: opts.samples,
             seed: opts.seed,
