@@ -272,7 +272,7 @@ mod tests {
         for (n, words) in [(3u64, vec![0b101u32]), (4, vec![0b0101, 0b1010, 0b1111])] {
             for w_max in 1..=2 {
                 let counts = low_weights(&g, n, w_max).unwrap();
-                for p in [0.0, 1e-300, 1e-6, 0.3, 0.5, 0.9, 1.0] {
+                for p in [0.0f64, 1e-300, 1e-6, 0.3, 0.5, 0.9, 1.0] {
                     let exact: f64 = words
                         .iter()
                         .map(|e| {
