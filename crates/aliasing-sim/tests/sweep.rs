@@ -392,13 +392,11 @@ fn batch(m: curve::Method, g: &Generator, n: u64, bers: &[f64]) -> Vec<Result<f6
     }
     let req = Request::new(g, &[Bits(n)], &admitted).unwrap();
     let pts = x.compute(&req, budget, &Silent).map_err(|e| e.to_string());
-    let mut k = 0;
-    for o in out.iter_mut().filter(|o| o.is_ok()) {
+    for (k, o) in out.iter_mut().filter(|o| o.is_ok()).enumerate() {
         *o = match &pts {
             Ok(pts) => Ok(pts[k].p_undetected),
             Err(e) => Err(e.clone()),
         };
-        k += 1;
     }
     out
 }
@@ -519,7 +517,12 @@ fn crc_long_cases(sw: &mut Sweep) {
             .iter()
             .all(|c| c.is_ok())
             .then(|| chain.into_iter().map(|c| c.unwrap()).collect::<Vec<f64>>());
-        let w_max = if n <= 2048 { 5 } else { 4 };
+        // the pair tables of the enumeration grow as n^2
+        let w_max = match n {
+            0..=2048 => 5,
+            2049..=20_000 => 4,
+            _ => 3,
+        };
         let counts = bracket::low_weights(&g, n, w_max).unwrap();
         for (i, &p) in BERS.iter().enumerate() {
             let dual = duals[i].clone();
@@ -1083,7 +1086,8 @@ fn summary(rows: &[Row]) -> String {
 fn differential_sweep() {
     let t = std::time::Instant::now();
     let mut sw = Sweep { rows: Vec::new() };
-    let families: [(&str, fn(&mut Sweep)); 6] = [
+    type Family = (&'static str, fn(&mut Sweep));
+    let families: [Family; 6] = [
         ("CRC brute force", crc_brute_cases),
         ("CRC long lengths", crc_long_cases),
         ("CRC simulator", crc_sim_cases),
