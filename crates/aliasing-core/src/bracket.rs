@@ -103,6 +103,10 @@ fn tail(
     while w <= n {
         let t = ln_term(w).exp();
         sum += t;
+        if w + step > n {
+            // the last term (a ratio past it would read weights above `n`)
+            break;
+        }
         let rho = if step == 1 {
             ratio(w)
         } else {
@@ -257,6 +261,36 @@ pub fn brackets_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tiny_lengths_at_every_ber() {
+        // x^2 + 1 = (x + 1)^2 (even weights only) at 3 and 4 bits, weights up
+        // to 1 or 2: the tail's last term sits at weight n, and the sum once
+        // read a ratio past it (a subtraction overflow). Brute force: the
+        // codewords of length 3 are 101; of length 4, 0101 1010 1111.
+        let g = Generator::new(2, 1).unwrap();
+        for (n, words) in [(3u64, vec![0b101u32]), (4, vec![0b0101, 0b1010, 0b1111])] {
+            for w_max in 1..=2 {
+                let counts = low_weights(&g, n, w_max).unwrap();
+                for p in [0.0f64, 1e-300, 1e-6, 0.3, 0.5, 0.9, 1.0] {
+                    let exact: f64 = words
+                        .iter()
+                        .map(|e| {
+                            let w = e.count_ones() as i32;
+                            p.powi(w) * (1.0 - p).powi(n as i32 - w)
+                        })
+                        .sum();
+                    let b = bracket(&g, n, &counts, p).unwrap();
+                    assert!(
+                        b.lower <= exact && exact <= b.upper,
+                        "n={n} W={w_max} p={p}: {} <= {exact} <= {}",
+                        b.lower,
+                        b.upper
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn brackets_contain_the_exact_value() {

@@ -226,8 +226,13 @@ pub trait ExactMethod: Sync {
     fn method(&self) -> Method;
 
     /// Whether the method applies to `req` (an error saying why not, e.g. a
-    /// width or BER outside its range) and at what cost.
+    /// width or BER outside its range) and at what cost. It refuses every
+    /// request outside [`ExactMethod::domain`].
     fn assess(&self, req: &Request) -> Result<Cost>;
+
+    /// Where the method's value is exact: the checks, channel, data model,
+    /// BERs, widths and lengths that [`ExactMethod::assess`] accepts.
+    fn domain(&self) -> Domain;
 
     /// The points, BER-major with lengths ascending, reporting to
     /// `progress` (see [`crate::progress`]); only called after
@@ -268,12 +273,156 @@ const CHAIN_NS: f64 = 0.15;
 const WINDOW_NS: f64 = 0.8;
 const TERM_NS: f64 = 250.0;
 
+/// The highest BER the dual-code method takes (above it `1 - 2p` is
+/// negative and the terms of MacWilliams' sum alternate in sign).
+const DUAL_MAX_BER: f64 = 0.5;
+
+/// Where one exact method holds: the domain its refusal enforces. One entry
+/// of [`domains`], the source of the "where each exact method holds" table
+/// ([`domain_table`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Domain {
+    /// The method's name.
+    pub method: &'static str,
+    /// The function or check that refuses a request outside the domain.
+    pub refused_by: &'static str,
+    /// The checks it computes.
+    pub checks: &'static str,
+    /// The channel.
+    pub channel: &'static str,
+    /// What the data is (the value of a CRC does not depend on it).
+    pub data: &'static str,
+    /// The BERs it accepts.
+    pub bers: String,
+    /// The widths and lengths it accepts.
+    pub sizes: String,
+}
+
+/// Every exact method of the crate with the domain where its value is exact
+/// (or, for the bracket, the burst theorem and the joint terms, where its
+/// bounds and counts are certified): the CRC methods of [`methods`] first,
+/// then the others. Each refuses a request outside its domain with a typed
+/// error, named in [`Domain::refused_by`].
+pub fn domains() -> Vec<Domain> {
+    let mut v: Vec<Domain> = methods().iter().map(|m| m.domain()).collect();
+    v.extend([
+        Domain {
+            method: "certified bracket (bounds, not a value)",
+            refused_by: "`bracket::bracket`, `bracket::low_weights`",
+            checks: "any CRC, widths 1 to 64",
+            channel: "BSC",
+            data: "any",
+            bers: "[0, 1]".into(),
+            sizes: format!(
+                "weights counted exactly up to {} (meet in the middle); lengths from r + 1 bits",
+                crate::bracket::MAX_ENUMERATED
+            ),
+        },
+        Domain {
+            method: "Gilbert-Elliott product chain",
+            refused_by: "`markov::gilbert::check`",
+            checks: "any CRC",
+            channel: "Gilbert-Elliott (stationary start; state BERs and transitions in [0, 1], not both transitions 0)",
+            data: "any",
+            bers: "each state's BER in [0, 1]".into(),
+            sizes: format!(
+                "widths 1 to {}, as the memory budget admits; lengths from r + 1 bits",
+                markov::gilbert::MAX_WIDTH
+            ),
+        },
+        Domain {
+            method: "Internet checksum, random data",
+            refused_by: "`internet::p_undetected`",
+            checks: "Internet checksum (RFC 1071), field computed from the data",
+            channel: "BSC",
+            data: "uniformly random bytes",
+            bers: "[0, 1]".into(),
+            sizes: "frames from 3 bytes (data and the 16-bit field); refused where the rounding bound is not certified".into(),
+        },
+        Domain {
+            method: "Internet checksum, given data",
+            refused_by: "`internet::p_undetected_payload`",
+            checks: "Internet checksum (RFC 1071)",
+            channel: "BSC",
+            data: "the bytes given, as sent",
+            bers: "[0, 1]".into(),
+            sizes: "1 byte or more".into(),
+        },
+        Domain {
+            method: "Fletcher-16 characteristic function",
+            refused_by: "`fletcher::p_undetected16` (a point whose rounding bound exceeds 1e-9 of it)",
+            checks: "Fletcher-16 (mod 255, ISO 8473 placement)",
+            channel: "BSC",
+            data: "random bits (each flip +-2^k with probability 1/2)",
+            bers: "[0, 1] where certified to 1e-9 relative".into(),
+            sizes: "2 bytes or more".into(),
+        },
+        Domain {
+            method: "joint stack terms",
+            refused_by: "`joint::JointStack::new`",
+            checks: format_static_joint(),
+            channel: "BSC",
+            data: "random payload, fixed headers",
+            bers: "[0, 1]; exact terms up to weight 5, a certified bracket for the rest".into(),
+            sizes: "CRCs the dual code takes (widths up to 32)".into(),
+        },
+        Domain {
+            method: "burst guarantees",
+            refused_by: "`burst::count_undetected`",
+            checks: "any CRC",
+            channel: "single bursts of length b",
+            data: "any",
+            bers: "-".into(),
+            sizes: format!(
+                "the theorem for every b; counted one pattern at a time up to {} patterns",
+                crate::burst::MAX_ENUMERATED
+            ),
+        },
+    ]);
+    v
+}
+
+fn format_static_joint() -> &'static str {
+    // `joint::MAX_CHECKS` is 4 (a test holds the two together)
+    "one CRC and up to 4 Internet checksums"
+}
+
+/// The table of [`domains`] in Markdown, as `docs/guide/exact-methods.md`
+/// quotes it.
+pub fn domain_table() -> String {
+    let mut s = String::from(
+        "| method | checks | channel | data | BERs | widths and lengths | refused by |\n\
+         |---|---|---|---|---|---|---|\n",
+    );
+    for d in domains() {
+        s += &format!(
+            "| {} | {} | {} | {} | {} | {} | {} |\n",
+            d.method, d.checks, d.channel, d.data, d.bers, d.sizes, d.refused_by
+        );
+    }
+    s
+}
+
 /// The Markov chain over register states ([`crate::markov`]).
 struct MarkovMethod;
 
 impl ExactMethod for MarkovMethod {
     fn method(&self) -> Method {
         Method::Markov
+    }
+    fn domain(&self) -> Domain {
+        Domain {
+            method: "Markov chain over register states",
+            refused_by: "`curve::MarkovMethod::assess` (memory), `Request::new`, `Ber::new`",
+            checks: "any CRC",
+            channel: "BSC",
+            data: "any (a CRC's escape depends on the error pattern alone)",
+            bers: "[0, 1]".into(),
+            sizes: "every width whose 2^r-state vector (8 * 2^r bytes per BER in flight) fits \
+                    the memory budget; lengths from r + 1 bits"
+                .into(),
+        }
     }
     fn assess(&self, req: &Request) -> Result<Cost> {
         let r = req.generator().width();
@@ -312,6 +461,20 @@ impl ExactMethod for DualMethod {
     fn method(&self) -> Method {
         Method::Dual
     }
+    fn domain(&self) -> Domain {
+        Domain {
+            method: "dual code (MacWilliams)",
+            refused_by: "`curve::DualMethod::assess`, `Request::new`, `Ber::new`",
+            checks: "any CRC",
+            channel: "BSC",
+            data: "any (a CRC's escape depends on the error pattern alone)",
+            bers: format!("[0, {DUAL_MAX_BER}]"),
+            sizes: format!(
+                "widths 1 to {}; lengths from r + 1 bits, as the memory budget admits",
+                dual::MAX_WIDTH
+            ),
+        }
+    }
     fn assess(&self, req: &Request) -> Result<Cost> {
         let g = req.generator();
         if g.width() > dual::MAX_WIDTH {
@@ -321,9 +484,9 @@ impl ExactMethod for DualMethod {
                 g.width()
             )));
         }
-        if let Some(p) = req.bers().iter().find(|p| p.get() > 0.5) {
+        if let Some(p) = req.bers().iter().find(|p| p.get() > DUAL_MAX_BER) {
             return Err(Error::Unsupported(format!(
-                "the dual-code method handles bit error rates up to 0.5, not {p}"
+                "the dual-code method handles bit error rates up to {DUAL_MAX_BER}, not {p}"
             )));
         }
         let lengths = req.raw_lengths();
@@ -536,6 +699,23 @@ mod tests {
         // 2^-16 - 2^-17 = 2^-17 at n = 17.
         assert_eq!(res.points[0].p_undetected, 2f64.powi(-17));
         assert_eq!(res.method, Method::Markov);
+    }
+
+    #[test]
+    fn every_method_states_its_domain() {
+        assert_eq!(crate::joint::MAX_CHECKS, 4, "update format_static_joint");
+        let d = domains();
+        assert_eq!(d.len(), methods().len() + 7);
+        let t = domain_table();
+        assert_eq!(t.lines().count(), d.len() + 2);
+        // the dual code's stated BER range is the one it enforces
+        let crc = catalogue::resolve("crc16-ccitt").unwrap();
+        assert!(exact(&crc, &[40], &[DUAL_MAX_BER], Method::Dual).is_ok());
+        let above = f64::from_bits(DUAL_MAX_BER.to_bits() + 1);
+        let e = exact(&crc, &[40], &[above], Method::Dual).unwrap_err();
+        assert!(matches!(e, Error::Unsupported(_)), "{e}");
+        assert!(t.contains(&format!("widths 1 to {}", dual::MAX_WIDTH)));
+        assert!(t.contains(&format!("widths 1 to {}", markov::gilbert::MAX_WIDTH)));
     }
 
     #[test]
