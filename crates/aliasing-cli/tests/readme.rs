@@ -158,7 +158,9 @@ fn check(case: &Case, quoted: &[String], real: &str) -> Result<(), String> {
                 gap = false;
             }
             if !gap && real[at..].iter().any(|r| !r.trim().is_empty()) {
-                return Err("output lines after the quote are left out without a `...` line".into());
+                return Err(
+                    "output lines after the quote are left out without a `...` line".into(),
+                );
             }
             Ok(())
         }
