@@ -179,6 +179,31 @@ fn resolve_crc<'py>(py: Python<'py>, spec: &str) -> PyResult<Bound<'py, PyDict>>
     Ok(d)
 }
 
+/// Seconds per call of the library's own computation of `alias curve --crc
+/// CRC --bits BITS --ber BER` (resolving the name, then
+/// `aliasing_core::curve::exact`), averaged over `calls` calls: what the
+/// tests measure the package's overhead against.
+#[pyfunction]
+fn library_curve_seconds(
+    py: Python<'_>,
+    crc: &str,
+    bits: u64,
+    ber: f64,
+    calls: u32,
+) -> PyResult<f64> {
+    use aliasing_core::curve::{Method, exact};
+    let calls = calls.max(1);
+    py.detach(|| {
+        let start = std::time::Instant::now();
+        for _ in 0..calls {
+            let c = aliasing_core::catalogue::resolve(crc)?;
+            std::hint::black_box(exact(&c, &[bits], &[ber], Method::Auto)?);
+        }
+        Ok(start.elapsed().as_secs_f64() / f64::from(calls))
+    })
+    .map_err(|e: aliasing_core::Error| pyo3::exceptions::PyValueError::new_err(e.to_string()))
+}
+
 /// The extension module `aliasing._native`.
 #[pymodule]
 #[pyo3(name = "_native")]
@@ -186,6 +211,7 @@ fn aliasing_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(catalogue, m)?)?;
     m.add_function(wrap_pyfunction!(resolve_crc, m)?)?;
+    m.add_function(wrap_pyfunction!(library_curve_seconds, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
