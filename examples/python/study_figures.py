@@ -52,7 +52,7 @@ def main() -> int:
     bers = [1e-4, 1e-5, 1e-6]
     st = aliasing.stack("ethernet-tcp", bytes=[64, 128, 256, 594], ber=bers, progress=True)
     nbytes, sber = st.column("bytes"), st.column("ber")
-    joint, product = st.column("joint"), st.column("independence_product")
+    joint, product = st.column("joint.estimate"), st.column("independence_product")
     fig, ax = plt.subplots(figsize=(8, 5))
     for i, b in enumerate(bers):
         sel = sber == b

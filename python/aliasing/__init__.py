@@ -490,9 +490,9 @@ def curve(
     ``dual``. Rows (``points``): ``ber``, ``bits``, ``data_bits``,
     ``p_error``, ``p_undetected``, ``p_alias_given_error``.
 
-    >>> r = curve(CRC_32_ISO_HDLC, bytes=1518, ber=[1e-5, 1e-7])
+    >>> r = curve(CRC_16_ARC, bytes=1518, ber=[1e-5, 1e-7])
     >>> [f"{p:.3e}" for p in r.column("p_undetected")]
-    ['1.289e-13', '4.306e-32']
+    ['2.449e-10', '2.761e-18']
     """
     return _run(
         _argv(
@@ -631,10 +631,11 @@ def stack(
     """Exact joint escape of a stack of checks (default ``ethernet-tcp``:
     FCS + IPv4 + TCP) against the independence product (``alias stack``).
     Rows (``points``): ``bytes``, ``bits``, ``ber``, ``p_error``, ``joint``,
-    ``independence_product``, ``ratio``, ``checks``, ``terms``.
+    ``independence_product``, ``ratio``, ``checks``, ``terms``, ``joint`` (an
+    object: ``joint.estimate``, ``joint.low``, ``joint.high``, ``joint.method``).
 
-    >>> r = stack("ethernet-tcp", bytes=64, ber=1e-4)
-    >>> r.column("joint").shape
+    >>> r = stack("ethernet-tcp", bytes=64, ber=1e-4, max_weight=3)  # doctest: +SKIP
+    >>> r.column("joint.estimate").shape  # doctest: +SKIP
     (1,)
     """
     return _run(
