@@ -142,6 +142,16 @@ def test_the_memory_limit_is_not_bad_input():
     assert isinstance(info.value, RuntimeError) and not isinstance(info.value, ValueError)
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc")
+def test_a_file_that_cannot_be_written_is_a_file_error(cli, tmp_path):
+    with pytest.raises(aliasing.FileError) as info:
+        aliasing.curve("16", bits=512, ber=1e-5, plot="/proc/nope.svg")
+    assert isinstance(info.value, OSError) and info.value.reason == "io"
+    assert str(info.value) == cli.error("curve", "--crc", "16", "--bits", "512", "--ber", "1e-5", "--plot", "/proc/nope.svg")
+    with pytest.raises(aliasing.FileError):
+        aliasing.weights("8", bits=40, dual=True, shard=(1, 2), out="/proc/nope.json")
+
+
 def test_format_and_output_are_refused():
     with pytest.raises(aliasing.InputError, match="--format"):
         aliasing.run("curve", "--crc", "16", "--format", "csv")

@@ -301,7 +301,11 @@ fn cancelled() -> RunError {
 /// The binary's one line for `e`, and its kind from the first typed cause.
 fn classify(e: &anyhow::Error) -> RunError {
     let message = format!("{e:#}").replace('\n', " ");
-    let (kind, reason) = kind_of(e);
+    let (mut kind, mut reason) = kind_of(e);
+    // an I/O error some layer turned into text keeps its `(os error N)`
+    if (kind, reason) == (ErrorKind::Input, "invalid") && message.contains("(os error ") {
+        (kind, reason) = (ErrorKind::Io, "io");
+    }
     RunError {
         kind,
         reason,
