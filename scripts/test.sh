@@ -23,6 +23,8 @@ fi
 # leaving it out also keeps criterion's feature choices (serde, either, ...)
 # out of the dependencies, so that the package step below reuses them.
 cargo test --workspace --exclude aliasing-benches --locked
+# The Python package: built into a virtual environment, checked against the binary.
+./scripts/test-python.sh
 # The library crates must package and build from their packages alone
 # (data files inside the crate, versions on path dependencies, licences).
 # Cargo unpacks the packaged crates from a local registry under target/package

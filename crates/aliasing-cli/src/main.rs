@@ -48,18 +48,18 @@ Conventions (the same in every command):
 /// Exact and simulated probabilities that a corrupted frame passes its CRC and checksum.
 #[derive(Parser)]
 #[command(name = "alias", version, about, long_about = None, after_help = CONVENTIONS)]
-struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
-    cmd: Cmd,
+    pub(crate) cmd: Cmd,
     /// Start runs estimated to take longer than a day (refused otherwise;
     /// runs estimated over a minute say how long before they start).
     #[arg(long, global = true)]
-    allow_long: bool,
+    pub(crate) allow_long: bool,
 }
 
 #[derive(Subcommand)]
 #[allow(clippy::large_enum_variant)] // parsed once
-enum Cmd {
+pub(crate) enum Cmd {
     /// Exact P(undetected) and P(alias | error) against frame length for one check.
     Curve(cmd::curve::Args),
     /// Hamming-distance profile of a CRC in the notation of Koopman's tables.
@@ -127,7 +127,7 @@ fn parse_args() -> Result<Cli, ExitCode> {
 /// The first line of a clap message without its `error: ` prefix, with the
 /// indented lines that complete it (the arguments a "not provided" message
 /// lists) and any `tip:` lines appended.
-fn one_line(rendered: &str) -> String {
+pub(crate) fn one_line(rendered: &str) -> String {
     let mut raw = rendered.lines().skip_while(|l| l.trim().is_empty());
     let first = raw.next().map(str::trim).unwrap_or("invalid arguments");
     let mut out = first.strip_prefix("error: ").unwrap_or(first).to_string();
@@ -149,14 +149,10 @@ fn one_line(rendered: &str) -> String {
     out
 }
 
-/// The program: parse, run the subcommand, print; errors as one line, exit 2.
-pub fn main() -> ExitCode {
-    let cli = match parse_args() {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
-    output::allow_long(cli.allow_long);
-    let result = match cli.cmd {
+/// Runs one parsed subcommand (the binary and the in-process entry point,
+/// [`crate::run_document`], both come through here).
+pub(crate) fn dispatch(cmd: Cmd) -> anyhow::Result<()> {
+    match cmd {
         Cmd::Curve(a) => cmd::curve::run(a),
         Cmd::Hd(a) => cmd::hd::run(a),
         Cmd::Weights(a) => cmd::weights::run(a),
@@ -166,8 +162,17 @@ pub fn main() -> ExitCode {
         Cmd::Search(a) => cmd::search::run(a),
         Cmd::Merge(a) => cmd::merge::run(a),
         Cmd::Plot(a) => cmd::plot::run(a),
+    }
+}
+
+/// The program: parse, run the subcommand, print; errors as one line, exit 2.
+pub fn main() -> ExitCode {
+    let cli = match parse_args() {
+        Ok(c) => c,
+        Err(code) => return code,
     };
-    match result {
+    output::allow_long(cli.allow_long);
+    match dispatch(cli.cmd) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             // One line naming the problem; exit code 2 for every user-facing error.

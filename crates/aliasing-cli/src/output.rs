@@ -130,9 +130,11 @@ pub enum Format {
     Json,
 }
 
-/// Writes `text` to `path` atomically, or to stdout when `path` is `None`.
+/// Writes `text` to `path` atomically, or to stdout when `path` is `None`
+/// (to the returned document instead, in a [`crate::run_document`] call).
 pub fn emit(path: Option<&Path>, text: &str) -> Result<()> {
     match path {
+        None if crate::embed::capture(text) => Ok(()),
         None => {
             let mut out = std::io::stdout().lock();
             out.write_all(text.as_bytes())?;

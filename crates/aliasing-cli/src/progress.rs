@@ -5,14 +5,19 @@
 //! Each stage the library announces resets the bar: its name, units done of
 //! the total, an integer rate per second and the ETA. The bar is cleared
 //! when the computation finishes or the bar is dropped (an error included).
+//!
+//! Inside a [`crate::run_document`] call nothing is drawn: the stages and
+//! units go to the call's [`crate::Hooks`], which may also stop the
+//! computation at any of these calls (a cancelled call unwinds from here).
 
 use aliasing_core::progress::Progress;
 use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Mutex;
 
-/// A progress bar on stderr, or nothing when stderr is not a terminal.
-pub struct Bar(Option<ProgressBar>, Mutex<String>);
+/// A progress bar on stderr, or nothing when stderr is not a terminal; in
+/// a [`crate::run_document`] call, that call's hooks.
+pub struct Bar(Option<ProgressBar>, Mutex<String>, Option<crate::Hooks>);
 
 impl Bar {
     /// A bar when stderr is a terminal, else a watcher that draws nothing.
@@ -23,13 +28,16 @@ impl Bar {
     /// A bar when `show` (and stderr is a terminal), else nothing: for
     /// commands where only some processes draw (MPI member 0).
     pub fn when(show: bool) -> Bar {
+        if let Some(h) = crate::embed::current_hooks() {
+            return Bar(None, Mutex::default(), Some(h));
+        }
         if !show || !std::io::stderr().is_terminal() {
-            return Bar(None, Mutex::default());
+            return Bar(None, Mutex::default(), None);
         }
         // hidden until the first stage: no empty bar before it
         let b = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
         b.set_style(style());
-        Bar(Some(b), Mutex::default())
+        Bar(Some(b), Mutex::default(), None)
     }
 
     /// Clears the bar (the computation has ended); also done on drop.
@@ -68,12 +76,23 @@ fn integer_rate(per_sec: f64) -> u64 {
 
 impl Progress for Bar {
     fn advance(&self, n: u64) {
+        if let Some(h) = &self.2 {
+            h.advance(n);
+        }
         if let Some(b) = &self.0 {
             b.inc(n);
         }
     }
 
     fn stage(&self, name: &str, total: u64) {
+        if let Some(h) = &self.2 {
+            let prefix = self.1.lock().unwrap_or_else(|e| e.into_inner());
+            if prefix.is_empty() {
+                h.stage(name, total);
+            } else {
+                h.stage(&format!("{prefix}: {name}"), total);
+            }
+        }
         if let Some(b) = &self.0 {
             let prefix = self.1.lock().unwrap_or_else(|e| e.into_inner());
             b.reset();

@@ -1,0 +1,349 @@
+//! The program in-process: [`run_document`] parses the same arguments as the
+//! binary, runs the same subcommand code and returns the JSON document the
+//! binary would print with `--format json`, instead of printing it. Bindings
+//! (the Python package) call it, so they and the command line share one
+//! code path and cannot disagree.
+//!
+//! A call watches and steers its computation through [`Hooks`]: the stage
+//! and units done (what the command-line tool draws as its bar), and a
+//! cancel flag that the computation checks each time it reports progress.
+//!
+//! ```
+//! use aliasing_cli::{Hooks, run_document};
+//! let argv: Vec<String> = ["curve", "--crc", "16", "--bits", "512", "--ber", "1e-5"]
+//!     .iter().map(|s| s.to_string()).collect();
+//! let json = run_document(&argv, &Hooks::new()).unwrap();
+//! assert!(json.contains("\"kind\": \"curve\""));
+//! let bad: Vec<String> = ["curve", "--crc", "crc33"].iter().map(|s| s.to_string()).collect();
+//! let e = run_document(&bad, &Hooks::new()).unwrap_err();
+//! assert!(e.is_input() && e.message.starts_with("unknown CRC or check `crc33`"));
+//! ```
+
+use clap::Parser;
+use std::cell::RefCell;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// What a caller of [`run_document`] shares with the computation: progress
+/// it can read from another thread while the call runs, and a cancel flag.
+/// Cloning gives another handle on the same state.
+#[derive(Clone, Default)]
+pub struct Hooks(Arc<Shared>);
+
+#[derive(Default)]
+struct Shared {
+    cancel: AtomicBool,
+    done: AtomicU64,
+    total: AtomicU64,
+    /// Stages begun so far and the name of the current one.
+    stage: Mutex<(u64, String)>,
+}
+
+/// Progress of a call as [`Hooks::progress`] reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProgressSnapshot {
+    /// What a unit of the current stage is (`"chain steps"`, `"frames"`, ...),
+    /// after a `name: ` prefix for commands that run several computations.
+    pub stage: String,
+    /// How many stages have begun (1 for the first): a change means a new stage.
+    pub stages: u64,
+    /// Units of the current stage done.
+    pub done: u64,
+    /// Units the current stage announced.
+    pub total: u64,
+}
+
+/// The private payload of the unwinding that stops a cancelled computation.
+struct Cancelled;
+
+impl Hooks {
+    /// Fresh hooks: no progress yet, not cancelled.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Asks the computation to stop: it does so the next time it reports
+    /// progress, and [`run_document`] returns [`ErrorKind::Cancelled`].
+    pub fn cancel(&self) {
+        self.0.cancel.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether [`cancel`](Hooks::cancel) was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.cancel.load(Ordering::Relaxed)
+    }
+
+    /// The current stage and its units, or `None` before the first stage.
+    pub fn progress(&self) -> Option<ProgressSnapshot> {
+        let st = self.0.stage.lock().unwrap_or_else(|e| e.into_inner());
+        (st.0 > 0).then(|| ProgressSnapshot {
+            stage: st.1.clone(),
+            stages: st.0,
+            done: self.0.done.load(Ordering::Relaxed),
+            total: self.0.total.load(Ordering::Relaxed),
+        })
+    }
+
+    /// Stops the computation (unwinds to [`run_document`]) if cancelled.
+    fn check(&self) {
+        if self.is_cancelled() {
+            // resume_unwind: no panic hook runs, nothing is printed
+            resume_unwind(Box::new(Cancelled));
+        }
+    }
+
+    /// A stage begins (called by the program's progress bar).
+    pub(crate) fn stage(&self, name: &str, total: u64) {
+        self.check();
+        let mut st = self.0.stage.lock().unwrap_or_else(|e| e.into_inner());
+        self.0.done.store(0, Ordering::Relaxed);
+        self.0.total.store(total, Ordering::Relaxed);
+        st.0 += 1;
+        st.1 = name.to_string();
+    }
+
+    /// `n` more units are done (called by the program's progress bar).
+    pub(crate) fn advance(&self, n: u64) {
+        self.check();
+        self.0.done.fetch_add(n, Ordering::Relaxed);
+    }
+}
+
+/// What kind of failure a [`RunError`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// Bad input: arguments, names, values or files the program refuses
+    /// (the binary prints the message and exits with code 2).
+    Input,
+    /// Reading or writing a file failed.
+    Io,
+    /// The request is valid but cannot be run (over the memory limit, a
+    /// drawing that failed, an internal error).
+    Other,
+    /// [`Hooks::cancel`] stopped the computation.
+    Cancelled,
+}
+
+/// A failed [`run_document`]: the one line the binary prints after
+/// `error: `, and what kind of failure it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunError {
+    /// Bad input or another failure.
+    pub kind: ErrorKind,
+    /// A short machine-readable reason: `arguments` (the command line
+    /// itself), `bad_polynomial`, `unknown_name`, `bad_stack`, `bad_ber`,
+    /// `bad_length`, `unsupported`, `invalid`, `document`, `too_big`, `io`,
+    /// `plot`, `internal` or `cancelled`.
+    pub reason: &'static str,
+    /// The one-line message (as printed by the binary, without `error: `).
+    pub message: String,
+}
+
+impl RunError {
+    /// Whether this is bad input (exit code 2 and nothing else at fault).
+    pub fn is_input(&self) -> bool {
+        self.kind == ErrorKind::Input
+    }
+
+    fn input(reason: &'static str, message: impl Into<String>) -> Self {
+        RunError {
+            kind: ErrorKind::Input,
+            reason,
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// The state of one [`run_document`] call on its thread.
+struct Session {
+    hooks: Hooks,
+    out: String,
+}
+
+thread_local! {
+    static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+}
+
+/// The hooks of the [`run_document`] call running on this thread, if any.
+pub(crate) fn current_hooks() -> Option<Hooks> {
+    SESSION.with(|s| s.borrow().as_ref().map(|s| s.hooks.clone()))
+}
+
+/// Appends `text` to the document of the call running on this thread;
+/// `false` (nothing done) when no call is running here.
+pub(crate) fn capture(text: &str) -> bool {
+    SESSION.with(|s| match s.borrow_mut().as_mut() {
+        Some(s) => {
+            s.out.push_str(text);
+            true
+        }
+        None => false,
+    })
+}
+
+/// Removes this thread's session when the call ends, unwinding included.
+struct Installed;
+
+impl Drop for Installed {
+    fn drop(&mut self) {
+        SESSION.with(|s| s.borrow_mut().take());
+    }
+}
+
+/// Runs one command of the program in-process and returns its JSON document.
+///
+/// `argv` is the command line after the program name (`["curve", "--crc",
+/// "16", ...]`), parsed exactly as the binary parses it, with `--format
+/// json` added: it may give neither `--format` nor `-o`/`--output` (except
+/// `plot`, whose `-o` is the picture and which returns an empty string).
+/// Nothing is printed and no progress bar is drawn: progress goes to
+/// `hooks`, which can also cancel the call.
+///
+/// Runs on the calling thread (the computation's worker threads as the
+/// binary's); calls on different threads are independent.
+pub fn run_document(argv: &[String], hooks: &Hooks) -> Result<String, RunError> {
+    let Some(sub) = argv.first() else {
+        return Err(RunError::input("arguments", "no command given"));
+    };
+    let plot = sub == "plot";
+    if !plot {
+        for a in &argv[1..] {
+            let a = a.as_str();
+            if a == "--format" || a.starts_with("--format=") {
+                return Err(RunError::input(
+                    "arguments",
+                    "--format is not taken here: the result is always the JSON document",
+                ));
+            }
+            if a == "--output" || a.starts_with("--output=") || a.starts_with("-o") {
+                return Err(RunError::input(
+                    "arguments",
+                    "-o/--output is not taken here: the document is returned, not written",
+                ));
+            }
+        }
+    }
+    let mut full = Vec::with_capacity(argv.len() + 3);
+    full.push("alias".to_string());
+    full.extend(argv.iter().cloned());
+    if !plot {
+        full.extend(["--format".to_string(), "json".to_string()]);
+    }
+    let cli = match crate::program::Cli::try_parse_from(&full) {
+        Ok(c) => c,
+        Err(e) => {
+            let msg = crate::program::one_line(&e.render().to_string());
+            return Err(RunError::input("arguments", format!("{msg} (see --help)")));
+        }
+    };
+    crate::output::allow_long(cli.allow_long);
+    if hooks.is_cancelled() {
+        return Err(cancelled());
+    }
+    if SESSION.with(|s| s.borrow().is_some()) {
+        return Err(RunError {
+            kind: ErrorKind::Other,
+            reason: "internal",
+            message: "run_document called from inside a running call".into(),
+        });
+    }
+    SESSION.with(|s| {
+        *s.borrow_mut() = Some(Session {
+            hooks: hooks.clone(),
+            out: String::new(),
+        })
+    });
+    let guard = Installed;
+    let result = catch_unwind(AssertUnwindSafe(|| crate::program::dispatch(cli.cmd)));
+    let out = SESSION
+        .with(|s| s.borrow_mut().as_mut().map(|s| std::mem::take(&mut s.out)))
+        .unwrap_or_default();
+    drop(guard);
+    match result {
+        Ok(Ok(())) => Ok(out),
+        Ok(Err(e)) => Err(classify(&e)),
+        Err(payload) => {
+            if payload.is::<Cancelled>() || hooks.is_cancelled() {
+                Err(cancelled())
+            } else {
+                let what = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a panic".into());
+                Err(RunError {
+                    kind: ErrorKind::Other,
+                    reason: "internal",
+                    message: format!("internal error: {}", what.replace('\n', " ")),
+                })
+            }
+        }
+    }
+}
+
+fn cancelled() -> RunError {
+    RunError {
+        kind: ErrorKind::Cancelled,
+        reason: "cancelled",
+        message: "cancelled".into(),
+    }
+}
+
+/// The binary's one line for `e`, and its kind from the first typed cause.
+fn classify(e: &anyhow::Error) -> RunError {
+    let message = format!("{e:#}").replace('\n', " ");
+    let (mut kind, mut reason) = kind_of(e);
+    // an I/O error some layer turned into text keeps its `(os error N)`
+    if (kind, reason) == (ErrorKind::Input, "invalid") && message.contains("(os error ") {
+        (kind, reason) = (ErrorKind::Io, "io");
+    }
+    RunError {
+        kind,
+        reason,
+        message,
+    }
+}
+
+fn kind_of(e: &anyhow::Error) -> (ErrorKind, &'static str) {
+    use aliasing_core::Error as E;
+    use aliasing_plot::PlotError as P;
+    for cause in e.chain() {
+        if let Some(c) = cause.downcast_ref::<E>() {
+            return match c {
+                E::TooBig { .. } => (ErrorKind::Other, "too_big"),
+                E::BadPolynomial { .. } => (ErrorKind::Input, "bad_polynomial"),
+                E::UnknownName { .. } => (ErrorKind::Input, "unknown_name"),
+                E::BadStack { .. } => (ErrorKind::Input, "bad_stack"),
+                E::BadBer(_) => (ErrorKind::Input, "bad_ber"),
+                E::BadLength(_) => (ErrorKind::Input, "bad_length"),
+                E::Unsupported(_) => (ErrorKind::Input, "unsupported"),
+                _ => (ErrorKind::Input, "invalid"),
+            };
+        }
+        if let Some(p) = cause.downcast_ref::<P>() {
+            return match p {
+                P::Io { .. } => (ErrorKind::Io, "io"),
+                P::Render(_) => (ErrorKind::Other, "plot"),
+                P::Document(_) => (ErrorKind::Input, "document"),
+                _ => (ErrorKind::Input, "plot"),
+            };
+        }
+        if cause.is::<aliasing_core::document::DocumentError>() {
+            return (ErrorKind::Input, "document");
+        }
+        if cause.is::<std::io::Error>() {
+            return (ErrorKind::Io, "io");
+        }
+    }
+    (ErrorKind::Input, "invalid")
+}

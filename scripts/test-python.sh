@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The Python package (python/): builds it into a virtual environment under
+# target/ (made once, reused) and runs its tests, which check it against the
+# `alias` binary, and the examples in its docstrings.
+#
+# maturin, numpy, pytest and pandas come from PyPI. The extension module is
+# built in the dev profile set like the test profile (Cargo.toml), so that it
+# reuses the crates `cargo test` compiled: after ./scripts/test.sh's cargo
+# steps only the extension crate itself compiles.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+target_dir="${CARGO_TARGET_DIR:-$root/target}"
+venv="$target_dir/py-venv"
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+fi
+"$venv/bin/python" -m pip install -q --disable-pip-version-check maturin numpy pytest pandas
+like_test=(
+  --config 'profile.dev.opt-level=2'
+  --config 'profile.dev.debug="line-tables-only"'
+  --config 'profile.dev.package.aliasing-core.opt-level=2'
+  --config 'profile.dev.package.aliasing-sim.opt-level=2'
+  --config 'profile.dev.package.aliasing-cli.opt-level=0'
+)
+(cd python && VIRTUAL_ENV="$venv" "$venv/bin/maturin" develop --locked -q "${like_test[@]}")
+# the binary the package is checked against: ./scripts/test.sh's own test
+# build (nothing to do after its `cargo test`; run alone, it builds that)
+cargo test --workspace --exclude aliasing-benches --locked --no-run -q
+export ALIAS_BIN="$target_dir/debug/alias"
+cd python
+"$venv/bin/python" -m pytest -q tests aliasing --doctest-modules -p no:cacheprovider
