@@ -21,9 +21,9 @@
 //! A method refusing a point (its `assess` or its typed error) is recorded
 //! as refused, never skipped. `cargo test -p aliasing-sim --test sweep` runs
 //! the fast subset; `ALIAS_SWEEP=full cargo test -p aliasing-sim --test
-//! sweep differential -- --nocapture` runs every case and prints the summary
-//! table of `docs/guide/exact-methods.md` (`ALIAS_SWEEP_CASES=1` adds one
-//! row per case).
+//! sweep differential -- --nocapture` runs every case; either prints the
+//! summary table of `docs/guide/exact-methods.md` with `--nocapture`
+//! (`ALIAS_SWEEP_CASES=1` adds one row per case).
 //!
 //! Cases in [`EXPECTED`] are known defects of other work in progress (issue
 //! 21): they are reported, and the test fails if one of them passes, so the
@@ -71,6 +71,11 @@ const EXPECTED: &[(&str, &str)] = &[
     ),
     (
         "fletcher16 sim 24B ber=1",
+        "issue 21: Fletcher-16 near BER 1",
+    ),
+    // the full sweep only
+    (
+        "fletcher16 sim 200B ber=1",
         "issue 21: Fletcher-16 near BER 1",
     ),
 ];
@@ -315,15 +320,15 @@ fn crc_methods(
     oracle_name: &str,
     oracle: &dyn Fn(f64) -> Option<f64>,
 ) {
-    let bers: Vec<f64> = BERS.into_iter().filter(|&p| oracle(p).is_some()).collect();
+    // every BER in one request per method (shared with the long cases)
     let values: Vec<(curve::Method, Vec<Result<f64, String>>)> = curve::methods()
         .iter()
-        .map(|m| (m.method(), batch(m.method(), g, n, &bers)))
+        .map(|m| (m.method(), batch(m.method(), g, n, &BERS)))
         .collect();
     let value =
         |m: curve::Method, i: usize| values.iter().find(|(x, _)| *x == m).unwrap().1[i].clone();
-    for (i, &p) in bers.iter().enumerate() {
-        let truth = oracle(p).unwrap();
+    for (i, &p) in BERS.iter().enumerate() {
+        let Some(truth) = oracle(p) else { continue };
         // the automatic choice (under the environment's budget): the value
         // of the method it picks
         let ber = Ber::new(p).unwrap();
@@ -374,6 +379,24 @@ fn crc_methods(
 /// admits (asked one at a time) computed in one request, the others its
 /// refusal.
 fn batch(m: curve::Method, g: &Generator, n: u64, bers: &[f64]) -> Vec<Result<f64, String>> {
+    type Key = (curve::Method, u128, u64, Vec<u64>);
+    type Memo = Vec<(Key, Vec<Result<f64, String>>)>;
+    static MEMO: std::sync::Mutex<Memo> = std::sync::Mutex::new(Vec::new());
+    let key = (m, g.full(), n, bers.iter().map(|p| p.to_bits()).collect());
+    if let Some((_, v)) = MEMO.lock().unwrap().iter().find(|(k, _)| *k == key) {
+        return v.clone();
+    }
+    let out = batch_uncached(m, g, n, bers);
+    MEMO.lock().unwrap().push((key, out.clone()));
+    out
+}
+
+fn batch_uncached(
+    m: curve::Method,
+    g: &Generator,
+    n: u64,
+    bers: &[f64],
+) -> Vec<Result<f64, String>> {
     let budget = MemoryBudget::bytes(4e9).unwrap();
     let x = curve::methods().iter().find(|x| x.method() == m).unwrap();
     let ask = |p: f64| {
@@ -559,6 +582,13 @@ fn crc_long_cases(sw: &mut Sweep) {
                 continue;
             };
             let b = bracket::bracket(&g, n, &counts, p).unwrap();
+            // the chain's own rounding: relative error near n * eps (the
+            // bracket allows 1e-12, less than that from 10^4 bits on)
+            let slack = if oracle == "markov" {
+                4.0 * n as f64 * f64::EPSILON
+            } else {
+                0.0
+            };
             sw.push(
                 format!("{name} bracket {n}b ber={}", ber_s(p)),
                 name,
@@ -569,8 +599,8 @@ fn crc_long_cases(sw: &mut Sweep) {
                 "bracket",
                 oracle,
                 Outcome::Within {
-                    lo: b.lower,
-                    hi: b.upper,
+                    lo: b.lower * (1.0 - slack),
+                    hi: b.upper * (1.0 + slack),
                     truth,
                 },
             );
@@ -1131,9 +1161,7 @@ fn differential_sweep() {
     if std::env::var("ALIAS_SWEEP_CASES").is_ok_and(|v| v == "1") {
         println!("{}", table(rows));
     }
-    if full() {
-        println!("{}", summary(rows));
-    }
+    println!("{}", summary(rows));
     println!(
         "{} cases: {compared} compared, {refused} refused by their method; {} outside \
          tolerance ({} of them known, listed in EXPECTED); {:.1} s",
