@@ -93,8 +93,17 @@ fn one_line(input: &str, e: &Error) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// `default` cases, or `PROPTEST_CASES` where set (the fuzz profile:
+/// `PROPTEST_CASES=10000 cargo test -p aliasing-core --test prop_parsers`).
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(cases(512)))]
 
     #[test]
     fn generator_specs_never_panic(s in spec_like()) {

@@ -131,8 +131,9 @@ pub struct StackPoint {
     /// alone where the stack has no checksum (`null` if one is missing).
     pub independence_product: Option<f64>,
     /// Every check's `P(alias | error)` multiplied (the IPv4 header checksum
-    /// too): a different assumption from the study's (`null` if one is
-    /// missing).
+    /// too): a different assumption from the study's (absent if one is
+    /// missing, and in documents written before it was reported).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub all_checks_product: Option<f64>,
     /// Joint `P(escape | error)` over `independence_product` (`null` if
     /// there is no joint estimate, no error can occur, or the product is
