@@ -1181,7 +1181,13 @@ pub fn hd_profile_within(
         } else if w == 2 {
             let p =
                 u64::try_from(period).map_err(|_| Error::Unsupported("period too long".into()))?;
-            Ok((p + 1, vec![0, p]))
+            // 1 + x^p at length p + 1; a period of 2^64 - 1 (a primitive
+            // generator of width 64) puts that length beyond every length
+            // the search takes: as `none_below`, no limit below it
+            match p.checked_add(1) {
+                Some(len) => Ok((len, vec![0, p])),
+                None => Ok((u64::MAX, Vec::new())),
+            }
         } else {
             let (cap, cap_ex) = prev.clone().expect("hd 3 handled first");
             let until = (cap - 1).min(lim);

@@ -50,35 +50,7 @@ const BERS: [f64; 12] = [
 
 /// Known defects outside this sweep's fixes: (case prefix, issue). The
 /// coordinator empties this list as the fixes are merged.
-const EXPECTED: &[(&str, &str)] = &[
-    // Fletcher-16's random-data model near BER 1: complementing every byte
-    // keeps both mod-255 sums (issue 21, item 3, first point)
-    (
-        "fletcher16 sim 8B ber=0.9",
-        "issue 21: Fletcher-16 near BER 1",
-    ),
-    (
-        "fletcher16 sim 8B ber=0.99",
-        "issue 21: Fletcher-16 near BER 1",
-    ),
-    (
-        "fletcher16 sim 8B ber=1",
-        "issue 21: Fletcher-16 near BER 1",
-    ),
-    (
-        "fletcher16 sim 24B ber=0.99",
-        "issue 21: Fletcher-16 near BER 1",
-    ),
-    (
-        "fletcher16 sim 24B ber=1",
-        "issue 21: Fletcher-16 near BER 1",
-    ),
-    // the full sweep only
-    (
-        "fletcher16 sim 200B ber=1",
-        "issue 21: Fletcher-16 near BER 1",
-    ),
-];
+const EXPECTED: &[(&str, &str)] = &[];
 
 fn full() -> bool {
     std::env::var("ALIAS_SWEEP").is_ok_and(|v| v == "full")
@@ -127,7 +99,10 @@ impl Row {
                 hi,
                 exact,
             } => {
-                if self.ber == 1.0 {
+                // at BER 1 every frame sees the same pattern: where the
+                // answer is certain the count is exact; where it depends on
+                // random data (checksums) the interval decides
+                if self.ber == 1.0 && (*exact == 0.0 || *exact == 1.0) {
                     *hits as f64 == exact * *frames as f64
                 } else {
                     lo <= exact && exact <= hi
