@@ -114,7 +114,7 @@ cases=(
   'hd'
   'hd --crc nosuch'
   'hd --crc 16 --max-hd 2'
-  'hd --crc 64 --max-hd 5'
+  'hd --crc 64 --max-hd 5 --max-bits 1e30'
   'hd --crc 16 --max-hd -1'
   'hd --crc 16 --max-hd 1e12'
   'hd --crc 16 --max-bits 16'

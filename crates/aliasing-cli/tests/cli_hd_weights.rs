@@ -390,3 +390,65 @@ fn hd_budget_stop_is_reported() {
         assert_eq!(err.trim().lines().count(), 1, "{err}");
     }
 }
+
+/// x^e mod g over GF(2), for a generator of width 64 given without its
+/// x^64 term (`low`): an oracle independent of the library's period code.
+fn x_pow_mod64(low: u64, mut e: u128) -> u64 {
+    let mulmod = |a: u64, b: u64| {
+        let (mut acc, mut a) = (0u64, a);
+        for i in 0..64 {
+            if b >> i & 1 == 1 {
+                acc ^= a;
+            }
+            let carry = a >> 63 == 1;
+            a <<= 1;
+            if carry {
+                a ^= low;
+            }
+        }
+        acc
+    };
+    let (mut result, mut base) = (1u64, 2u64);
+    while e > 0 {
+        if e & 1 == 1 {
+            result = mulmod(result, base);
+        }
+        base = mulmod(base, base);
+        e >>= 1;
+    }
+    result
+}
+
+#[test]
+fn hd3_of_a_primitive_64_bit_generator_reaches_2_pow_64() {
+    // primitive-64 is 0x1000000000000001B: x^64 + x^4 + x^3 + x + 1, of
+    // period 2^64 - 1 (checked here from the factors of 2^64 - 1), so
+    // 1 + x^(2^64 - 1) is the first weight-2 codeword: HD 3 holds up to
+    // 2^64 - 1 bits, that is 2^64 - 1 - 64 data bits; the pattern is 2^64
+    // bits long, one past the largest u64
+    let e = u64::MAX as u128;
+    assert_eq!(x_pow_mod64(0x1B, e), 1);
+    for q in [3u128, 5, 17, 257, 641, 65537, 6700417] {
+        assert_ne!(x_pow_mod64(0x1B, e / q), 1, "factor {q}");
+    }
+    let v = json(&["hd", "--crc", "64", "--max-hd", "3", "--format", "json"]);
+    assert_eq!(v["crc"]["full"], "0x1000000000000001B");
+    assert_eq!(v["profile"], serde_json::json!([u64::MAX - 64]));
+    let ex = &v["examples"][0];
+    assert_eq!(ex["max_data_bits"], serde_json::json!(u64::MAX - 64));
+    assert_eq!(ex["pattern_weight"], 2);
+    assert_eq!(ex["positions"], serde_json::json!([0, u64::MAX]));
+    // 2^64, written exactly
+    let text = alias(&["hd", "--crc", "64", "--max-hd", "3", "--format", "json"]).1;
+    assert!(
+        text.contains("\"pattern_bits\": \"18446744073709551616\""),
+        "{text}"
+    );
+    let table = alias(&["hd", "--crc", "64", "--max-hd", "3"]).1;
+    assert!(
+        table.contains(
+            "18446744073709551551  18446744073709551616               2  0 18446744073709551615"
+        ),
+        "{table}"
+    );
+}

@@ -1182,12 +1182,10 @@ pub fn hd_profile_within(
             let p =
                 u64::try_from(period).map_err(|_| Error::Unsupported("period too long".into()))?;
             // 1 + x^p at length p + 1; a period of 2^64 - 1 (a primitive
-            // generator of width 64) puts that length beyond every length
-            // the search takes: as `none_below`, no limit below it
-            match p.checked_add(1) {
-                Some(len) => Ok((len, vec![0, p])),
-                None => Ok((u64::MAX, Vec::new())),
-            }
+            // generator of width 64) puts that length at 2^64, one past
+            // the last u64: it is held as u64::MAX, and the entry below
+            // reads the exact limit from the pattern's top position
+            Ok((p.saturating_add(1), vec![0, p]))
         } else {
             let (cap, cap_ex) = prev.clone().expect("hd 3 handled first");
             let until = (cap - 1).min(lim);
@@ -1267,9 +1265,12 @@ pub fn hd_profile_within(
             prev = Some((lim + 1, Vec::new()));
             continue;
         }
+        // the pattern's top position is the first failing length less
+        // one, exact even where that length (2^64) does not fit a u64
+        let last_good = example.last().copied().unwrap_or(n_first - 1);
         entries.push(HdEntry {
             hd,
-            max_data_bits: n_first - 1 - r,
+            max_data_bits: last_good - r,
             example: example.clone(),
         });
         prev = Some((n_first, example));

@@ -138,7 +138,7 @@ pub fn run(args: Args) -> Result<()> {
                 rows.push(vec![
                     e.hd.to_string(),
                     e.max_data_bits.to_string(),
-                    (e.max_data_bits + 1 + r).to_string(),
+                    (u128::from(e.max_data_bits) + 1 + u128::from(r)).to_string(),
                     e.example.len().to_string(),
                     positions(&e.example),
                 ]);

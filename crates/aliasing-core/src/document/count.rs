@@ -83,3 +83,59 @@ pub(crate) mod decimal_strings {
             .collect()
     }
 }
+
+/// A `u128` counter in a file, written exactly: a JSON number up to
+/// `u64::MAX` (what every JSON reader, and `serde_json::Value`, holds
+/// exactly; files written before this form keep their bytes), a string of
+/// decimal digits above. Reading accepts either form; a string must be
+/// canonical (digits, no sign, no leading zero) and a number a non-negative
+/// integer. Use as `#[serde(with = "aliasing_core::document::wide")]`.
+pub mod wide {
+    use serde::de::{self, Visitor};
+    use serde::{Deserializer, Serializer};
+    use std::fmt;
+
+    /// Writes `v`: a number up to `u64::MAX`, a decimal string above.
+    pub fn serialize<S: Serializer>(v: &u128, s: S) -> Result<S::Ok, S::Error> {
+        match u64::try_from(*v) {
+            Ok(small) => s.serialize_u64(small),
+            Err(_) => s.serialize_str(&v.to_string()),
+        }
+    }
+
+    /// Reads a count written by [`serialize`].
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
+        d.deserialize_any(Wide)
+    }
+
+    struct Wide;
+
+    impl Visitor<'_> for Wide {
+        type Value = u128;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a count: a non-negative integer, or its decimal digits as a string")
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<u128, E> {
+            Ok(v.into())
+        }
+        fn visit_u128<E: de::Error>(self, v: u128) -> Result<u128, E> {
+            Ok(v)
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<u128, E> {
+            u128::try_from(v).map_err(|_| E::custom(format!("count {v} is negative")))
+        }
+        fn visit_str<E: de::Error>(self, t: &str) -> Result<u128, E> {
+            let canonical = !t.is_empty()
+                && t.bytes().all(|b| b.is_ascii_digit())
+                && (t == "0" || !t.starts_with('0'));
+            if !canonical {
+                return Err(E::custom(format!(
+                    "count `{}` is not decimal digits",
+                    t.chars().take(48).collect::<String>()
+                )));
+            }
+            t.parse()
+                .map_err(|_| E::custom(format!("count `{t}` exceeds 2^128 - 1")))
+        }
+    }
+}

@@ -13,8 +13,11 @@ pub struct HdExample {
     pub hd: u32,
     /// Longest data length (bits) with this distance.
     pub max_data_bits: u64,
-    /// Codeword bits of the example pattern (`max_data_bits + 1 + r`).
-    pub pattern_bits: u64,
+    /// Codeword bits of the example pattern (`max_data_bits + 1 + r`):
+    /// 2^64 for a primitive generator of width 64, hence a `u128`
+    /// (in JSON a number up to `u64::MAX`, a decimal string above).
+    #[serde(with = "super::wide")]
+    pub pattern_bits: u128,
     /// Weight of the example pattern.
     pub pattern_weight: usize,
     /// Bit positions of the example pattern.
@@ -27,7 +30,7 @@ impl HdExample {
         HdExample {
             hd: e.hd,
             max_data_bits: e.max_data_bits,
-            pattern_bits: e.max_data_bits + 1 + u64::from(r),
+            pattern_bits: u128::from(e.max_data_bits) + 1 + u128::from(r),
             pattern_weight: e.example.len(),
             positions: e.example.clone(),
         }

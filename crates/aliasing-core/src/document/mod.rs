@@ -46,7 +46,7 @@ mod stack;
 mod weights;
 
 pub use compare::{Compare, CompareCheck, ComparePoint};
-pub use count::Count;
+pub use count::{Count, wide};
 pub use curve::{BracketDoc, BracketPoint, ChannelInfo, CheckInfo, Curve};
 pub use hd::{Hd, HdExample};
 pub use search::{HdAt, PudAt};

@@ -86,7 +86,10 @@ fn hd_round_trips_from_a_real_profile() {
     let bursts = crate::burst::profile(&crc.generator, 1 << 10).unwrap();
     let doc = Hd::new((&crc).into(), &prof, bursts);
     assert!(!doc.examples.is_empty());
-    assert_eq!(doc.examples[0].pattern_bits, doc.profile[0] + 1 + 8);
+    assert_eq!(
+        doc.examples[0].pattern_bits,
+        u128::from(doc.profile[0]) + 1 + 8
+    );
     round_trip(&doc);
 }
 
