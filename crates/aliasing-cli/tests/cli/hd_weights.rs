@@ -1,18 +1,6 @@
 //! End-to-end tests of `alias hd` and `alias weights`.
 
-use std::process::Command;
-
-fn alias(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_alias"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::util::alias_code_out_err as alias;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let (code, out, err) = alias(args);
@@ -321,7 +309,7 @@ fn hd_of_a_period_limited_generator_is_koopmans() {
 /// `every_hdlen_gold_profile` runs all 363.
 #[test]
 fn hd_over_32_bits_is_complete_by_default() {
-    let gold = include_str!("../../../data/hdlen-gold.txt");
+    let gold = include_str!("../../../../data/hdlen-gold.txt");
     let mut wide = 0;
     for line in gold.lines().filter(|l| !l.starts_with('#')) {
         let (k, want) = line.split_once(' ').unwrap();

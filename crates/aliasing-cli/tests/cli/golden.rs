@@ -5,7 +5,7 @@
 //! These outputs were recorded from the CLI before the core model was
 //! reorganised; every printed digit must stay the same. To record a new
 //! output on purpose (a fixed defect, a new case), run
-//! `ALIAS_GOLDEN_UPDATE=1 cargo test -p aliasing-cli --test golden` and
+//! `ALIAS_GOLDEN_UPDATE=1 cargo test -p aliasing-cli --test cli golden::` and
 //! review the diff of `tests/golden/` before committing it.
 
 use std::path::{Path, PathBuf};

@@ -487,7 +487,7 @@ fn run_parts(words: &[String]) -> (String, Vec<String>) {
 /// `alias` and `aliasing` binaries and a lock file that is up to date. The
 /// commands themselves run in
 /// `readme_setup_and_main_job_commands_run_verbatim` (ignored here; run it
-/// with `cargo test -p aliasing-cli --test readme -- --ignored`).
+/// with `cargo test -p aliasing-cli --test cli readme:: -- --ignored`).
 #[test]
 fn readme_setup_and_main_job_commands_hold() {
     let text = readme();
@@ -572,9 +572,9 @@ fn readme_setup_and_main_job_commands_hold() {
 /// job prints what the built binary prints. A release build: minutes from
 /// cold (235 s of CPU measured), seconds when warm; hence ignored in the
 /// test command. Run it with
-/// `cargo test -p aliasing-cli --test readme -- --ignored`.
+/// `cargo test -p aliasing-cli --test cli readme:: -- --ignored`.
 #[test]
-#[ignore = "a release build: run with `cargo test -p aliasing-cli --test readme -- --ignored`"]
+#[ignore = "a release build: run with `cargo test -p aliasing-cli --test cli readme:: -- --ignored`"]
 fn readme_setup_and_main_job_commands_run_verbatim() {
     let text = readme();
     let target = std::path::Path::new(env!("CARGO_BIN_EXE_alias"))

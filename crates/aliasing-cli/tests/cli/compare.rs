@@ -1,19 +1,8 @@
 //! `alias compare` end to end: formats, the JSON schema, given payloads, and
 //! one-line errors with exit code 2.
 
+use crate::util::alias_code_out_err as alias;
 use std::process::Command;
-
-fn alias(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_alias"))
-        .args(args)
-        .output()
-        .expect("run alias");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn table_has_one_column_per_check() {

@@ -5,14 +5,14 @@
 //! panic; a corrupt shard or checkpoint file is always refused. The process
 //! spawns are kept to a few hundred so the suite stays fast; the fuzz
 //! profile, `PROPTEST_CASES=10000 cargo test -p aliasing-cli --test
-//! prop_cli`, runs each property that many times.
+//! cli prop::`, runs each property that many times.
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::process::{Command, Output};
 
 /// `default` cases, or `PROPTEST_CASES` where set (the fuzz profile:
-/// `PROPTEST_CASES=10000 cargo test -p aliasing-cli --test prop_cli`).
+/// `PROPTEST_CASES=10000 cargo test -p aliasing-cli --test cli prop::`).
 fn cases(default: u32) -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()

@@ -2,19 +2,8 @@
 //! for bit (table and JSON, by `alias merge` and `alias stack --merge`), bad
 //! input.
 
+use crate::util::{alias, stderr};
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn alias(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_alias"))
-        .args(args)
-        .output()
-        .expect("run alias")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
 
 fn ok(args: &[&str]) -> Vec<u8> {
     let o = alias(args);

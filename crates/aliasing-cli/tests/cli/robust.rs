@@ -6,16 +6,10 @@
 //! once; payload files that are devices, FIFOs or longer than a frame are
 //! refused before any read; `--version` names the binary as called.
 
+use crate::util::alias;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-fn alias(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_alias"))
-        .args(args)
-        .output()
-        .expect("run alias")
-}
 
 /// Runs `args`; kills it and fails if it is still running after `limit`.
 fn alias_within(args: &[&str], limit: Duration) -> Output {

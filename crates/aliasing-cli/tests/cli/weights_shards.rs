@@ -2,19 +2,8 @@
 //! --out FILE` and `alias merge` give the single run's output byte for byte.
 
 use std::path::Path;
-use std::process::Command;
 
-fn alias(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_alias"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::util::alias_code_out_err as alias;
 
 fn ok(args: &[&str]) -> String {
     let (code, out, err) = alias(args);

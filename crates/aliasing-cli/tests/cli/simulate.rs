@@ -1,15 +1,9 @@
 //! `alias simulate` and `alias merge` end to end: output, shards, SIGKILL and
 //! resume, refusal of bad input and of corrupt or mismatched files.
 
+use crate::util::alias;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
-
-fn alias(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_alias"))
-        .args(args)
-        .output()
-        .expect("run alias")
-}
 
 /// Runs `base` as shards 1/n to n/n, each with `--out` a file in `dir`
 /// (`shard{i}.json`); each must succeed. Their files and outputs.

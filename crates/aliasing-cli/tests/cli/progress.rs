@@ -3,14 +3,8 @@
 //! pseudo-terminal (util-linux `script`) the bar shows its stage, and the
 //! results are the same.
 
-use std::process::{Command, Output};
-
-fn alias(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_alias"))
-        .args(args)
-        .output()
-        .expect("run alias")
-}
+use crate::util::alias;
+use std::process::Command;
 
 /// Each command runs its long computation on a small case; stderr is a pipe.
 const COMMANDS: &[&[&str]] = &[

@@ -1,17 +1,6 @@
 //! End-to-end tests of `alias search`: JSON schema, shards and merge, bad input.
 
-use std::process::{Command, Output};
-
-fn alias(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_alias"))
-        .args(args)
-        .output()
-        .expect("run alias")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
+use crate::util::{alias, stderr};
 
 fn json(args: &[&str]) -> serde_json::Value {
     let o = alias(args);

@@ -2,14 +2,7 @@
 //! frame, at the edges of the BER range, and the Internet checksum's given
 //! data (`--payload`, `--payload-hex`) against `simulate --payload`.
 
-use std::process::{Command, Output};
-
-fn alias(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_alias"))
-        .args(args)
-        .output()
-        .expect("run alias")
-}
+use crate::util::alias;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let mut a = args.to_vec();

@@ -1,13 +1,7 @@
 //! End-to-end tests of `alias curve`: notations, formats, bad input.
 
+use crate::util::{alias, stderr, stdout};
 use std::process::{Command, Output};
-
-fn alias(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_alias"))
-        .args(args)
-        .output()
-        .expect("run alias")
-}
 
 fn alias_env(args: &[&str], key: &str, val: &str) -> Output {
     Command::new(env!("CARGO_BIN_EXE_alias"))
@@ -15,14 +9,6 @@ fn alias_env(args: &[&str], key: &str, val: &str) -> Output {
         .env(key, val)
         .output()
         .expect("run alias")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
 }
 
 fn json(args: &[&str]) -> serde_json::Value {

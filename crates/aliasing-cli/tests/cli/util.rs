@@ -1,0 +1,32 @@
+//! The helpers every module of the CLI tests shares: run the built binary.
+
+use std::process::{Command, Output};
+
+/// Runs `alias` with `args`, waiting for it to end.
+pub fn alias(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_alias"))
+        .args(args)
+        .output()
+        .expect("run alias")
+}
+
+/// Runs `alias` with `args`: its exit code (-1 when killed by a signal),
+/// standard output and standard error.
+pub fn alias_code_out_err(args: &[&str]) -> (i32, String, String) {
+    let out = alias(args);
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A run's standard output (UTF-8).
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+/// A run's standard error (UTF-8).
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
