@@ -301,6 +301,27 @@ fn checksum_curve(
     }
 }
 
+/// The estimated time, in seconds, of [`curve`] for `check` at these
+/// lengths (bytes) and BERs: for a CRC the cost model of
+/// [`crate::curve::estimated_seconds`] (the method [`curve`] picks), for a
+/// checksum `NaN` (no cost model: its points take well under a minute at
+/// the lengths accepted). For announcing a long comparison before it
+/// starts.
+pub fn estimated_seconds(check: &CheckSpec, bytes: &[u64], bers: &[f64]) -> f64 {
+    use crate::curve::{Method, Request};
+    use crate::units::{Ber, Bits, MemoryBudget};
+    let CheckSpec::Crc(crc) = check else {
+        return f64::NAN;
+    };
+    let bits: Vec<Bits> = bytes.iter().map(|&b| Bits(b.saturating_mul(8))).collect();
+    let (Ok(bers), Ok(budget)) = (Ber::list(bers), MemoryBudget::from_env()) else {
+        return f64::NAN;
+    };
+    Request::for_crc(crc, &bits, &bers)
+        .map(|req| crate::curve::estimated_seconds(&req, Method::Auto, budget))
+        .unwrap_or(f64::NAN)
+}
+
 /// Exact CRC curve over byte lengths, BER-major, by [`crate::curve::exact`]
 /// (which picks the Markov chain or the dual code). The points are put in
 /// BER-major order by their (BER, length) here, whatever order the method
@@ -321,6 +342,19 @@ fn crc_curve(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn estimated_seconds_come_from_the_crc_cost_model() {
+        let crc: CheckSpec = "crc32".parse().unwrap();
+        let one = estimated_seconds(&crc, &[9000], &[1e-5]);
+        let many = estimated_seconds(
+            &crc,
+            &(1..=20).map(|k| 450 * k).collect::<Vec<_>>(),
+            &[1e-5],
+        );
+        assert!(one > 0.0 && many > one, "{one} {many}");
+        assert!(estimated_seconds(&"internet".parse().unwrap(), &[9000], &[1e-5]).is_nan());
+    }
+
     use super::*;
 
     #[test]

@@ -528,6 +528,21 @@ pub fn methods() -> &'static [&'static dyn ExactMethod] {
     &[&MarkovMethod, &DualMethod]
 }
 
+/// The estimated time, in seconds, of `req` by `method`: the cost model
+/// the methods give ([`ExactMethod::assess`]); for [`Method::Auto`] that
+/// of the method it picks, the fastest that fits `budget`. `NaN` when none
+/// applies (the run then says why). For announcing a long run before it
+/// starts.
+pub fn estimated_seconds(req: &Request, method: Method, budget: MemoryBudget) -> f64 {
+    methods()
+        .iter()
+        .filter(|m| method == Method::Auto || m.method() == method)
+        .filter_map(|m| m.admit(req, budget).ok())
+        .map(|c| c.seconds)
+        .min_by(f64::total_cmp)
+        .unwrap_or(f64::NAN)
+}
+
 fn method_of(m: Method) -> Option<&'static dyn ExactMethod> {
     methods().iter().copied().find(|x| x.method() == m)
 }

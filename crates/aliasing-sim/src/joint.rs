@@ -204,6 +204,16 @@ impl StackWork {
             .collect()
     }
 
+    /// An estimate of the enumeration's wall-clock time on every core, in
+    /// seconds: a strided sample of its items is run and timed
+    /// ([`shard::pilot_seconds`], at most a sixteenth of the work, 64
+    /// items at most); `NaN` where there are too few items to sample
+    /// (a short run). For announcing a long run before it starts.
+    pub fn estimate_seconds(&self) -> Result<f64> {
+        let items = self.select(Items::Enumeration, &[]);
+        shard::pilot_seconds(&items, 64, 0, |i| self.run(i))
+    }
+
     /// The tally of no work.
     pub fn empty_tally(&self) -> StackTally {
         StackTally(self.plans.iter().map(|p| p.empty_tally()).collect())

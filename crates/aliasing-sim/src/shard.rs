@@ -205,6 +205,35 @@ pub fn drive_all<T: Tally + Sync>(
     drive(items, Shard::WHOLE, Checkpoint::start(zero), &opts, work)
 }
 
+/// An estimate, in seconds of wall-clock time on `threads` threads (0: every
+/// core), of running every item of `items` (indices into a computation's
+/// work list): runs a strided sample of at most `sample` of them, never more
+/// than a sixteenth of the list, in parallel, and scales the sample's time
+/// by the items per sampled item. A measured cost model's estimate, for
+/// announcing long runs before they start; the sample's tallies are
+/// discarded. `NaN` where the list is too short to sample (under 16 items).
+pub fn pilot_seconds<T: Send>(
+    items: &[u64],
+    sample: usize,
+    threads: usize,
+    work: impl Fn(u64) -> T + Sync,
+) -> Result<f64> {
+    let take = sample.min(items.len() / 16);
+    if take == 0 {
+        return Ok(f64::NAN);
+    }
+    let stride = items.len() / take;
+    let picked: Vec<u64> = items.iter().step_by(stride).take(take).copied().collect();
+    let pool = pool(threads)?;
+    let t0 = Instant::now();
+    pool.install(|| {
+        picked.par_iter().for_each(|&i| {
+            std::hint::black_box(work(i));
+        })
+    });
+    Ok(t0.elapsed().as_secs_f64() * items.len() as f64 / picked.len() as f64)
+}
+
 /// Runs shard `shard` of a computation of `items` items, `work(item)` giving
 /// each item's tally, starting from `start` (the empty tally, or a
 /// checkpoint's progress). Returns the shard's total (at a team's member 0).
@@ -552,6 +581,19 @@ pub fn merge<P: Clone, T: Tally>(files: &[(String, ShardFile<P, T>)]) -> Result<
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_pilot_times_a_strided_sixteenth_at_most() {
+        let items: Vec<u64> = (0..1000).collect();
+        let ran = std::sync::Mutex::new(Vec::new());
+        let secs = pilot_seconds(&items, 64, 1, |i| ran.lock().unwrap().push(i)).unwrap();
+        let mut ran = ran.into_inner().unwrap();
+        ran.sort();
+        assert_eq!(ran.len(), 62); // 1000 / 16 = 62 < 64
+        assert_eq!(ran[1] - ran[0], 1000 / 62);
+        assert!(secs >= 0.0);
+        assert!(pilot_seconds(&items[..15], 64, 1, |_| ()).unwrap().is_nan());
+    }
+
     use super::*;
 
     type F = ShardFile<String, u64>;

@@ -119,6 +119,13 @@ pub fn run(args: Args) -> Result<()> {
             bail!("{first}");
         }
     }
+    // the CRCs' cost models, summed over the columns (a checksum has none)
+    let secs: f64 = checks
+        .iter()
+        .map(|c| compare::estimated_seconds(c, &bytes, &bers))
+        .filter(|s| s.is_finite())
+        .sum();
+    crate::output::long_run(secs, "this comparison")?;
     let mut cols = Vec::new();
     let total = bytes.len() * bers.len();
     let bar = crate::progress::Bar::stderr();

@@ -195,7 +195,7 @@ fn compute(args: &Args, bers: &[f64], bits: &[u64], budget: MemoryBudget) -> Res
         let lengths: Vec<Bits> = bits.iter().map(|&n| Bits(n)).collect();
         let req = curve::Request::for_crc(crc, &lengths, &bers)?;
         crate::output::long_run(
-            estimated_seconds(&req, args.method.into(), budget),
+            curve::estimated_seconds(&req, args.method.into(), budget),
             "this curve",
         )?;
         let bar = Bar::stderr();
@@ -249,19 +249,6 @@ fn compute(args: &Args, bers: &[f64], bits: &[u64], budget: MemoryBudget) -> Res
         points,
         channel: None,
     })
-}
-
-/// The estimated time of `req` by `method` (the cost model the methods
-/// give, [`curve::ExactMethod::assess`]; for `auto` the method it picks, the
-/// fastest that fits `budget`); NaN when none applies (the run then says why).
-fn estimated_seconds(req: &curve::Request, method: curve::Method, budget: MemoryBudget) -> f64 {
-    curve::methods()
-        .iter()
-        .filter(|m| method == curve::Method::Auto || m.method() == method)
-        .filter_map(|m| m.admit(req, budget).ok())
-        .map(|c| c.seconds)
-        .min_by(f64::total_cmp)
-        .unwrap_or(f64::NAN)
 }
 
 /// `--burst`: the exact Gilbert-Elliott product chain ([`gilbert`]).

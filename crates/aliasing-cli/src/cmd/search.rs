@@ -284,6 +284,13 @@ fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
         return per_length(&a, &query, &space, &id);
     }
     let root = team.is_none_or(|t| t.rank() == 0);
+    if team.is_none() {
+        // (under MPI every rank would have to take the same decision)
+        crate::output::long_run(
+            search::estimate_seconds(&query, &space, shard)?,
+            "this search",
+        )?;
+    }
     let bar = crate::progress::Bar::when(root);
     let part = match team {
         None => search::run_with(&query, &space, shard, &bar)?,

@@ -101,10 +101,20 @@ pub fn run(a: Args) -> Result<()> {
         seed: a.seed,
     };
     params.validate()?;
-    let bar = Bar::stderr();
-    let doc = if shard.is_some() || a.out.is_some() {
-        // every layout and plan first, so a bad length stops before any long work
+    let sharded = shard.is_some() || a.out.is_some();
+    // every layout and plan first, so a bad length stops before any long
+    // work; then a timed sample of the enumeration says how long it takes
+    let work = if sharded || params.bers.iter().any(|&p| p > 0.0) {
         let work = StackWork::new(&params)?;
+        let share = shard.map_or(1, |s| s.count) as f64;
+        crate::output::long_run(work.estimate_seconds()? / share, "this stack computation")?;
+        Some(work)
+    } else {
+        None
+    };
+    let bar = Bar::stderr();
+    let doc = if sharded {
+        let work = work.expect("built above");
         let opts = Drive {
             progress: &bar,
             ..Drive::default()
@@ -130,6 +140,7 @@ pub fn run(a: Args) -> Result<()> {
         }
         joint::report_from_tally(&params, &work, &tally, &bar)?
     } else {
+        drop(work); // the report builds its own
         joint::report(&params, &bar)?
     };
     bar.finish();

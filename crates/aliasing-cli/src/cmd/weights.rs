@@ -119,6 +119,10 @@ fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
         bail!("--plot draws a whole distribution: run without --shard, --out or MPI ranks");
     }
     if !split {
+        output::long_run(
+            weights::estimated_seconds(&g, args.bits, args.max_weight, method, args.dual),
+            "this count",
+        )?;
         let dist = {
             let bar = crate::progress::Bar::stderr();
             let d = weights::distribution_with(

@@ -418,6 +418,51 @@ pub fn distance_stage(
     Ok((all, stats))
 }
 
+/// Candidates the estimate of [`estimate_seconds`] times at most.
+const PILOT: u64 = 256;
+
+/// An estimate, in seconds of wall-clock time on every core, of [`run`]
+/// over the shard's part of `space`, for announcing a long search before
+/// it starts: the distance stage of a strided sample of the candidates (at
+/// most 256, never more than a sixteenth of them) is timed and scaled to
+/// all of them, and the `P_ud` of the sample's best candidate is timed and
+/// scaled to the candidates that need it (every survivor for [`Objective::Pud`] or
+/// `top` 0, else `top`). A measured cost model, not a bound; `NaN` where
+/// the shard has under 16 candidates (a short search).
+pub fn estimate_seconds(query: &Query, space: &Space, shard: Shard) -> Result<f64> {
+    query.validate()?;
+    let range = shard.range(space.len(query.width));
+    let n = range.end - range.start;
+    let take = (n / 16).min(PILOT);
+    if take == 0 {
+        return Ok(f64::NAN);
+    }
+    let stride = n / take;
+    let picked: Vec<u64> = (0..take).map(|k| range.start + k * stride).collect();
+    let t0 = Instant::now();
+    let sampled: Vec<(u32, Generator)> = picked
+        .par_iter()
+        .map(|&i| {
+            let g = space.get(query.width, i);
+            let hd = distance::min_distances(&g, &query.lengths)?;
+            Ok((hd.into_iter().min().unwrap_or(0), g))
+        })
+        .collect::<Result<_>>()?;
+    let distance = t0.elapsed().as_secs_f64() * n as f64 / take as f64;
+    // P_ud is timed on a candidate such as the ranking keeps (the best
+    // distance of the sample; degenerate ones can be far slower)
+    let best = sampled.iter().max_by_key(|(hd, _)| *hd).expect("sampled").1;
+    let t1 = Instant::now();
+    p_undetected(&best, &query.lengths, &query.bers)?;
+    let one = t1.elapsed().as_secs_f64();
+    let needing = match query.objective {
+        Objective::Hd if query.top > 0 => (query.top as u64).min(n),
+        _ => n,
+    } as f64;
+    let threads = rayon::current_num_threads() as f64;
+    Ok(distance + one * needing / threads.min(needing))
+}
+
 /// How many candidates of the shard have each minimum distance (the
 /// distance stage only): the best distance reachable at the lengths.
 pub fn hd_histogram(query: &Query, space: &Space, shard: Shard) -> Result<BTreeMap<u32, u64>> {

@@ -245,3 +245,20 @@ fn the_query_alone_states_the_width() {
     let e = run(&q, &nine, Shard::WHOLE).unwrap_err().to_string();
     assert!(e.contains("has width 9, not 8") && !e.contains('\n'), "{e}");
 }
+
+#[test]
+fn estimated_seconds_sample_the_space() {
+    let q = Query {
+        width: 12,
+        lengths: vec![64],
+        bers: vec![1e-5],
+        min_hd: 0,
+        top: 10,
+        objective: Objective::Hd,
+    };
+    let all = estimate_seconds(&q, &Space::All, Shard::WHOLE).unwrap();
+    assert!(all.is_finite() && all > 0.0, "{all}");
+    // under 16 candidates: too short to sample
+    let few = Space::List(vec![Generator::new(12, 0x80F).unwrap()]);
+    assert!(estimate_seconds(&q, &few, Shard::WHOLE).unwrap().is_nan());
+}
