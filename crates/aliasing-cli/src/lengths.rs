@@ -176,8 +176,15 @@ pub fn whole_number(s: &str) -> std::result::Result<u64, String> {
 pub fn parse_size(s: &str) -> Result<u128> {
     let t = s.trim();
     let bad = |why: &str| anyhow::anyhow!("--size `{s}` {why}");
-    let split = t
-        .find(|c: char| c.is_ascii_alphabetic() && c != 'e' && c != 'E')
+    // the unit starts at the first letter that is not an exponent's `e`
+    // (one followed by a digit or a sign)
+    let b = t.as_bytes();
+    let split = (0..b.len())
+        .find(|&i| {
+            b[i].is_ascii_alphabetic()
+                && !(matches!(b[i], b'e' | b'E')
+                    && b.get(i + 1).is_some_and(|c| c.is_ascii_digit() || *c == b'+' || *c == b'-'))
+        })
         .unwrap_or(t.len());
     let (num, unit) = (t[..split].trim(), t[split..].trim());
     const UNITS: [(&str, u32, u32); 13] = [
@@ -218,8 +225,16 @@ pub fn parse_size(s: &str) -> Result<u128> {
     }
     // x = v / 10^k with v whole (k decimal places), then times the unit
     let over = || bad("is over the limit of 2^64 bytes");
+    let (mantissa, exp) = match num.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.parse::<i64>().map_err(|_| bad("is not a number"))?),
+        None => (num, 0),
+    };
     let (v, k) = (0..=20u32)
-        .find_map(|k| whole_number(&format!("{num}e{k}")).ok().map(|v| (v, k)))
+        .find_map(|k| {
+            whole_number(&format!("{mantissa}e{}", exp + i64::from(k)))
+                .ok()
+                .map(|v| (v, k))
+        })
         .ok_or_else(|| match whole_number(num) {
             Err(e) if e.contains("out of range") => over(),
             Err(e) if e.contains("negative") => bad("is negative"),
@@ -257,6 +272,9 @@ mod tests {
             ("500 gb", 500_000_000_000),
             ("1500", 1500),
             ("1e13", 10_000_000_000_000),
+            ("1e9", 1_000_000_000),
+            ("2.5e3kB", 2_500_000),
+            ("1e1EiB", 10 << 60),
             ("1.5TiB", 3 << 39),
             ("2.5kB", 2500),
             ("18446744073709551616", 1 << 64),

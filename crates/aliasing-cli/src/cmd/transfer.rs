@@ -19,14 +19,14 @@ pub struct Args {
     /// `500GB`, `1.5e12` or plain bytes; decimal units B, kB, MB, GB, TB,
     /// PB, EB, binary KiB to EiB; from 1 byte to 2^64. [required unless
     /// --payload]
-    #[arg(long, required_unless_present = "payload", conflicts_with = "payload")]
+    #[arg(long, required_unless_present = "payload", conflicts_with = "payload", allow_hyphen_values = true)]
     size: Option<String>,
     /// The transfer is this file: its size is used (its metadata only).
     #[arg(long, value_name = "FILE")]
     payload: Option<PathBuf>,
     /// IP packet lengths (MTUs) in bytes, 68 to 9216: `1500,9000` or a
     /// range as for `--bytes` elsewhere. [required]
-    #[arg(long, required = true)]
+    #[arg(long, required = true, allow_hyphen_values = true)]
     mtu: String,
     /// Bit error rates of every link, comma separated (at most 0.5).
     /// [required]
@@ -38,7 +38,7 @@ pub struct Args {
     stack: String,
     /// Links crossed, each checking and regenerating the CRC (1 to 255;
     /// a comma list for several).
-    #[arg(long, default_value = "1")]
+    #[arg(long, default_value = "1", allow_hyphen_values = true)]
     hops: String,
     /// A Gilbert-Elliott burst channel `PG,PB,G2B,B2G` (not supported yet:
     /// refused).
