@@ -183,7 +183,8 @@ pub fn parse_size(s: &str) -> Result<u128> {
         .find(|&i| {
             b[i].is_ascii_alphabetic()
                 && !(matches!(b[i], b'e' | b'E')
-                    && b.get(i + 1).is_some_and(|c| c.is_ascii_digit() || *c == b'+' || *c == b'-'))
+                    && b.get(i + 1)
+                        .is_some_and(|c| c.is_ascii_digit() || *c == b'+' || *c == b'-'))
         })
         .unwrap_or(t.len());
     let (num, unit) = (t[..split].trim(), t[split..].trim());

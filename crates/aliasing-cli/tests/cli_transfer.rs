@@ -34,7 +34,11 @@ fn assert_bad(args: &[&str], want: &str) {
     assert_eq!(e.trim_end().lines().count(), 1, "{args:?}: {e}");
     assert!(e.contains(want), "{args:?}: expected {want:?} in {e}");
     // refused before any work (a 9018-byte CRC-32 frame takes minutes here)
-    assert!(t.elapsed().as_secs_f64() < 10.0, "{args:?}: {:?}", t.elapsed());
+    assert!(
+        t.elapsed().as_secs_f64() < 10.0,
+        "{args:?}: {:?}",
+        t.elapsed()
+    );
 }
 
 /// A CRC-16 stack, 202-byte frames, weights up to 4, no draws.
@@ -80,7 +84,10 @@ fn bad_input_is_refused_before_work() {
         (vec!["--size", "10XB"], "unknown unit"),
         (vec!["--size", "1TB", "--hops", "0"], "0 hops"),
         (vec!["--size", "1TB", "--hops", "300"], "300 hops"),
-        (vec!["--size", "1TB", "--burst", "1e-6,0.1,1e-4,0.1"], "not supported yet"),
+        (
+            vec!["--size", "1TB", "--burst", "1e-6,0.1,1e-4,0.1"],
+            "not supported yet",
+        ),
         (vec!["--size", "1TB", "--stack", "tcp"], "IPv4 and TCP"),
         (vec!["--size", "1TB", "--max-weight", "7"], "max-weight"),
         (vec!["--payload", "/dev/null"], "not a regular file"),
@@ -93,14 +100,19 @@ fn bad_input_is_refused_before_work() {
         assert_bad(&a, want);
     }
     for (mtu, want) in [("67", "MTU 67"), ("9217", "MTU 9217"), ("0", "zero")] {
-        assert_bad(&["transfer", "--size", "1TB", "--mtu", mtu, "--ber", "1e-6"], want);
+        assert_bad(
+            &["transfer", "--size", "1TB", "--mtu", mtu, "--ber", "1e-6"],
+            want,
+        );
     }
     assert_bad(
         &["transfer", "--size", "1TB", "--mtu", "1500", "--ber", "0.6"],
         "0.6",
     );
     assert_bad(
-        &["transfer", "--size", "1TB", "--mtu", "1500", "--ber", "1e-6,x"],
+        &[
+            "transfer", "--size", "1TB", "--mtu", "1500", "--ber", "1e-6,x",
+        ],
         "not a number",
     );
 }
@@ -163,9 +175,7 @@ fn json_shape_and_agreement_with_stack() {
     assert_eq!(pts[0]["p_error"], sp[0]["p_error"]);
     assert_eq!(pts[2]["joint_per_frame"], sp[1]["joint"]);
     assert_eq!(pts[1]["hops"], 2);
-    assert!(
-        pts[1]["joint_per_frame"]["low"].as_f64() > pts[0]["joint_per_frame"]["low"].as_f64()
-    );
+    assert!(pts[1]["joint_per_frame"]["low"].as_f64() > pts[0]["joint_per_frame"]["low"].as_f64());
 }
 
 /// `--tallies`: written on the first call, read on the next (other BERs:
@@ -180,10 +190,30 @@ fn tallies_are_kept_and_checked() {
     assert!(file.exists());
     assert!(String::from_utf8(first).unwrap().contains("mtu"));
     let kept = std::fs::read_to_string(&file).unwrap();
-    let again = ok(&with(&["--size", "1e9", "--ber", "1e-4,1e-8", "--tallies", &f, "--format", "csv"]));
-    let fresh = ok(&with(&["--size", "1e9", "--ber", "1e-4,1e-8", "--format", "csv"]));
+    let again = ok(&with(&[
+        "--size",
+        "1e9",
+        "--ber",
+        "1e-4,1e-8",
+        "--tallies",
+        &f,
+        "--format",
+        "csv",
+    ]));
+    let fresh = ok(&with(&[
+        "--size",
+        "1e9",
+        "--ber",
+        "1e-4,1e-8",
+        "--format",
+        "csv",
+    ]));
     assert_eq!(again, fresh);
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), kept, "nothing new to keep");
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        kept,
+        "nothing new to keep"
+    );
     // another stack
     let mut other = with(&["--size", "1e9", "--ber", "1e-6", "--tallies", &f]);
     other[2] = "ipv4-tcp+CRC-16/IBM-3740";
@@ -192,7 +222,10 @@ fn tallies_are_kept_and_checked() {
     let bad = kept.replacen("\"codewords\":\"", "\"codewords\":\"1", 1);
     assert_ne!(bad, kept);
     std::fs::write(&file, bad).unwrap();
-    assert_bad(&with(&["--size", "1e9", "--ber", "1e-6", "--tallies", &f]), "stale");
+    assert_bad(
+        &with(&["--size", "1e9", "--ber", "1e-6", "--tallies", &f]),
+        "stale",
+    );
     std::fs::write(&file, "{not json").unwrap();
     assert_bad(
         &with(&["--size", "1e9", "--ber", "1e-6", "--tallies", &f]),
@@ -211,7 +244,16 @@ fn payload_file_and_plots() {
     let svg = dir.path().join("t.svg").display().to_string();
     let out = dir.path().join("t.json").display().to_string();
     ok(&with(&[
-        "--payload", &d, "--ber", "1e-4,1e-6", "--format", "json", "-o", &out, "--plot", &svg,
+        "--payload",
+        &d,
+        "--ber",
+        "1e-4,1e-6",
+        "--format",
+        "json",
+        "-o",
+        &out,
+        "--plot",
+        &svg,
     ]));
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
@@ -219,7 +261,11 @@ fn payload_file_and_plots() {
     assert_eq!(v["payload_file"], d.as_str());
     assert_eq!(v["points"][0]["frames"], 18);
     let text = std::fs::read_to_string(&svg).unwrap();
-    assert!(text.contains("<svg") && text.contains("MTU 200"), "{}", &text[..200]);
+    assert!(
+        text.contains("<svg") && text.contains("MTU 200"),
+        "{}",
+        &text[..200]
+    );
     let again = dir.path().join("again.svg").display().to_string();
     ok(&["plot", &out, "-o", &again]);
     assert!(std::fs::read_to_string(&again).unwrap().contains("MTU 200"));

@@ -206,7 +206,9 @@ impl Figure {
                 }
                 Shape::Asymptote(_) => {}
                 Shape::Estimates(p) => xs.extend(p.iter().map(|q| q.x)),
-                Shape::Band(p) => xs.extend(p.iter().filter(|q| positive(q.2).is_some()).map(|q| q.0)),
+                Shape::Band(p) => {
+                    xs.extend(p.iter().filter(|q| positive(q.2).is_some()).map(|q| q.0))
+                }
             }
         }
         xs.retain(|v| positive(*v).is_some());
@@ -442,7 +444,14 @@ impl Figure {
                     pts.sort_by(|a, b| a.0.total_cmp(&b.0));
                     let mut outline: Vec<(f64, f64)> = pts.iter().map(|q| (q.0, q.2)).collect();
                     outline.extend(pts.iter().rev().map(|q| {
-                        (q.0, if q.1 > 0.0 { q.1.max(bar_bottom) } else { bar_bottom })
+                        (
+                            q.0,
+                            if q.1 > 0.0 {
+                                q.1.max(bar_bottom)
+                            } else {
+                                bar_bottom
+                            },
+                        )
                     }));
                     if outline.len() >= 4 {
                         chart

@@ -28,7 +28,10 @@ pub fn figure(doc: &Transfer) -> Result<Figure> {
         let name = if several_hops {
             format!("MTU {mtu}, {hops} hops")
         } else {
-            format!("MTU {mtu} ({} bytes on the wire)", at.first().map_or(0, |p| p.frame_bytes))
+            format!(
+                "MTU {mtu} ({} bytes on the wire)",
+                at.first().map_or(0, |p| p.frame_bytes)
+            )
         };
         let line: Vec<(f64, f64)> = at
             .iter()

@@ -29,15 +29,16 @@
 //!   value); `B = sum_{j>=2} C(H,j) u^j c^(H-j)` is the probability that two
 //!   or more links each pass a non-zero codeword, the only other way to be
 //!   delivered corrupted. At `H = 1`, `e = J` with `J`'s bracket and method.
-//! - `1 - d = c^H + e` (clean on every link, or delivered corrupted), with
-//!   no subtraction;
+//! - `1 - d = c^H + e` (clean on every link, or delivered corrupted), plus
+//!   at most `B` (codewords of two links cancelling: the frame arrives
+//!   intact), with no subtraction;
 //! - frames sent `= frames / (1 - d)`; expected escapes `= frames sent x e`
 //!   (the per-frame value printed is `e`, per frame *sent*);
 //! - each segment ends corrupted with `q = e / (1 - d)`, so
 //!   `P(at least one) = -expm1(frames ln_1p(-q))`.
 //!
 //! Every bracket end is computed from the same end of `J` (both formulas
-//! increase with `e`). The CRC codeword tallies and the CRC's dual weights
+//! increase with `e`), the lower one with `1 - d` at its largest. The CRC codeword tallies and the CRC's dual weights
 //! of a frame length do not depend on the BER, the size or the hops: they
 //! are computed once per length and can be kept ([`Tallies`]).
 
@@ -122,11 +123,7 @@ impl TransferParams {
         if self.mtus.is_empty() {
             return Err(Error::Invalid("no MTU given".into()));
         }
-        if let Some(m) = self
-            .mtus
-            .iter()
-            .find(|m| !(MIN_MTU..=MAX_MTU).contains(*m))
-        {
+        if let Some(m) = self.mtus.iter().find(|m| !(MIN_MTU..=MAX_MTU).contains(*m)) {
             return Err(Error::Invalid(format!(
                 "MTU {m} is outside {MIN_MTU} to {MAX_MTU} bytes (IPv4's minimum to jumbo frames)"
             )));
@@ -396,13 +393,9 @@ fn frame_stack(
         let tally = run_items(plan, 0..plan.enumeration_items(), "work items", progress);
         let n = plan.model.n as u64;
         let budget = aliasing_core::units::MemoryBudget::from_env()?;
-        let dual = aliasing_core::dual::dual_weights_with(
-            &plan.model.generator,
-            &[n],
-            budget,
-            progress,
-        )?
-        .remove(0);
+        let dual =
+            aliasing_core::dual::dual_weights_with(&plan.model.generator, &[n], budget, progress)?
+                .remove(0);
         kept.frames.push(KeptFrame { bytes, tally, dual });
         *changed = true;
     }
@@ -422,7 +415,12 @@ fn frame_stack(
         .map_err(stale)?;
     if joint::wide(&st, &sp.bers)? && sp.samples > 0 {
         if kept.frames[i].tally.sample.draws == 0 {
-            let t = run_items(plan, plan.enumeration_items()..plan.items(), "draws", progress);
+            let t = run_items(
+                plan,
+                plan.enumeration_items()..plan.items(),
+                "draws",
+                progress,
+            );
             kept.frames[i].tally.sample = t.sample;
             *changed = true;
         }
@@ -529,9 +527,7 @@ fn point(
         at_least_one(joint.low, more),
         at_least_one(joint.high, 0.0),
     );
-    let bytes_per_escape = est
-        .filter(|&x| x > 0.0)
-        .map(|x| params.size as f64 / x);
+    let bytes_per_escape = est.filter(|&x| x > 0.0).map(|x| params.size as f64 / x);
     let independence_escapes = sp
         .independence_product
         .map(|x| x * sp.p_error * f * f64::from(h));
@@ -572,7 +568,10 @@ pub fn hops_joint(
         return Ok((j.clone(), 0.0));
     }
     if p == 0.0 {
-        return Ok((JointEstimate::new(Some(0.0), 0.0, 0.0, j.method.clone()), 0.0));
+        return Ok((
+            JointEstimate::new(Some(0.0), 0.0, 0.0, j.method.clone()),
+            0.0,
+        ));
     }
     let c_rest = bsc::p_clean(n * u64::from(h - 1), p);
     let one = |x: f64| f64::from(h) * x * c_rest;

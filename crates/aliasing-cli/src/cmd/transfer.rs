@@ -19,7 +19,12 @@ pub struct Args {
     /// `500GB`, `1.5e12` or plain bytes; decimal units B, kB, MB, GB, TB,
     /// PB, EB, binary KiB to EiB; from 1 byte to 2^64. [required unless
     /// --payload]
-    #[arg(long, required_unless_present = "payload", conflicts_with = "payload", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        required_unless_present = "payload",
+        conflicts_with = "payload",
+        allow_hyphen_values = true
+    )]
     size: Option<String>,
     /// The transfer is this file: its size is used (its metadata only).
     #[arg(long, value_name = "FILE")]
@@ -91,9 +96,8 @@ pub fn run(a: Args) -> Result<()> {
         (None, Some(f)) => (file_size(f)?, Some(f.display().to_string())),
         (None, None) => bail!("give --size or --payload"),
     };
-    let mtus = parse_lengths(&a.mtu).map_err(|e| {
-        anyhow::anyhow!(format!("--mtu: {e:#}").replace("invalid length: ", ""))
-    })?;
+    let mtus = parse_lengths(&a.mtu)
+        .map_err(|e| anyhow::anyhow!(format!("--mtu: {e:#}").replace("invalid length: ", "")))?;
     let bers = parse_bers(&a.ber)?;
     let hops = parse_hops(&a.hops)?;
     let params = TransferParams {
@@ -147,8 +151,7 @@ fn file_size(path: &Path) -> Result<u128> {
 fn parse_hops(s: &str) -> Result<Vec<u32>> {
     let mut out = Vec::new();
     for item in s.split(',').map(str::trim) {
-        let h = crate::lengths::count::<u32>(item)
-            .map_err(|e| anyhow::anyhow!("--hops: {e}"))?;
+        let h = crate::lengths::count::<u32>(item).map_err(|e| anyhow::anyhow!("--hops: {e}"))?;
         out.push(h);
     }
     out.sort_unstable();
@@ -156,7 +159,12 @@ fn parse_hops(s: &str) -> Result<Vec<u32>> {
     Ok(out)
 }
 
-fn emit(doc: &Transfer, format: Format, output: Option<&Path>, plot_to: Option<&Path>) -> Result<()> {
+fn emit(
+    doc: &Transfer,
+    format: Format,
+    output: Option<&Path>,
+    plot_to: Option<&Path>,
+) -> Result<()> {
     crate::args::plot(plot_to, doc)?;
     let text = match format {
         Format::Json => document::to_json_sorted(doc)?,

@@ -44,9 +44,10 @@ pub struct TransferPoint {
     /// Segments of the transfer: `ceil(size / payload_bytes)`.
     pub frames: u64,
     /// Expected frames sent, resent ones included: `frames / (1 - d)` with
-    /// `d` the probability that an attempt is dropped (`null` where it is
-    /// beyond the floating-point range). Computed with the joint escape's
-    /// estimate, or its lower end where only the bracket is known.
+    /// `d` the probability that an attempt is dropped, `1 - d = c^H +
+    /// joint` (`c^H` the probability of no flip on any link; `null` where
+    /// it is beyond the floating-point range). Computed with the joint
+    /// escape's estimate, or its lower end where only the bracket is known.
     pub frames_sent: Option<f64>,
     /// Bit error rate of every link.
     pub ber: f64,

@@ -6,7 +6,13 @@ use aliasing_core::progress::Silent;
 const SMALL: &str = "ipv4-tcp+CRC-16/ARC";
 
 fn params(mtus: &[u64], bers: &[f64], hops: &[u32]) -> TransferParams {
-    let mut p = TransferParams::new(SMALL, 10_000_000, mtus.to_vec(), bers.to_vec(), hops.to_vec());
+    let mut p = TransferParams::new(
+        SMALL,
+        10_000_000,
+        mtus.to_vec(),
+        bers.to_vec(),
+        hops.to_vec(),
+    );
     // fast in a debug build: weights up to 4, no draws (the test of kept
     // tallies draws)
     p.max_weight = 4;
@@ -36,7 +42,11 @@ fn one_hop_is_the_stack_digit_for_digit() {
         let e = &t.joint_per_frame;
         // the identity the table promises
         if let Some(j) = e.estimate {
-            assert_eq!(t.escapes.estimate, Some(t.frames_sent.unwrap() * j), "{what}");
+            assert_eq!(
+                t.escapes.estimate,
+                Some(t.frames_sent.unwrap() * j),
+                "{what}"
+            );
         }
         assert!(t.escapes.low <= t.escapes.high, "{what}");
         if let Some(x) = t.escapes.estimate {
@@ -51,7 +61,9 @@ fn one_hop_is_the_stack_digit_for_digit() {
             assert!(t.escapes.low > 0.0, "{what}: {t:?}");
         }
         // the study's product, over the frames
-        let ind = s.independence_product.map(|x| x * s.p_error * t.frames as f64);
+        let ind = s
+            .independence_product
+            .map(|x| x * s.p_error * t.frames as f64);
         assert_eq!(t.independence_escapes, ind, "{what}");
     }
 }
@@ -70,7 +82,10 @@ fn check_at_least_one(got: f64, q: f64, n: f64, what: &str) {
         assert!((got - sum).abs() <= 1e-12 * sum, "{what}: {got} vs {sum}");
     } else {
         let direct = 1.0 - (1.0 - q).powf(n);
-        assert!((got - direct).abs() <= n * 1e-15, "{what}: {got} vs {direct}");
+        assert!(
+            (got - direct).abs() <= n * 1e-15,
+            "{what}: {got} vs {direct}"
+        );
     }
 }
 
@@ -114,7 +129,13 @@ fn tiny() -> (u32, Vec<bool>, Vec<f64>) {
         code[w as usize] = true;
     }
     let pass = (0..1u32 << n)
-        .map(|e| if (e & 0b110000).count_ones() % 2 == 0 { 1.0 } else { 0.3 })
+        .map(|e| {
+            if (e & 0b110000).count_ones() % 2 == 0 {
+                1.0
+            } else {
+                0.3
+            }
+        })
         .collect();
     (n, code, pass)
 }
@@ -128,8 +149,13 @@ fn hops_bracket_holds_the_brute_force_value() {
     let (n, code, pass) = tiny();
     let words = 1usize << n;
     for p in [1e-3f64, 0.05, 0.2, 0.45] {
-        let pr = |e: usize| p.powi(e.count_ones() as i32) * (1.0 - p).powi(n as i32 - e.count_ones() as i32);
-        let j: f64 = (1..words).filter(|&e| code[e]).map(|e| pr(e) * pass[e]).sum();
+        let pr = |e: usize| {
+            p.powi(e.count_ones() as i32) * (1.0 - p).powi(n as i32 - e.count_ones() as i32)
+        };
+        let j: f64 = (1..words)
+            .filter(|&e| code[e])
+            .map(|e| pr(e) * pass[e])
+            .sum();
         let u: f64 = (1..words).filter(|&e| code[e]).map(pr).sum();
         let single = JointEstimate::new(Some(j), j, j, "brute".into());
         for h in [1u32, 2, 3] {
@@ -162,12 +188,21 @@ fn hops_bracket_holds_the_brute_force_value() {
                 }
             }
             let (got, more) = hops_joint(h, &single, Some(u), u64::from(n), p).unwrap();
-            let what = format!("p {p}, {h} hops: brute {e:e} in [{:e}, {:e}]", got.low, got.high);
+            let what = format!(
+                "p {p}, {h} hops: brute {e:e} in [{:e}, {:e}]",
+                got.low, got.high
+            );
             let tol = 1e-12;
-            assert!(got.low <= e * (1.0 + tol) && e <= got.high * (1.0 + tol), "{what}");
+            assert!(
+                got.low <= e * (1.0 + tol) && e <= got.high * (1.0 + tol),
+                "{what}"
+            );
             // 1 - d lies in [c^H + e, c^H + e + B]
             let clean = bsc::p_clean(u64::from(n * h), p);
-            assert!(clean + e <= ok * (1.0 + tol) && ok <= (clean + e + more) * (1.0 + tol), "{what}");
+            assert!(
+                clean + e <= ok * (1.0 + tol) && ok <= (clean + e + more) * (1.0 + tol),
+                "{what}"
+            );
             if h == 1 {
                 assert_eq!(more, 0.0);
                 assert!((e - j).abs() <= 1e-15, "{what}");
@@ -190,7 +225,11 @@ fn hops_scale_the_single_link() {
         let c = bsc::p_clean(n * u64::from(t.hops - 1), 1e-6);
         assert_eq!(t.joint_per_frame.low, f64::from(t.hops) * one.low * c);
         assert!(t.joint_per_frame.high >= f64::from(t.hops) * one.high * c);
-        assert!(t.joint_per_frame.method.contains("links"), "{}", t.joint_per_frame.method);
+        assert!(
+            t.joint_per_frame.method.contains("links"),
+            "{}",
+            t.joint_per_frame.method
+        );
         assert!(t.escapes.low > doc.points[0].escapes.low);
         assert_eq!(t.p_error, bsc::p_error(n * u64::from(t.hops), 1e-6));
     }
@@ -211,7 +250,10 @@ fn bad_requests_are_refused() {
         (Box::new(|p| p.hops = vec![0]), "0 hops"),
         (Box::new(|p| p.hops = vec![256]), "256 hops"),
         (Box::new(|p| p.stack = "tcp".into()), "IPv4 and TCP"),
-        (Box::new(|p| p.stack = "internet+crc32".into()), "IPv4 and TCP"),
+        (
+            Box::new(|p| p.stack = "internet+crc32".into()),
+            "IPv4 and TCP",
+        ),
         (Box::new(|p| p.stack = "nonsense+".into()), "nonsense"),
         (Box::new(|p| p.max_weight = 6), "max-weight"),
     ];
@@ -249,11 +291,15 @@ fn kept_tallies_are_reused_and_checked() {
     // another stack, other options
     let mut q = p.clone();
     q.stack = "ipv4-tcp+CRC-16/IBM-3740".into();
-    let e = report_with(&q, &mut back.clone(), &Silent).unwrap_err().to_string();
+    let e = report_with(&q, &mut back.clone(), &Silent)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("kept for stack"), "{e}");
     let mut q = p.clone();
     q.seed = 2;
-    let e = report_with(&q, &mut back.clone(), &Silent).unwrap_err().to_string();
+    let e = report_with(&q, &mut back.clone(), &Silent)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("--seed 1"), "{e}");
     // an altered tally: its codeword count no longer matches the dual code
     let mut bad = back.clone();
@@ -277,9 +323,17 @@ fn two_or_more_links() {
     let v = two_or_more(3, 1e-3, 0.9);
     let want = 3.0 * 1e-6 * 0.9 + 1e-9;
     assert!((v - want).abs() <= 1e-15 * want, "{v} vs {want}");
-    for (h, u, c) in [(255, 1e-10, 1e-300), (255, 0.01, 0.0), (7, 0.0, 1.0), (2, 1e-200, 1.0)] {
+    for (h, u, c) in [
+        (255, 1e-10, 1e-300),
+        (255, 0.01, 0.0),
+        (7, 0.0, 1.0),
+        (2, 1e-200, 1.0),
+    ] {
         let v = two_or_more(h, u, c);
         let union = f64::from(h) * f64::from(h - 1) / 2.0 * u * u;
-        assert!(v.is_finite() && v >= 0.0 && v <= union.max(1e-300) * (1.0 + 1e-12), "{h} {u} {c}: {v}");
+        assert!(
+            v.is_finite() && v >= 0.0 && v <= union.max(1e-300) * (1.0 + 1e-12),
+            "{h} {u} {c}: {v}"
+        );
     }
 }
