@@ -240,7 +240,8 @@ fn hops_scale_the_single_link() {
 fn bad_requests_are_refused() {
     let ok = params(&[100], &[1e-6], &[1]);
     ok.validate().unwrap();
-    let cases: Vec<(Box<dyn Fn(&mut TransferParams)>, &str)> = vec![
+    type Change = Box<dyn Fn(&mut TransferParams)>;
+    let cases: Vec<(Change, &str)> = vec![
         (Box::new(|p| p.size = 0), "0 bytes"),
         (Box::new(|p| p.size = MAX_SIZE + 1), "2^64"),
         (Box::new(|p| p.mtus = vec![67]), "MTU 67"),
