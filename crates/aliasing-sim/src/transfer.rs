@@ -335,6 +335,17 @@ pub fn report_with(
         let stacks = vec![None; work.frames.len()];
         joint::stack_report(&sp, &work.frames, &stacks)?
     } else {
+        // every kept length checked first, so a stale file is refused
+        // before any length is computed
+        for (k, plan) in work.plans.iter().enumerate() {
+            if let Some(f) = kept.get(sp.bytes[k]) {
+                let mut enumerated = f.tally.clone();
+                enumerated.sample = Default::default();
+                JointStack::from_tally_and_dual(plan, &enumerated, f.dual.clone())
+                    .map_err(stale)
+                    .map_err(|e| with_bytes(e, sp.bytes[k]))?;
+            }
+        }
         let mut stacks = Vec::new();
         for (k, plan) in work.plans.iter().enumerate() {
             let bytes = sp.bytes[k];
@@ -406,11 +417,6 @@ fn frame_stack(
         .expect("kept above");
     let mut enumerated = kept.frames[i].tally.clone();
     enumerated.sample = Default::default();
-    let stale = |e: Error| {
-        Error::Invalid(format!(
-            "the kept tallies do not match this frame ({e}): a stale or altered tallies file"
-        ))
-    };
     let mut st = JointStack::from_tally_and_dual(plan, &enumerated, kept.frames[i].dual.clone())
         .map_err(stale)?;
     if joint::wide(&st, &sp.bers)? && sp.samples > 0 {
@@ -428,6 +434,13 @@ fn frame_stack(
             .map_err(stale)?;
     }
     Ok(st)
+}
+
+/// A kept tally or dual code that does not fit the frame.
+fn stale(e: Error) -> Error {
+    Error::Invalid(format!(
+        "the kept tallies do not match this frame ({e}): a stale or altered tallies file"
+    ))
 }
 
 /// The tally of `items` of `plan`, in parallel, on the progress bar.
