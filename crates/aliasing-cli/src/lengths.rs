@@ -167,9 +167,139 @@ pub fn whole_number(s: &str) -> std::result::Result<u64, String> {
     u64::try_from(v).map_err(|_| too_big())
 }
 
+/// Parses a transfer size (`--size`) exactly, in bytes: a number in
+/// [`whole_number`]'s syntax (`1500`, `1e13`, `1.5e12`), or a decimal number
+/// followed by a unit: `B`, decimal `kB`/`KB`, `MB`, `GB`, `TB`, `PB`, `EB`
+/// (powers of 1000) or binary `KiB`, `MiB`, `GiB`, `TiB`, `PiB`, `EiB`
+/// (powers of 1024), case ignored. The value must be a whole number of
+/// bytes from 1 to 2^64 (`18446744073709551616` or `16EiB`).
+pub fn parse_size(s: &str) -> Result<u128> {
+    let t = s.trim();
+    let bad = |why: &str| anyhow::anyhow!("--size `{s}` {why}");
+    // the unit starts at the first letter that is not an exponent's `e`
+    // (one followed by a digit or a sign)
+    let b = t.as_bytes();
+    let split = (0..b.len())
+        .find(|&i| {
+            b[i].is_ascii_alphabetic()
+                && !(matches!(b[i], b'e' | b'E')
+                    && b.get(i + 1)
+                        .is_some_and(|c| c.is_ascii_digit() || *c == b'+' || *c == b'-'))
+        })
+        .unwrap_or(t.len());
+    let (num, unit) = (t[..split].trim(), t[split..].trim());
+    const UNITS: [(&str, u32, u32); 13] = [
+        ("b", 10, 0),
+        ("kb", 10, 3),
+        ("mb", 10, 6),
+        ("gb", 10, 9),
+        ("tb", 10, 12),
+        ("pb", 10, 15),
+        ("eb", 10, 18),
+        ("kib", 2, 10),
+        ("mib", 2, 20),
+        ("gib", 2, 30),
+        ("tib", 2, 40),
+        ("pib", 2, 50),
+        ("eib", 2, 60),
+    ];
+    let (base, power) = if unit.is_empty() {
+        (10, 0)
+    } else {
+        let u = unit.to_ascii_lowercase();
+        let Some(&(_, b, p)) = UNITS.iter().find(|(n, _, _)| *n == u) else {
+            return Err(bad(
+                "has an unknown unit (B, kB, MB, GB, TB, PB, EB, KiB, MiB, GiB, TiB, PiB, EiB)",
+            ));
+        };
+        (b, p)
+    };
+    if num.is_empty() {
+        return Err(bad("has no number"));
+    }
+    if num.bytes().all(|b| b.is_ascii_digit()) && unit.is_empty() {
+        // plain digits: exactly, up to 2^64 itself
+        let v: u128 = num
+            .parse()
+            .map_err(|_| bad("is over the limit of 2^64 bytes"))?;
+        return checked_size(v).map_err(|e| bad(&e));
+    }
+    // x = v / 10^k with v whole (k decimal places), then times the unit
+    let over = || bad("is over the limit of 2^64 bytes");
+    let (mantissa, exp) = match num.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.parse::<i64>().map_err(|_| bad("is not a number"))?),
+        None => (num, 0),
+    };
+    let (v, k) = (0..=20u32)
+        .find_map(|k| {
+            whole_number(&format!("{mantissa}e{}", exp + i64::from(k)))
+                .ok()
+                .map(|v| (v, k))
+        })
+        .ok_or_else(|| match whole_number(num) {
+            Err(e) if e.contains("out of range") => over(),
+            Err(e) if e.contains("negative") => bad("is negative"),
+            _ => bad("is not a number"),
+        })?;
+    let unit_v = u128::from(base).checked_pow(power).ok_or_else(over)?;
+    let scaled = u128::from(v).checked_mul(unit_v).ok_or_else(over)?;
+    let div = 10u128.pow(k);
+    if scaled % div != 0 {
+        return Err(bad("is not a whole number of bytes"));
+    }
+    checked_size(scaled / div).map_err(|e| bad(&e))
+}
+
+fn checked_size(v: u128) -> std::result::Result<u128, String> {
+    if v == 0 {
+        Err("is zero: a transfer of 0 bytes".into())
+    } else if v > 1u128 << 64 {
+        Err("is over the limit of 2^64 bytes".into())
+    } else {
+        Ok(v)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_exactly() {
+        for (s, v) in [
+            ("10TB", 10_000_000_000_000u128),
+            ("1TiB", 1 << 40),
+            ("500GB", 500_000_000_000),
+            ("500 gb", 500_000_000_000),
+            ("1500", 1500),
+            ("1e13", 10_000_000_000_000),
+            ("1e9", 1_000_000_000),
+            ("2.5e3kB", 2_500_000),
+            ("1e1EiB", 10 << 60),
+            ("1.5TiB", 3 << 39),
+            ("2.5kB", 2500),
+            ("18446744073709551616", 1 << 64),
+            ("16EiB", 1 << 64),
+            ("1B", 1),
+        ] {
+            assert_eq!(parse_size(s).unwrap(), v, "{s}");
+        }
+        for (s, why) in [
+            ("0", "zero"),
+            ("0TB", "zero"),
+            ("18446744073709551617", "2^64"),
+            ("17EiB", "2^64"),
+            ("1e30", "2^64"),
+            ("-5GB", "negative"),
+            ("1.5B", "whole"),
+            ("10XB", "unknown unit"),
+            ("TB", "no number"),
+            ("abc", "unknown unit"),
+        ] {
+            let e = parse_size(s).unwrap_err().to_string();
+            assert!(e.contains(why) && !e.contains('\n'), "{s}: {e}");
+        }
+    }
 
     #[test]
     fn one_number_syntax_and_limits() {

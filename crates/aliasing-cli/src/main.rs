@@ -9,6 +9,7 @@
 //! alias compare --bytes 64,1500,9000 --ber 1e-6        # checks side by side
 //! alias hd --crc crc32c                                # Hamming-distance profile
 //! alias stack --bytes 64,594,1518,9018 --ber 1e-4,1e-5,1e-6,1e-8   # joint escape
+//! alias transfer --size 10TB --mtu 1500,9000 --ber 1e-6,1e-8   # corrupted packets per transfer
 //! alias search --width 16 --bytes 1518 --ber 1e-5,1e-7  # which generator to use
 //! alias simulate --frames 1e9 --bytes 1518 --ber 1e-5 --stack ethernet-tcp --seed 1
 //! ```
@@ -72,6 +73,8 @@ pub(crate) enum Cmd {
     Simulate(cmd::simulate::Args),
     /// Exact joint escape of a stack of checks (FCS + IPv4 + TCP) vs the independence product.
     Stack(cmd::stack::Args),
+    /// Expected corrupted packets delivered in a transfer, per MTU, BER and hops.
+    Transfer(cmd::transfer::Args),
     /// Which generator to use: search by Hamming distance, then exact P_ud.
     Search(cmd::search::Args),
     /// Adds shard result files of one `simulate` run or `weights` pass.
@@ -159,6 +162,7 @@ pub(crate) fn dispatch(cmd: Cmd) -> anyhow::Result<()> {
         Cmd::Compare(a) => cmd::compare::run(a),
         Cmd::Simulate(a) => cmd::simulate::run(a),
         Cmd::Stack(a) => cmd::stack::run(a),
+        Cmd::Transfer(a) => cmd::transfer::run(a),
         Cmd::Search(a) => cmd::search::run(a),
         Cmd::Merge(a) => cmd::merge::run(a),
         Cmd::Plot(a) => cmd::plot::run(a),
@@ -226,6 +230,7 @@ mod tests {
         for (sub, long) in [
             ("stack", "bytes"),
             ("stack", "ber"),
+            ("transfer", "size"),
             ("search", "width"),
             ("search", "bits"),
             ("search", "ber"),

@@ -783,12 +783,40 @@ impl JointStack {
         t: &FrameTally,
         progress: &dyn Progress,
     ) -> Result<JointStack> {
+        let n = plan.model.n as u64;
+        let budget = crate::units::MemoryBudget::from_env()?;
+        let dual = crate::dual::dual_weights_with(&plan.model.generator, &[n], budget, progress)?
+            .remove(0);
+        JointStack::from_tally_and_dual(plan, t, dual)
+    }
+
+    /// [`JointStack::from_tally`] with the CRC's dual weights at the frame
+    /// length already known (kept from an earlier run: the dual code is the
+    /// slow part). `dual` is refused unless it is a complete distribution
+    /// (`2^r` words) of the plan's CRC width at the frame length; the tally
+    /// is then checked against it as [`JointStack::from_tally`] does (every
+    /// codeword the dual code counts must have been enumerated).
+    pub fn from_tally_and_dual(
+        plan: &JointPlan,
+        t: &FrameTally,
+        dual: crate::weights::DualWeights,
+    ) -> Result<JointStack> {
         let model = plan.model.clone();
         let max_weight = plan.max_weight;
         let n = model.n as u64;
-        let budget = crate::units::MemoryBudget::from_env()?;
-        let dual =
-            crate::dual::dual_weights_with(&model.generator, &[n], budget, progress)?.remove(0);
+        let r = model.generator.width();
+        if dual.bits != n
+            || dual.width != r
+            || dual.counts.len() as u64 != n + 1
+            || dual.total() != 1u128 << r
+        {
+            return Err(Error::Invalid(format!(
+                "dual weights of {} bits and width {} (total {}) for a frame of {n} bits and a {r}-bit CRC",
+                dual.bits,
+                dual.width,
+                dual.total()
+            )));
+        }
         let a = crate::weights::macwilliams(&dual, max_weight as usize + 1)?;
         if t.terms.len() as u32 != max_weight - 1 {
             return Err(Error::Invalid(format!(

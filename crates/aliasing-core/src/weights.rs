@@ -198,7 +198,7 @@ pub fn distribution_with(
 }
 
 /// The weight distribution `B_w` of the dual of a shortened CRC code.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DualWeights {
     /// Codeword length `n` in bits, check bits included.
     pub bits: u64,

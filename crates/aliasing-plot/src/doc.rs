@@ -267,6 +267,8 @@ pub enum Document {
     Simulate(SimulateDoc),
     /// Several `alias simulate` runs (a JSON array), swept over BER or length.
     SimulateSweep(Vec<SimulateDoc>),
+    /// `alias transfer`.
+    Transfer(document::Transfer),
 }
 
 fn parse<T: for<'de> Deserialize<'de>>(v: &Value, kind: &'static str) -> Result<T> {
@@ -351,8 +353,11 @@ fn from_tagged(v: &Value, kind: &str) -> Result<Document> {
             document::from_value::<document::Compare>(v.clone())?.into(),
         )),
         Report::KIND => Ok(Document::Simulate(simulate_run(v)?)),
+        document::Transfer::KIND => Ok(Document::Transfer(document::from_value::<
+            document::Transfer,
+        >(v.clone())?)),
         other => Err(PlotError::UnknownDocument(format!(
-            "a `{other}` document has no plot (curve, compare and simulate results have)"
+            "a `{other}` document has no plot (curve, compare, simulate and transfer results have)"
         ))),
     }
 }

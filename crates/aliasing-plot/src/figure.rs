@@ -71,6 +71,9 @@ pub enum Shape {
     Estimates(Vec<Interval>),
     /// Hollow diamonds at exact values.
     Exact(Vec<(f64, f64)>),
+    /// A shaded band between a lower and an upper curve, `(x, low, high)`
+    /// (a zero lower end reaches down to the axis).
+    Band(Vec<(f64, f64, f64)>),
 }
 
 /// One legend entry and what it draws.
@@ -181,6 +184,12 @@ impl Figure {
                         ys.push(q.high);
                     }
                 }
+                Shape::Band(p) => {
+                    for q in p {
+                        ys.push(q.1);
+                        ys.push(q.2);
+                    }
+                }
             }
         }
         ys.retain(|v| positive(*v).is_some());
@@ -197,6 +206,9 @@ impl Figure {
                 }
                 Shape::Asymptote(_) => {}
                 Shape::Estimates(p) => xs.extend(p.iter().map(|q| q.x)),
+                Shape::Band(p) => {
+                    xs.extend(p.iter().filter(|q| positive(q.2).is_some()).map(|q| q.0))
+                }
             }
         }
         xs.retain(|v| positive(*v).is_some());
@@ -214,6 +226,7 @@ impl Figure {
             Shape::Estimates(p) => p
                 .iter()
                 .any(|q| positive(q.high).is_some() && self.x_ok(q.x)),
+            Shape::Band(p) => p.iter().any(|q| positive(q.2).is_some() && self.x_ok(q.0)),
         });
         if has_data {
             Ok(())
@@ -422,6 +435,33 @@ impl Figure {
                         }))
                         .map_err(render_err)?;
                 }
+                Shape::Band(p) => {
+                    let mut pts: Vec<(f64, f64, f64)> = p
+                        .iter()
+                        .copied()
+                        .filter(|q| positive(q.2).is_some() && self.x_ok(q.0))
+                        .collect();
+                    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+                    let mut outline: Vec<(f64, f64)> = pts.iter().map(|q| (q.0, q.2)).collect();
+                    outline.extend(pts.iter().rev().map(|q| {
+                        (
+                            q.0,
+                            if q.1 > 0.0 {
+                                q.1.max(bar_bottom)
+                            } else {
+                                bar_bottom
+                            },
+                        )
+                    }));
+                    if outline.len() >= 4 {
+                        chart
+                            .draw_series(std::iter::once(Polygon::new(
+                                outline,
+                                c.mix(0.25).filled(),
+                            )))
+                            .map_err(render_err)?;
+                    }
+                }
                 Shape::Estimates(p) => {
                     for q in p
                         .iter()
@@ -514,6 +554,13 @@ impl Figure {
                     .map_err(render_err)?;
                     area.draw(&Circle::new((xm, y), 5, c.filled()))
                         .map_err(render_err)?;
+                }
+                Shape::Band(_) => {
+                    area.draw(&Rectangle::new(
+                        [(x0, y - 7), (x1, y + 7)],
+                        c.mix(0.25).filled(),
+                    ))
+                    .map_err(render_err)?;
                 }
                 Shape::Exact(_) => {
                     let d = vec![

@@ -47,6 +47,7 @@ pub mod font;
 pub mod simulate;
 pub mod structure;
 pub mod ticks;
+pub mod transfer;
 
 use std::path::Path;
 
@@ -153,6 +154,7 @@ pub fn figure_of(doc: &Document, opts: &Options) -> Result<Figure> {
         Document::Compare(d) => compare::figure(d, opts),
         Document::Simulate(d) => simulate::figure(d, opts),
         Document::SimulateSweep(d) => simulate::sweep_figure(d, opts),
+        Document::Transfer(d) => transfer::figure(d),
     }
 }
 

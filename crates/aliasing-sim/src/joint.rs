@@ -354,7 +354,7 @@ pub fn report_from_tally(
 
 /// `true` when the certified bracket from the exact terms alone is wider
 /// than 0.1% at some BER: the sampled next weight is then reported.
-fn wide(st: &JointStack, bers: &[f64]) -> Result<bool> {
+pub fn wide(st: &JointStack, bers: &[f64]) -> Result<bool> {
     let mut exact = st.clone();
     exact.sampled = None;
     for &p in bers {
@@ -367,8 +367,10 @@ fn wide(st: &JointStack, bers: &[f64]) -> Result<bool> {
 }
 
 /// The report of a run: one point per (length, BER); `stacks[k]` may be
-/// `None` only where every BER is 0.
-fn stack_report(
+/// `None` only where every BER is 0. [`report`] and [`report_from_tally`]
+/// end here, and so does a caller that built each length's stack itself
+/// (`alias transfer`, from kept tallies), so the digits are the same.
+pub fn stack_report(
     params: &StackParams,
     frames: &[Frame],
     stacks: &[Option<JointStack>],

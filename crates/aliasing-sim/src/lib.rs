@@ -106,3 +106,4 @@ pub mod sparse;
 pub mod spec;
 pub mod stack;
 pub mod stream;
+pub mod transfer;

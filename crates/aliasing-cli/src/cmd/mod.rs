@@ -9,4 +9,5 @@ pub mod plot;
 pub mod search;
 pub mod simulate;
 pub mod stack;
+pub mod transfer;
 pub mod weights;

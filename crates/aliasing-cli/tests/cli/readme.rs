@@ -290,7 +290,7 @@ fn quoted_outputs_are_real() {
     // the commands the README quotes
     let covered: BTreeSet<&str> = cases.iter().map(|c| c.args[0].as_str()).collect();
     for cmd in [
-        "curve", "compare", "hd", "weights", "simulate", "stack", "search",
+        "curve", "compare", "hd", "weights", "simulate", "stack", "search", "transfer",
     ] {
         assert!(
             covered.contains(cmd),

@@ -23,6 +23,7 @@
 //! | `weights` | [`Weights`] | `alias weights` |
 //! | `stack` | [`Stack`] | `alias stack` |
 //! | `search` | [`Search`] | `alias search` |
+//! | `transfer` | [`Transfer`] | `alias transfer` |
 //!
 //! Simulation reports (`simulate`, `simulate-rare`) are defined in
 //! `aliasing-sim`, which implements [`Document`] for them.
@@ -43,6 +44,7 @@ mod curve;
 mod hd;
 mod search;
 mod stack;
+mod transfer;
 mod weights;
 
 pub use compare::{Compare, CompareCheck, ComparePoint};
@@ -54,6 +56,7 @@ pub use search::{
     Search, SearchCatalogueEntry, SearchPerLength, SearchResult, SearchStage, SearchStages,
 };
 pub use stack::{JointEstimate, Stack, StackCheck, StackPoint, StackTerm};
+pub use transfer::{Bracketed, Transfer, TransferPoint};
 pub use weights::{DualWeightCount, WeightCount, Weights};
 
 use serde::Serialize;

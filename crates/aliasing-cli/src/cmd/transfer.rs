@@ -1,0 +1,236 @@
+//! `alias transfer`: how many frames reach the application corrupted in a
+//! transfer of a given size, per MTU, BER and hops. Rendering of
+//! `aliasing_sim::transfer::report_with`, the one library call that
+//! computes it (the model is written there).
+
+use crate::args::parse_bers;
+use crate::lengths::{parse_lengths, parse_size};
+use crate::output::{self, Format, OutPath, PlotPath};
+use crate::progress::Bar;
+use aliasing_core::document::{self, Transfer};
+use aliasing_sim::transfer::{self, Tallies, TransferParams};
+use anyhow::{Context, Result, bail};
+use std::path::{Path, PathBuf};
+
+/// Arguments of `alias transfer`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Bytes transferred (TCP payload): `10TB` (1e13), `1TiB` (2^40),
+    /// `500GB`, `1.5e12` or plain bytes; decimal units B, kB, MB, GB, TB,
+    /// PB, EB, binary KiB to EiB; from 1 byte to 2^64. [required unless
+    /// --payload]
+    #[arg(
+        long,
+        required_unless_present = "payload",
+        conflicts_with = "payload",
+        allow_hyphen_values = true
+    )]
+    size: Option<String>,
+    /// The transfer is this file: its size is used (its metadata only).
+    #[arg(long, value_name = "FILE")]
+    payload: Option<PathBuf>,
+    /// IP packet lengths (MTUs) in bytes, 68 to 9216: `1500,9000` or a
+    /// range as for `--bytes` elsewhere. [required]
+    #[arg(long, required = true, allow_hyphen_values = true)]
+    mtu: String,
+    /// Bit error rates of every link, comma separated (at most 0.5).
+    /// [required]
+    #[arg(long, required = true, value_parser = crate::args::ber_list, allow_hyphen_values = true)]
+    ber: String,
+    /// The stack: `ethernet-tcp` (frame = MTU + 18 bytes), or
+    /// `ethernet-tcp+CRC` / `ipv4-tcp+CRC` for another CRC.
+    #[arg(long, default_value = "ethernet-tcp")]
+    stack: String,
+    /// Links crossed, each checking and regenerating the CRC (1 to 255;
+    /// a comma list for several).
+    #[arg(long, default_value = "1", allow_hyphen_values = true)]
+    hops: String,
+    /// A Gilbert-Elliott burst channel `PG,PB,G2B,B2G` (not supported yet:
+    /// refused).
+    #[arg(long, value_name = "PG,PB,G2B,B2G")]
+    burst: Option<String>,
+    /// Keep the BER-independent part (CRC codeword tallies and dual
+    /// weights, per frame length) in this file: read if it exists (and
+    /// checked against the stack and options), written with any length
+    /// computed anew.
+    #[arg(long, value_name = "FILE", value_parser = OutPath::parse)]
+    tallies: Option<OutPath>,
+    /// Highest CRC codeword weight enumerated exactly (2 to 5), as in
+    /// `alias stack`.
+    #[arg(long, default_value_t = 5, value_parser = crate::lengths::count::<u32>, allow_negative_numbers = true)]
+    max_weight: u32,
+    /// Draws of the next weight where the bracket is wider than 0.1%, as
+    /// in `alias stack` (`5e4` form accepted).
+    #[arg(long, default_value_t = 50_000, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
+    samples: u64,
+    /// Seed of those draws.
+    #[arg(long, default_value_t = 1, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
+    seed: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+    /// Write to this file (atomically) instead of standard output.
+    #[arg(long, short, value_parser = OutPath::parse)]
+    output: Option<OutPath>,
+    /// Also draw expected escapes per petabyte against BER (one line per
+    /// MTU, the bracket as a band) to FILE.svg or FILE.png.
+    #[arg(long, value_parser = PlotPath::parse)]
+    plot: Option<PlotPath>,
+}
+
+/// Runs `alias transfer`.
+pub fn run(a: Args) -> Result<()> {
+    crate::output::distinct(&[
+        ("--output", a.output.as_ref()),
+        ("--plot", a.plot.as_ref().map(PlotPath::out)),
+        ("--tallies", a.tallies.as_ref()),
+    ])?;
+    if a.burst.is_some() {
+        bail!(
+            "--burst is not supported yet by alias transfer (the joint computation is exact on \
+             the binary symmetric channel only; see alias simulate --burst --rare)"
+        );
+    }
+    let (size, payload_file) = match (&a.size, &a.payload) {
+        (Some(s), _) => (parse_size(s)?, None),
+        (None, Some(f)) => (file_size(f)?, Some(f.display().to_string())),
+        (None, None) => bail!("give --size or --payload"),
+    };
+    let mtus = parse_lengths(&a.mtu)
+        .map_err(|e| anyhow::anyhow!(format!("--mtu: {e:#}").replace("invalid length: ", "")))?;
+    let bers = parse_bers(&a.ber)?;
+    let hops = parse_hops(&a.hops)?;
+    let params = TransferParams {
+        stack: a.stack.trim().to_string(),
+        size,
+        payload_file,
+        mtus,
+        bers,
+        hops,
+        max_weight: a.max_weight,
+        samples: a.samples,
+        seed: a.seed,
+    };
+    params.validate()?;
+    let mut kept = match &a.tallies {
+        Some(p) if p.path().exists() => {
+            let t = Tallies::read(p.path())?;
+            t.check(&params)
+                .with_context(|| format!("--tallies {}", p.path().display()))?;
+            t
+        }
+        _ => Tallies::new(&params),
+    };
+    let bar = Bar::stderr();
+    let result = transfer::report_with(&params, &mut kept, &bar);
+    bar.finish();
+    let (doc, changed) = result?;
+    if let Some(p) = &a.tallies
+        && (changed || !p.path().exists())
+    {
+        output::emit(Some(p.path()), &kept.to_text()?)?;
+    }
+    emit(&doc, a.format, a.output.as_deref(), a.plot.as_deref())
+}
+
+/// The size of the file at `path`: a regular file only (a FIFO or device
+/// has no size to use); nothing is read.
+fn file_size(path: &Path) -> Result<u128> {
+    let shown = path.display();
+    let meta = std::fs::metadata(path).with_context(|| format!("cannot read --payload {shown}"))?;
+    if meta.is_dir() {
+        bail!("--payload {shown} is a folder");
+    }
+    if !meta.is_file() {
+        bail!("--payload {shown} is not a regular file (a device, FIFO or socket)");
+    }
+    Ok(u128::from(meta.len()))
+}
+
+/// `--hops`: a comma list of link counts.
+fn parse_hops(s: &str) -> Result<Vec<u32>> {
+    let mut out = Vec::new();
+    for item in s.split(',').map(str::trim) {
+        let h = crate::lengths::count::<u32>(item).map_err(|e| anyhow::anyhow!("--hops: {e}"))?;
+        out.push(h);
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
+}
+
+fn emit(
+    doc: &Transfer,
+    format: Format,
+    output: Option<&Path>,
+    plot_to: Option<&Path>,
+) -> Result<()> {
+    crate::args::plot(plot_to, doc)?;
+    let text = match format {
+        Format::Json => document::to_json_sorted(doc)?,
+        Format::Csv => output::csv(&rows(doc, true)),
+        Format::Table => {
+            let mut s = format!(
+                "# {} bytes over {}: expected frames delivered corrupted (every check passed)\n\
+                 # joint: P(a frame sent is delivered corrupted), alias stack's value at 1 hop; [low, high] its bracket\n\
+                 # escapes = sent x joint; P(>=1) = 1 - (1 - q)^frames, q = joint x sent / frames; - : the bracket alone\n\
+                 # independence: frames x hops x P(error) x the study's product (CRC x TCP checksum)\n",
+                doc.size_bytes, doc.stack
+            );
+            s.push_str(&output::table(&rows(doc, false)));
+            s
+        }
+    };
+    output::emit(output, &text)
+}
+
+fn rows(doc: &Transfer, full: bool) -> Vec<Vec<String>> {
+    let fmt = |x: f64| {
+        if full {
+            format!("{x:e}")
+        } else {
+            output::prob(x)
+        }
+    };
+    let or_dash = |x: Option<f64>| x.map_or_else(|| "-".to_string(), fmt);
+    let mut rows = vec![
+        [
+            "mtu",
+            "frame",
+            "ber",
+            "hops",
+            "frames",
+            "sent",
+            "p_error",
+            "joint",
+            "escapes",
+            "low",
+            "high",
+            "p_at_least_one",
+            "bytes_per_escape",
+            "independence",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>(),
+    ];
+    for pt in &doc.points {
+        rows.push(vec![
+            pt.mtu.to_string(),
+            pt.frame_bytes.to_string(),
+            fmt(pt.ber),
+            pt.hops.to_string(),
+            pt.frames.to_string(),
+            or_dash(pt.frames_sent),
+            fmt(pt.p_error),
+            or_dash(pt.joint_per_frame.estimate),
+            or_dash(pt.escapes.estimate),
+            fmt(pt.escapes.low),
+            fmt(pt.escapes.high),
+            or_dash(pt.p_at_least_one.estimate),
+            or_dash(pt.bytes_per_escape),
+            or_dash(pt.independence_escapes),
+        ]);
+    }
+    rows
+}

@@ -1,0 +1,627 @@
+//! `alias transfer`: how many frames reach the application corrupted (every
+//! check passed) in a transfer of a given size, for each MTU, bit error rate
+//! and number of hops, from the exact joint escape of the stack
+//! ([`crate::joint`], the numbers of `alias stack`). One library call,
+//! [`report`] (or [`report_with`], keeping the BER-independent part in
+//! [`Tallies`] for the next call).
+//!
+//! # The model
+//!
+//! The transfer is `size` bytes of TCP payload cut into
+//! `frames = ceil(size / (MTU - 40))` segments, each sent in a frame of
+//! `frame_bytes` bytes (the MTU plus the link header and the CRC field:
+//! MTU + 18 on Ethernet), `n = 8 frame_bytes` bits. The frame crosses `H`
+//! links, each a binary symmetric channel of BER `p`, joined by
+//! store-and-forward switches that check the CRC and regenerate it (a frame
+//! that passes is forwarded as received, so an error that passed stays in
+//! it); the receiving host checks the CRC and the Internet checksums (IPv4
+//! header, TCP). A frame dropped by any check is sent again from the source.
+//!
+//! Per attempt, with `c = (1-p)^n` (no flip on one link), `J` the joint
+//! escape of one link (`alias stack`'s per-frame value: a non-zero CRC
+//! codeword that every checksum passes) and `u` the CRC's own `P_ud` over
+//! the frame:
+//!
+//! - `e`, the probability that the attempt is delivered corrupted, lies in
+//!   `[H J c^(H-1), H J c^(H-1) + B]`: exactly one link passing a CRC
+//!   codeword and the others clean is `H J c^(H-1)` exactly (no
+//!   independence assumed between the checks of one link: `J` is the joint
+//!   value); `B = sum_{j>=2} C(H,j) u^j c^(H-j)` is the probability that two
+//!   or more links each pass a non-zero codeword, the only other way to be
+//!   delivered corrupted. At `H = 1`, `e = J` with `J`'s bracket and method.
+//! - `1 - d = c^H + e` (clean on every link, or delivered corrupted), plus
+//!   at most `B` (codewords of two links cancelling: the frame arrives
+//!   intact), with no subtraction;
+//! - frames sent `= frames / (1 - d)`; expected escapes `= frames sent x e`
+//!   (the per-frame value printed is `e`, per frame *sent*);
+//! - each segment ends corrupted with `q = e / (1 - d)`, so
+//!   `P(at least one) = -expm1(frames ln_1p(-q))`.
+//!
+//! Every bracket end is computed from the same end of `J` (both formulas
+//! increase with `e`), the lower one with `1 - d` at its largest. The CRC codeword tallies and the CRC's dual weights
+//! of a frame length do not depend on the BER, the size or the hops: they
+//! are computed once per length and can be kept ([`Tallies`]).
+
+use crate::joint::{self, StackParams, StackWork};
+use aliasing_core::bsc;
+use aliasing_core::document::{Bracketed, JointEstimate, StackPoint, Transfer, TransferPoint};
+use aliasing_core::joint::{FrameTally, JointPlan, JointStack};
+use aliasing_core::layout::{Inner, StackSpec};
+use aliasing_core::progress::Progress;
+use aliasing_core::weights::DualWeights;
+use aliasing_core::{Error, Result};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// The smallest MTU (IPv4's minimum, RFC 791).
+pub const MIN_MTU: u64 = 68;
+/// The largest MTU: the usual jumbo-frame limit.
+pub const MAX_MTU: u64 = 9216;
+/// The most links a frame may cross (IPv4's largest TTL).
+pub const MAX_HOPS: u32 = 255;
+/// The largest transfer, in bytes: 2^64.
+pub const MAX_SIZE: u128 = 1 << 64;
+/// IPv4 and TCP headers in each packet: `payload = MTU - 40`.
+pub const HEADERS: u64 = 40;
+/// Kind of a tallies file.
+pub const TALLIES_FORMAT: &str = "alias-transfer-tallies";
+
+/// Everything that fixes an `alias transfer` result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TransferParams {
+    /// The stack: `ethernet-tcp`, or `ethernet-tcp+CRC` / `ipv4-tcp+CRC`.
+    pub stack: String,
+    /// Bytes transferred (TCP payload), 1 to 2^64.
+    pub size: u128,
+    /// The file the size was read from, if any (reported, not read).
+    pub payload_file: Option<String>,
+    /// IP packet lengths (MTUs), 68 to 9216 bytes.
+    pub mtus: Vec<u64>,
+    /// Bit error rate of every link, in `[0, 0.5]`.
+    pub bers: Vec<f64>,
+    /// Links crossed, 1 to 255 each.
+    pub hops: Vec<u32>,
+    /// Highest CRC codeword weight enumerated (2 to 5), as `alias stack`.
+    pub max_weight: u32,
+    /// Draws of the next weight where the bracket is wide, as `alias stack`.
+    pub samples: u64,
+    /// Seed of the draws.
+    pub seed: u64,
+}
+
+impl TransferParams {
+    /// A request with `alias stack`'s defaults (weights up to 5, 50,000
+    /// draws, seed 1) and no payload file.
+    pub fn new(stack: &str, size: u128, mtus: Vec<u64>, bers: Vec<f64>, hops: Vec<u32>) -> Self {
+        TransferParams {
+            stack: stack.into(),
+            size,
+            payload_file: None,
+            mtus,
+            bers,
+            hops,
+            max_weight: 5,
+            samples: 50_000,
+            seed: 1,
+        }
+    }
+
+    /// Refuses, before any work, a size of 0 or over 2^64 bytes, an MTU
+    /// outside 68 to 9216, hops outside 1 to 255, a stack without IPv4 and
+    /// TCP under one CRC, and whatever [`StackParams::validate`] refuses (a
+    /// BER outside `[0, 0.5]`, a highest weight outside 2 to 5).
+    pub fn validate(&self) -> Result<()> {
+        if self.size == 0 {
+            return Err(Error::Invalid("a transfer of 0 bytes".into()));
+        }
+        if self.size > MAX_SIZE {
+            return Err(Error::Invalid(format!(
+                "a transfer of {} bytes is over the limit of 2^64 bytes",
+                self.size
+            )));
+        }
+        if self.mtus.is_empty() {
+            return Err(Error::Invalid("no MTU given".into()));
+        }
+        if let Some(m) = self.mtus.iter().find(|m| !(MIN_MTU..=MAX_MTU).contains(*m)) {
+            return Err(Error::Invalid(format!(
+                "MTU {m} is outside {MIN_MTU} to {MAX_MTU} bytes (IPv4's minimum to jumbo frames)"
+            )));
+        }
+        if self.hops.is_empty() {
+            return Err(Error::Invalid("no hop count given".into()));
+        }
+        if let Some(h) = self.hops.iter().find(|h| !(1..=MAX_HOPS).contains(*h)) {
+            return Err(Error::Invalid(format!(
+                "{h} hops: a frame crosses 1 to {MAX_HOPS} links"
+            )));
+        }
+        self.overhead()?;
+        self.stack_params().validate()
+    }
+
+    /// Bytes of a frame beyond its IP packet: the link header (14 on
+    /// Ethernet, 0 for `ipv4-tcp+CRC`) and the CRC field.
+    pub fn overhead(&self) -> Result<u64> {
+        let refuse = || {
+            Error::Invalid(format!(
+                "stack `{}`: a transfer needs IPv4 and TCP under one CRC \
+                 (ethernet-tcp, ethernet-tcp+CRC or ipv4-tcp+CRC)",
+                self.stack
+            ))
+        };
+        match self.stack.parse::<StackSpec>()? {
+            StackSpec::Stacked { inner, crc } => {
+                let header = match inner {
+                    Inner::EthernetTcp => 14,
+                    Inner::Ipv4Tcp => 0,
+                    _ => return Err(refuse()),
+                };
+                Ok(header + u64::from(crc.width()).div_ceil(8))
+            }
+            _ => Err(refuse()),
+        }
+    }
+
+    /// The frame length of an MTU, CRC field included.
+    pub fn frame_bytes(&self, mtu: u64) -> Result<u64> {
+        Ok(mtu + self.overhead()?)
+    }
+
+    /// The `alias stack` request of the same frames and BERs.
+    pub fn stack_params(&self) -> StackParams {
+        let over = self.overhead().unwrap_or(0);
+        StackParams {
+            stack: self.stack.clone(),
+            bytes: self.mtus.iter().map(|m| m + over).collect(),
+            bers: self.bers.clone(),
+            max_weight: self.max_weight,
+            samples: self.samples,
+            seed: self.seed,
+        }
+    }
+}
+
+/// The BER-independent part of one frame length: the CRC codeword tally
+/// (enumeration, and the draws once some BER needed them) and the CRC's
+/// dual weight distribution.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KeptFrame {
+    /// Frame length in bytes.
+    pub bytes: u64,
+    /// The tally of the plan's items.
+    pub tally: FrameTally,
+    /// The CRC's dual weights at this length.
+    pub dual: DualWeights,
+}
+
+/// What [`report_with`] keeps between calls: per frame length of one stack
+/// and one set of options, everything that does not depend on the BER, the
+/// size or the hops. A file of it (`--tallies`) makes the next question at
+/// other BERs a matter of a second.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Tallies {
+    /// [`TALLIES_FORMAT`].
+    pub format: String,
+    /// The stack.
+    pub stack: String,
+    /// Highest weight enumerated.
+    pub max_weight: u32,
+    /// Draws of the next weight.
+    pub samples: u64,
+    /// Seed of the draws.
+    pub seed: u64,
+    /// The frame lengths kept so far.
+    pub frames: Vec<KeptFrame>,
+}
+
+/// The largest tallies file read: 256 MiB (a length keeps about 1 MB).
+pub const MAX_TALLIES_BYTES: u64 = 256 << 20;
+
+impl Tallies {
+    /// Nothing kept yet, for the stack and options of `params`.
+    pub fn new(params: &TransferParams) -> Self {
+        Tallies {
+            format: TALLIES_FORMAT.into(),
+            stack: params.stack.clone(),
+            max_weight: params.max_weight,
+            samples: params.samples,
+            seed: params.seed,
+            frames: Vec::new(),
+        }
+    }
+
+    /// Reads a tallies file (at most [`MAX_TALLIES_BYTES`]; special files
+    /// refused), checking its format.
+    pub fn read(path: &std::path::Path) -> Result<Self> {
+        let bytes = crate::shard::read_bounded(
+            path,
+            MAX_TALLIES_BYTES,
+            "tallies file",
+            "bytes a tallies file may hold",
+        )?;
+        let bad = |why: String| {
+            Error::Invalid(format!(
+                "tallies file {} is not an `alias transfer` tallies file: {why}",
+                path.display()
+            ))
+        };
+        let t: Tallies = serde_json::from_slice(&bytes).map_err(|e| bad(e.to_string()))?;
+        if t.format != TALLIES_FORMAT {
+            return Err(bad(format!("its format is `{}`", t.format)));
+        }
+        Ok(t)
+    }
+
+    /// The file's text (JSON).
+    pub fn to_text(&self) -> Result<String> {
+        serde_json::to_string(self)
+            .map(|s| s + "\n")
+            .map_err(|e| Error::Invalid(format!("cannot write the tallies: {e}")))
+    }
+
+    /// Refuses tallies kept for another stack or other options.
+    pub fn check(&self, params: &TransferParams) -> Result<()> {
+        let want = Tallies::new(params);
+        let what = |a: &str, b: &str| {
+            Err(Error::Invalid(format!(
+                "the tallies file was kept for {a}, this request is for {b}: give another file"
+            )))
+        };
+        if self.stack != want.stack {
+            return what(
+                &format!("stack `{}`", self.stack),
+                &format!("stack `{}`", want.stack),
+            );
+        }
+        let opts = |t: &Tallies| {
+            format!(
+                "--max-weight {} --samples {} --seed {}",
+                t.max_weight, t.samples, t.seed
+            )
+        };
+        if opts(self) != opts(&want) {
+            return what(&opts(self), &opts(&want));
+        }
+        Ok(())
+    }
+
+    fn get(&self, bytes: u64) -> Option<&KeptFrame> {
+        self.frames.iter().find(|f| f.bytes == bytes)
+    }
+}
+
+/// The whole computation of a request in one call, keeping nothing.
+pub fn report(params: &TransferParams, progress: &dyn Progress) -> Result<Transfer> {
+    let mut kept = Tallies::new(params);
+    report_with(params, &mut kept, progress).map(|(doc, _)| doc)
+}
+
+/// [`report`] with `kept`: the lengths found there (same stack and options,
+/// else refused before any work) are not computed again; the ones computed
+/// are added. Returns the document and whether `kept` changed. Progress:
+/// stages `"work items"`, `"dual-code windows"`, `"draws"`.
+///
+/// ```
+/// use aliasing_sim::transfer::{report_with, Tallies, TransferParams};
+/// let mut params =
+///     TransferParams::new("ipv4-tcp+CRC-16/ARC", 1000, vec![68], vec![1e-4], vec![1, 3]);
+/// params.samples = 0;
+/// let mut kept = Tallies::new(&params);
+/// let (doc, changed) = report_with(&params, &mut kept, &aliasing_core::progress::Silent).unwrap();
+/// assert!(changed);
+/// let one = &doc.points[0];
+/// // 1000 bytes in 28-byte payloads: 36 segments, 70-byte frames
+/// assert_eq!((one.frames, one.frame_bytes, one.hops), (36, 70, 1));
+/// // expected escapes = frames sent x joint per frame
+/// let e = one.frames_sent.unwrap() * one.joint_per_frame.estimate.unwrap();
+/// assert_eq!(one.escapes.estimate, Some(e));
+/// // a second call at another BER computes no tally
+/// params.bers = vec![1e-5];
+/// let (_, changed) = report_with(&params, &mut kept, &aliasing_core::progress::Silent).unwrap();
+/// assert!(!changed);
+/// ```
+pub fn report_with(
+    params: &TransferParams,
+    kept: &mut Tallies,
+    progress: &dyn Progress,
+) -> Result<(Transfer, bool)> {
+    params.validate()?;
+    kept.check(params)?;
+    let sp = params.stack_params();
+    let work = StackWork::new(&sp)?;
+    let mut changed = false;
+    let stack = if sp.bers.iter().all(|&p| p == 0.0) {
+        let stacks = vec![None; work.frames.len()];
+        joint::stack_report(&sp, &work.frames, &stacks)?
+    } else {
+        // every kept length checked first, so a stale file is refused
+        // before any length is computed
+        for (k, plan) in work.plans.iter().enumerate() {
+            if let Some(f) = kept.get(sp.bytes[k]) {
+                let mut enumerated = f.tally.clone();
+                enumerated.sample = Default::default();
+                JointStack::from_tally_and_dual(plan, &enumerated, f.dual.clone())
+                    .map_err(stale)
+                    .map_err(|e| with_bytes(e, sp.bytes[k]))?;
+            }
+        }
+        let mut stacks = Vec::new();
+        for (k, plan) in work.plans.iter().enumerate() {
+            let bytes = sp.bytes[k];
+            let st = frame_stack(&sp, plan, bytes, kept, &mut changed, progress)
+                .map_err(|e| with_bytes(e, bytes))?;
+            stacks.push(Some(st));
+        }
+        joint::stack_report(&sp, &work.frames, &stacks)?
+    };
+    let mut points = Vec::new();
+    for (k, &mtu) in params.mtus.iter().enumerate() {
+        let frame = &work.frames[k];
+        let crc = (0..frame.checks.len()).find(|&i| frame.checks[i].crc().is_some());
+        for (b, _) in params.bers.iter().enumerate() {
+            let sp_point = &stack.points[k * params.bers.len() + b];
+            for &h in &params.hops {
+                points.push(point(params, mtu, sp_point, crc, h)?);
+            }
+        }
+    }
+    let doc = Transfer::new(
+        &params.stack,
+        params.size,
+        params.payload_file.clone(),
+        model_text(),
+        points,
+    );
+    Ok((doc, changed))
+}
+
+/// The model in words, as the document states it.
+pub fn model_text() -> String {
+    "binary symmetric channel of BER p on each of H links; every link checks and regenerates \
+     the CRC (store-and-forward), the receiving host checks the CRC and the Internet checksums; \
+     a frame dropped by any check is sent again. Per frame sent: joint = H J c^(H-1) exactly for \
+     one link passing a CRC codeword and the others clean (J the single-link joint escape, \
+     c = (1-p)^n), plus at most the probability that two or more links each pass a CRC codeword; \
+     1 - d = c^H + joint; frames sent = frames / (1 - d); escapes = frames sent x joint; \
+     P(at least one) = 1 - (1 - q)^frames with q = joint / (1 - d)"
+        .into()
+}
+
+/// The stack of one length: from `kept` when it holds the length, else
+/// computed (enumeration, dual code) and added; the draws of the next
+/// weight are run (and kept) when some BER needs them, exactly as
+/// [`joint::report`] runs them, so the result is `alias stack`'s.
+fn frame_stack(
+    sp: &StackParams,
+    plan: &JointPlan,
+    bytes: u64,
+    kept: &mut Tallies,
+    changed: &mut bool,
+    progress: &dyn Progress,
+) -> Result<JointStack> {
+    if kept.get(bytes).is_none() {
+        let tally = run_items(plan, 0..plan.enumeration_items(), "work items", progress);
+        let n = plan.model.n as u64;
+        let budget = aliasing_core::units::MemoryBudget::from_env()?;
+        let dual =
+            aliasing_core::dual::dual_weights_with(&plan.model.generator, &[n], budget, progress)?
+                .remove(0);
+        kept.frames.push(KeptFrame { bytes, tally, dual });
+        *changed = true;
+    }
+    let i = kept
+        .frames
+        .iter()
+        .position(|f| f.bytes == bytes)
+        .expect("kept above");
+    let mut enumerated = kept.frames[i].tally.clone();
+    enumerated.sample = Default::default();
+    let mut st = JointStack::from_tally_and_dual(plan, &enumerated, kept.frames[i].dual.clone())
+        .map_err(stale)?;
+    if joint::wide(&st, &sp.bers)? && sp.samples > 0 {
+        if kept.frames[i].tally.sample.draws == 0 {
+            let t = run_items(
+                plan,
+                plan.enumeration_items()..plan.items(),
+                "draws",
+                progress,
+            );
+            kept.frames[i].tally.sample = t.sample;
+            *changed = true;
+        }
+        st.set_sample(&kept.frames[i].tally.sample, sp.samples)
+            .map_err(stale)?;
+    }
+    Ok(st)
+}
+
+/// A kept tally or dual code that does not fit the frame.
+fn stale(e: Error) -> Error {
+    Error::Invalid(format!(
+        "the kept tallies do not match this frame ({e}): a stale or altered tallies file"
+    ))
+}
+
+/// The tally of `items` of `plan`, in parallel, on the progress bar.
+fn run_items(
+    plan: &JointPlan,
+    items: std::ops::Range<u64>,
+    stage: &str,
+    progress: &dyn Progress,
+) -> FrameTally {
+    progress.stage(stage, items.end - items.start);
+    items
+        .into_par_iter()
+        .map(|i| {
+            let t = plan.run(i);
+            progress.advance(1);
+            t
+        })
+        .reduce(
+            || plan.empty_tally(),
+            |mut a, b| {
+                a.add(&b);
+                a
+            },
+        )
+}
+
+/// `sum_{j=2}^{h} C(h,j) u^j c^(h-j)`: the probability that two or more of
+/// `h` links each pass a non-zero CRC codeword and the rest are clean (`u`
+/// the CRC's `P_ud`, `c` the probability of no flip); every term positive.
+pub fn two_or_more(h: u32, u: f64, c: f64) -> f64 {
+    let (lu, lc) = (u.ln(), c.ln());
+    let mut binom = 1.0f64; // C(h, j)
+    let mut sum = 0.0;
+    for j in 1..=h {
+        binom *= f64::from(h - j + 1) / f64::from(j);
+        if j >= 2 {
+            let term = if u == 0.0 {
+                0.0
+            } else if c == 0.0 {
+                if j == h { u.powi(h as i32) } else { 0.0 }
+            } else {
+                (binom.ln() + f64::from(j) * lu + f64::from(h - j) * lc).exp()
+            };
+            sum += term;
+        }
+    }
+    sum.min(1.0)
+}
+
+/// One (MTU, BER, hops) point from the stack point of its frame and BER.
+fn point(
+    params: &TransferParams,
+    mtu: u64,
+    sp: &StackPoint,
+    crc: Option<usize>,
+    h: u32,
+) -> Result<TransferPoint> {
+    let payload = mtu - HEADERS;
+    let frames = u64::try_from(params.size.div_ceil(u128::from(payload)))
+        .map_err(|_| Error::Invalid("internal error: over 2^64 segments".into()))?;
+    let (n, p) = (sp.bits, sp.ber);
+    let u = crc.and_then(|i| sp.checks[i].p_undetected);
+    let (joint, more) = hops_joint(h, &sp.joint, u, n, p)?;
+    let clean = bsc::p_clean(n * u64::from(h), p);
+    let f = frames as f64;
+    // expected frames sent: frames / (1 - d), 1 - d = c^H + e (+ at most
+    // `more` where codewords of two links cancel: the frame is then
+    // delivered intact)
+    let sent = |e: f64, extra: f64| {
+        let s = f / (clean + e + extra);
+        s.is_finite().then_some(s)
+    };
+    // expected escapes: frames sent x e (frames x e / (1 - d) where the
+    // frames sent overflow)
+    let escapes = |e: f64, extra: f64| {
+        if e == 0.0 {
+            0.0
+        } else {
+            match sent(e, extra) {
+                Some(s) => s * e,
+                None => f * (e / (clean + e + extra)),
+            }
+        }
+    };
+    let at_least_one = |e: f64, extra: f64| {
+        if e == 0.0 {
+            return 0.0;
+        }
+        let q = (e / (clean + e + extra)).min(1.0);
+        -f64::exp_m1(f * f64::ln_1p(-q))
+    };
+    let e_ref = joint.estimate.unwrap_or(joint.low);
+    let est = joint.estimate.map(|e| escapes(e, 0.0));
+    let esc = Bracketed::new(est, escapes(joint.low, more), escapes(joint.high, 0.0));
+    let once = Bracketed::new(
+        joint.estimate.map(|e| at_least_one(e, 0.0)),
+        at_least_one(joint.low, more),
+        at_least_one(joint.high, 0.0),
+    );
+    let bytes_per_escape = est.filter(|&x| x > 0.0).map(|x| params.size as f64 / x);
+    let independence_escapes = sp
+        .independence_product
+        .map(|x| x * sp.p_error * f * f64::from(h));
+    Ok(TransferPoint::new(
+        mtu,
+        sp.bytes,
+        payload,
+        frames,
+        sent(e_ref, 0.0),
+        p,
+        h,
+        bsc::p_error(n * u64::from(h), p),
+        joint,
+        esc,
+        once,
+        bytes_per_escape,
+        independence_escapes,
+    ))
+}
+
+/// The joint escape of one frame sent across `h` links from the single
+/// link's `j` (at `n` bits and BER `p`, `u` the CRC's `P_ud` over the
+/// frame), and `B`, the probability that two or more links each pass a
+/// non-zero CRC codeword ([`two_or_more`]). At one hop `j` itself and 0.
+/// Otherwise `[h j.low c^(h-1), h j.high c^(h-1) + B]` with `c = (1-p)^n`
+/// (exact for one link passing a codeword and the others clean, bounded
+/// for the rest); the estimate `h j c^(h-1)` only where `B` is at most the
+/// lower end, as `alias stack` gives an estimate only where the remainder
+/// is at most the exact part.
+pub fn hops_joint(
+    h: u32,
+    j: &JointEstimate,
+    u: Option<f64>,
+    n: u64,
+    p: f64,
+) -> Result<(JointEstimate, f64)> {
+    if h == 1 {
+        return Ok((j.clone(), 0.0));
+    }
+    if p == 0.0 {
+        return Ok((
+            JointEstimate::new(Some(0.0), 0.0, 0.0, j.method.clone()),
+            0.0,
+        ));
+    }
+    let c_rest = bsc::p_clean(n * u64::from(h - 1), p);
+    let one = |x: f64| f64::from(h) * x * c_rest;
+    let u = u.ok_or_else(|| {
+        Error::Unsupported("no exact P_ud of the CRC, so no bound for several links".into())
+    })?;
+    let more = two_or_more(h, u, bsc::p_clean(n, p));
+    let low = one(j.low);
+    let high = (one(j.high) + more).min(1.0);
+    let estimate = j.estimate.map(one).filter(|_| more <= low);
+    let method = if j.estimate.is_some() && estimate.is_none() {
+        format!(
+            "bracket only: {h} links; two or more links each passing a CRC codeword \
+             (at most {more:e}) may outweigh one (single link: {})",
+            j.method
+        )
+    } else if estimate.is_none() {
+        format!("bracket only: {h} links (single link: {})", j.method)
+    } else {
+        format!(
+            "{h} links: {h} x the single-link joint x (1-p)^({n} x {}) exactly (one link \
+             passes a CRC codeword, the others are clean), plus at most {more:e} where two \
+             or more links each pass one; single link: {}",
+            h - 1,
+            j.method
+        )
+    };
+    Ok((JointEstimate::new(estimate, low, high, method), more))
+}
+
+fn with_bytes(e: Error, bytes: u64) -> Error {
+    match e {
+        Error::Unsupported(m) => Error::Unsupported(format!("{bytes}-byte frame: {m}")),
+        Error::Invalid(m) => Error::Invalid(format!("{bytes}-byte frame: {m}")),
+        e => e,
+    }
+}
+
+#[cfg(test)]
+mod tests;
