@@ -20,4 +20,5 @@ mod robust;
 mod search;
 mod simulate;
 mod stack;
+mod transfer;
 mod weights_shards;

@@ -3,19 +3,8 @@
 //! `alias stack`, kept tallies reused and checked, `--payload`, `--plot`.
 //! Small frames under a CRC-16 so the debug build answers in seconds.
 
-use std::process::{Command, Output};
+use crate::util::{alias, stderr};
 use std::time::Instant;
-
-fn alias(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_alias"))
-        .args(args)
-        .output()
-        .expect("run alias")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
 
 fn ok(args: &[&str]) -> Vec<u8> {
     let o = alias(args);
