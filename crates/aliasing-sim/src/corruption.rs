@@ -542,19 +542,14 @@ fn wsum(b: &[u8], odd: bool) -> u64 {
         (true, [first, rest @ ..]) => (*first as u64, rest),
         _ => (0, b),
     };
+    // high bytes and low bytes summed apart (vectorizes)
+    let (mut hi, mut lo) = (0u64, 0u64);
     let mut it = rest.chunks_exact(2);
-    let mut acc = 0u32;
-    let mut n = 0u32;
     for w in &mut it {
-        acc += u16::from_be_bytes([w[0], w[1]]) as u32;
-        n += 1;
-        if n == 32768 {
-            s += acc as u64;
-            acc = 0;
-            n = 0;
-        }
+        hi += w[0] as u64;
+        lo += w[1] as u64;
     }
-    s += acc as u64;
+    s += (hi << 8) + lo;
     if let [x] = it.remainder() {
         s += (*x as u64) << 8;
     }
@@ -579,6 +574,27 @@ fn last_difference(a: &[u8], b: &[u8], end: usize) -> Option<usize> {
 /// the sum does not.
 fn splice_hits(seg: &[u8], next: &[u8], cell: usize) -> u64 {
     let end = seg.len().min(next.len());
+    splice_count(seg, next, end, cell, |a, b| {
+        (wsum(&seg[a..b], a % 2 == 1), wsum(&next[a..b], a % 2 == 1))
+    })
+}
+
+/// [`splice_hits`] for two segments of the same length whose cell sums
+/// ([`cell_sums`]) are known.
+fn splice_hits_sums(seg: &[u8], next: &[u8], cell: usize, old: &[u64], new: &[u64]) -> u64 {
+    debug_assert_eq!(seg.len(), next.len());
+    splice_count(seg, next, seg.len(), cell, |a, _| (old[a / cell], new[a / cell]))
+}
+
+/// The splice count over the bytes below `end`, with `sums(a, b)` the
+/// weighted sums of the old and new bytes `a..b` of one cell.
+fn splice_count(
+    seg: &[u8],
+    next: &[u8],
+    end: usize,
+    cell: usize,
+    sums: impl Fn(usize, usize) -> (u64, u64),
+) -> u64 {
     let Some(last) = last_difference(seg, next, end) else {
         return 0;
     };
@@ -587,9 +603,9 @@ fn splice_hits(seg: &[u8], next: &[u8], cell: usize) -> u64 {
     let mut k = (end - 1) / cell;
     loop {
         let a = k * cell;
-        let b = (a + cell).min(end);
-        old += wsum(&seg[a..b], a % 2 == 1);
-        new += wsum(&next[a..b], a % 2 == 1);
+        let (o, n) = sums(a, (a + cell).min(end));
+        old += o;
+        new += n;
         if a <= last && old % M == new % M {
             hits += 1;
         }
@@ -601,37 +617,42 @@ fn splice_hits(seg: &[u8], next: &[u8], cell: usize) -> u64 {
     hits
 }
 
+/// The weighted sums ([`wsum`]) of the cells of `seg` into `out`.
+fn cell_sums(seg: &[u8], cell: usize, out: &mut [u64]) {
+    for (k, c) in seg.chunks(cell).enumerate() {
+        out[k] = wsum(c, (k * cell) % 2 == 1);
+    }
+}
+
 /// Burst starts (out of `8 len - B + 1`) whose window's residue is below
 /// `t = 2^(B mod 16)`, for `B >= 16`.
 fn burst_low(seg: &[u8], bits: u32) -> u64 {
     let nbits = 8 * seg.len();
     let b = bits as usize;
     let t = burst_t(bits);
-    // prefix sums mod M at word starts
-    let words: Vec<u16> = seg
-        .chunks(2)
-        .map(|c| u16::from_be_bytes([c[0], *c.get(1).unwrap_or(&0)]))
-        .collect();
-    let mut sw = Vec::with_capacity(words.len() + 1);
-    let mut acc = 0u64;
-    sw.push(0u64);
-    for &w in &words {
-        acc = (acc + w as u64) % M;
-        sw.push(acc);
-    }
-    // S(j): the sum of stream bits 0..j, bit i weighted 2^(15 - i mod 16)
-    let s_at = |j: usize| -> u64 {
-        let (w, r) = (j / 16, j % 16);
-        if r == 0 {
-            sw[w]
-        } else {
-            let mask = !((1u32 << (16 - r)) - 1) as u16;
-            (sw[w] + (words[w] & mask) as u64) % M
+    // S(j): the sum of stream bits 0..j, bit i weighted 2^(15 - i mod 16),
+    // mod M, for every j (no division: every step adds less than M)
+    let reduce = |x: u32| if x >= M as u32 { x - M as u32 } else { x };
+    let mut sj = Vec::with_capacity(nbits + 1);
+    let mut acc = 0u32; // the sum at the start of the current word
+    for c in seg.chunks(2) {
+        let w = u16::from_be_bytes([c[0], *c.get(1).unwrap_or(&0)]) as u32;
+        for r in 0..16 {
+            // the word's top r bits, in place (at most 0xFFFE for r < 16)
+            let top = w & !((1u32 << (16 - r)) - 1) & 0xFFFF;
+            sj.push(reduce(acc + top));
         }
-    };
+        acc = reduce(acc + w);
+    }
+    // S(8 len): for an odd length that is inside the half word, whose pad
+    // byte is zero, so the whole word's sum
+    sj.truncate(nbits);
+    sj.push(acc);
     let mut n = 0u64;
     for s in 0..=nbits - b {
-        let d = (s_at(s + b) + M - s_at(s)) % M;
+        let hi = sj[s + b];
+        let lo = sj[s];
+        let d = if hi >= lo { hi - lo } else { hi + M as u32 - lo };
         // V = D * 2^((s + B) mod 16) mod M: a rotation of d (< M)
         let v = (d as u16).rotate_left(((s + b) % 16) as u32) as u64;
         n += (v < t) as u64;
@@ -644,8 +665,25 @@ fn burst_low(seg: &[u8], bits: u32) -> u64 {
 type BitsKey = ([u32; 16], usize);
 
 fn bits_key(seg: &[u8]) -> BitsKey {
+    // per column: the high bytes (columns 8..15) and the low bytes (0..7)
+    // of 8 words packed into a u64 each, one popcount per bit position
     let mut ones = [0u32; 16];
-    for (i, &byte) in seg.iter().enumerate() {
+    let mut it = seg.chunks_exact(16);
+    for c in &mut it {
+        // 8 words: high bytes at even offsets, low bytes at odd ones
+        let mut hi = 0u64;
+        let mut lo = 0u64;
+        for i in 0..8 {
+            hi |= (c[2 * i] as u64) << (8 * i);
+            lo |= (c[2 * i + 1] as u64) << (8 * i);
+        }
+        for bit in 0..8 {
+            let m = 0x0101_0101_0101_0101u64 << bit;
+            ones[8 + bit] += (hi & m).count_ones();
+            ones[bit] += (lo & m).count_ones();
+        }
+    }
+    for (i, &byte) in it.remainder().iter().enumerate() {
         let base = if i % 2 == 0 { 8 } else { 0 };
         for bit in 0..8 {
             ones[base + bit] += ((byte >> bit) & 1) as u32;
@@ -779,20 +817,29 @@ impl Tallies {
     }
 }
 
-/// Adds segments `from..to` of `buf` (segments of `seg` bytes; the last one
-/// of `buf` may be shorter), each followed by the next one in `buf` or, for
-/// the last of `buf`, by `after`.
-#[allow(clippy::too_many_arguments)]
-fn tally_range(
-    models: &[Model],
-    buf: &[u8],
-    seg: usize,
-    full_len: usize,
-    from: usize,
-    to: usize,
-    after: &[u8],
-) -> Result<Tallies> {
-    (from..to)
+/// Adds every segment of `buf` (segments of `seg` bytes; the last one may
+/// be shorter), each followed by the next one in `buf` or, for the last of
+/// `buf`, by `after`.
+fn tally_all(models: &[Model], buf: &[u8], seg: usize, after: &[u8]) -> Result<Tallies> {
+    let nseg = buf.len().div_ceil(seg);
+    // splice: every segment's cell sums once (each is used as old and as new)
+    let sums: Vec<Option<(usize, Vec<u64>)>> = models
+        .iter()
+        .map(|m| match *m {
+            Model::Splice { cell } => {
+                let c = cell as usize;
+                let nc = seg.div_ceil(c);
+                let mut v = vec![0u64; nseg * nc];
+                v.par_chunks_mut(nc)
+                    .zip(buf.par_chunks(seg))
+                    .with_min_len(64)
+                    .for_each(|(o, s)| cell_sums(s, c, o));
+                Some((nc, v))
+            }
+            _ => None,
+        })
+        .collect();
+    (0..nseg)
         .into_par_iter()
         .with_min_len(64)
         .fold(
@@ -802,13 +849,29 @@ fn tally_range(
                 let a = i * seg;
                 let b = (a + seg).min(buf.len());
                 let s = &buf[a..b];
-                let next = if b < buf.len() {
-                    &buf[b..(b + seg).min(buf.len())]
+                let (next, inside) = if b < buf.len() {
+                    (&buf[b..(b + seg).min(buf.len())], true)
                 } else {
-                    after
+                    (after, false)
                 };
+                let full = s.len() == seg;
                 for (k, m) in models.iter().enumerate() {
-                    add_segment(&mut t.0[k], m, s, next, s.len() == full_len, &mut cache)?;
+                    match (&sums[k], m) {
+                        (Some((nc, v)), Model::Splice { cell })
+                            if inside && full && next.len() == seg =>
+                        {
+                            let h = splice_hits_sums(
+                                s,
+                                next,
+                                *cell as usize,
+                                &v[i * nc..(i + 1) * nc],
+                                &v[(i + 1) * nc..(i + 2) * nc],
+                            );
+                            t.0[k].full += 1;
+                            t.0[k].full_num += h as u128;
+                        }
+                        _ => add_segment(&mut t.0[k], m, s, next, full, &mut cache)?,
+                    }
                 }
                 Ok((t, cache))
             },
@@ -877,15 +940,7 @@ pub fn given(data: &[u8], segment_bytes: u64, models: &[Model]) -> Result<Vec<Mi
     }
     let seg = segment_bytes as usize;
     let nseg = data.len().div_ceil(seg);
-    let t = tally_range(
-        models,
-        data,
-        seg,
-        seg,
-        0,
-        nseg,
-        &data[..seg.min(data.len())],
-    )?;
+    let t = tally_all(models, data, seg, &data[..seg.min(data.len())])?;
     let last_len = (data.len() - (nseg - 1) * seg) as u64;
     Ok(finish(models, &t, segment_bytes, last_len, "payload"))
 }
@@ -1020,23 +1075,14 @@ pub fn file_chunked(
         if at_end {
             // every segment of buf, the last spliced with the first
             let nseg = end.div_ceil(seg);
-            let t = tally_range(models, &buf[..end], seg, seg, 0, nseg, &first)?;
+            let t = tally_all(models, &buf[..end], seg, &first)?;
             total = total.merge(&t);
             last_len = (end - (nseg - 1) * seg) as u64;
             progress.advance(n as u64);
             break;
         }
         // full buffer: keep its last segment for the next round (its next is unread)
-        let nseg = end / seg;
-        let t = tally_range(
-            models,
-            &buf[..end - seg],
-            seg,
-            seg,
-            0,
-            nseg - 1,
-            &buf[end - seg..end],
-        )?;
+        let t = tally_all(models, &buf[..end - seg], seg, &buf[end - seg..end])?;
         total = total.merge(&t);
         progress.advance(n as u64);
         buf.copy_within(end - seg..end, 0);

@@ -561,3 +561,18 @@ fn points_multiply_out() {
     assert_eq!(pt.escapes, 10.0 * m.p_undetected.unwrap());
     assert_eq!(pt.rate, m.p_hit.unwrap());
 }
+
+#[test]
+fn bit_column_counts() {
+    for n in 0..70 {
+        let d = random_bytes(n, n as u64);
+        let mut ones = [0u32; 16];
+        for (i, &b) in d.iter().enumerate() {
+            for bit in 0..8 {
+                // column 15 - (8 (i % 2) + (7 - bit)) = bit + 8 for even i
+                ones[bit + if i % 2 == 0 { 8 } else { 0 }] += ((b >> bit) & 1) as u32;
+            }
+        }
+        assert_eq!(bits_key(&d), (ones, n), "{n}");
+    }
+}
