@@ -35,11 +35,20 @@ fn main() {
         eprintln!("usage: corruption_table DIR [SEGMENT_BYTES]");
         std::process::exit(2);
     };
-    let seg: u64 = args.get(1).map_or(1460, |s| s.parse().expect("segment bytes"));
-    let models: Vec<Model> = ["word", "burst:16", "burst:17", "burst:32", "splice:48", "bits:1e-7"]
-        .iter()
-        .map(|s| s.parse().unwrap())
-        .collect();
+    let seg: u64 = args
+        .get(1)
+        .map_or(1460, |s| s.parse().expect("segment bytes"));
+    let models: Vec<Model> = [
+        "word",
+        "burst:16",
+        "burst:17",
+        "burst:32",
+        "splice:48",
+        "bits:1e-7",
+    ]
+    .iter()
+    .map(|s| s.parse().unwrap())
+    .collect();
     let uniform: Vec<f64> = models
         .iter()
         .map(|m| corruption::uniform(m, seg).unwrap().p_miss)
@@ -78,7 +87,10 @@ fn main() {
     println!("| data | model | rate 1/1100 | rate 1/32000 |");
     println!("|---|---|---:|---:|");
     for (what, r) in &per_file {
-        for m in r.iter().filter(|m| m.model == "word" || m.model == "splice:48") {
+        for m in r
+            .iter()
+            .filter(|m| m.model == "word" || m.model == "splice:48")
+        {
             println!(
                 "| {what} | `{}` | {:.3e} | {:.3e} |",
                 m.model,

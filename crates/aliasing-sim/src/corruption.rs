@@ -698,6 +698,137 @@ fn bits_key(seg: &[u8]) -> BitsKey {
     (ones, seg.len())
 }
 
+/// Relative bound on the mass the fast carry chain leaves out, as in
+/// `aliasing_core::internet`.
+const CUT_TOLERANCE: f64 = 1e-13;
+
+/// `P(Bin(n, p) = j)` for `j = 0..=8` (0 above `n`) and, for each cut
+/// `f = 0..=8`, a bound on `P(Bin(n, p) > f)`; `None` where the bound cannot
+/// be formed (the terms above 8 not yet falling fast).
+fn binomial_head(n: u64, p: f64) -> Option<([f64; 9], [f64; 9])> {
+    let mut h = [0.0; 9];
+    let q = p / (1.0 - p);
+    let mut x = f64::exp(n as f64 * f64::ln_1p(-p));
+    if x < 1e-290 {
+        return None;
+    }
+    h[0] = x;
+    let top = n.min(8) as usize;
+    for j in 0..top {
+        x *= (n - j as u64) as f64 / (j + 1) as f64 * q;
+        h[j + 1] = x;
+    }
+    // above 8 the terms fall at least geometrically with the first ratio
+    let mut above = 0.0;
+    if n > 8 {
+        let next = x * (n - 8) as f64 / 9.0 * q;
+        let r = (n - 9) as f64 / 10.0 * q;
+        if r >= 0.5 {
+            return None;
+        }
+        above = next / (1.0 - r);
+    }
+    let mut tails = [0.0; 9];
+    for f in (0..9).rev() {
+        tails[f] = above;
+        above += h[f];
+    }
+    Some((h, tails))
+}
+
+/// `P(at least one flip and the data's sum unchanged mod 65535)` when the
+/// bits of each column `k` are known (`ones[k]` of them 1), each flipping
+/// with probability `p`: the carry chain of `aliasing_core::internet` (a sum
+/// of products of non-negative terms), with the column laws cut at `f`
+/// flips per direction, the smallest `f <= 8` whose neglected mass is below
+/// `1e-13` of a lower bound of the result (the patterns of one up and one
+/// down flip in one column, which always escape). `None` where no such cut
+/// exists (the caller then uses `internet::p_undetected_payload`).
+fn bits_fast(key: &BitsKey, p: f64) -> Option<f64> {
+    let (ones, len) = key;
+    if !(p > 0.0 && p < 0.5) {
+        return None;
+    }
+    let mut up = [0u64; 16];
+    let mut down = [0u64; 16];
+    for k in 0..16 {
+        // columns 8..15: high bytes (even offsets); 0..7: low bytes
+        let total = if k >= 8 { len.div_ceil(2) } else { len / 2 } as u64;
+        down[k] = ones[k] as u64;
+        up[k] = total - down[k];
+    }
+    let mut heads = [([0.0f64; 9], [0.0f64; 9]); 32];
+    for k in 0..16 {
+        heads[2 * k] = binomial_head(up[k], p)?;
+        heads[2 * k + 1] = binomial_head(down[k], p)?;
+    }
+    // lower bound: exactly two flips, up and down in one column
+    let pairs: u64 = (0..16).map(|k| up[k] * down[k]).sum();
+    let n = (8 * *len) as f64;
+    let lower = pairs as f64 * p * p * f64::exp((n - 2.0) * f64::ln_1p(-p));
+    let f = (0..9).find(|&f| {
+        let tail: f64 = heads.iter().map(|h| h.1[f]).sum();
+        tail == 0.0 || tail <= CUT_TOLERANCE * lower
+    })?;
+    let f = f.max(1);
+    let tail: f64 = heads.iter().map(|h| h.1[f]).sum();
+    let w = 2 * f + 1;
+    let mut clean = [0.0f64; 16];
+    let mut flip = [[0.0f64; 17]; 16];
+    for k in 0..16 {
+        let (hu, hd) = (&heads[2 * k].0, &heads[2 * k + 1].0);
+        clean[k] = hu[0] * hd[0];
+        for (a, &x) in hu.iter().enumerate().take(f + 1) {
+            for (b, &y) in hd.iter().enumerate().take(f + 1) {
+                if a + b > 0 {
+                    flip[k][a + f - b] += x * y;
+                }
+            }
+        }
+    }
+    {
+        let fi = f as i64;
+        let mut total = 0.0;
+        for t in -fi..=fi {
+            let mut a0 = [0.0f64; 17];
+            let mut a1 = [0.0f64; 17];
+            a0[(t + fi) as usize] = 1.0;
+            for k in 0..16 {
+                let mut b0 = [0.0f64; 17];
+                let mut b1 = [0.0f64; 17];
+                for ci in 0..w {
+                    let (x0, x1) = (a0[ci], a1[ci]);
+                    if x0 == 0.0 && x1 == 0.0 {
+                        continue;
+                    }
+                    let c = ci as i64 - fi;
+                    // changes d with c + d even
+                    let mut d = -fi + (c - fi).rem_euclid(2);
+                    while d <= fi {
+                        let nc = ((c + d) / 2 + fi) as usize;
+                        let fl = flip[k][(d + fi) as usize];
+                        if d == 0 {
+                            b0[nc] += x0 * clean[k];
+                            b1[nc] += x0 * fl + x1 * (clean[k] + fl);
+                        } else {
+                            b1[nc] += (x0 + x1) * fl;
+                        }
+                        d += 2;
+                    }
+                }
+                a0 = b0;
+                a1 = b1;
+            }
+            total += a1[(t + fi) as usize];
+        }
+        // the cut was chosen against a lower bound; check against the result
+        if tail == 0.0 || tail <= CUT_TOLERANCE * total {
+            return Some(total);
+        }
+    }
+    None
+}
+
 /// One segment's contribution to a model's tally.
 #[derive(Debug, Clone, Default, PartialEq)]
 struct Tally {
@@ -756,10 +887,11 @@ fn add_segment(
             let (pud, hit) = match cache.get(&key) {
                 Some(&v) => v,
                 None => {
-                    let v = (
-                        internet::p_undetected_payload(seg, p)?,
-                        bsc::p_error(8 * seg.len() as u64, p),
-                    );
+                    let pud = match bits_fast(&key, p) {
+                        Some(v) => v,
+                        None => internet::p_undetected_payload(seg, p)?,
+                    };
+                    let v = (pud, bsc::p_error(8 * seg.len() as u64, p));
                     cache.insert(key, v);
                     v
                 }

@@ -648,3 +648,26 @@ fn digest_layers() {
         ((1u64 << 14) - 1) as f64 / ((1u64 << 46) - 1) as f64
     );
 }
+
+#[test]
+fn fast_bit_flips_agree_with_the_core_method() {
+    let mut used = 0;
+    for (i, len) in [1usize, 2, 3, 17, 64, 255, 1460, 8960]
+        .into_iter()
+        .enumerate()
+    {
+        for data in [random_bytes(len, i as u64), mixed_bytes(len, 40 + i as u64)] {
+            for p in [1e-9, 1e-7, 1e-5, 1e-3, 0.1] {
+                let core = internet::p_undetected_payload(&data, p).unwrap();
+                if let Some(fast) = bits_fast(&bits_key(&data), p) {
+                    used += 1;
+                    assert!(close(fast, core, 2e-13), "{len} {p}: {fast} vs {core}");
+                }
+            }
+        }
+    }
+    // the fast chain must serve the low rates it is for
+    assert!(used >= 40, "{used}");
+    // where it cannot certify its cut it declines (all zeros: 16 flips needed)
+    assert_eq!(bits_fast(&bits_key(&[0u8; 1460]), 1e-7), None);
+}
