@@ -670,6 +670,9 @@ fn burst_low(seg: &[u8], bits: u32) -> u64 {
 /// `bits:P` value depends on.
 type BitsKey = ([u32; 16], usize);
 
+/// Given-data `bits:P` values already computed: `(P_ud, P_err)` by key.
+type BitsCache = HashMap<BitsKey, (f64, f64)>;
+
 fn bits_key(seg: &[u8]) -> BitsKey {
     // per column: the high bytes (columns 8..15) and the low bytes (0..7)
     // of 8 words packed into a u64 each, one popcount per bit position
@@ -867,7 +870,7 @@ fn add_segment(
     seg: &[u8],
     next: &[u8],
     full: bool,
-    cache: &mut HashMap<BitsKey, (f64, f64)>,
+    cache: &mut BitsCache,
 ) -> Result<()> {
     let num: u128 = match *model {
         Model::Word => word_count(seg) as u128,
@@ -982,7 +985,7 @@ fn tally_all(models: &[Model], buf: &[u8], seg: usize, after: &[u8]) -> Result<T
         .with_min_len(64)
         .fold(
             || Ok((Tallies::new(models.len()), HashMap::new())),
-            |acc: Result<(Tallies, HashMap<BitsKey, (f64, f64)>)>, i| {
+            |acc: Result<(Tallies, BitsCache)>, i| {
                 let (mut t, mut cache) = acc?;
                 let a = i * seg;
                 let b = (a + seg).min(buf.len());

@@ -134,8 +134,9 @@ fn splice_brute(data: &[u8], next: &[u8], c: usize) -> f64 {
     let mut miss = 0;
     for k in 0..cells {
         let mut d = data.to_vec();
-        for i in k * c..data.len().min(next.len()) {
-            d[i] = next[i];
+        let end = data.len().min(next.len());
+        if k * c < end {
+            d[k * c..end].copy_from_slice(&next[k * c..end]);
         }
         if d != data && seg.passes(&d) {
             miss += 1;
@@ -292,7 +293,7 @@ fn splice_region_histogram(m: usize, odd: bool) -> f64 {
     let mut h = vec![0u128; 65535];
     h[0] = 1;
     for i in 0..m {
-        let w = if (i + odd as usize) % 2 == 0 { 256 } else { 1 };
+        let w = if (i + odd as usize).is_multiple_of(2) { 256 } else { 1 };
         let mut g = vec![0u128; 65535];
         for (r, &c) in h.iter().enumerate() {
             if c == 0 {
@@ -585,7 +586,7 @@ fn crc_burst_brute(spec: &str, n: usize, b: usize) -> Vec<u64> {
     let data: Vec<u8> = (0..n as u8).map(|i| i.wrapping_mul(91) ^ 0x5c).collect();
     let base = c.compute(&data);
     let mut misses = vec![0u64; 8];
-    for a in 0..8 {
+    for (a, slot) in misses.iter_mut().enumerate() {
         // one start per alignment, in the middle
         let s = 8 + a;
         assert!(s + b <= 8 * n);
@@ -600,7 +601,7 @@ fn crc_burst_brute(spec: &str, n: usize, b: usize) -> Vec<u64> {
             }
             m += (c.compute(&d) == base) as u64;
         }
-        misses[a] = m;
+        *slot = m;
     }
     misses
 }
