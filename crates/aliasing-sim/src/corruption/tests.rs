@@ -293,7 +293,11 @@ fn splice_region_histogram(m: usize, odd: bool) -> f64 {
     let mut h = vec![0u128; 65535];
     h[0] = 1;
     for i in 0..m {
-        let w = if (i + odd as usize).is_multiple_of(2) { 256 } else { 1 };
+        let w = if (i + odd as usize).is_multiple_of(2) {
+            256
+        } else {
+            1
+        };
         let mut g = vec![0u128; 65535];
         for (r, &c) in h.iter().enumerate() {
             if c == 0 {
