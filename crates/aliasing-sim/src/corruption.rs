@@ -54,7 +54,7 @@
 //!   Over uniform data the next segment is independent uniform data of the
 //!   same length.
 //!
-//! # Over a file ([`file`], [`given`])
+//! # Over a file ([`file()`], [`given`])
 //!
 //! The file is cut into segments of `segment_bytes` (the last one partial),
 //! every segment equally likely to be hit: `p_miss` is the mean of the
@@ -66,6 +66,19 @@
 //! digits for any thread count and chunk size. A file is read in chunks of
 //! about [`CHUNK_BYTES`] (bounded memory whatever its size), the segments of
 //! a chunk in parallel.
+//!
+//! # For `alias transfer --corruption MODEL:RATE --payload FILE`
+//!
+//! Parse every `--corruption` with [`Corruption::from_str`] and check each
+//! model against the segment size with [`Model::check`] (both before any
+//! work; with `--payload`, [`open_payload`] refuses a missing, empty or
+//! special file). Then, per segment size (TCP payload bytes per frame):
+//! [`file()`] with all the models at once (one pass over the file), or
+//! [`uniform`] per model without `--payload`; optionally [`with_digest`]
+//! for an end-to-end CRC on top of TCP ([`Digest::resolve`]); and
+//! [`Corruption::point`] with the transfer's frame count gives the JSON
+//! entry [`CorruptionPoint`] (`model`, `rate`, `p_miss`, `escapes`,
+//! `method`).
 //!
 //! # Syntax ([`Corruption`])
 //!
@@ -101,7 +114,7 @@ use std::str::FromStr;
 /// The modulus of the ones'-complement sum.
 const M: u64 = 65535;
 
-/// About how many bytes [`file`] reads at once (a whole number of segments).
+/// About how many bytes [`file()`] reads at once (a whole number of segments).
 pub const CHUNK_BYTES: usize = 64 << 20;
 
 /// How a segment's data is corrupted once (see the module docs for each
@@ -1061,9 +1074,18 @@ fn finish(models: &[Model], t: &Tallies, seg: u64, last_len: u64, what: &str) ->
         .collect()
 }
 
+/// The largest segment [`given`] and [`file()`] take (per-segment work
+/// buffers are a few times its size, per thread).
+pub const MAX_SEGMENT_BYTES: u64 = 1 << 20;
+
 fn check_models(models: &[Model], segment_bytes: u64) -> Result<()> {
     if models.is_empty() {
         return Err(bad("no corruption model given"));
+    }
+    if segment_bytes > MAX_SEGMENT_BYTES {
+        return Err(bad(format!(
+            "a segment of {segment_bytes} data bytes: at most {MAX_SEGMENT_BYTES} over given data"
+        )));
     }
     for m in models {
         m.check(segment_bytes)?;
@@ -1088,7 +1110,7 @@ pub fn given(data: &[u8], segment_bytes: u64, models: &[Model]) -> Result<Vec<Mi
 
 /// Exact `p_miss` of `model` for one segment `seg` followed by `next` (the
 /// segment a splice takes its bytes from): the per-segment value that
-/// [`given`] and [`file`] average. `None` where the segment cannot be hit
+/// [`given`] and [`file()`] average. `None` where the segment cannot be hit
 /// (a burst longer than it).
 pub fn segment(model: &Model, seg: &[u8], next: &[u8]) -> Result<Option<f64>> {
     if seg.is_empty() {
@@ -1114,7 +1136,7 @@ pub fn segment(model: &Model, seg: &[u8], next: &[u8]) -> Result<Option<f64>> {
     Ok(Some(r[0].p_miss))
 }
 
-/// Opens `path` for [`file`]: refuses, with one line and before reading, a
+/// Opens `path` for [`file()`]: refuses, with one line and before reading, a
 /// missing or unreadable path, a folder, a special file (FIFO, device,
 /// socket) and an empty file. Returns the open file and its length.
 pub fn open_payload(path: &Path) -> Result<(std::fs::File, u64)> {
@@ -1181,7 +1203,7 @@ pub fn file(
     file_chunked(path, segment_bytes, models, progress, CHUNK_BYTES)
 }
 
-/// [`file`] with chunks of about `chunk_bytes` (at least one segment).
+/// [`file()`] with chunks of about `chunk_bytes` (at least one segment).
 #[doc(hidden)] // for the tests: the digits must not depend on the chunk size
 pub fn file_chunked(
     path: &Path,
@@ -1233,7 +1255,7 @@ pub fn file_chunked(
     Ok(finish(models, &total, segment_bytes, last_len, "file"))
 }
 
-/// [`file`] watched by nobody.
+/// [`file()`] watched by nobody.
 pub fn file_silent(path: &Path, segment_bytes: u64, models: &[Model]) -> Result<Vec<Miss>> {
     file(path, segment_bytes, models, &Silent)
 }

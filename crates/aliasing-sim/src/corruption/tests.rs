@@ -531,6 +531,7 @@ fn bad_input_is_refused_in_one_line() {
     assert!(uniform(&Model::Splice { cell: 100 }, 50).is_err());
     assert!(given(&[], 10, &[Model::Word]).is_err());
     assert!(given(&[1, 2], 10, &[]).is_err());
+    assert!(given(&[1, 2], MAX_SEGMENT_BYTES + 1, &[Model::Word]).is_err());
     let dir = tempfile::tempdir().unwrap();
     let empty = dir.path().join("empty");
     std::fs::write(&empty, b"").unwrap();
