@@ -677,3 +677,44 @@ fn fast_bit_flips_agree_with_the_core_method() {
     // where it cannot certify its cut it declines (all zeros: 16 flips needed)
     assert_eq!(bits_fast(&bits_key(&[0u8; 1460]), 1e-7), None);
 }
+
+/// Monte Carlo on real segments: flip the bits of a 12-byte text segment
+/// (a real TCP segment around it, the checksum recomputed by the receiver),
+/// keep the frames with a flip, and count the passes; the exact value must
+/// lie in the 1 - 1e-6 Clopper-Pearson interval.
+#[test]
+fn bits_over_text_match_real_segments() {
+    let data = b"The quick br".to_vec();
+    let p = 0.01;
+    let exact = segment(&Model::Bits { p }, &data, &data).unwrap().unwrap();
+    let seg = Segment::new(&data);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(23);
+    let threshold = (p * 2f64.powi(32)) as u64;
+    let (mut frames, mut passes) = (0u64, 0u64);
+    while frames < 300_000 {
+        let mut d = data.clone();
+        let mut flipped = false;
+        for j in 0..8 * d.len() {
+            if rng.next_u64() >> 32 < threshold {
+                d[j / 8] ^= 1 << (j % 8);
+                flipped = true;
+            }
+        }
+        if flipped {
+            frames += 1;
+            passes += seg.passes(&d) as u64;
+        }
+    }
+    // the threshold makes the flip probability threshold / 2^32, not p
+    let (lo, hi) = crate::interval::clopper_pearson(passes, frames, 1.0 - 1e-6);
+    let q = threshold as f64 / 2f64.powi(32);
+    let exact_q = segment(&Model::Bits { p: q }, &data, &data)
+        .unwrap()
+        .unwrap();
+    assert!((exact_q / exact - 1.0).abs() < 1e-6);
+    assert!(
+        lo <= exact_q && exact_q <= hi,
+        "{exact_q} not in [{lo}, {hi}] ({passes}/{frames})"
+    );
+    assert!(passes > 100, "{passes} {exact}");
+}
