@@ -24,6 +24,9 @@
 //! - [`joint`]: the exact joint stack computation (`alias stack`) as shard
 //!   work: parameters, items, tallies and shard files.
 //! - [`report`]: escapes per check and for the stack, with intervals.
+//! - [`corruption`]: corruption inside hosts and routers (word, burst,
+//!   splice, bit flips) and whether the TCP checksum misses it, over uniform
+//!   data or a file.
 //! - [`exact`]: exact values to print beside the estimates (CRCs and Internet
 //!   checksums on a BSC).
 //!
@@ -90,6 +93,7 @@
 
 pub mod burst_rare;
 pub mod channel;
+pub mod corruption;
 pub mod dense;
 pub mod exact;
 pub mod exact_sum;
