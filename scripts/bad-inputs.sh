@@ -232,6 +232,26 @@ cases=(
   'plot text.txt -o x.svg'
   'plot report.json -o x.svg --size 10x10'
   'plot report.json -o nodir/x.svg'
+  # --- transfer
+  'transfer'
+  'transfer --size 10TB'
+  'transfer --size 0 --mtu 1500 --ber 1e-6'
+  'transfer --size -5 --mtu 1500 --ber 1e-6'
+  'transfer --size 20EB --mtu 1500 --ber 1e-6'
+  'transfer --size 10XB --mtu 1500 --ber 1e-6'
+  'transfer --size 10TB --mtu 67 --ber 1e-6'
+  'transfer --size 10TB --mtu 9217 --ber 1e-6'
+  'transfer --size 10TB --mtu 1500 --ber 0.6'
+  'transfer --size 10TB --mtu 1500 --ber -1e-6'
+  'transfer --size 10TB --mtu 1500 --ber 1e-6 --hops 0'
+  'transfer --size 10TB --mtu 1500 --ber 1e-6 --stack crc32'
+  'transfer --size 10TB --mtu 1500 --ber 1e-6 --tallies text.txt'
+  'transfer --size 10TB --mtu 1500 --ber 1e-6 --tallies folder'
+  'transfer --payload empty.bin --mtu 1500 --ber 1e-6'
+  'transfer --payload /dev/zero --mtu 1500 --ber 1e-6'
+  'transfer --payload missing.bin --mtu 1500 --ber 1e-6'
+  'transfer --size 10TB --mtu 1500 --ber 1e-6 --plot x.pdf'
+  'transfer --size 10TB --mtu 1500 --ber 1e-6 -o nodir/x'
 )
 
 n=0; ok=0; panics=0; hangs=0; wrong=0; multi=0
