@@ -51,11 +51,22 @@
 //!    kernel, and the same bound with the bytes every bit of which flipped
 //!    in place of the untouched ones (here passing always depends on `S`).
 //!
-//! A value is returned only when the bound (coupling plus rounding) is below
-//! [`TOLERANCE`] (`1e-9`) of it; otherwise [`p_undetected16`] returns
-//! [`Error::Unsupported`] with the bound: short frames in mid range, where too
-//! few bytes are left untouched (or fully flipped) to make the sent sums
-//! uniform. [`domain16`] probes where it answers. Cost `O(255^2 x classes)`.
+//! 4. **Whole frame** (where 2 and 3 are not certified: short frames in mid
+//!    range and near BER 1): one character sum over the sent and the
+//!    received sums, `Z_255^4`, with no independence assumed (the `fourier4`
+//!    submodule documents it). Exact up to rounding, which is bounded term
+//!    by term; the sum cancels down to the no-error term at low BER, where
+//!    its bound is wide. It is not run where that term's rounding alone
+//!    (`(1-p)^n n eps`) exceeds the tolerance of every value the coupling
+//!    bound allows. Cost about `2.6e8` products (less in mid range on long
+//!    frames, where whole line directions are negligible and skipped with
+//!    their bound).
+//!
+//! A value is returned only when the bound (coupling plus rounding, or the
+//! whole-frame sum's rounding) is below [`TOLERANCE`] (`1e-9`) of it;
+//! otherwise [`p_undetected16`] returns [`Error::Unsupported`] with both
+//! bounds: short frames at low BER. [`domain16`] probes where it answers.
+//! Cost `O(255^2 x classes)` for methods 1 to 3.
 //!
 //! # The data-only sum
 //!
@@ -72,8 +83,9 @@
 //! rounding-error bound.
 //!
 //! Fletcher-32 (mod 65535) and Adler-32 (mod 65521) have about `4.3e9` joint
-//! states; the same sums would cost `4.3e9 x classes` per point, so they are
-//! not computed exactly.
+//! states; the same sums would cost `4.3e9 x classes` per point, and the
+//! whole-frame sum `65535^4 / 32`, about `5.8e17` products, so they are not
+//! computed exactly.
 //!
 //! ```
 //! let p = aliasing_core::fletcher::p_undetected16(600, 1e-4).unwrap();
