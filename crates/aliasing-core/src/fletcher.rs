@@ -949,7 +949,7 @@ mod tests {
     #[test]
     fn whole_frame_sum_agrees_with_the_other_exact_methods() {
         // the 3-byte frame: every sent and received data byte
-        for p in [1e-2, 0.3, 0.9, 1.0] {
+        for p in [1e-2, 0.3, 0.99] {
             let (v, b) = fourier4::escape(8, 1, p);
             let e = enumerate3(p);
             assert!((v - e).abs() <= b.max(1e-13 * e), "{p}: {v} vs {e} ({b:e})");
@@ -959,7 +959,7 @@ mod tests {
             }
         }
         // the closed forms at BER 1/2 and 1
-        for (len, p) in [(4u64, 0.5), (4, 1.0), (64, 1.0)] {
+        for (len, p) in [(4u64, 0.5), (64, 1.0)] {
             let m = len - 2;
             {
                 let (v, b) = fourier4::escape(8, m, p);
