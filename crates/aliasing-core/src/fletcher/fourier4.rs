@@ -225,7 +225,7 @@ pub(crate) fn escape(bits: u32, m: u64, p: f64) -> (f64, f64) {
                 })
                 .fold(f64::INFINITY, f64::min)
                 * (1.0 + gamma);
-            let skip = qa[i] * qa_total * window * (1.0 + 1e-9);
+            let skip = qa[i] * qa_total * (window + 1e-300) * (1.0 + 1e-9);
             if skip <= SKIP * m4 {
                 return (0.0, size * skip, size * skip);
             }
