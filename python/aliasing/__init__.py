@@ -179,11 +179,19 @@ class Result:
     dtype('float64')
     """
 
-    __slots__ = ("_text", "_doc")
+    __slots__ = ("_text", "_parsed")
 
     def __init__(self, text: str) -> None:
         self._text = text
-        self._doc = json.loads(text)
+        self._parsed: Any = None
+
+    @property
+    def _doc(self) -> Any:
+        # parsed on first use: a result only saved or passed on is never parsed
+        d = self._parsed
+        if d is None:
+            d = self._parsed = json.loads(self._text)
+        return d
 
     @property
     def kind(self) -> str:
@@ -359,6 +367,14 @@ _COUNTS = frozenset({"frames", "samples", "errors", "candidates", "sample", "see
 
 
 def _value(name: str, v: Any) -> str:
+    # the common cases first: this runs for every option of every call
+    t = type(v)
+    if t is str:
+        return v
+    if t is int:
+        return str(v)
+    if t is float and name not in _COUNTS:
+        return repr(v)
     if isinstance(v, Crc):
         return v.spec
     if isinstance(v, bool):
@@ -380,6 +396,10 @@ def _value(name: str, v: Any) -> str:
     raise InputError(f"{name}= cannot be {type(v).__name__}", "arguments")
 
 
+# option name -> flag (`max_weight` -> `--max-weight`), filled as met
+_FLAGS: Dict[str, str] = {}
+
+
 def _argv(command: str, positional: Sequence[Any], options: Dict[str, Any]) -> List[str]:
     argv = [command]
     for p in positional:
@@ -387,7 +407,9 @@ def _argv(command: str, positional: Sequence[Any], options: Dict[str, Any]) -> L
     for key, v in options.items():
         if v is None or v is False:
             continue
-        flag = "--" + key.replace("_", "-")
+        flag = _FLAGS.get(key)
+        if flag is None:
+            flag = _FLAGS[key] = "--" + key.replace("_", "-")
         if v is True:
             argv.append(flag)
         elif key in _MULTI and isinstance(v, (list, tuple)):
