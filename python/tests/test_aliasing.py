@@ -83,7 +83,7 @@ def test_scalars_and_one_element_lists_agree():
     assert a == b == c
 
 
-@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("threads", [0, 1, 2, 3, 5])
 def test_simulate_with_a_seed_gives_the_binarys_counts(cli, threads):
     argv = ["simulate", "--frames", "30000", "--bytes", "64", "--ber", "2e-3", "--seed", "7", "--no-exact"]
     want = cli.json(*argv, "--threads", "1")
@@ -229,6 +229,42 @@ def test_crc_values():
     assert "did you mean" in str(info.value) and info.value.reason == "unknown_name"
 
 
+COMMANDS = ["curve", "hd", "weights", "compare", "stack", "search", "simulate", "merge"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_option_of_the_binary_is_a_keyword(cli, command):
+    """Each option of `alias COMMAND` (but --format/--output, which the
+    package does not take) is a keyword argument of the function."""
+    import inspect
+
+    help_text = cli.run(command, "--help").stdout
+    options = {o.replace("-", "_") for o in re.findall(r"^\s+(?:-\w, )?--([a-z][a-z0-9-]*)", help_text, re.M)}
+    options -= {"help", "format", "output", "version"}
+    assert {"allow_long"} < options
+    params = inspect.signature(getattr(aliasing, command)).parameters
+    keywords = {n for n, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY or p.default is not inspect.Parameter.empty}
+    positional = {n for n, p in params.items() if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD}
+    assert options == (keywords | positional) - {"progress", "files"}
+
+
+def test_stubs_have_the_signatures():
+    import ast
+    import inspect
+
+    stub = ast.parse((Path(aliasing.__file__).parent / "__init__.pyi").read_text())
+    defs = {f.name: f for f in stub.body if isinstance(f, ast.FunctionDef)}
+    for name in COMMANDS + ["run"]:
+        f = defs[name]
+        got = [a.arg for a in f.args.posonlyargs + f.args.args]
+        if f.args.vararg:
+            got.append(f.args.vararg.arg)
+        got += [a.arg for a in f.args.kwonlyargs]
+        if f.args.kwarg:
+            got.append(f.args.kwarg.arg)
+        assert got == list(inspect.signature(getattr(aliasing, name)).parameters), name
+
+
 def test_stubs_list_every_constant():
     stub = (Path(aliasing.__file__).parent / "__init__.pyi").read_text()
     listed = set(re.findall(r"^(CRC_\w+): Crc$", stub, re.M))
@@ -314,6 +350,16 @@ def test_progress_callback():
     stage, done, total = seen[-1]
     assert done == total > 0
     assert all(d <= t for _, d, t in seen)
+
+
+def test_a_tqdm_bar_when_asked(capsys):
+    tqdm = pytest.importorskip("tqdm")
+    r = aliasing.simulate(frames=3e5, bytes=64, ber=1e-3, seed=1, no_exact=True, threads=1, progress=True)
+    assert r["frames"] == 300000
+    err = capsys.readouterr().err
+    # the bar's last state: every frame done
+    assert "300000/300000" in err.replace(",", ""), err[-500:]
+    assert tqdm.__version__
 
 
 def test_a_raising_callback_stops_the_run():
