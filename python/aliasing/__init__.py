@@ -230,8 +230,8 @@ class Result:
         """The CRC or check the document is about (its ``check`` or ``crc``
         block: name, width, generator), where it has one.
 
-        >>> curve(CRC_32_ISCSI, bytes=64, ber=1e-5).check["name"]
-        'CRC-32/ISCSI'
+        >>> curve(CRC_16_KERMIT, bytes=64, ber=1e-5).check["name"]
+        'CRC-16/KERMIT'
         """
         if not isinstance(self._doc, dict):
             return None
@@ -694,9 +694,9 @@ def compare(
     compare``). Rows (``points``): ``check``, ``bytes``, ``bits``, ``ber``,
     ``p_error``, ``p_undetected``, ``p_alias_given_error``.
 
-    >>> r = compare(bytes=64, ber=1e-5, checks=["crc32", "internet"])
+    >>> r = compare(bytes=64, ber=1e-5, checks=["crc16", "internet"])
     >>> [p["check"] for p in r.points]
-    ['CRC-32/ISO-HDLC', 'Internet']
+    ['CRC-16/ARC', 'Internet']
     """
     return _run(
         _argv(
