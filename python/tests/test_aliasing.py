@@ -438,6 +438,28 @@ def test_ctrl_c_stops_a_long_computation_within_a_second():
     assert p.stderr == ""
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_child_is_refused_not_left_waiting():
+    # the thread pool does not survive fork(): a run in the child would wait
+    # forever; it is refused at once, and the parent goes on
+    script = (
+        "import aliasing, os\n"
+        "a = aliasing.curve('16', bits=512, ber=1e-5).to_dict()\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    try:\n"
+        "        aliasing.curve('16', bits=512, ber=1e-5)\n"
+        "        os._exit(3)\n"
+        "    except RuntimeError as e:\n"
+        "        os._exit(7 if 'fork' in str(e) else 4)\n"
+        "_, status = os.waitpid(pid, 0)\n"
+        "print(os.waitstatus_to_exitcode(status), aliasing.curve('16', bits=512, ber=1e-5).to_dict() == a)\n"
+    )
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["7", "True"], p.stdout + p.stderr
+
+
 # --- overhead ------------------------------------------------------------
 
 

@@ -117,9 +117,28 @@ fn wait(rx: &mpsc::Receiver<Result<String, RunError>>) -> Poll {
 /// called on this thread as `progress(stage, done, total)` while the run
 /// goes on. Raises `aliasing.InputError`, `aliasing.FileError` or
 /// `aliasing.AliasError` with the command line's one-line message.
+/// The process that ran the first computation.
+static FIRST_PID: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+
+/// Refuses to compute in a forked child of a process that has computed:
+/// the computation's thread pool does not survive `fork()`, and a run
+/// there would wait forever for threads the child does not have.
+fn not_forked() -> PyResult<()> {
+    let pid = std::process::id();
+    if *FIRST_PID.get_or_init(|| pid) == pid {
+        return Ok(());
+    }
+    Err(pyo3::exceptions::PyRuntimeError::new_err(
+        "aliasing cannot compute in a process forked from one that has computed \
+         (its thread pool does not survive fork): start workers with \
+         multiprocessing's \"spawn\" or \"forkserver\" method",
+    ))
+}
+
 #[pyfunction]
 #[pyo3(signature = (argv, progress = None))]
 fn run(py: Python<'_>, argv: Vec<String>, progress: Option<Bound<'_, PyAny>>) -> PyResult<String> {
+    not_forked()?;
     let hooks = Hooks::new();
     let (reply, rx) = mpsc::sync_channel(1);
     let worker = take_worker().map_err(|e| {
@@ -266,6 +285,7 @@ fn library_curve_seconds(
     calls: u32,
 ) -> PyResult<f64> {
     use aliasing_core::curve::{Method, exact};
+    not_forked()?;
     let calls = calls.max(1);
     py.detach(|| {
         let start = std::time::Instant::now();
