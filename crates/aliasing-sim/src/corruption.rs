@@ -331,20 +331,9 @@ pub struct Miss {
     pub method: String,
 }
 
-/// One entry of a transfer point's `"corruption"` list.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CorruptionPoint {
-    /// The model, as `bits:P`, `word`, `burst:B`, `splice:C`.
-    pub model: String,
-    /// Probability that a segment is corrupted once.
-    pub rate: f64,
-    /// `P(every end-to-end check passes | the segment was corrupted)`.
-    pub p_miss: f64,
-    /// Expected undetected corruptions: `frames x rate x p_miss`.
-    pub escapes: f64,
-    /// How `p_miss` was computed.
-    pub method: String,
-}
+/// One entry of a transfer point's `"corruption"` list (defined with the
+/// transfer document).
+pub use aliasing_core::document::CorruptionPoint;
 
 impl Corruption {
     /// The transfer point's entry for `frames` segments, from the model's
