@@ -706,6 +706,16 @@ fn bits_key(seg: &[u8]) -> BitsKey {
     (ones, seg.len())
 }
 
+/// [`binomial_head`] already computed on this thread, for one `p`: by `n`
+/// (a pure function of `(n, p)`, so the digits do not depend on which
+/// thread computed what).
+type Heads = Option<([f64; 9], [f64; 9])>;
+
+thread_local! {
+    static HEADS: std::cell::RefCell<(f64, HashMap<u64, Heads>)> =
+        std::cell::RefCell::new((f64::NAN, HashMap::new()));
+}
+
 /// Relative bound on the mass the fast carry chain leaves out, as in
 /// `aliasing_core::internet`.
 const CUT_TOLERANCE: f64 = 1e-13;
@@ -766,9 +776,33 @@ fn bits_fast(key: &BitsKey, p: f64) -> Option<f64> {
         up[k] = total - down[k];
     }
     let mut heads = [([0.0f64; 9], [0.0f64; 9]); 32];
-    for k in 0..16 {
-        heads[2 * k] = binomial_head(up[k], p)?;
-        heads[2 * k + 1] = binomial_head(down[k], p)?;
+    let ok = HEADS.with(|cell| {
+        let mut memo = cell.borrow_mut();
+        if memo.0.to_bits() != p.to_bits() {
+            *memo = (p, HashMap::new());
+        }
+        for k in 0..16 {
+            for (i, n) in [(2 * k, up[k]), (2 * k + 1, down[k])] {
+                let h = match memo.1.get(&n) {
+                    Some(h) => *h,
+                    None => {
+                        let h = binomial_head(n, p);
+                        if memo.1.len() < BITS_CACHE_MAX {
+                            memo.1.insert(n, h);
+                        }
+                        h
+                    }
+                };
+                match h {
+                    Some(h) => heads[i] = h,
+                    None => return false,
+                }
+            }
+        }
+        true
+    });
+    if !ok {
+        return None;
     }
     // lower bound: exactly two flips, up and down in one column
     let pairs: u64 = (0..16).map(|k| up[k] * down[k]).sum();
