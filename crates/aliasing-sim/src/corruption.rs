@@ -837,8 +837,8 @@ fn bits_fast(key: &BitsKey, p: f64) -> Option<f64> {
     let fi = f as i64;
     let lo = |c: usize| -> usize { c.div_ceil(2) };
     let mut band = [[[0.0f64; 9]; 17]; 16];
-    for k in 0..16 {
-        for c in 0..w {
+    for (k, bk) in band.iter_mut().enumerate() {
+        for (c, row) in bk.iter_mut().enumerate().take(w) {
             let l = lo(c);
             // new carry index nc (shifted by f) <-> d = 2 (nc - f) - (c - f)
             let mut j = 0;
@@ -848,7 +848,7 @@ fn bits_fast(key: &BitsKey, p: f64) -> Option<f64> {
                 if d > fi {
                     break;
                 }
-                band[k][c][j] = flip[k][(d + fi) as usize] + if d == 0 { clean[k] } else { 0.0 };
+                row[j] = flip[k][(d + fi) as usize] + if d == 0 { clean[k] } else { 0.0 };
                 j += 1;
                 nc += 1;
             }
