@@ -42,6 +42,7 @@
 //! of a frame length do not depend on the BER, the size or the hops: they
 //! are computed once per length and can be kept ([`Tallies`]).
 
+use crate::corruption::{self, Corruption, Miss};
 use crate::joint::{self, StackParams, StackWork};
 use aliasing_core::bsc;
 use aliasing_core::document::{Bracketed, JointEstimate, StackPoint, Transfer, TransferPoint};
@@ -73,8 +74,15 @@ pub struct TransferParams {
     pub stack: String,
     /// Bytes transferred (TCP payload), 1 to 2^64.
     pub size: u128,
-    /// The file the size was read from, if any (reported, not read).
+    /// The file the size was read from, if any; read (as the segments'
+    /// data) only where corruption models are given.
     pub payload_file: Option<String>,
+    /// Corruption inside hosts and routers (`--corruption MODEL:RATE`), one
+    /// entry per model; none: the links alone. Over the payload file's data
+    /// where there is one ([`corruption::file()`] once per segment size),
+    /// else over uniform data ([`corruption::uniform`]).
+    #[serde(default, with = "specs")]
+    pub corruption: Vec<Corruption>,
     /// IP packet lengths (MTUs), 68 to 9216 bytes.
     pub mtus: Vec<u64>,
     /// Bit error rate of every link, in `[0, 0.5]`.
@@ -97,6 +105,7 @@ impl TransferParams {
             stack: stack.into(),
             size,
             payload_file: None,
+            corruption: Vec::new(),
             mtus,
             bers,
             hops,
@@ -137,7 +146,19 @@ impl TransferParams {
             )));
         }
         self.overhead()?;
-        self.stack_params().validate()
+        self.stack_params().validate()?;
+        for c in &self.corruption {
+            for &mtu in &self.mtus {
+                c.model.check(mtu - HEADERS).map_err(|e| match e {
+                    Error::Invalid(m) => Error::Invalid(format!("MTU {mtu}: {m}")),
+                    e => e,
+                })?;
+            }
+        }
+        if let (Some(f), false) = (&self.payload_file, self.corruption.is_empty()) {
+            corruption::open_payload(std::path::Path::new(f))?;
+        }
+        Ok(())
     }
 
     /// Bytes of a frame beyond its IP packet: the link header (14 on
@@ -331,6 +352,8 @@ pub fn report_with(
     let sp = params.stack_params();
     let work = StackWork::new(&sp)?;
     let mut changed = false;
+    // corruption first: a payload file is read once per segment size
+    let misses = corruption_misses(params, progress)?;
     let stack = if sp.bers.iter().all(|&p| p == 0.0) {
         let stacks = vec![None; work.frames.len()];
         joint::stack_report(&sp, &work.frames, &stacks)?
@@ -362,7 +385,14 @@ pub fn report_with(
         for (b, _) in params.bers.iter().enumerate() {
             let sp_point = &stack.points[k * params.bers.len() + b];
             for &h in &params.hops {
-                points.push(point(params, mtu, sp_point, crc, h)?);
+                let pt = point(params, mtu, sp_point, crc, h)?;
+                let entries = params
+                    .corruption
+                    .iter()
+                    .zip(&misses[k])
+                    .map(|(c, m)| c.point(m, pt.frames))
+                    .collect();
+                points.push(pt.with_corruption(entries));
             }
         }
     }
@@ -374,6 +404,59 @@ pub fn report_with(
         points,
     );
     Ok((doc, changed))
+}
+
+/// Per MTU, per corruption model: its miss over the payload file's data
+/// (one pass per segment size) or over uniform data.
+fn corruption_misses(params: &TransferParams, progress: &dyn Progress) -> Result<Vec<Vec<Miss>>> {
+    if params.corruption.is_empty() {
+        return Ok(vec![Vec::new(); params.mtus.len()]);
+    }
+    let models: Vec<_> = params.corruption.iter().map(|c| c.model).collect();
+    let mut out = Vec::new();
+    for &mtu in &params.mtus {
+        let seg = mtu - HEADERS;
+        let m = match &params.payload_file {
+            Some(f) => {
+                corruption::file(std::path::Path::new(f), seg, &models, &Unfinished(progress))?
+            }
+            None => models
+                .iter()
+                .map(|m| corruption::uniform(m, seg))
+                .collect::<Result<_>>()?,
+        };
+        out.push(m);
+    }
+    Ok(out)
+}
+
+/// A watcher passed on without its `finish` (more stages follow).
+struct Unfinished<'a>(&'a dyn Progress);
+
+impl Progress for Unfinished<'_> {
+    fn advance(&self, n: u64) {
+        self.0.advance(n);
+    }
+    fn stage(&self, name: &str, total: u64) {
+        self.0.stage(name, total);
+    }
+}
+
+/// `--corruption` specs as their text (`word:1e-6`) in a request's JSON.
+mod specs {
+    use super::Corruption;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[Corruption], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(|c| c.to_string()))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Corruption>, D::Error> {
+        Vec::<String>::deserialize(d)?
+            .iter()
+            .map(|t| t.parse().map_err(serde::de::Error::custom))
+            .collect()
+    }
 }
 
 /// The model in words, as the document states it.

@@ -8,6 +8,7 @@ use crate::lengths::{parse_lengths, parse_size};
 use crate::output::{self, Format, OutPath, PlotPath};
 use crate::progress::Bar;
 use aliasing_core::document::{self, Transfer};
+use aliasing_sim::corruption::Corruption;
 use aliasing_sim::transfer::{self, Tallies, TransferParams};
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -26,9 +27,16 @@ pub struct Args {
         allow_hyphen_values = true
     )]
     size: Option<String>,
-    /// The transfer is this file: its size is used (its metadata only).
+    /// The transfer is this file: its size is used, and with
+    /// `--corruption` its data (each segment as it is).
     #[arg(long, value_name = "FILE")]
     payload: Option<PathBuf>,
+    /// Corruption inside hosts and routers, between link checks:
+    /// `MODEL:RATE`, RATE the probability that a segment is corrupted once;
+    /// models `word`, `burst:B`, `splice:C`, `bits:P` (`bits:P` alone: the
+    /// rate is P(at least one bit flips)). Repeat for several.
+    #[arg(long, value_name = "MODEL:RATE")]
+    corruption: Vec<String>,
     /// IP packet lengths (MTUs) in bytes, 68 to 9216: `1500,9000` or a
     /// range as for `--bytes` elsewhere. [required]
     #[arg(long, required = true, allow_hyphen_values = true)]
@@ -100,7 +108,13 @@ pub fn run(a: Args) -> Result<()> {
         .map_err(|e| anyhow::anyhow!(format!("--mtu: {e:#}").replace("invalid length: ", "")))?;
     let bers = parse_bers(&a.ber)?;
     let hops = parse_hops(&a.hops)?;
+    let corruption = a
+        .corruption
+        .iter()
+        .map(|c| c.parse::<Corruption>())
+        .collect::<aliasing_core::Result<Vec<_>>>()?;
     let params = TransferParams {
+        corruption,
         stack: a.stack.trim().to_string(),
         size,
         payload_file,
@@ -144,6 +158,9 @@ fn file_size(path: &Path) -> Result<u128> {
     if !meta.is_file() {
         bail!("--payload {shown} is not a regular file (a device, FIFO or socket)");
     }
+    if meta.len() == 0 {
+        bail!("--payload {shown} is empty (a transfer of 0 bytes)");
+    }
     Ok(u128::from(meta.len()))
 }
 
@@ -177,6 +194,17 @@ fn emit(
                  # independence: frames x hops x P(error) x the study's product (CRC x TCP checksum)\n",
                 doc.size_bytes, doc.stack
             );
+            if let Some(c) = corruption_rows(doc) {
+                s.push_str(
+                    "# corruption inside hosts and routers (the same at every BER and hops): \
+                     escapes = frames x rate x p_miss; total = link escapes + these\n",
+                );
+                for line in output::table(&c).lines() {
+                    s.push_str("# ");
+                    s.push_str(line);
+                    s.push('\n');
+                }
+            }
             s.push_str(&output::table(&rows(doc, false)));
             s
         }
@@ -231,6 +259,48 @@ fn rows(doc: &Transfer, full: bool) -> Vec<Vec<String>> {
             or_dash(pt.bytes_per_escape),
             or_dash(pt.independence_escapes),
         ]);
+        let last = rows.len() - 1;
+        if let Some(t) = &pt.total_escapes {
+            for c in &pt.corruption {
+                rows[last].push(fmt(c.escapes));
+            }
+            rows[last].extend([or_dash(t.estimate), fmt(t.low), fmt(t.high)]);
+        }
+    }
+    // corruption columns: one per model (its escapes), then the total
+    if let Some(pt) = doc.points.iter().find(|p| p.total_escapes.is_some()) {
+        for c in &pt.corruption {
+            rows[0].push(format!("{}_escapes", c.model));
+        }
+        rows[0].extend(["total_escapes", "total_low", "total_high"].map(String::from));
     }
     rows
+}
+
+/// The table's corruption lines: per MTU and model, rate, p_miss, escapes
+/// and method; `None` without corruption.
+fn corruption_rows(doc: &Transfer) -> Option<Vec<Vec<String>>> {
+    let mut rows = vec![
+        ["mtu", "model", "rate", "p_miss", "escapes", "method"]
+            .map(String::from)
+            .to_vec(),
+    ];
+    let mut seen = Vec::new();
+    for pt in &doc.points {
+        if pt.corruption.is_empty() || seen.contains(&pt.mtu) {
+            continue;
+        }
+        seen.push(pt.mtu);
+        for c in &pt.corruption {
+            rows.push(vec![
+                pt.mtu.to_string(),
+                c.model.clone(),
+                output::prob(c.rate),
+                output::prob(c.p_miss),
+                output::prob(c.escapes),
+                c.method.clone(),
+            ]);
+        }
+    }
+    (rows.len() > 1).then_some(rows)
 }

@@ -259,3 +259,238 @@ fn payload_file_and_plots() {
     ok(&["plot", &out, "-o", &again]);
     assert!(std::fs::read_to_string(&again).unwrap().contains("MTU 200"));
 }
+
+/// `--corruption MODEL:RATE`: every refusal in one line, exit 2, before any
+/// work (at MTUs whose link part takes minutes in a debug build).
+#[test]
+fn corruption_bad_input_is_refused_before_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.bin");
+    std::fs::write(&empty, b"").unwrap();
+    let data = dir.path().join("data.bin");
+    std::fs::write(&data, vec![1u8; 5000]).unwrap();
+    let folder = dir.path().display().to_string();
+    let (empty, data) = (empty.display().to_string(), data.display().to_string());
+    let base = ["transfer", "--mtu", "1500,9000", "--ber", "1e-6"];
+    for (extra, want) in [
+        (vec!["--corruption", "word:2"], "outside [0, 1]"),
+        (vec!["--corruption", "word:-0.1"], "outside [0, 1]"),
+        (vec!["--corruption", "word:x"], "not a number"),
+        (vec!["--corruption", "word"], "give a rate"),
+        (vec!["--corruption", "bits:1.5"], "outside [0, 1]"),
+        (vec!["--corruption", "burst:0:1e-6"], "burst length is 0"),
+        (
+            vec!["--corruption", "burst:11681:1e-6"],
+            "longer than a segment",
+        ),
+        (vec!["--corruption", "splice:0:1e-6"], "cell size is 0"),
+        (
+            vec!["--corruption", "splice:1461:1e-6"],
+            "larger than a segment",
+        ),
+        (vec!["--corruption", "flip:1e-6"], "unknown model"),
+        (vec!["--corruption", "word:1e-6:3"], "too many fields"),
+        (
+            vec!["--corruption", "word:1e-6", "--corruption", "burst:0:1"],
+            "burst length is 0",
+        ),
+    ] {
+        // the same over uniform data and over a file's data
+        for source in [["--size", "1TB"], ["--payload", data.as_str()]] {
+            let mut a: Vec<&str> = base.to_vec();
+            a.extend(source);
+            a.extend(&extra);
+            assert_bad(&a, want);
+        }
+    }
+    for (file, want) in [
+        (empty.as_str(), "is empty"),
+        ("/dev/null", "not a regular file"),
+        ("/dev/zero", "not a regular file"),
+        (folder.as_str(), "is a folder"),
+        ("/no/such/file", "cannot read --payload"),
+    ] {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend(["--payload", file, "--corruption", "word:1e-6"]);
+        assert_bad(&a, want);
+    }
+}
+
+/// The per-segment `word` formula, written out independently: per segment,
+/// the aligned full words equal to 0x0000 or 0xFFFF over (ceil(len/2) x
+/// 65535), averaged over the segments.
+fn word_formula(data: &[u8], seg: usize) -> f64 {
+    let per: Vec<f64> = data
+        .chunks(seg)
+        .map(|s| {
+            let hits = s
+                .chunks_exact(2)
+                .filter(|w| w == &[0, 0] || w == &[0xFF, 0xFF])
+                .count();
+            hits as f64 / (s.len().div_ceil(2) as f64 * 65535.0)
+        })
+        .collect();
+    per.iter().sum::<f64>() / per.len() as f64
+}
+
+/// `--payload FILE --corruption`: the file's data is read. An all-zero file
+/// at MTU 1500 gives `word` p_miss = 1/65535 exactly; a small random file
+/// gives the word formula per segment (the last one partial), and escapes =
+/// frames x rate x p_miss; the total adds the link's escapes; CSV and table
+/// carry the columns.
+#[test]
+fn corruption_over_a_file_through_the_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let zeros = dir.path().join("zeros.bin");
+    std::fs::write(&zeros, vec![0u8; 5 * 1460]).unwrap();
+    let z = zeros.display().to_string();
+    let v = json(&[
+        "transfer",
+        "--payload",
+        &z,
+        "--mtu",
+        "1500",
+        "--ber",
+        "0",
+        "--corruption",
+        "word:1e-6",
+        "--format",
+        "json",
+    ]);
+    let p = &v["points"][0];
+    let c = &p["corruption"][0];
+    assert_eq!(c["model"], "word");
+    assert_eq!(c["p_miss"].as_f64().unwrap(), 1.0 / 65535.0);
+    assert_eq!(c["rate"].as_f64().unwrap(), 1e-6);
+    assert_eq!(p["frames"], 5);
+    assert_eq!(c["escapes"].as_f64().unwrap(), 5.0 * 1e-6 * (1.0 / 65535.0));
+    assert!(c["method"].as_str().unwrap().contains("given data"));
+    assert_eq!(p["total_escapes"]["estimate"], c["escapes"]);
+
+    // random bytes, rich in 0x00 and 0xFF, odd length: a partial last segment
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let data: Vec<u8> = (0..10_001)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            match x % 4 {
+                0 => 0,
+                1 => 0xFF,
+                _ => (x >> 32) as u8,
+            }
+        })
+        .collect();
+    let f = dir.path().join("random.bin");
+    std::fs::write(&f, &data).unwrap();
+    let f = f.display().to_string();
+    let args = |format: &'static str| {
+        vec![
+            "transfer",
+            "--stack",
+            "ipv4-tcp+CRC-16/ARC",
+            "--max-weight",
+            "4",
+            "--samples",
+            "0",
+            "--payload",
+            &f,
+            "--mtu",
+            "68,200",
+            "--ber",
+            "1e-6",
+            "--corruption",
+            "word:1e-3",
+            "--corruption",
+            "bits:1e-4",
+            "--format",
+            format,
+        ]
+    };
+    let v = json(&args("json"));
+    let points = v["points"].as_array().unwrap();
+    assert_eq!(points.len(), 2);
+    for p in points {
+        let seg = p["payload_bytes"].as_u64().unwrap() as usize;
+        let frames = p["frames"].as_u64().unwrap();
+        assert_eq!(frames, 10_001u64.div_ceil(seg as u64));
+        let w = &p["corruption"][0];
+        let want = word_formula(&data, seg);
+        let got = w["p_miss"].as_f64().unwrap();
+        assert!(want > 1e-6, "{want}");
+        assert!(
+            (got - want).abs() <= 1e-13 * want,
+            "segment {seg}: {got} against {want}"
+        );
+        let esc = w["escapes"].as_f64().unwrap();
+        let by_hand = frames as f64 * 1e-3 * got;
+        assert!((esc - by_hand).abs() <= 1e-15 * by_hand, "{esc} {by_hand}");
+        // bits:P alone: the rate is P(at least one flip), per segment mean
+        let b = &p["corruption"][1];
+        assert_eq!(b["model"], "bits:1e-4");
+        let rate = b["rate"].as_f64().unwrap();
+        assert!(rate > 0.0 && rate < 1.0, "{rate}");
+        let be = b["escapes"].as_f64().unwrap();
+        assert!(be > 0.0 && be < frames as f64 * rate, "{be}");
+        // the total: the link's escapes plus both entries, each end
+        let link = &p["escapes"];
+        let total = &p["total_escapes"];
+        for end in ["low", "high"] {
+            let want = link[end].as_f64().unwrap() + esc + be;
+            let got = total[end].as_f64().unwrap();
+            assert!((got - want).abs() <= 1e-15 * want, "{end}: {got} {want}");
+            assert!(got >= esc + be);
+        }
+    }
+    let csv = String::from_utf8(ok(&args("csv"))).unwrap();
+    let head = csv.lines().next().unwrap();
+    assert!(
+        head.ends_with(",word_escapes,bits:1e-4_escapes,total_escapes,total_low,total_high"),
+        "{head}"
+    );
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    let table = String::from_utf8(ok(&args("table"))).unwrap();
+    assert!(
+        table.contains("# corruption inside hosts and routers"),
+        "{table}"
+    );
+    assert!(table.contains("total_escapes"), "{table}");
+    // without --corruption the file is not read and nothing is added
+    let mut plain = args("json");
+    plain.drain(13..17);
+    let v = json(&plain);
+    assert!(v["points"][0].get("corruption").is_none(), "{v}");
+    assert!(v["points"][0].get("total_escapes").is_none(), "{v}");
+}
+
+/// Over uniform data (`--size`), each model's p_miss is the library's
+/// `uniform` value and the escapes frames x rate x p_miss.
+#[test]
+fn corruption_over_uniform_data() {
+    let v = json(&[
+        "transfer",
+        "--size",
+        "1TB",
+        "--mtu",
+        "1500",
+        "--ber",
+        "0",
+        "--corruption",
+        "word:1e-6",
+        "--corruption",
+        "splice:48:1e-5",
+        "--format",
+        "json",
+    ]);
+    let p = &v["points"][0];
+    let w = &p["corruption"][0];
+    assert_eq!(w["p_miss"].as_f64().unwrap(), 2.0 / 65536.0 / 65535.0);
+    let frames = p["frames"].as_f64().unwrap();
+    assert_eq!(
+        w["escapes"].as_f64().unwrap(),
+        frames * 1e-6 * (2.0 / 65536.0 / 65535.0)
+    );
+    let s = &p["corruption"][1];
+    assert_eq!(s["model"], "splice:48");
+    assert!(s["method"].as_str().unwrap().contains("uniform"), "{s}");
+}
