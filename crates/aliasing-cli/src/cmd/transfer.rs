@@ -183,9 +183,22 @@ fn emit(
         Format::Json => document::to_json_sorted(doc)?,
         Format::Csv => output::csv(&rows(doc, true)),
         Format::Table => {
+            let (what, joint) = if doc.model.starts_with("Gilbert-Elliott") {
+                (
+                    "passing the CRC corrupted (an upper estimate of those delivered corrupted)",
+                    "# joint: the CRC's escape per frame sent on the burst channel (rare-event \
+                     estimate, the checksums not modelled); [low, high] its 95% interval",
+                )
+            } else {
+                (
+                    "delivered corrupted (every check passed)",
+                    "# joint: P(a frame sent is delivered corrupted), alias stack's value at 1 hop; \
+                     [low, high] its bracket",
+                )
+            };
             let mut s = format!(
-                "# {} bytes over {}: expected frames delivered corrupted (every check passed)\n\
-                 # joint: P(a frame sent is delivered corrupted), alias stack's value at 1 hop; [low, high] its bracket\n\
+                "# {} bytes over {}: expected frames {what}\n\
+                 {joint}\n\
                  # escapes = sent x joint; P(>=1) = 1 - (1 - q)^frames, q = joint x sent / frames; - : the bracket alone\n\
                  # independence: frames x hops x P(error) x the study's product (CRC x TCP checksum)\n",
                 doc.size_bytes, doc.stack

@@ -19,7 +19,7 @@
 //! `u` the CRC's escape on one link, its upper interval end in the bound
 //! `B`).
 
-use super::{HEADERS, TransferParams, model_text, two_or_more};
+use super::{HEADERS, TransferParams, two_or_more};
 use crate::burst_rare::{self, PatternLaw};
 use crate::channel::Channel;
 use crate::spec::{Params, PayloadSpec};
@@ -117,9 +117,16 @@ pub fn report(params: &TransferParams, ge: GilbertElliott) -> Result<Transfer> {
         }
     }
     let model = format!(
-        "Gilbert-Elliott channel {ge} (mean BER {:e}) on each link, independent links; {}",
-        ge.mean_ber(),
-        model_text()
+        "Gilbert-Elliott channel {ge} (mean BER {:e}) on each of H links, each started in its \
+         stationary law, independently; every link checks and regenerates the CRC \
+         (store-and-forward), the receiving host checks the CRC and the Internet checksums; a \
+         frame dropped by any check is sent again. J = the CRC's escape on one link (rare-event \
+         estimate over bursts with its 95% interval; the checksums are not modelled, so J \
+         over-states the joint escape). Per frame sent: joint = H J c^(H-1) (c = P(no error on \
+         a link), exact from the chain) plus at most the probability that two or more links each \
+         pass a CRC codeword; 1 - d = c^H + joint; frames sent = frames / (1 - d); escapes = \
+         frames sent x joint; P(at least one) = 1 - (1 - q)^frames with q = joint / (1 - d)",
+        ge.mean_ber()
     );
     Ok(Transfer::new(
         &params.stack,
