@@ -87,6 +87,8 @@ pub fn validate(params: &TransferParams, ge: GilbertElliott) -> Result<()> {
 
 /// The transfer of `params` (its BERs ignored) on the channel `ge`, per
 /// (MTU, hops): see the module notes. Points carry the channel's mean BER.
+/// A frame length whose draws found no codeword is refused (its interval
+/// would bound nothing).
 pub fn report(params: &TransferParams, ge: GilbertElliott) -> Result<Transfer> {
     validate(params, ge)?;
     let mut points = Vec::new();
@@ -95,6 +97,14 @@ pub fn report(params: &TransferParams, ge: GilbertElliott) -> Result<Transfer> {
         let plan = frame_params(params, ge, bytes)?.plan()?;
         let n = plan.frame.n_bits();
         let r = burst_rare::estimate(&plan, params.samples, None, 0)?;
+        if r.hits == 0 {
+            // the interval's upper end is infinite: it bounds nothing
+            return Err(Error::Invalid(format!(
+                "{bytes}-byte frame: none of the {} draws found a CRC codeword, so there is no \
+                 estimate and no interval: raise --samples",
+                r.samples
+            )));
+        }
         let ln_c = ln_clean(&ge, n)?;
         let method = format!(
             "rare-burst estimate of the CRC's escape alone ({}, {} draws, seed {}, {} hits, 95% \
@@ -106,12 +116,7 @@ pub fn report(params: &TransferParams, ge: GilbertElliott) -> Result<Transfer> {
             r.hits,
             crc_stack(&params.stack)?
         );
-        let j = JointEstimate::new(
-            (r.hits > 0).then_some(r.crc.rate),
-            r.crc.ci_low,
-            r.crc.ci_high,
-            method,
-        );
+        let j = JointEstimate::new(Some(r.crc.rate), r.crc.ci_low, r.crc.ci_high, method);
         for &h in &params.hops {
             points.push(point(params, mtu, bytes, &ge, ln_c, &j, h)?);
         }
