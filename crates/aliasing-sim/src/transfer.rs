@@ -573,6 +573,22 @@ pub fn two_or_more(h: u32, u: f64, c: f64) -> f64 {
     sum.min(1.0)
 }
 
+/// The one-hop point of `mtu` from `sp`, the `alias stack` point of its
+/// frame (`params.frame_bytes(mtu)` bytes) and BER: what [`report`] gives
+/// at one hop, for a caller that already holds the stack point (the study's
+/// reproduction puts a transfer beside the stack it computed).
+pub fn one_hop_point(params: &TransferParams, mtu: u64, sp: &StackPoint) -> Result<TransferPoint> {
+    params.validate()?;
+    if sp.bytes != params.frame_bytes(mtu)? {
+        return Err(Error::Invalid(format!(
+            "a stack point of {} bytes for MTU {mtu} ({} bytes on the wire)",
+            sp.bytes,
+            params.frame_bytes(mtu)?
+        )));
+    }
+    point(params, mtu, sp, None, 1)
+}
+
 /// One (MTU, BER, hops) point from the stack point of its frame and BER.
 fn point(
     params: &TransferParams,
@@ -705,6 +721,8 @@ fn with_bytes(e: Error, bytes: u64) -> Error {
         e => e,
     }
 }
+
+pub mod burst;
 
 #[cfg(test)]
 mod tests;

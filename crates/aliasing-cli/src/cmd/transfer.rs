@@ -42,9 +42,9 @@ pub struct Args {
     #[arg(long, required = true, allow_hyphen_values = true)]
     mtu: String,
     /// Bit error rates of every link, comma separated (at most 0.5).
-    /// [required]
-    #[arg(long, required = true, value_parser = crate::args::ber_list, allow_hyphen_values = true)]
-    ber: String,
+    /// [required unless --burst]
+    #[arg(long, required_unless_present = "burst", conflicts_with = "burst", value_parser = crate::args::ber_list, allow_hyphen_values = true)]
+    ber: Option<String>,
     /// The stack: `ethernet-tcp` (frame = MTU + 18 bytes), or
     /// `ethernet-tcp+CRC` / `ipv4-tcp+CRC` for another CRC.
     #[arg(long, default_value = "ethernet-tcp")]
@@ -53,9 +53,12 @@ pub struct Args {
     /// a comma list for several).
     #[arg(long, default_value = "1", allow_hyphen_values = true)]
     hops: String,
-    /// A Gilbert-Elliott burst channel `PG,PB,G2B,B2G` (not supported yet:
-    /// refused).
-    #[arg(long, value_name = "PG,PB,G2B,B2G")]
+    /// A Gilbert-Elliott burst channel `PG,PB,G2B,B2G` on every link
+    /// instead of --ber: the per-frame escape is the rare-event estimate of
+    /// the stack's CRC over the frame (as `alias simulate --rare --burst`,
+    /// --samples draws, --seed), with its 95% interval; the checksums are
+    /// not modelled.
+    #[arg(long, value_name = "PG,PB,G2B,B2G", value_parser = crate::args::burst_spec)]
     burst: Option<String>,
     /// Keep the BER-independent part (CRC codeword tallies and dual
     /// weights, per frame length) in this file: read if it exists (and
@@ -93,11 +96,13 @@ pub fn run(a: Args) -> Result<()> {
         ("--plot", a.plot.as_ref().map(PlotPath::out)),
         ("--tallies", a.tallies.as_ref()),
     ])?;
-    if a.burst.is_some() {
-        bail!(
-            "--burst is not supported yet by alias transfer (the joint computation is exact on \
-             the binary symmetric channel only; see alias simulate --burst --rare)"
-        );
+    let burst = a
+        .burst
+        .as_deref()
+        .map(str::parse::<aliasing_core::channel::GilbertElliott>)
+        .transpose()?;
+    if burst.is_some() && a.tallies.is_some() {
+        bail!("--tallies keeps the binary symmetric channel's tallies: --burst has none to keep");
     }
     let (size, payload_file) = match (&a.size, &a.payload) {
         (Some(s), _) => (parse_size(s)?, None),
@@ -106,7 +111,10 @@ pub fn run(a: Args) -> Result<()> {
     };
     let mtus = parse_lengths(&a.mtu)
         .map_err(|e| anyhow::anyhow!(format!("--mtu: {e:#}").replace("invalid length: ", "")))?;
-    let bers = parse_bers(&a.ber)?;
+    let bers = match &a.ber {
+        Some(b) => parse_bers(b)?,
+        None => Vec::new(),
+    };
     let hops = parse_hops(&a.hops)?;
     let corruption = a
         .corruption
@@ -125,6 +133,11 @@ pub fn run(a: Args) -> Result<()> {
         samples: a.samples,
         seed: a.seed,
     };
+    if let Some(ge) = burst {
+        transfer::burst::validate(&params, ge)?;
+        let doc = transfer::burst::report(&params, ge)?;
+        return emit(&doc, a.format, a.output.as_deref(), a.plot.as_deref());
+    }
     params.validate()?;
     let mut kept = match &a.tallies {
         Some(p) if p.path().exists() => {
@@ -187,9 +200,22 @@ fn emit(
         Format::Json => document::to_json_sorted(doc)?,
         Format::Csv => output::csv(&rows(doc, true)),
         Format::Table => {
+            let (what, joint) = if doc.model.starts_with("Gilbert-Elliott") {
+                (
+                    "passing the CRC corrupted (an upper estimate of those delivered corrupted)",
+                    "# joint: the CRC's escape per frame sent on the burst channel (rare-event \
+                     estimate, the checksums not modelled); [low, high] its 95% interval",
+                )
+            } else {
+                (
+                    "delivered corrupted (every check passed)",
+                    "# joint: P(a frame sent is delivered corrupted), alias stack's value at 1 hop; \
+                     [low, high] its bracket",
+                )
+            };
             let mut s = format!(
-                "# {} bytes over {}: expected frames delivered corrupted (every check passed)\n\
-                 # joint: P(a frame sent is delivered corrupted), alias stack's value at 1 hop; [low, high] its bracket\n\
+                "# {} bytes over {}: expected frames {what}\n\
+                 {joint}\n\
                  # escapes = sent x joint; P(>=1) = 1 - (1 - q)^frames, q = joint x sent / frames; - : the bracket alone\n\
                  # independence: frames x hops x P(error) x the study's product (CRC x TCP checksum)\n",
                 doc.size_bytes, doc.stack

@@ -75,7 +75,7 @@ fn bad_input_is_refused_before_work() {
         (vec!["--size", "1TB", "--hops", "300"], "300 hops"),
         (
             vec!["--size", "1TB", "--burst", "1e-6,0.1,1e-4,0.1"],
-            "not supported yet",
+            "cannot be used with",
         ),
         (vec!["--size", "1TB", "--stack", "tcp"], "IPv4 and TCP"),
         (vec!["--size", "1TB", "--max-weight", "7"], "max-weight"),
@@ -493,4 +493,103 @@ fn corruption_over_uniform_data() {
     let s = &p["corruption"][1];
     assert_eq!(s["model"], "splice:48");
     assert!(s["method"].as_str().unwrap().contains("uniform"), "{s}");
+}
+/// `--burst`: the per-frame value is `alias simulate --rare --burst` of the
+/// stack's CRC over the frame, same draws and seed, digit for digit; the
+/// expected escapes are frames sent x that value; hops add links.
+#[test]
+fn burst_is_the_rare_burst_estimate() {
+    let ge = "1e-6,0.5,1e-4,0.1";
+    let t = json(&[
+        "transfer",
+        "--stack",
+        "ipv4-tcp+CRC-16/ARC",
+        "--mtu",
+        "200",
+        "--size",
+        "1GB",
+        "--burst",
+        ge,
+        "--hops",
+        "1,2",
+        "--samples",
+        "2e4",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+    ]);
+    let s = json(&[
+        "simulate",
+        "--rare",
+        "--stack",
+        "random+CRC-16/ARC",
+        "--bytes",
+        "202",
+        "--burst",
+        ge,
+        "--samples",
+        "2e4",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+    ]);
+    let r = &s["result"]["crc"];
+    let pts = t["points"].as_array().unwrap();
+    assert_eq!(pts.len(), 2);
+    let one = &pts[0];
+    assert_eq!(
+        (one["hops"].as_u64(), one["frame_bytes"].as_u64()),
+        (Some(1), Some(202))
+    );
+    let j = &one["joint_per_frame"];
+    assert_eq!(j["estimate"], r["rate"]);
+    assert_eq!(j["low"], r["ci_low"]);
+    assert_eq!(j["high"], r["ci_high"]);
+    let method = j["method"].as_str().unwrap();
+    assert!(
+        method.contains("rare-burst") && method.contains("seed 3"),
+        "{method}"
+    );
+    assert!(method.contains("not modelled"), "{method}");
+    let e = one["frames_sent"].as_f64().unwrap() * j["estimate"].as_f64().unwrap();
+    assert_eq!(one["escapes"]["estimate"].as_f64(), Some(e));
+    assert!(one["independence_escapes"].is_null());
+    // two links: more errors; one link passes a codeword and the other is
+    // clean: twice the single-link lower end times P(no error on a link)
+    let two = &pts[1];
+    let p1 = one["p_error"].as_f64().unwrap();
+    assert!(two["p_error"].as_f64().unwrap() > p1);
+    let low2 = two["joint_per_frame"]["low"].as_f64().unwrap();
+    let want = 2.0 * j["low"].as_f64().unwrap() * (1.0 - p1);
+    assert!((low2 - want).abs() <= 1e-9 * want, "{low2} vs {want}");
+}
+
+/// Bad burst specs and options that do not go with `--burst`: one line,
+/// exit 2, before any draw.
+#[test]
+fn bad_burst_is_refused() {
+    let base = ["transfer", "--size", "1GB", "--mtu", "200"];
+    for (extra, want) in [
+        (vec!["--burst", "1e-6,0.5,1e-4"], "--burst"),
+        (vec!["--burst", "1e-6,1.5,1e-4,0.1"], "--burst"),
+        (vec!["--burst", "nan,0.5,1e-4,0.1"], "--burst"),
+        (
+            vec!["--burst", "1e-6,0.5,1e-4,0.1", "--samples", "0"],
+            "samples",
+        ),
+        (
+            vec!["--burst", "1e-6,0.5,1e-4,0.1", "--tallies", "t.json"],
+            "--tallies",
+        ),
+        (
+            vec!["--burst", "1e-6,0.5,1e-4,0.1", "--stack", "ethernet"],
+            "IPv4 and TCP",
+        ),
+    ] {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend(extra);
+        assert_bad(&a, want);
+    }
 }
