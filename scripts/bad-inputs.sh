@@ -252,6 +252,18 @@ cases=(
   'transfer --payload missing.bin --mtu 1500 --ber 1e-6'
   'transfer --size 10TB --mtu 1500 --ber 1e-6 --plot x.pdf'
   'transfer --size 10TB --mtu 1500 --ber 1e-6 -o nodir/x'
+  'transfer --size 10TB --mtu 1500 --ber 1e-6 --corruption word:2'
+  'transfer --size 10TB --mtu 1500 --ber 1e-6 --corruption word'
+  'transfer --size 10TB --mtu 1500 --ber 1e-6 --corruption flip:1e-6'
+  'transfer --size 10TB --mtu 1500 --ber 1e-6 --corruption burst:0:1e-6'
+  'transfer --size 10TB --mtu 1500 --ber 1e-6 --corruption burst:11681:1e-6'
+  'transfer --size 10TB --mtu 1500 --ber 1e-6 --corruption splice:0:1e-6'
+  'transfer --size 10TB --mtu 1500 --ber 1e-6 --corruption splice:1461:1e-6'
+  'transfer --payload empty.bin --mtu 1500 --ber 1e-6 --corruption word:1e-6'
+  'transfer --payload /dev/zero --mtu 1500 --ber 1e-6 --corruption word:1e-6'
+  'transfer --size 10TB --mtu 1500 --burst 1,2,3'
+  'transfer --size 10TB --mtu 1500 --burst 0.1,0.5,0.01,0.1 --ber 1e-6'
+  'transfer --size 10TB --mtu 1500 --burst 0.1,0.5,0.01,0.1 --samples 0'
 )
 
 n=0; ok=0; panics=0; hangs=0; wrong=0; multi=0
