@@ -605,17 +605,64 @@ fn point(
     let (joint, more) = hops_joint(h, &sp.joint, u, n, p)?;
     let clean = bsc::p_clean(n * u64::from(h), p);
     let f = frames as f64;
-    // expected frames sent: frames / (1 - d), 1 - d = c^H + e (+ at most
-    // `more` where codewords of two links cancel: the frame is then
-    // delivered intact)
+    let c = counts(params.size, frames, clean, &joint, more);
+    let independence_escapes = sp
+        .independence_product
+        .map(|x| x * sp.p_error * f * f64::from(h));
+    Ok(TransferPoint::new(
+        mtu,
+        sp.bytes,
+        payload,
+        frames,
+        c.sent,
+        p,
+        h,
+        bsc::p_error(n * u64::from(h), p),
+        joint,
+        c.escapes,
+        c.once,
+        c.bytes_per_escape,
+        independence_escapes,
+    ))
+}
+
+/// The counts of a transfer point: frames sent, expected escapes and
+/// P(at least one), each from the per-attempt escape `e` of `joint` (its
+/// estimate and both ends) over `frames` segments, `clean` the probability
+/// that an attempt meets no error and `more` what codewords of two links
+/// may add to `1 - d` (the lower ends take it).
+pub(crate) struct Counts {
+    /// Expected frames sent, `frames / (1 - d)` (`None` where it overflows).
+    pub sent: Option<f64>,
+    /// Expected escapes: frames sent x `e` (frames x `e / (1 - d)` where
+    /// the frames sent overflow).
+    pub escapes: Bracketed,
+    /// `1 - (1 - q)^frames`, `q = e / (1 - d)` per segment.
+    pub once: Bracketed,
+    /// Bytes moved per expected escape.
+    pub bytes_per_escape: Option<f64>,
+}
+
+/// [`Counts`] of `size` bytes in `frames` segments (shared by the binary
+/// symmetric and the burst channels).
+pub(crate) fn counts(
+    size: u128,
+    frames: u64,
+    clean: f64,
+    joint: &JointEstimate,
+    more: f64,
+) -> Counts {
+    let f = frames as f64;
+    // 1 - d = c^H + e (+ at most `more` where codewords of two links
+    // cancel: the frame is then delivered intact)
     let sent = |e: f64, extra: f64| {
         let s = f / (clean + e + extra);
         s.is_finite().then_some(s)
     };
-    // expected escapes: frames sent x e (frames x e / (1 - d) where the
-    // frames sent overflow)
     let escapes = |e: f64, extra: f64| {
-        if e == 0.0 {
+        if !e.is_finite() {
+            f64::INFINITY
+        } else if e == 0.0 {
             0.0
         } else {
             match sent(e, extra) {
@@ -628,36 +675,23 @@ fn point(
         if e == 0.0 {
             return 0.0;
         }
+        if !e.is_finite() {
+            return 1.0;
+        }
         let q = (e / (clean + e + extra)).min(1.0);
         -f64::exp_m1(f * f64::ln_1p(-q))
     };
-    let e_ref = joint.estimate.unwrap_or(joint.low);
     let est = joint.estimate.map(|e| escapes(e, 0.0));
-    let esc = Bracketed::new(est, escapes(joint.low, more), escapes(joint.high, 0.0));
-    let once = Bracketed::new(
-        joint.estimate.map(|e| at_least_one(e, 0.0)),
-        at_least_one(joint.low, more),
-        at_least_one(joint.high, 0.0),
-    );
-    let bytes_per_escape = est.filter(|&x| x > 0.0).map(|x| params.size as f64 / x);
-    let independence_escapes = sp
-        .independence_product
-        .map(|x| x * sp.p_error * f * f64::from(h));
-    Ok(TransferPoint::new(
-        mtu,
-        sp.bytes,
-        payload,
-        frames,
-        sent(e_ref, 0.0),
-        p,
-        h,
-        bsc::p_error(n * u64::from(h), p),
-        joint,
-        esc,
-        once,
-        bytes_per_escape,
-        independence_escapes,
-    ))
+    Counts {
+        sent: sent(joint.estimate.unwrap_or(joint.low), 0.0),
+        escapes: Bracketed::new(est, escapes(joint.low, more), escapes(joint.high, 0.0)),
+        once: Bracketed::new(
+            joint.estimate.map(|e| at_least_one(e, 0.0)),
+            at_least_one(joint.low, more),
+            at_least_one(joint.high, 0.0),
+        ),
+        bytes_per_escape: est.filter(|&x| x > 0.0).map(|x| size as f64 / x),
+    }
 }
 
 /// The joint escape of one frame sent across `h` links from the single

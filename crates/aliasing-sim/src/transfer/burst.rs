@@ -19,12 +19,12 @@
 //! `u` the CRC's escape on one link, its upper interval end in the bound
 //! `B`).
 
-use super::{HEADERS, TransferParams, two_or_more};
+use super::{HEADERS, TransferParams, counts, two_or_more};
 use crate::burst_rare::{self, PatternLaw};
 use crate::channel::Channel;
 use crate::spec::{Params, PayloadSpec};
 use aliasing_core::channel::GilbertElliott;
-use aliasing_core::document::{Bracketed, JointEstimate, Transfer, TransferPoint};
+use aliasing_core::document::{JointEstimate, Transfer, TransferPoint};
 use aliasing_core::layout::StackSpec;
 use aliasing_core::{Error, Result};
 
@@ -163,7 +163,6 @@ fn point(
     let payload = mtu - HEADERS;
     let frames = u64::try_from(params.size.div_ceil(u128::from(payload)))
         .map_err(|_| Error::Invalid("internal error: over 2^64 segments".into()))?;
-    let f = frames as f64;
     let hf = f64::from(h);
     let c = ln_c.exp();
     let clean_all = (hf * ln_c).exp();
@@ -190,52 +189,20 @@ fn point(
         );
         (JointEstimate::new(estimate, low, high, method), more)
     };
-    let sent = |e: f64, extra: f64| {
-        let s = f / (clean_all + e + extra);
-        s.is_finite().then_some(s)
-    };
-    let escapes = |e: f64, extra: f64| {
-        if e == 0.0 || !e.is_finite() {
-            if e.is_finite() { 0.0 } else { f64::INFINITY }
-        } else {
-            match sent(e, extra) {
-                Some(s) => s * e,
-                None => f * (e / (clean_all + e + extra)),
-            }
-        }
-    };
-    let at_least_one = |e: f64, extra: f64| {
-        if e == 0.0 {
-            return 0.0;
-        }
-        if !e.is_finite() {
-            return 1.0;
-        }
-        let q = (e / (clean_all + e + extra)).min(1.0);
-        -f64::exp_m1(f * f64::ln_1p(-q))
-    };
-    let e_ref = joint.estimate.unwrap_or(joint.low);
-    let est = joint.estimate.map(|e| escapes(e, 0.0));
-    let esc = Bracketed::new(est, escapes(joint.low, more), escapes(joint.high, 0.0));
-    let once = Bracketed::new(
-        joint.estimate.map(|e| at_least_one(e, 0.0)),
-        at_least_one(joint.low, more),
-        at_least_one(joint.high, 0.0),
-    );
-    let bytes_per_escape = est.filter(|&x| x > 0.0).map(|x| params.size as f64 / x);
+    let c = counts(params.size, frames, clean_all, &joint, more);
     Ok(TransferPoint::new(
         mtu,
         bytes,
         payload,
         frames,
-        sent(e_ref, 0.0),
+        c.sent,
         ge.mean_ber(),
         h,
         p_error,
         joint,
-        esc,
-        once,
-        bytes_per_escape,
+        c.escapes,
+        c.once,
+        c.bytes_per_escape,
         None,
     ))
 }
