@@ -26,7 +26,7 @@ like_test=(
 (cd python && VIRTUAL_ENV="$venv" "$venv/bin/maturin" develop --locked -q "${like_test[@]}")
 # the binary the package is checked against: ./scripts/test.sh's own test
 # build (nothing to do after its `cargo test`; run alone, it builds that)
-cargo test --workspace --exclude aliasing-benches --locked --no-run -q
+cargo test --workspace --exclude aliasing-benches --locked --tests --no-run -q
 export ALIAS_BIN="$target_dir/debug/alias"
 cd python
 "$venv/bin/python" -m pytest -q tests aliasing --doctest-modules -p no:cacheprovider

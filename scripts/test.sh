@@ -22,7 +22,14 @@ fi
 # The benches crate has no tests (clippy above checks that it compiles);
 # leaving it out also keeps criterion's feature choices (serde, either, ...)
 # out of the dependencies, so that the package step below reuses them.
-cargo test --workspace --exclude aliasing-benches --locked
+# `--tests`: every crate's unit and integration tests, not the examples'
+# binaries (clippy above compiles them, and linking ten of them is a
+# minute of the cold run); then the documentation's examples.
+# ALIAS_TESTS=full (set by .ci/run) runs the same tests on every case: the
+# long lengths, wide generators and every published profile; without it
+# each test runs its smaller cases (docs/testing.md lists the two tiers).
+cargo test --workspace --exclude aliasing-benches --locked --tests
+cargo test --workspace --exclude aliasing-benches --locked --doc
 # The Python package: built into a virtual environment, checked against the binary.
 ./scripts/test-python.sh
 # The library crates must package and build from their packages alone

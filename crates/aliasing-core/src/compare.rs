@@ -88,12 +88,7 @@ pub fn internet_frame(data: &[u8], len: u64) -> Result<Vec<u8>> {
     if data.is_empty() {
         return Err(Error::Invalid("the data are empty".into()));
     }
-    if len < 4 || len % 2 == 1 {
-        return Err(Error::BadLength(format!(
-            "{len} bytes: an Internet-checksum frame of data and its 2-byte field needs an even \
-             number of bytes, at least 4 (give an even number of data bytes)"
-        )));
-    }
+    internet_frame_length(len)?;
     let mut f: Vec<u8> = data
         .iter()
         .copied()
@@ -103,6 +98,17 @@ pub fn internet_frame(data: &[u8], len: u64) -> Result<Vec<u8>> {
     let sum = crate::checksum::ones_complement_sum(&f, 0);
     f.extend_from_slice(&(!sum).to_be_bytes());
     Ok(f)
+}
+
+/// Refuses a length [`internet_frame`] cannot build: odd, or below 4 bytes.
+fn internet_frame_length(len: u64) -> Result<()> {
+    if len < 4 || len % 2 == 1 {
+        return Err(Error::BadLength(format!(
+            "{len} bytes: an Internet-checksum frame of data and its 2-byte field needs an even \
+             number of bytes, at least 4 (give an even number of data bytes)"
+        )));
+    }
+    Ok(())
 }
 
 /// Verifies a captured frame's check field: the Internet checksum's
@@ -197,6 +203,41 @@ pub fn curve_with(
     given: Option<Given<'_>>,
     progress: &dyn Progress,
 ) -> Result<Vec<CurvePoint>> {
+    let whole = preflight(check, bytes, bers, given)?;
+    let bytes: &[u64] = whole.as_deref().unwrap_or(bytes);
+    if let CheckSpec::Crc(crc) = check {
+        return crc_curve(crc, bytes, bers, progress);
+    }
+    // one point at a time (each in parallel inside), BER-major
+    let jobs: Vec<(u64, f64)> = bers
+        .iter()
+        .flat_map(|&p| bytes.iter().map(move |&b| (b, p)))
+        .collect();
+    progress.stage("points", jobs.len() as u64);
+    let per: Vec<Vec<CurvePoint>> = jobs
+        .par_iter()
+        .map(|&(b, p)| {
+            let pt = checksum_curve(check, &[b], &[p], given)?;
+            progress.advance(1);
+            Ok(pt)
+        })
+        .collect::<Result<_>>()?;
+    Ok(per.into_iter().flatten().collect())
+}
+
+/// Refuses, without computing, what [`curve_with`] would refuse for the
+/// request itself (an empty or bad BER list, lengths too short or long for
+/// `check`, a captured frame that does not verify, given data that make no
+/// frame of a length asked for); `Ok` carries the lengths of a request that
+/// takes them from the given data or frame. A method's own refusal (no exact
+/// method, too big) is not decided here. For refusing a comparison before
+/// any of its columns is computed.
+pub fn preflight(
+    check: &CheckSpec,
+    bytes: &[u64],
+    bers: &[f64],
+    given: Option<Given<'_>>,
+) -> Result<Option<Vec<u64>>> {
     if bers.is_empty() {
         return Err(Error::BadBer("list is empty".into()));
     }
@@ -214,7 +255,8 @@ pub fn curve_with(
         }
         None => None,
     };
-    let bytes: &[u64] = match (&whole, bytes.is_empty()) {
+    let from_given = bytes.is_empty() && whole.is_some();
+    let bytes: &[u64] = match (&whole, from_given) {
         (Some(w), true) => &w[..],
         _ => bytes,
     };
@@ -239,24 +281,15 @@ pub fn curve_with(
             f.len()
         )));
     }
-    if let CheckSpec::Crc(crc) = check {
-        return crc_curve(crc, bytes, bers, progress);
+    if let (CheckSpec::Internet, Some(Given::Data(d))) = (check, given) {
+        if d.is_empty() {
+            return Err(Error::Invalid("the data are empty".into()));
+        }
+        for &b in bytes {
+            internet_frame_length(b)?;
+        }
     }
-    // one point at a time (each in parallel inside), BER-major
-    let jobs: Vec<(u64, f64)> = bers
-        .iter()
-        .flat_map(|&p| bytes.iter().map(move |&b| (b, p)))
-        .collect();
-    progress.stage("points", jobs.len() as u64);
-    let per: Vec<Vec<CurvePoint>> = jobs
-        .par_iter()
-        .map(|&(b, p)| {
-            let pt = checksum_curve(check, &[b], &[p], given)?;
-            progress.advance(1);
-            Ok(pt)
-        })
-        .collect::<Result<_>>()?;
-    Ok(per.into_iter().flatten().collect())
+    Ok(from_given.then(|| bytes.to_vec()))
 }
 
 /// The exact curve of a checksum (not a CRC), BER-major, after validation.

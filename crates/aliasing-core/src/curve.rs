@@ -664,7 +664,9 @@ mod tests {
     #[test]
     fn results_are_named_after_the_crc_they_are_computed_on() {
         let bers = Ber::list(&[1e-6]).unwrap();
-        for name in ["crc32", "crc32c", "CRC-16/KERMIT"] {
+        // 16-bit CRCs: the name is what is tested, and a 32-bit CRC's dual
+        // pass (2^32 states, seconds) would say nothing more about it
+        for name in ["CRC-16/ARC", "CRC-16/KERMIT", "CRC-8/SMBUS"] {
             let crc = catalogue::resolve(name).unwrap();
             let req = Request::for_crc(&crc, &[Bits(1000)], &bers).unwrap();
             let res = exact_within(&req, Method::Auto, MemoryBudget::from_env().unwrap()).unwrap();
@@ -679,14 +681,14 @@ mod tests {
             assert_eq!(plain.points, res.points);
         }
         let a = exact(
-            &catalogue::resolve("crc32").unwrap(),
+            &catalogue::resolve("CRC-16/ARC").unwrap(),
             &[1000],
             &[1e-6],
             Method::Auto,
         )
         .unwrap();
         let b = exact(
-            &catalogue::resolve("crc32c").unwrap(),
+            &catalogue::resolve("CRC-16/KERMIT").unwrap(),
             &[1000],
             &[1e-6],
             Method::Auto,

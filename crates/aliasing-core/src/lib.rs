@@ -120,6 +120,8 @@ pub mod poly;
 pub mod progress;
 pub mod search;
 mod series;
+#[cfg(test)]
+mod tier;
 pub mod shard;
 pub mod trinomial;
 pub mod units;

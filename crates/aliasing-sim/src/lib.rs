@@ -111,3 +111,5 @@ pub mod spec;
 pub mod stack;
 pub mod stream;
 pub mod transfer;
+#[cfg(test)]
+mod tier;

@@ -119,6 +119,18 @@ pub fn run(args: Args) -> Result<()> {
             bail!("{first}");
         }
     }
+    // every column's request refused now, before any column is computed; a
+    // method's own refusal (no exact method, too big) is an n/a note later
+    for (check, unverified) in checks.iter().zip(&unverified) {
+        let fit: Vec<u64> = fitting(check, &bytes);
+        if unverified.is_some() || fit.is_empty() {
+            continue;
+        }
+        match compare::preflight(check, &fit, &bers, given) {
+            Ok(_) | Err(CoreError::Unsupported(_) | CoreError::TooBig { .. }) => {}
+            Err(e) => return Err(e).with_context(|| check.name()),
+        }
+    }
     // the CRCs' cost models, summed over the columns (a checksum has none)
     let secs: f64 = checks
         .iter()
@@ -140,11 +152,7 @@ pub fn run(args: Args) -> Result<()> {
             continue;
         }
         // lengths too short for this check are n/a in its column only
-        let fit: Vec<u64> = bytes
-            .iter()
-            .copied()
-            .filter(|&b| b >= check.min_bytes())
-            .collect();
+        let fit = fitting(&check, &bytes);
         let short_note = (fit.len() < bytes.len()).then(|| {
             format!(
                 "{} needs frames of at least {} bytes",
@@ -275,6 +283,15 @@ pub fn run(args: Args) -> Result<()> {
         }
     };
     output::emit(args.output.as_deref(), &text)
+}
+
+/// The lengths long enough for `check` (the others are n/a in its column).
+fn fitting(check: &CheckSpec, bytes: &[u64]) -> Vec<u64> {
+    bytes
+        .iter()
+        .copied()
+        .filter(|&b| b >= check.min_bytes())
+        .collect()
 }
 
 fn doc_of(cols: &[Column], bytes: &[u64], given: Option<compare::Given<'_>>) -> document::Compare {

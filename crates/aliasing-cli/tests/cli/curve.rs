@@ -422,7 +422,7 @@ fn burst_refusals_are_one_line() {
 #[test]
 fn auto_answers_a_ber_above_one_half_with_the_chain() {
     // The dual code handles BERs up to 1/2 only; auto must not pick it.
-    let v = json(&["curve", "--crc", "16", "--ber", "0.7", "--bits", "12144"]);
+    let v = json(&["curve", "--crc", "16", "--ber", "0.7", "--bits", "3000"]);
     assert_eq!(v["method"], "markov");
     let ratio = v["points"][0]["p_alias_given_error"].as_f64().unwrap() * 65536.0;
     assert!((ratio - 1.0).abs() < 1e-6, "{v}");

@@ -30,3 +30,9 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).unwrap()
 }
+
+/// Whether `ALIAS_TESTS=full` (what `.ci/run` sets) asks for every case: the
+/// test command runs each test on its smaller cases, the full tier on all.
+pub fn full_tier() -> bool {
+    std::env::var("ALIAS_TESTS").is_ok_and(|v| v == "full")
+}

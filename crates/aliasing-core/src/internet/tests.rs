@@ -593,7 +593,8 @@ fn field_from_the_data_against_brute_force_on_tiny_frames() {
         (&[None, None, Some(0xA5), None], 0),
         (&[None, None, Some(0x3C), None], 0xFFFF),
     ];
-    for (template, constant) in cases {
+    // the 4-byte frames (2^32 patterns each) in the full tier only
+    for &(template, constant) in &cases[..crate::tier::pick(2, 4)] {
         let a = brute_force_field(template, constant);
         let n = (a.len() - 1) as i32;
         for p in [1e-6f64, 1e-3, 0.05, 0.3, 0.5, 0.7, 0.99, 1.0] {

@@ -7,7 +7,7 @@
 //! a bounded subset, a few hundred cases):
 //!
 //! ```text
-//! PROPTEST_CASES=10000 cargo test -p aliasing-sim --test prop_files
+//! PROPTEST_CASES=10000 cargo test -p aliasing-sim --test sim prop_files::
 //! ```
 
 use aliasing_core::shard::Shard;

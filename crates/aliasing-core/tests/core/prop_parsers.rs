@@ -94,7 +94,7 @@ fn one_line(input: &str, e: &Error) -> Result<(), TestCaseError> {
 }
 
 /// `default` cases, or `PROPTEST_CASES` where set (the fuzz profile:
-/// `PROPTEST_CASES=10000 cargo test -p aliasing-core --test prop_parsers`).
+/// `PROPTEST_CASES=10000 cargo test -p aliasing-core --test core prop_parsers::`).
 fn cases(default: u32) -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()

@@ -19,7 +19,7 @@
 //!   pattern.
 //!
 //! A method refusing a point (its `assess` or its typed error) is recorded
-//! as refused, never skipped. `cargo test -p aliasing-sim --test sweep` runs
+//! as refused, never skipped. `cargo test -p aliasing-sim --test sim sweep::` runs
 //! the fast subset; `ALIAS_SWEEP=full cargo test -p aliasing-sim --test
 //! sweep differential -- --nocapture` runs every case; either prints the
 //! summary table of `docs/guide/exact-methods.md` with `--nocapture`
@@ -1193,6 +1193,6 @@ fn the_guide_quotes_the_generated_domain_table() {
     assert_eq!(
         &page[start..stop],
         want,
-        "docs/guide/exact-methods.md: quote the table of `ALIAS_SWEEP=table cargo test -p aliasing-sim --test sweep -- --nocapture`"
+        "docs/guide/exact-methods.md: quote the table of `ALIAS_SWEEP=table cargo test -p aliasing-sim --test sim sweep:: -- --nocapture`"
     );
 }

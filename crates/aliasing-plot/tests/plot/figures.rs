@@ -1,6 +1,6 @@
 //! The figures built from result documents: which series, which values, which labels.
 
-mod common;
+use crate::common;
 
 use aliasing_plot::doc::Document;
 use aliasing_plot::figure::{Interval, Shape, XAxis};

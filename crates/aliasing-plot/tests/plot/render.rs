@@ -2,7 +2,7 @@
 //! series' legend text, the dashed asymptote, lines at the right places, and
 //! PNGs that decode, are not blank, and show text drawn with the embedded font.
 
-mod common;
+use crate::common;
 
 use aliasing_plot::figure::{ASYMPTOTE, PALETTE, SIZE};
 use aliasing_plot::{Options, PlotError, XUnit, YQuantity, render, render_with};

@@ -3,7 +3,7 @@
 //! text, or another shape) is drawn or refused with a one-line error, never
 //! a panic inside the reader or plotters.
 
-mod common;
+use crate::common;
 
 use aliasing_plot::{Document, Options, figure_of, svg_string};
 use proptest::prelude::*;

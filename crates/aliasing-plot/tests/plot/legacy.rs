@@ -10,7 +10,7 @@ use aliasing_plot::{Document, Options, figure_of};
 use serde_json::Value;
 use std::path::Path;
 
-mod common;
+use crate::common;
 
 fn legacy(name: &str) -> Value {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
