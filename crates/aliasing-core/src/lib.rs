@@ -120,9 +120,9 @@ pub mod poly;
 pub mod progress;
 pub mod search;
 mod series;
+pub mod shard;
 #[cfg(test)]
 mod tier;
-pub mod shard;
 pub mod trinomial;
 pub mod units;
 pub mod weights;

@@ -110,6 +110,6 @@ pub mod sparse;
 pub mod spec;
 pub mod stack;
 pub mod stream;
-pub mod transfer;
 #[cfg(test)]
 mod tier;
+pub mod transfer;

@@ -10,8 +10,6 @@ use aliasing_plot::{Document, Options, figure_of};
 use serde_json::Value;
 use std::path::Path;
 
-use crate::common;
-
 fn legacy(name: &str) -> Value {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
