@@ -371,6 +371,100 @@ impl JointModel {
         Some(total << (MAX_COINS - k))
     }
 
+    /// [`JointModel::pass_probability`] for any number of flipped random
+    /// payload bits, as a float: `None` only where more than [`MAX_COINS`]
+    /// of them flip and some lie under two checks, or under different
+    /// checks (no stack of [`crate::layout::StackSpec`] puts random bytes
+    /// under two Internet checksums).
+    ///
+    /// Where the random bits flipped lie under one check `i`, the other
+    /// checks see fixed changes (their factor is 0 or 1, or the field
+    /// model's count), and check `i` sees `d + sum_j s_j 2^(c_j)` with fair
+    /// signs `s_j`. One flipped random bit in each of the 16 columns adds
+    /// `2J - 65535` for `J` uniform on `0..=65535`, which is uniform on
+    /// `Z_65535` except that 0 has twice the mass: its law is
+    /// `(1 + [x = 0]) / 65536`, so with such a full set taken out,
+    /// `P(pass) = (1 + P(pass without it)) / 65536` (the pass function of
+    /// one check sums to 1 over the residues: an indicator of 0, or the
+    /// field model's count over its 65535 values). Full sets are taken out
+    /// while every column has a flipped random bit; the rest (some column
+    /// without one) is summed exactly over the residues, meeting in the
+    /// middle: the signs of half the bits on one side, the other half and
+    /// the field's values on the other. Every term is positive: exact up to
+    /// rounding (a few ulps), without cancellation. Same conventions and
+    /// field model as [`JointModel::pass_probability`].
+    ///
+    /// # Panics
+    /// If a position is not below [`JointModel::n`].
+    pub fn pass_probability_any(&self, pattern: &[u32]) -> Option<f64> {
+        let nc = self.internet.len();
+        let mut fixed = [0i64; MAX_CHECKS];
+        let mut field = [0u16; MAX_CHECKS];
+        let mut columns = [0u32; 16];
+        let (mut owner, mut coins, mut shared) = (None, 0usize, false);
+        for &t in pattern {
+            let role = &self.roles[t as usize];
+            let mut here = 0;
+            for (i, r) in role.iter().enumerate().take(nc) {
+                let Some((c, d)) = *r else { continue };
+                let v = 1i64 << c;
+                match d {
+                    Dir::Up => fixed[i] += v,
+                    Dir::Down => fixed[i] -= v,
+                    Dir::Field => field[i] |= 1 << c,
+                    Dir::Coin => {
+                        here += 1;
+                        shared |= owner.is_some_and(|o| o != i);
+                        owner = Some(i);
+                        columns[c as usize] += 1;
+                    }
+                }
+            }
+            coins += (here > 0) as usize;
+            shared |= here > 1;
+        }
+        if shared {
+            return self
+                .pass_count(pattern)
+                .map(|c| c as f64 / PASS_SCALE as f64);
+        }
+        // the checks without random bits flipped: a fixed factor
+        let pass = |i: usize, d: i64| {
+            if field[i] == 0 {
+                (d.rem_euclid(MODULUS) == 0) as u8 as f64
+            } else {
+                field_count(d, field[i]) as f64 / MODULUS as f64
+            }
+        };
+        let i = owner.unwrap_or(0);
+        let mut other = 1.0;
+        for j in (0..nc).filter(|&j| j != i) {
+            other *= pass(j, fixed[j]);
+        }
+        if other == 0.0 || nc == 0 {
+            return Some(if nc == 0 { 1.0 } else { 0.0 });
+        }
+        if coins == 0 {
+            return Some(other * pass(i, fixed[i]));
+        }
+        let sets = *columns.iter().min().expect("16 columns");
+        let rest: Vec<u8> = (0..16u8)
+            .flat_map(|c| std::iter::repeat_n(c, (columns[c as usize] - sets) as usize))
+            .collect();
+        let mut p = one_check_pass(fixed[i], &rest, field[i]);
+        for _ in 0..sets {
+            p = (1.0 + p) / 65536.0;
+        }
+        Some(other * p)
+    }
+
+    /// `true` if `pattern` flips a bit of a field computed from random data
+    /// (its pass probability is then the field model's, within
+    /// [`JointModel::field_model_bound`]).
+    pub fn flips_random_field(&self, pattern: &[u32]) -> bool {
+        self.touches_field(pattern)
+    }
+
     /// `true` if `pattern` flips a bit of a field computed from random data.
     fn touches_field(&self, pattern: &[u32]) -> bool {
         pattern.iter().any(|&t| {
@@ -479,6 +573,81 @@ impl JointModel {
             );
         Ok(t.term(self))
     }
+}
+
+/// Sorts `v` by residue and merges equal residues.
+fn merge_residues(mut v: Vec<(u32, f64)>) -> Vec<(u32, f64)> {
+    v.sort_unstable_by_key(|e| e.0);
+    let mut out: Vec<(u32, f64)> = Vec::with_capacity(v.len());
+    for (r, w) in v {
+        match out.last_mut() {
+            Some(l) if l.0 == r => l.1 += w,
+            _ => out.push((r, w)),
+        }
+    }
+    out
+}
+
+/// The law of `start + sum_j s_j 2^(c_j)` modulo 65535 over fair signs
+/// `s_j` (`cols` the columns `c_j`): sorted `(residue, probability)`.
+fn residue_law(start: i64, cols: &[u8]) -> Vec<(u32, f64)> {
+    let mut law = vec![(start.rem_euclid(MODULUS) as u32, 1.0f64)];
+    for &c in cols {
+        let v = 1i64 << c;
+        let next = law
+            .iter()
+            .flat_map(|&(r, w)| {
+                [
+                    ((r as i64 + v).rem_euclid(MODULUS) as u32, w / 2.0),
+                    ((r as i64 - v).rem_euclid(MODULUS) as u32, w / 2.0),
+                ]
+            })
+            .collect();
+        law = merge_residues(next);
+    }
+    law
+}
+
+/// The probability that `d + sum_j s_j 2^(c_j)` (fair signs, `cols` the
+/// columns) plus the field model's change over the `field` columns (`F`
+/// uniform on `0..=0xFFFE`: `+2^c` where its bit `c` is 0, `-2^c` where it
+/// is 1) is 0 modulo 65535. The two halves of the signs meet in the
+/// middle; then each set of field bits at 1 is looked up.
+fn one_check_pass(d: i64, cols: &[u8], field: u16) -> f64 {
+    let (a, b) = cols.split_at(cols.len() / 2);
+    let left = residue_law(d, a);
+    let right = residue_law(0, b);
+    let mut law = Vec::with_capacity(left.len() * right.len());
+    for &(r, w) in &left {
+        for &(q, v) in &right {
+            law.push((((r + q) as i64 % MODULUS) as u32, w * v));
+        }
+    }
+    let law = merge_residues(law);
+    let at = |x: i64| {
+        let want = x.rem_euclid(MODULUS) as u32;
+        law.binary_search_by_key(&want, |e| e.0)
+            .map_or(0.0, |k| law[k].1)
+    };
+    if field == 0 {
+        return at(0);
+    }
+    // F's bits at the flipped columns: `ones` where F has a 1
+    let f = field.count_ones();
+    let mut total = 0.0;
+    let mut ones: u16 = 0;
+    loop {
+        let delta = field as i64 - 2 * ones as i64;
+        let values = ((1u64 << (16 - f)) - (ones == field) as u64) as f64;
+        if values > 0.0 {
+            total += values * at(-delta);
+        }
+        if ones == field {
+            break;
+        }
+        ones = (ones.wrapping_sub(field)) & field;
+    }
+    total / MODULUS as f64
 }
 
 /// The number of field values `F` in `0..=0xFFFE` whose bits at the columns
@@ -1266,6 +1435,151 @@ mod tests {
             "{stack}: {total_pass} passes, expected {total_want}"
         );
         (zeros, positives, fixed)
+    }
+
+    /// The pass probability by enumerating every sign of the flipped random
+    /// bits (any number, `2^k` steps), as `pass_count` does up to 16.
+    fn pass_by_every_sign(m: &JointModel, pattern: &[u32]) -> f64 {
+        let nc = m.internet.len();
+        let mut fixed = [0i64; MAX_CHECKS];
+        let mut field = [0u16; MAX_CHECKS];
+        let mut coins: Vec<[i64; MAX_CHECKS]> = Vec::new();
+        for &t in pattern {
+            let mut coin = [0i64; MAX_CHECKS];
+            let mut any = false;
+            for (i, r) in m.roles[t as usize].iter().enumerate().take(nc) {
+                let Some((c, d)) = *r else { continue };
+                match d {
+                    Dir::Up => fixed[i] += 1 << c,
+                    Dir::Down => fixed[i] -= 1 << c,
+                    Dir::Field => field[i] |= 1 << c,
+                    Dir::Coin => {
+                        coin[i] = 1 << c;
+                        any = true;
+                    }
+                }
+            }
+            if any {
+                coins.push(coin);
+            }
+        }
+        let k = coins.len();
+        let mut total = 0.0;
+        for mask in 0u64..1 << k {
+            let mut v = 1.0;
+            for i in 0..nc {
+                let d = coins.iter().enumerate().fold(fixed[i], |d, (j, c)| {
+                    if mask >> j & 1 == 1 {
+                        d - c[i]
+                    } else {
+                        d + c[i]
+                    }
+                });
+                v *= if field[i] == 0 {
+                    (d.rem_euclid(MODULUS) == 0) as u8 as f64
+                } else {
+                    field_count(d, field[i]) as f64 / MODULUS as f64
+                };
+            }
+            total += v;
+        }
+        total / (1u64 << k) as f64
+    }
+
+    /// `pass_probability_any` (full sets of columns taken out, the rest met
+    /// in the middle) against `pass_count` up to 16 random bits and against
+    /// every sign beyond, on patterns that flip headers, fields and payload.
+    #[test]
+    fn pass_probability_any_matches_every_sign() {
+        let f = Frame::new("ethernet-tcp", 200, Payload::Random).unwrap();
+        let m = JointModel::new(&f).unwrap();
+        let (payload0, n) = (8 * 54u32, m.n);
+        let mut rng = SplitMix(11);
+        let (mut positive, mut many, mut sets) = (0, 0, 0);
+        for trial in 0..300 {
+            // bursts: every bit of a run in the payload (full sets of
+            // columns), dense flips near the TCP field (bytes 50..52) or in
+            // the payload, or anywhere (headers)
+            let mut pat: Vec<u32> = match trial % 4 {
+                0 => {
+                    let a = payload0 + rng.below(400) as u32;
+                    (a..a + 16 + rng.below(5) as u32).collect()
+                }
+                k => {
+                    let len = 8 + rng.below(if k == 3 { 40 } else { 24 }) as u32;
+                    let start = match k {
+                        1 => 8 * 46 + rng.below(60) as u32,
+                        2 => payload0 + rng.below(600) as u32,
+                        _ => rng.below((n - len) as u64) as u32,
+                    };
+                    (start..start + len).filter(|_| rng.below(3) != 0).collect()
+                }
+            };
+            for _ in 0..rng.below(2) {
+                pat.push(payload0 + rng.below((n - payload0 - 32) as u64) as u32);
+            }
+            if trial % 5 == 0 {
+                // pairs in one column: cancel half the time
+                let a = payload0 + 16 * rng.below(20) as u32 + rng.below(16) as u32;
+                pat.extend([a, a + 160]);
+            }
+            pat.sort_unstable();
+            pat.dedup();
+            let got = m.pass_probability_any(&pat).unwrap();
+            let coins = pat
+                .iter()
+                .filter(|&&t| {
+                    m.roles[t as usize]
+                        .iter()
+                        .any(|r| matches!(r, Some((_, Dir::Coin))))
+                })
+                .count();
+            let want = if coins <= MAX_COINS {
+                m.pass_probability(&pat)
+            } else if coins <= 19 {
+                many += 1;
+                pass_by_every_sign(&m, &pat)
+            } else {
+                continue;
+            };
+            if coins <= 12 {
+                // the two enumerations agree with each other as well
+                let brute = pass_by_every_sign(&m, &pat);
+                assert!((brute - want).abs() <= 1e-15 * want, "{pat:?}");
+            }
+            assert!(
+                (got - want).abs() <= 1e-13 * want,
+                "{pat:?}: {got} vs {want} ({coins} random bits)"
+            );
+            positive += (want > 0.0) as u32;
+            let mut cols = [0u32; 16];
+            for &t in &pat {
+                if let Some((c, Dir::Coin)) = m.roles[t as usize][1] {
+                    cols[c as usize] += 1;
+                }
+            }
+            sets += (cols.iter().all(|&c| c > 0)) as u32;
+        }
+        eprintln!("{positive} positive, {many} beyond 16 random bits, {sets} with full sets");
+        assert!(
+            positive > 40 && many > 20 && sets > 20,
+            "{positive} {many} {sets}"
+        );
+        // far beyond enumeration: near 1/65535 for a dense burst in the
+        // payload, and the full-set identity on two copies of every column
+        let burst: Vec<u32> = (payload0 + 5..payload0 + 5 + 200).collect();
+        let p = m.pass_probability_any(&burst).unwrap();
+        assert!((p * 65535.0 - 1.0).abs() < 1e-3, "{p}");
+        let two: Vec<u32> = (payload0..payload0 + 32).collect();
+        let one: Vec<u32> = (payload0..payload0 + 16).collect();
+        let (p2, p1) = (
+            m.pass_probability_any(&two).unwrap(),
+            m.pass_probability(&one),
+        );
+        assert!((p2 - (1.0 + p1) / 65536.0).abs() <= 1e-15 * p2, "{p2} {p1}");
+        // no flip under a checksum: passes surely; one payload flip: never
+        assert_eq!(m.pass_probability_any(&[n - 3]), Some(1.0));
+        assert_eq!(m.pass_probability_any(&[payload0 + 9]), Some(0.0));
     }
 
     #[test]
