@@ -384,15 +384,17 @@ impl JointModel {
     /// `2J - 65535` for `J` uniform on `0..=65535`, which is uniform on
     /// `Z_65535` except that 0 has twice the mass: its law is
     /// `(1 + [x = 0]) / 65536`, so with such a full set taken out,
-    /// `P(pass) = (1 + P(pass without it)) / 65536` (the pass function of
-    /// one check sums to 1 over the residues: an indicator of 0, or the
-    /// field model's count over its 65535 values). Full sets are taken out
-    /// while every column has a flipped random bit; the rest (some column
-    /// without one) is summed exactly over the residues, meeting in the
-    /// middle: the signs of half the bits on one side, the other half and
-    /// the field's values on the other. Every term is positive: exact up to
-    /// rounding (a few ulps), without cancellation. Same conventions and
-    /// field model as [`JointModel::pass_probability`].
+    /// `P(pass) = (1 + P(pass without it)) / 65536`. Full sets are taken
+    /// out while every column has a flipped random bit; the rest (some
+    /// column without one) is counted exactly, meeting in the middle (the
+    /// residues of half the signs sorted, the other half looked up), up to
+    /// 24 bits, else summed over the 65535 residues. A flipped field of `f`
+    /// bits: the model's `F`, uniform on `0..=0xFFFE`, is `65536/65535`
+    /// times fair bits minus `1/65535` times the excluded `0xFFFF`, whose
+    /// term is at most `2^(f-16)` of the first (so no cancellation below
+    /// 16 bits; at 16 a full set makes it `1 + P - P'`). Same conventions
+    /// and field model as [`JointModel::pass_probability`], equal to it up
+    /// to rounding.
     ///
     /// # Panics
     /// If a position is not below [`JointModel::n`].
@@ -447,15 +449,41 @@ impl JointModel {
         if coins == 0 {
             return Some(other * pass(i, fixed[i]));
         }
-        let sets = *columns.iter().min().expect("16 columns");
-        let rest: Vec<u8> = (0..16u8)
-            .flat_map(|c| std::iter::repeat_n(c, (columns[c as usize] - sets) as usize))
-            .collect();
-        let mut p = one_check_pass(fixed[i], &rest, field[i]);
-        for _ in 0..sets {
-            p = (1.0 + p) / 65536.0;
-        }
+        let p = if field[i] == 0 {
+            coin_pass(fixed[i], &columns)
+        } else {
+            // F uniform on 0..=0xFFFE: 65536 x (its flipped bits fair coins)
+            // minus the excluded 0xFFFF (every flipped bit 1: -2^c each),
+            // over 65535; the first term is at least 2^(16-f) times the
+            // second, so at most one bit is lost below 16 flipped columns,
+            // and all 16 give 1 + P - P' (a full set: see above)
+            let mut with = columns;
+            for (c, w) in with.iter_mut().enumerate() {
+                *w += u32::from(field[i] >> c & 1);
+            }
+            let all_ones = coin_pass(fixed[i] - i64::from(field[i]), &columns);
+            ((65536.0 * coin_pass(fixed[i], &with) - all_ones) / MODULUS as f64).max(0.0)
+        };
         Some(other * p)
+    }
+
+    /// `true` if every random payload bit lies under at most one Internet
+    /// checksum, the same for all: then
+    /// [`JointModel::pass_probability_any`] answers every pattern.
+    pub fn random_bits_under_one_check(&self) -> bool {
+        let mut owner = None;
+        self.roles.iter().all(|role| {
+            let mut here = role
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| matches!(r, Some((_, Dir::Coin))))
+                .map(|(i, _)| i);
+            match (here.next(), here.next()) {
+                (None, _) => true,
+                (Some(i), None) => *owner.get_or_insert(i) == i,
+                _ => false,
+            }
+        })
     }
 
     /// `true` if `pattern` flips a bit of a field computed from random data
@@ -575,79 +603,78 @@ impl JointModel {
     }
 }
 
-/// Sorts `v` by residue and merges equal residues.
-fn merge_residues(mut v: Vec<(u32, f64)>) -> Vec<(u32, f64)> {
-    v.sort_unstable_by_key(|e| e.0);
-    let mut out: Vec<(u32, f64)> = Vec::with_capacity(v.len());
-    for (r, w) in v {
-        match out.last_mut() {
-            Some(l) if l.0 == r => l.1 += w,
-            _ => out.push((r, w)),
-        }
-    }
-    out
-}
-
-/// The law of `start + sum_j s_j 2^(c_j)` modulo 65535 over fair signs
-/// `s_j` (`cols` the columns `c_j`): sorted `(residue, probability)`.
-fn residue_law(start: i64, cols: &[u8]) -> Vec<(u32, f64)> {
-    let mut law = vec![(start.rem_euclid(MODULUS) as u32, 1.0f64)];
-    for &c in cols {
-        let v = 1i64 << c;
-        let next = law
-            .iter()
-            .flat_map(|&(r, w)| {
-                [
-                    ((r as i64 + v).rem_euclid(MODULUS) as u32, w / 2.0),
-                    ((r as i64 - v).rem_euclid(MODULUS) as u32, w / 2.0),
-                ]
-            })
-            .collect();
-        law = merge_residues(next);
-    }
-    law
-}
-
-/// The probability that `d + sum_j s_j 2^(c_j)` (fair signs, `cols` the
-/// columns) plus the field model's change over the `field` columns (`F`
-/// uniform on `0..=0xFFFE`: `+2^c` where its bit `c` is 0, `-2^c` where it
-/// is 1) is 0 modulo 65535. The two halves of the signs meet in the
-/// middle; then each set of field bits at 1 is looked up.
-fn one_check_pass(d: i64, cols: &[u8], field: u16) -> f64 {
-    let (a, b) = cols.split_at(cols.len() / 2);
-    let left = residue_law(d, a);
-    let right = residue_law(0, b);
-    let mut law = Vec::with_capacity(left.len() * right.len());
-    for &(r, w) in &left {
-        for &(q, v) in &right {
-            law.push((((r + q) as i64 % MODULUS) as u32, w * v));
-        }
-    }
-    let law = merge_residues(law);
-    let at = |x: i64| {
-        let want = x.rem_euclid(MODULUS) as u32;
-        law.binary_search_by_key(&want, |e| e.0)
-            .map_or(0.0, |k| law[k].1)
+/// The probability over fair signs that `d + sum s 2^c` is 0 modulo
+/// 65535, with `columns[c]` signs in column `c`: full sets of the 16
+/// columns taken out (`P = (1 + P_rest) / 65536` each), the rest counted
+/// exactly by [`count_zero_sums`] up to 24 signs, else summed over the
+/// residues ([`dense_pass`]).
+fn coin_pass(d: i64, columns: &[u32; 16]) -> f64 {
+    let sets = *columns.iter().min().expect("16 columns");
+    let rest: Vec<u8> = (0..16u8)
+        .flat_map(|c| std::iter::repeat_n(c, (columns[c as usize] - sets) as usize))
+        .collect();
+    let mut p = if rest.len() <= 24 {
+        count_zero_sums(d, &rest) as f64 / (1u64 << rest.len()) as f64
+    } else {
+        dense_pass(d, &rest)
     };
-    if field == 0 {
-        return at(0);
+    for _ in 0..sets {
+        p = (1.0 + p) / 65536.0;
     }
-    // F's bits at the flipped columns: `ones` where F has a 1
-    let f = field.count_ones();
-    let mut total = 0.0;
-    let mut ones: u16 = 0;
-    loop {
-        let delta = field as i64 - 2 * ones as i64;
-        let values = ((1u64 << (16 - f)) - (ones == field) as u64) as f64;
-        if values > 0.0 {
-            total += values * at(-delta);
+    p
+}
+
+/// The number of the `2^k` sign choices (`k = cols.len()`, at most 24)
+/// with `d + sum s_j 2^(cols_j) = 0` modulo 65535: the residues of the
+/// second half sorted, those of the first half looked up.
+fn count_zero_sums(d: i64, cols: &[u8]) -> u64 {
+    let (a, b) = cols.split_at(cols.len() / 2);
+    let sums = |start: i64, cs: &[u8], out: &mut Vec<u32>| {
+        out.clear();
+        out.push(start.rem_euclid(MODULUS) as u32);
+        for &c in cs {
+            let v = 1u32 << c;
+            let len = out.len();
+            for j in 0..len {
+                let r = out[j];
+                out[j] = (r + v) % MODULUS as u32;
+                out.push((r + MODULUS as u32 - v) % MODULUS as u32);
+            }
         }
-        if ones == field {
-            break;
+    };
+    let (mut left, mut right) = (
+        Vec::with_capacity(1 << a.len()),
+        Vec::with_capacity(1 << b.len()),
+    );
+    sums(d, a, &mut left);
+    sums(0, b, &mut right);
+    right.sort_unstable();
+    left.iter()
+        .map(|&l| {
+            let want = (MODULUS as u32 - l) % MODULUS as u32;
+            let lo = right.partition_point(|&r| r < want);
+            let hi = right.partition_point(|&r| r <= want);
+            (hi - lo) as u64
+        })
+        .sum()
+}
+
+/// [`count_zero_sums`] as a probability for any number of signs: the law
+/// of the sum over the 65535 residues, one sign at a time (every term a
+/// sum of positive halves).
+fn dense_pass(d: i64, cols: &[u8]) -> f64 {
+    let m = MODULUS as usize;
+    let mut law = vec![0.0f64; m];
+    law[d.rem_euclid(MODULUS) as usize] = 1.0;
+    let mut next = vec![0.0f64; m];
+    for &c in cols {
+        let v = 1usize << c;
+        for (x, out) in next.iter_mut().enumerate() {
+            *out = 0.5 * (law[(x + m - v) % m] + law[(x + v) % m]);
         }
-        ones = (ones.wrapping_sub(field)) & field;
+        std::mem::swap(&mut law, &mut next);
     }
-    total / MODULUS as f64
+    law[0]
 }
 
 /// The number of field values `F` in `0..=0xFFFE` whose bits at the columns
@@ -1493,6 +1520,7 @@ mod tests {
     fn pass_probability_any_matches_every_sign() {
         let f = Frame::new("ethernet-tcp", 200, Payload::Random).unwrap();
         let m = JointModel::new(&f).unwrap();
+        assert!(m.random_bits_under_one_check());
         let (payload0, n) = (8 * 54u32, m.n);
         let mut rng = SplitMix(11);
         let (mut positive, mut many, mut sets) = (0, 0, 0);
@@ -1577,6 +1605,28 @@ mod tests {
             m.pass_probability(&one),
         );
         assert!((p2 - (1.0 + p1) / 65536.0).abs() <= 1e-15 * p2, "{p2} {p1}");
+        // many random bits in half the columns (even bytes: columns 8..15):
+        // summed over the residues, as counted in the middle
+        let even: Vec<u32> = (0..4)
+            .flat_map(|b| (0..8).map(move |t| payload0 + 16 * b + t))
+            .collect();
+        let cols: Vec<u8> = even.iter().map(|&t| 8 + (t % 8) as u8).collect();
+        let mut positive = 0;
+        for d in (0..4096).step_by(128) {
+            let counted = count_zero_sums(d, &cols[..20]) as f64 / (1u64 << 20) as f64;
+            let dense = dense_pass(d, &cols[..20]);
+            assert!(
+                (counted - dense).abs() <= 1e-14 * counted,
+                "{d}: {counted} {dense}"
+            );
+            positive += (counted > 0.0) as u32;
+        }
+        assert!(positive >= 4, "{positive}");
+        let p = m.pass_probability_any(&even).unwrap();
+        assert!(
+            p > 0.0 && (p - dense_pass(0, &cols)).abs() <= 1e-14 * p,
+            "{p}"
+        );
         // no flip under a checksum: passes surely; one payload flip: never
         assert_eq!(m.pass_probability_any(&[n - 3]), Some(1.0));
         assert_eq!(m.pass_probability_any(&[payload0 + 9]), Some(0.0));

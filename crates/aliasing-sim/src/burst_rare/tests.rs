@@ -151,6 +151,9 @@ fn check_unbiased_with(
     let g = ge(channel);
     let plan = Plan::new(frame, Channel::Burst(g), 1, 1);
     let mut work = BurstRareWork::new(&plan, 1, proposal.map(ge)).unwrap();
+    // every other check's pass probability, as a joint run weighs it: a
+    // pseudo-random value per pattern (0 for a fifth of them)
+    work.checks = Checks::Given(given_pass);
     if let Some((span, scan)) = short {
         work.short = ShortBursts::with(&work.table, work.width as u32, span, scan);
         assert_eq!(matches!(work.short.finder, Finder::Scan { .. }), scan);
@@ -158,11 +161,13 @@ fn check_unbiased_with(
     let n = work.table.len() as u32;
     assert!(n <= 16);
     let (mut p_ud, mut mean, mut routes) = (0.0, 0.0, [0.0; 3]);
+    let (mut p_joint, mut mean_joint) = (0.0, 0.0);
     for x in 1u64..1 << n {
         let xs = bits(x, n);
         let s = xs.iter().fold(0, |s, &p| s ^ work.table[p as usize]);
         if s == 0 {
             p_ud += work.p.ln_prob(&xs).exp();
+            p_joint += work.p.ln_prob(&xs).exp() * given_pass(&xs);
         }
     }
     for x in 0u64..1 << n {
@@ -170,6 +175,7 @@ fn check_unbiased_with(
         let q = work.q.ln_prob(&xs).exp();
         let sc = work.score(&xs);
         mean += q * sc.total();
+        mean_joint += q * sc.joint;
         for (r, v) in routes.iter_mut().zip([sc.window, sc.position, sc.burst]) {
             *r += q * v;
         }
@@ -192,8 +198,27 @@ fn check_unbiased_with(
         (mean - p_ud).abs() <= 1e-12 * p_ud,
         "{stack} {channel}: E[Z] {mean} vs P_ud {p_ud}"
     );
+    // the joint weighting is unbiased for any pass probability
+    assert!(
+        p_joint > 0.05 * p_ud && p_joint < 0.95 * p_ud,
+        "{p_joint} {p_ud}"
+    );
+    assert!(
+        (mean_joint - p_joint).abs() <= 1e-12 * p_joint,
+        "{stack} {channel}: E[Z_joint] {mean_joint} vs {p_joint}"
+    );
     // every way of finding codewords takes part
     assert!(routes.iter().all(|&r| r > 0.0), "{routes:?} of {mean}");
+}
+
+/// A pass probability for the tests of the joint weighting: a hash of the
+/// pattern mapped to `[0, 1]`, 0 for about a fifth of the patterns.
+fn given_pass(e: &[u32]) -> f64 {
+    let h = e.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &p| {
+        crate::stream::mix64(h ^ u64::from(p).wrapping_mul(0xBF58_476D_1CE4_E5B9))
+    });
+    let u = (h >> 11) as f64 / (1u64 << 53) as f64;
+    if u < 0.2 { 0.0 } else { (u - 0.2) / 0.8 }
 }
 
 #[test]
@@ -380,4 +405,128 @@ fn draws_follow_the_proposal_law() {
         }
     }
     assert!(wrong > dof as f64 + 20.0 * sd, "{wrong}");
+}
+
+/// Every pattern of weight `1..=max_w` over `n` bits with syndrome 0 in
+/// `table`: calls `visit` on each.
+fn each_codeword(table: &[u64], max_w: usize, visit: &mut dyn FnMut(&[u32])) {
+    fn rec(
+        table: &[u64],
+        from: usize,
+        left: usize,
+        syn: u64,
+        pat: &mut Vec<u32>,
+        visit: &mut dyn FnMut(&[u32]),
+    ) {
+        if !pat.is_empty() && syn == 0 {
+            visit(pat);
+        }
+        if left == 0 {
+            return;
+        }
+        for t in from..table.len() {
+            pat.push(t as u32);
+            rec(table, t + 1, left - 1, syn ^ table[t], pat, visit);
+            pat.pop();
+        }
+    }
+    rec(table, 0, max_w, 0, &mut Vec::new(), visit);
+}
+
+/// The joint run of `plan` with `samples` draws.
+fn run_joint(plan: &Plan, samples: u64, threads: usize) -> BurstJointResult {
+    let work = BurstRareWork::joint(plan, samples, None).unwrap();
+    let t = crate::shard::drive_all(work.items(), JointBurstTally::default(), threads, |i| {
+        work.joint_item(i)
+    })
+    .unwrap();
+    work.finish_joint(&t)
+}
+
+/// A tiny stack with a random payload (16 random bits, the Internet
+/// checksum's field computed from them, CRC-8 over the 40-bit frame): the
+/// joint escape summed over every codeword of weight up to 6 (pattern law
+/// from the 2x2 chain times the exact pass probability), the higher
+/// weights bounded by the CRC's own mass above 6 (the exact chain minus the
+/// enumerated part), against the estimator: its mean within 1.96 standard
+/// errors of that bracket, and tight enough to reject a value 20% off. The
+/// CRC's estimate of the same draws is the lone CRC's, digit for digit.
+#[test]
+fn joint_estimate_agrees_with_every_codeword_of_a_tiny_stack() {
+    let frame = Frame::new("internet+CRC-8/MAXIM-DOW", 5, Payload::Random).unwrap();
+    let model = JointModel::new(&frame).unwrap();
+    for channel in ["1e-3,0.05,2e-3,0.2", "2e-3,0.3,1e-3,0.3"] {
+        let g = ge(channel);
+        let plan = Plan::new(frame.clone(), Channel::Burst(g), 5, 1);
+        let work = BurstRareWork::joint(&plan, 1, None).unwrap();
+        let (mut low, mut crc_part) = (0.0, 0.0);
+        each_codeword(&work.table, 6, &mut |e| {
+            let p = work.p.ln_prob(e).exp();
+            crc_part += p;
+            low += p * model.pass_probability_any(e).unwrap();
+        });
+        let crc_all = chain_over_table(&work.table, &g);
+        let high = low + (crc_all - crc_part);
+        let r = run_joint(&plan, 100_000, 0);
+        let j = &r.joint;
+        eprintln!(
+            "{channel}: joint {} +- {} (hits {}, model bound {:e}), exact in [{low:e}, {high:e}]; \
+             CRC {} exact {crc_all:e}",
+            j.rate, j.std_err, r.hits, r.model_error, r.crc.crc.rate
+        );
+        assert!(high - low < 0.03 * low, "{channel}: bracket too wide");
+        assert!(j.rate - 1.96 * j.std_err <= high && j.rate + 1.96 * j.std_err >= low);
+        assert!(j.rel_std_err < 0.06, "{channel}: {}", j.rel_std_err);
+        for wrong in [1.2 * high, 0.8 * low] {
+            assert!(
+                (j.rate - wrong).abs() > 3.0 * j.std_err,
+                "{channel}: {wrong} passes"
+            );
+        }
+        // the checksum makes a difference here, and the field model's bound
+        // (one random word: trivial) widens the reported interval
+        assert!(high < 0.5 * crc_all, "{channel}");
+        assert!(r.model_error > 0.0 && j.ci_high >= j.rate + r.model_error);
+        // the CRC part is the lone CRC's run at the same length
+        let lone = Frame::new("CRC-8/MAXIM-DOW", 5, Payload::Random).unwrap();
+        let lone = Plan::new(lone, Channel::Burst(g), 5, 1);
+        assert_eq!(estimate(&lone, 100_000, None, 1).unwrap().crc, r.crc.crc);
+    }
+}
+
+#[test]
+#[ignore]
+fn timing_joint_against_lone() {
+    for (stack, lone, bytes) in [
+        ("ipv4-tcp+CRC-16/ARC", "random+CRC-16/ARC", 228usize),
+        ("ethernet-tcp", "random+crc32", 1518),
+    ] {
+        let g = ge("1e-6,0.1,1e-4,0.05");
+        let t = std::time::Instant::now();
+        let plan = Plan::new(
+            Frame::new(lone, bytes, Payload::Random).unwrap(),
+            Channel::Burst(g),
+            7,
+            1,
+        );
+        let r = estimate(&plan, 20_000, None, 1).unwrap();
+        let a = t.elapsed();
+        let t = std::time::Instant::now();
+        let plan = Plan::new(
+            Frame::new(stack, bytes, Payload::Random).unwrap(),
+            Channel::Burst(g),
+            7,
+            1,
+        );
+        let j = run_joint(&plan, 20_000, 1);
+        eprintln!(
+            "{stack} {bytes}: lone {a:?} joint {:?}; crc {:e} joint {:e} +- {:e} hits {} / {}",
+            t.elapsed(),
+            r.crc.rate,
+            j.joint.rate,
+            j.joint.std_err,
+            j.hits,
+            j.crc.hits
+        );
+    }
 }
