@@ -613,8 +613,14 @@ fn coin_pass(d: i64, columns: &[u32; 16]) -> f64 {
     let rest: Vec<u8> = (0..16u8)
         .flat_map(|c| std::iter::repeat_n(c, (columns[c as usize] - sets) as usize))
         .collect();
-    let mut p = if rest.len() <= 24 {
+    let mut left = *columns;
+    for m in left.iter_mut() {
+        *m -= sets;
+    }
+    let mut p = if rest.len() <= 12 {
         count_zero_sums(d, &rest) as f64 / (1u64 << rest.len()) as f64
+    } else if let Some(c) = count_by_columns(d, &left) {
+        c as f64 / (1u128 << rest.len()) as f64
     } else {
         dense_pass(d, &rest)
     };
@@ -657,6 +663,71 @@ fn count_zero_sums(d: i64, cols: &[u8]) -> u64 {
             (hi - lo) as u64
         })
         .sum()
+}
+
+/// [`count_zero_sums`] by columns, for up to 62 signs (`columns[c]` of
+/// them in column `c`): the low byte's columns (0..8) give an integer
+/// `X` of `sum (2 j_c - m_c) 2^c` with `C(m_c, j_c)` choices each, the high
+/// byte's `256 Y` likewise; both are small (`|X| <= 255 k`), so the `X`
+/// are counted in an array and, for each `Y`, the few `X = -d - 256 Y`
+/// modulo 65535 in range are looked up. `None` beyond 62 signs or where a
+/// side has over 2^18 column choices.
+fn count_by_columns(d: i64, columns: &[u32; 16]) -> Option<u128> {
+    let k: u32 = columns.iter().sum();
+    if k > 62 {
+        return None;
+    }
+    // the values of one byte's columns with their numbers of sign choices
+    let side = |cols: &[u32]| -> Option<Vec<(i64, u128)>> {
+        let size: u64 = cols.iter().map(|&m| u64::from(m) + 1).product();
+        if size > 1 << 18 {
+            return None;
+        }
+        let mut out = vec![(0i64, 1u128)];
+        for (c, &m) in cols.iter().enumerate() {
+            let binom: Vec<u128> = (0..=m)
+                .scan(1u128, |b, j| {
+                    let v = *b;
+                    *b = *b * u128::from(m - j) / u128::from(j + 1);
+                    Some(v)
+                })
+                .collect();
+            out = out
+                .iter()
+                .flat_map(|&(x, n)| {
+                    binom
+                        .iter()
+                        .enumerate()
+                        .map(move |(j, &b)| (x + (2 * j as i64 - m as i64) * (1 << c), n * b))
+                })
+                .collect();
+        }
+        Some(out)
+    };
+    let low = side(&columns[..8])?;
+    let high = side(&columns[8..])?;
+    let reach: i64 = columns[..8]
+        .iter()
+        .enumerate()
+        .map(|(c, &m)| i64::from(m) << c)
+        .sum();
+    let mut counts = vec![0u128; 2 * reach as usize + 1];
+    for &(x, n) in &low {
+        counts[(x + reach) as usize] += n;
+    }
+    let mut total = 0u128;
+    for &(y, n) in &high {
+        let t = (-d - 256 * y).rem_euclid(MODULUS);
+        // X = t + 65535 q with |X| <= reach
+        let mut x = t - (t + reach) / MODULUS * MODULUS;
+        while x <= reach {
+            if x >= -reach {
+                total += n * counts[(x + reach) as usize];
+            }
+            x += MODULUS;
+        }
+    }
+    Some(total)
 }
 
 /// [`count_zero_sums`] as a probability for any number of signs: the law
@@ -1612,6 +1683,7 @@ mod tests {
             .collect();
         let cols: Vec<u8> = even.iter().map(|&t| 8 + (t % 8) as u8).collect();
         let mut positive = 0;
+        let mut rng = SplitMix(5);
         for d in (0..4096).step_by(128) {
             let counted = count_zero_sums(d, &cols[..20]) as f64 / (1u64 << 20) as f64;
             let dense = dense_pass(d, &cols[..20]);
@@ -1620,6 +1692,18 @@ mod tests {
                 "{d}: {counted} {dense}"
             );
             positive += (counted > 0.0) as u32;
+            // and by columns, on random multisets of columns
+            let mut by = [0u32; 16];
+            let some: Vec<u8> = (0..18).map(|_| rng.below(16) as u8).collect();
+            for &c in &some {
+                by[c as usize] += 1;
+            }
+            let d = d + rng.below(65535) as i64 - 30000;
+            assert_eq!(
+                count_by_columns(d, &by),
+                Some(count_zero_sums(d, &some) as u128),
+                "{d} {some:?}"
+            );
         }
         assert!(positive >= 4, "{positive}");
         let p = m.pass_probability_any(&even).unwrap();
