@@ -136,7 +136,13 @@ pub fn run(a: Args) -> Result<()> {
         transfer::burst::validate(&params, ge)?;
         let doc = transfer::burst::report(&params, ge)?;
         let drawn = Some((params.samples, params.seed));
-        return emit(&doc, a.format, a.output.as_deref(), a.plot.as_deref(), drawn);
+        return emit(
+            &doc,
+            a.format,
+            a.output.as_deref(),
+            a.plot.as_deref(),
+            drawn,
+        );
     }
     params.validate()?;
     let mut kept = match &a.tallies {
