@@ -73,6 +73,26 @@
 //! are heavy-tailed and the interval is not to be trusted (a run with no
 //! hit reports 0 and an upper end of infinity: it bounds nothing).
 //!
+//! # The joint escape of a stack
+//!
+//! For a stack of one CRC over the whole frame and Internet checksums
+//! (`ethernet-tcp`, `ipv4-tcp+CRC`; [`BurstRareWork::joint`]) the same
+//! draws, over the stack's frame, find the same codewords (the CRC's
+//! syndrome table depends on its length and bit order only, so the CRC's
+//! estimate is the lone CRC's, digit for digit), and each codeword `e`
+//! also counts `P(e) pass(e) / D(e)`, where `pass(e)` is the exact
+//! probability over the random payload that every checksum passes
+//! ([`JointModel::pass_probability_any`]: any number of flipped bits,
+//! the conventions and field model of the binary symmetric joint). Then
+//! `E_Q[Z_joint] = sum over codewords e of P(e) pass(e)`, the joint escape:
+//! unbiased for any pass function (tested over every draw of small frames),
+//! with its own hits, variance and normal interval, widened by the field
+//! model's bound (the same weighted sum of
+//! [`JointModel::field_model_bound`] over the codewords that flip a field
+//! computed from random data; negligible beyond tiny frames). The draws are
+//! shaped for CRC codewords, most of which fail a checksum, so the joint's
+//! relative error is several times the CRC's.
+//!
 //! Streams: work item `i` draws `min(CHUNK, rest)` patterns from
 //! `chunk_rng(seed, i, 3000)`; the sums of the scores and of their squares
 //! are exact ([`crate::exact_sum`]), so they add up to the same bits in any
