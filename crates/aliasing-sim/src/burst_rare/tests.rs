@@ -407,32 +407,6 @@ fn draws_follow_the_proposal_law() {
     assert!(wrong > dof as f64 + 20.0 * sd, "{wrong}");
 }
 
-/// Every pattern of weight `1..=max_w` over `n` bits with syndrome 0 in
-/// `table`: calls `visit` on each.
-fn each_codeword(table: &[u64], max_w: usize, visit: &mut dyn FnMut(&[u32])) {
-    fn rec(
-        table: &[u64],
-        from: usize,
-        left: usize,
-        syn: u64,
-        pat: &mut Vec<u32>,
-        visit: &mut dyn FnMut(&[u32]),
-    ) {
-        if !pat.is_empty() && syn == 0 {
-            visit(pat);
-        }
-        if left == 0 {
-            return;
-        }
-        for t in from..table.len() {
-            pat.push(t as u32);
-            rec(table, t + 1, left - 1, syn ^ table[t], pat, visit);
-            pat.pop();
-        }
-    }
-    rec(table, 0, max_w, 0, &mut Vec::new(), visit);
-}
-
 /// The joint run of `plan` with `samples` draws.
 fn run_joint(plan: &Plan, samples: u64, threads: usize) -> BurstJointResult {
     let work = BurstRareWork::joint(plan, samples, None).unwrap();
@@ -492,7 +466,13 @@ fn weighted_chain(table: &[u64], g: &GilbertElliott, phi: &[(f64, f64)]) -> (f64
 fn fourier_joint(table: &[u64], g: &GilbertElliott) -> f64 {
     use rayon::prelude::*;
     const M: f64 = 65535.0;
-    let col = |j: usize| if (j / 8) % 2 == 0 { 8 + j % 8 } else { j % 8 };
+    let col = |j: usize| {
+        if (j / 8).is_multiple_of(2) {
+            8 + j % 8
+        } else {
+            j % 8
+        }
+    };
     let parts: Vec<(f64, f64)> = (0..65535u32)
         .into_par_iter()
         .map(|t| {
@@ -548,7 +528,13 @@ fn joint_estimate_agrees_with_the_exact_joint_of_a_tiny_stack() {
     ] {
         // one pattern's pass probability from the same characteristic
         // functions as fourier_joint
-        let col = |j: u32| if (j / 8) % 2 == 0 { 8 + j % 8 } else { j % 8 };
+        let col = |j: u32| {
+            if (j / 8).is_multiple_of(2) {
+                8 + j % 8
+            } else {
+                j % 8
+            }
+        };
         let mut sum = 0.0;
         for t in 0..65535u32 {
             let th =
@@ -611,7 +597,8 @@ fn degenerate_burst_channel_agrees_with_the_exact_bsc_joint() {
     use aliasing_core::joint::{JointOptions, JointStack};
     // (ethernet-tcp's small frames have no tight binary symmetric bracket
     // to compare with: CRC-32's weights above 5 are only bounded there)
-    for (stack, bytes, p) in [("ipv4-tcp+CRC-16/ARC", 70usize, 2e-3)] {
+    {
+        let (stack, bytes, p) = ("ipv4-tcp+CRC-16/ARC", 70usize, 2e-3);
         let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
         let opts = JointOptions {
             max_weight: 5,
