@@ -371,6 +371,128 @@ impl JointModel {
         Some(total << (MAX_COINS - k))
     }
 
+    /// [`JointModel::pass_probability`] for any number of flipped random
+    /// payload bits, as a float: `None` only where more than [`MAX_COINS`]
+    /// of them flip and some lie under two checks, or under different
+    /// checks (no stack of [`crate::layout::StackSpec`] puts random bytes
+    /// under two Internet checksums).
+    ///
+    /// Where the random bits flipped lie under one check `i`, the other
+    /// checks see fixed changes (their factor is 0 or 1, or the field
+    /// model's count), and check `i` sees `d + sum_j s_j 2^(c_j)` with fair
+    /// signs `s_j`. One flipped random bit in each of the 16 columns adds
+    /// `2J - 65535` for `J` uniform on `0..=65535`, which is uniform on
+    /// `Z_65535` except that 0 has twice the mass: its law is
+    /// `(1 + [x = 0]) / 65536`, so with such a full set taken out,
+    /// `P(pass) = (1 + P(pass without it)) / 65536`. Full sets are taken
+    /// out while every column has a flipped random bit; the rest (some
+    /// column without one) is counted exactly, meeting in the middle (the
+    /// residues of half the signs sorted, the other half looked up), up to
+    /// 24 bits, else summed over the 65535 residues. A flipped field of `f`
+    /// bits: the model's `F`, uniform on `0..=0xFFFE`, is `65536/65535`
+    /// times fair bits minus `1/65535` times the excluded `0xFFFF`, whose
+    /// term is at most `2^(f-16)` of the first (so no cancellation below
+    /// 16 bits; at 16 a full set makes it `1 + P - P'`). Same conventions
+    /// and field model as [`JointModel::pass_probability`], equal to it up
+    /// to rounding.
+    ///
+    /// # Panics
+    /// If a position is not below [`JointModel::n`].
+    pub fn pass_probability_any(&self, pattern: &[u32]) -> Option<f64> {
+        let nc = self.internet.len();
+        let mut fixed = [0i64; MAX_CHECKS];
+        let mut field = [0u16; MAX_CHECKS];
+        let mut columns = [0u32; 16];
+        let (mut owner, mut coins, mut shared) = (None, 0usize, false);
+        for &t in pattern {
+            let role = &self.roles[t as usize];
+            let mut here = 0;
+            for (i, r) in role.iter().enumerate().take(nc) {
+                let Some((c, d)) = *r else { continue };
+                let v = 1i64 << c;
+                match d {
+                    Dir::Up => fixed[i] += v,
+                    Dir::Down => fixed[i] -= v,
+                    Dir::Field => field[i] |= 1 << c,
+                    Dir::Coin => {
+                        here += 1;
+                        shared |= owner.is_some_and(|o| o != i);
+                        owner = Some(i);
+                        columns[c as usize] += 1;
+                    }
+                }
+            }
+            coins += (here > 0) as usize;
+            shared |= here > 1;
+        }
+        if shared {
+            return self
+                .pass_count(pattern)
+                .map(|c| c as f64 / PASS_SCALE as f64);
+        }
+        // the checks without random bits flipped: a fixed factor
+        let pass = |i: usize, d: i64| {
+            if field[i] == 0 {
+                (d.rem_euclid(MODULUS) == 0) as u8 as f64
+            } else {
+                field_count(d, field[i]) as f64 / MODULUS as f64
+            }
+        };
+        let i = owner.unwrap_or(0);
+        let mut other = 1.0;
+        for j in (0..nc).filter(|&j| j != i) {
+            other *= pass(j, fixed[j]);
+        }
+        if other == 0.0 || nc == 0 {
+            return Some(if nc == 0 { 1.0 } else { 0.0 });
+        }
+        if coins == 0 {
+            return Some(other * pass(i, fixed[i]));
+        }
+        let p = if field[i] == 0 {
+            coin_pass(fixed[i], &columns)
+        } else {
+            // F uniform on 0..=0xFFFE: 65536 x (its flipped bits fair coins)
+            // minus the excluded 0xFFFF (every flipped bit 1: -2^c each),
+            // over 65535; the first term is at least 2^(16-f) times the
+            // second, so at most one bit is lost below 16 flipped columns,
+            // and all 16 give 1 + P - P' (a full set: see above)
+            let mut with = columns;
+            for (c, w) in with.iter_mut().enumerate() {
+                *w += u32::from(field[i] >> c & 1);
+            }
+            let all_ones = coin_pass(fixed[i] - i64::from(field[i]), &columns);
+            ((65536.0 * coin_pass(fixed[i], &with) - all_ones) / MODULUS as f64).max(0.0)
+        };
+        Some(other * p)
+    }
+
+    /// `true` if every random payload bit lies under at most one Internet
+    /// checksum, the same for all: then
+    /// [`JointModel::pass_probability_any`] answers every pattern.
+    pub fn random_bits_under_one_check(&self) -> bool {
+        let mut owner = None;
+        self.roles.iter().all(|role| {
+            let mut here = role
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| matches!(r, Some((_, Dir::Coin))))
+                .map(|(i, _)| i);
+            match (here.next(), here.next()) {
+                (None, _) => true,
+                (Some(i), None) => *owner.get_or_insert(i) == i,
+                _ => false,
+            }
+        })
+    }
+
+    /// `true` if `pattern` flips a bit of a field computed from random data
+    /// (its pass probability is then the field model's, within
+    /// [`JointModel::field_model_bound`]).
+    pub fn flips_random_field(&self, pattern: &[u32]) -> bool {
+        self.touches_field(pattern)
+    }
+
     /// `true` if `pattern` flips a bit of a field computed from random data.
     fn touches_field(&self, pattern: &[u32]) -> bool {
         pattern.iter().any(|&t| {
@@ -479,6 +601,151 @@ impl JointModel {
             );
         Ok(t.term(self))
     }
+}
+
+/// The probability over fair signs that `d + sum s 2^c` is 0 modulo
+/// 65535, with `columns[c]` signs in column `c`: full sets of the 16
+/// columns taken out (`P = (1 + P_rest) / 65536` each), the rest counted
+/// exactly by [`count_zero_sums`] up to 24 signs, else summed over the
+/// residues ([`dense_pass`]).
+fn coin_pass(d: i64, columns: &[u32; 16]) -> f64 {
+    let sets = *columns.iter().min().expect("16 columns");
+    let rest: Vec<u8> = (0..16u8)
+        .flat_map(|c| std::iter::repeat_n(c, (columns[c as usize] - sets) as usize))
+        .collect();
+    let mut left = *columns;
+    for m in left.iter_mut() {
+        *m -= sets;
+    }
+    let mut p = if rest.len() <= 12 {
+        count_zero_sums(d, &rest) as f64 / (1u64 << rest.len()) as f64
+    } else if let Some(c) = count_by_columns(d, &left) {
+        c as f64 / (1u128 << rest.len()) as f64
+    } else {
+        dense_pass(d, &rest)
+    };
+    for _ in 0..sets {
+        p = (1.0 + p) / 65536.0;
+    }
+    p
+}
+
+/// The number of the `2^k` sign choices (`k = cols.len()`, at most 24)
+/// with `d + sum s_j 2^(cols_j) = 0` modulo 65535: the residues of the
+/// second half sorted, those of the first half looked up.
+fn count_zero_sums(d: i64, cols: &[u8]) -> u64 {
+    let (a, b) = cols.split_at(cols.len() / 2);
+    let sums = |start: i64, cs: &[u8], out: &mut Vec<u32>| {
+        out.clear();
+        out.push(start.rem_euclid(MODULUS) as u32);
+        for &c in cs {
+            let v = 1u32 << c;
+            let len = out.len();
+            for j in 0..len {
+                let r = out[j];
+                out[j] = (r + v) % MODULUS as u32;
+                out.push((r + MODULUS as u32 - v) % MODULUS as u32);
+            }
+        }
+    };
+    let (mut left, mut right) = (
+        Vec::with_capacity(1 << a.len()),
+        Vec::with_capacity(1 << b.len()),
+    );
+    sums(d, a, &mut left);
+    sums(0, b, &mut right);
+    right.sort_unstable();
+    left.iter()
+        .map(|&l| {
+            let want = (MODULUS as u32 - l) % MODULUS as u32;
+            let lo = right.partition_point(|&r| r < want);
+            let hi = right.partition_point(|&r| r <= want);
+            (hi - lo) as u64
+        })
+        .sum()
+}
+
+/// [`count_zero_sums`] by columns, for up to 62 signs (`columns[c]` of
+/// them in column `c`): the low byte's columns (0..8) give an integer
+/// `X` of `sum (2 j_c - m_c) 2^c` with `C(m_c, j_c)` choices each, the high
+/// byte's `256 Y` likewise; both are small (`|X| <= 255 k`), so the `X`
+/// are counted in an array and, for each `Y`, the few `X = -d - 256 Y`
+/// modulo 65535 in range are looked up. `None` beyond 62 signs or where a
+/// side has over 2^18 column choices.
+fn count_by_columns(d: i64, columns: &[u32; 16]) -> Option<u128> {
+    let k: u32 = columns.iter().sum();
+    if k > 62 {
+        return None;
+    }
+    // the values of one byte's columns with their numbers of sign choices
+    let side = |cols: &[u32]| -> Option<Vec<(i64, u128)>> {
+        let size: u64 = cols.iter().map(|&m| u64::from(m) + 1).product();
+        if size > 1 << 18 {
+            return None;
+        }
+        let mut out = vec![(0i64, 1u128)];
+        for (c, &m) in cols.iter().enumerate() {
+            let binom: Vec<u128> = (0..=m)
+                .scan(1u128, |b, j| {
+                    let v = *b;
+                    *b = *b * u128::from(m - j) / u128::from(j + 1);
+                    Some(v)
+                })
+                .collect();
+            out = out
+                .iter()
+                .flat_map(|&(x, n)| {
+                    binom
+                        .iter()
+                        .enumerate()
+                        .map(move |(j, &b)| (x + (2 * j as i64 - m as i64) * (1 << c), n * b))
+                })
+                .collect();
+        }
+        Some(out)
+    };
+    let low = side(&columns[..8])?;
+    let high = side(&columns[8..])?;
+    let reach: i64 = columns[..8]
+        .iter()
+        .enumerate()
+        .map(|(c, &m)| i64::from(m) << c)
+        .sum();
+    let mut counts = vec![0u128; 2 * reach as usize + 1];
+    for &(x, n) in &low {
+        counts[(x + reach) as usize] += n;
+    }
+    let mut total = 0u128;
+    for &(y, n) in &high {
+        let t = (-d - 256 * y).rem_euclid(MODULUS);
+        // X = t + 65535 q with |X| <= reach
+        let mut x = t - (t + reach) / MODULUS * MODULUS;
+        while x <= reach {
+            if x >= -reach {
+                total += n * counts[(x + reach) as usize];
+            }
+            x += MODULUS;
+        }
+    }
+    Some(total)
+}
+
+/// [`count_zero_sums`] as a probability for any number of signs: the law
+/// of the sum over the 65535 residues, one sign at a time (every term a
+/// sum of positive halves).
+fn dense_pass(d: i64, cols: &[u8]) -> f64 {
+    let m = MODULUS as usize;
+    let mut law = vec![0.0f64; m];
+    law[d.rem_euclid(MODULUS) as usize] = 1.0;
+    let mut next = vec![0.0f64; m];
+    for &c in cols {
+        let v = 1usize << c;
+        for (x, out) in next.iter_mut().enumerate() {
+            *out = 0.5 * (law[(x + m - v) % m] + law[(x + v) % m]);
+        }
+        std::mem::swap(&mut law, &mut next);
+    }
+    law[0]
 }
 
 /// The number of field values `F` in `0..=0xFFFE` whose bits at the columns
@@ -1266,6 +1533,187 @@ mod tests {
             "{stack}: {total_pass} passes, expected {total_want}"
         );
         (zeros, positives, fixed)
+    }
+
+    /// The pass probability by enumerating every sign of the flipped random
+    /// bits (any number, `2^k` steps), as `pass_count` does up to 16.
+    fn pass_by_every_sign(m: &JointModel, pattern: &[u32]) -> f64 {
+        let nc = m.internet.len();
+        let mut fixed = [0i64; MAX_CHECKS];
+        let mut field = [0u16; MAX_CHECKS];
+        let mut coins: Vec<[i64; MAX_CHECKS]> = Vec::new();
+        for &t in pattern {
+            let mut coin = [0i64; MAX_CHECKS];
+            let mut any = false;
+            for (i, r) in m.roles[t as usize].iter().enumerate().take(nc) {
+                let Some((c, d)) = *r else { continue };
+                match d {
+                    Dir::Up => fixed[i] += 1 << c,
+                    Dir::Down => fixed[i] -= 1 << c,
+                    Dir::Field => field[i] |= 1 << c,
+                    Dir::Coin => {
+                        coin[i] = 1 << c;
+                        any = true;
+                    }
+                }
+            }
+            if any {
+                coins.push(coin);
+            }
+        }
+        let k = coins.len();
+        let mut total = 0.0;
+        for mask in 0u64..1 << k {
+            let mut v = 1.0;
+            for i in 0..nc {
+                let d = coins.iter().enumerate().fold(fixed[i], |d, (j, c)| {
+                    if mask >> j & 1 == 1 {
+                        d - c[i]
+                    } else {
+                        d + c[i]
+                    }
+                });
+                v *= if field[i] == 0 {
+                    (d.rem_euclid(MODULUS) == 0) as u8 as f64
+                } else {
+                    field_count(d, field[i]) as f64 / MODULUS as f64
+                };
+            }
+            total += v;
+        }
+        total / (1u64 << k) as f64
+    }
+
+    /// `pass_probability_any` (full sets of columns taken out, the rest met
+    /// in the middle) against `pass_count` up to 16 random bits and against
+    /// every sign beyond, on patterns that flip headers, fields and payload.
+    #[test]
+    fn pass_probability_any_matches_every_sign() {
+        let f = Frame::new("ethernet-tcp", 200, Payload::Random).unwrap();
+        let m = JointModel::new(&f).unwrap();
+        assert!(m.random_bits_under_one_check());
+        let (payload0, n) = (8 * 54u32, m.n);
+        let mut rng = SplitMix(11);
+        let (mut positive, mut many, mut sets) = (0, 0, 0);
+        for trial in 0..300 {
+            // bursts: every bit of a run in the payload (full sets of
+            // columns), dense flips near the TCP field (bytes 50..52) or in
+            // the payload, or anywhere (headers)
+            let mut pat: Vec<u32> = match trial % 4 {
+                0 => {
+                    let a = payload0 + rng.below(400) as u32;
+                    (a..a + 16 + rng.below(5) as u32).collect()
+                }
+                k => {
+                    let len = 8 + rng.below(if k == 3 { 40 } else { 24 }) as u32;
+                    let start = match k {
+                        1 => 8 * 46 + rng.below(60) as u32,
+                        2 => payload0 + rng.below(600) as u32,
+                        _ => rng.below((n - len) as u64) as u32,
+                    };
+                    (start..start + len).filter(|_| rng.below(3) != 0).collect()
+                }
+            };
+            for _ in 0..rng.below(2) {
+                pat.push(payload0 + rng.below((n - payload0 - 32) as u64) as u32);
+            }
+            if trial % 5 == 0 {
+                // pairs in one column: cancel half the time
+                let a = payload0 + 16 * rng.below(20) as u32 + rng.below(16) as u32;
+                pat.extend([a, a + 160]);
+            }
+            pat.sort_unstable();
+            pat.dedup();
+            let got = m.pass_probability_any(&pat).unwrap();
+            let coins = pat
+                .iter()
+                .filter(|&&t| {
+                    m.roles[t as usize]
+                        .iter()
+                        .any(|r| matches!(r, Some((_, Dir::Coin))))
+                })
+                .count();
+            let want = if coins <= MAX_COINS {
+                m.pass_probability(&pat)
+            } else if coins <= 19 {
+                many += 1;
+                pass_by_every_sign(&m, &pat)
+            } else {
+                continue;
+            };
+            if coins <= 12 {
+                // the two enumerations agree with each other as well
+                let brute = pass_by_every_sign(&m, &pat);
+                assert!((brute - want).abs() <= 1e-15 * want, "{pat:?}");
+            }
+            assert!(
+                (got - want).abs() <= 1e-13 * want,
+                "{pat:?}: {got} vs {want} ({coins} random bits)"
+            );
+            positive += (want > 0.0) as u32;
+            let mut cols = [0u32; 16];
+            for &t in &pat {
+                if let Some((c, Dir::Coin)) = m.roles[t as usize][1] {
+                    cols[c as usize] += 1;
+                }
+            }
+            sets += (cols.iter().all(|&c| c > 0)) as u32;
+        }
+        eprintln!("{positive} positive, {many} beyond 16 random bits, {sets} with full sets");
+        assert!(
+            positive > 40 && many > 20 && sets > 20,
+            "{positive} {many} {sets}"
+        );
+        // far beyond enumeration: near 1/65535 for a dense burst in the
+        // payload, and the full-set identity on two copies of every column
+        let burst: Vec<u32> = (payload0 + 5..payload0 + 5 + 200).collect();
+        let p = m.pass_probability_any(&burst).unwrap();
+        assert!((p * 65535.0 - 1.0).abs() < 1e-3, "{p}");
+        let two: Vec<u32> = (payload0..payload0 + 32).collect();
+        let one: Vec<u32> = (payload0..payload0 + 16).collect();
+        let (p2, p1) = (
+            m.pass_probability_any(&two).unwrap(),
+            m.pass_probability(&one),
+        );
+        assert!((p2 - (1.0 + p1) / 65536.0).abs() <= 1e-15 * p2, "{p2} {p1}");
+        // many random bits in half the columns (even bytes: columns 8..15):
+        // summed over the residues, as counted in the middle
+        let even: Vec<u32> = (0..4)
+            .flat_map(|b| (0..8).map(move |t| payload0 + 16 * b + t))
+            .collect();
+        let cols: Vec<u8> = even.iter().map(|&t| 8 + (t % 8) as u8).collect();
+        let mut positive = 0;
+        let mut rng = SplitMix(5);
+        for d in (0..4096).step_by(128) {
+            let counted = count_zero_sums(d, &cols[..20]) as f64 / (1u64 << 20) as f64;
+            let dense = dense_pass(d, &cols[..20]);
+            assert!(
+                (counted - dense).abs() <= 1e-14 * counted,
+                "{d}: {counted} {dense}"
+            );
+            positive += (counted > 0.0) as u32;
+            // and by columns, on random multisets of columns
+            let mut by = [0u32; 16];
+            let some: Vec<u8> = (0..18).map(|_| rng.below(16) as u8).collect();
+            for &c in &some {
+                by[c as usize] += 1;
+            }
+            let d = d + rng.below(65535) as i64 - 30000;
+            assert_eq!(
+                count_by_columns(d, &by),
+                Some(count_zero_sums(d, &some) as u128),
+                "{d} {some:?}"
+            );
+        }
+        assert!(positive >= 4, "{positive}");
+        let p = m.pass_probability_any(&even).unwrap();
+        assert!(
+            p > 0.0 && (p - dense_pass(0, &cols)).abs() <= 1e-14 * p,
+            "{p}"
+        );
+        // no flip under a checksum: passes surely; one payload flip: never
+        assert_eq!(m.pass_probability_any(&[n - 3]), Some(1.0));
+        assert_eq!(m.pass_probability_any(&[payload0 + 9]), Some(0.0));
     }
 
     #[test]

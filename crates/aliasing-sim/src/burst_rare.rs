@@ -73,6 +73,26 @@
 //! are heavy-tailed and the interval is not to be trusted (a run with no
 //! hit reports 0 and an upper end of infinity: it bounds nothing).
 //!
+//! # The joint escape of a stack
+//!
+//! For a stack of one CRC over the whole frame and Internet checksums
+//! (`ethernet-tcp`, `ipv4-tcp+CRC`; [`BurstRareWork::joint`]) the same
+//! draws, over the stack's frame, find the same codewords (the CRC's
+//! syndrome table depends on its length and bit order only, so the CRC's
+//! estimate is the lone CRC's, digit for digit), and each codeword `e`
+//! also counts `P(e) pass(e) / D(e)`, where `pass(e)` is the exact
+//! probability over the random payload that every checksum passes
+//! ([`JointModel::pass_probability_any`]: any number of flipped bits,
+//! the conventions and field model of the binary symmetric joint). Then
+//! `E_Q[Z_joint] = sum over codewords e of P(e) pass(e)`, the joint escape:
+//! unbiased for any pass function (tested over every draw of small frames),
+//! with its own hits, variance and normal interval, widened by the field
+//! model's bound (the same weighted sum of
+//! [`JointModel::field_model_bound`] over the codewords that flip a field
+//! computed from random data; negligible beyond tiny frames). The draws are
+//! shaped for CRC codewords, most of which fail a checksum, so the joint's
+//! relative error is several times the CRC's.
+//!
 //! Streams: work item `i` draws `min(CHUNK, rest)` patterns from
 //! `chunk_rng(seed, i, 3000)`; the sums of the scores and of their squares
 //! are exact ([`crate::exact_sum`]), so they add up to the same bits in any
@@ -84,6 +104,7 @@ use crate::exact_sum::ExactSum;
 use crate::rare::{Lookup, RareEstimate, widest_crc};
 use crate::run::Plan;
 use crate::stream::{chunk_rng, unit_f64};
+use aliasing_core::joint::JointModel;
 use aliasing_core::markov::gilbert;
 use aliasing_core::{Error, Result};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -746,6 +767,15 @@ pub struct Score {
     pub position: f64,
     /// From the short-burst syndrome lookup.
     pub burst: f64,
+    /// Where the stack has Internet checksums beside its CRC
+    /// ([`BurstRareWork::joint`]): each codeword found counted with
+    /// `P(e) / D(e)` times the probability over the random payload that
+    /// every checksum passes too; 0 otherwise.
+    pub joint: f64,
+    /// Each codeword found that flips a checksum field computed from random
+    /// data, counted with `P(e) / D(e)` times the field model's bound
+    /// ([`JointModel::field_model_bound`]); 0 otherwise.
+    pub model: f64,
 }
 
 impl Score {
@@ -774,6 +804,7 @@ pub struct BurstTally {
 }
 
 impl BurstTally {
+    /// Adds one draw's score.
     fn push(&mut self, sc: &Score) {
         let z = sc.total();
         self.n += 1;
@@ -863,14 +894,100 @@ impl aliasing_core::document::Document for BurstRareReport {
     const KIND: &'static str = "simulate-rare-burst";
 }
 
+/// The tally of a joint run ([`BurstRareWork::joint_item`]): the CRC's
+/// tally and exact sums of the draws' joint scores, so that any split into
+/// items adds up to the same bits.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct JointBurstTally {
+    /// The CRC's tally of the same draws.
+    pub crc: BurstTally,
+    /// Draws whose joint score is positive.
+    pub hits: u64,
+    /// Sum of the joint scores.
+    pub sum: ExactSum,
+    /// Sum of their squares.
+    pub sum2: ExactSum,
+    /// Sum of the field model's bound scores.
+    pub model: ExactSum,
+}
+
+impl JointBurstTally {
+    fn push(&mut self, sc: &Score) {
+        self.crc.push(sc);
+        if sc.joint > 0.0 {
+            self.hits += 1;
+            self.sum.add(sc.joint);
+            self.sum2.add_square(sc.joint);
+        }
+        if sc.model > 0.0 {
+            self.model.add(sc.model);
+        }
+    }
+}
+
+impl crate::shard::Tally for JointBurstTally {
+    fn empty_like(&self) -> Self {
+        JointBurstTally::default()
+    }
+    fn add(&mut self, o: &Self) {
+        self.crc.add(&o.crc);
+        self.hits += o.hits;
+        self.sum.merge(&o.sum);
+        self.sum2.merge(&o.sum2);
+        self.model.merge(&o.model);
+    }
+}
+
+/// The result of a joint run on a burst channel: the CRC's escape and the
+/// joint escape (every check passes), each an estimate with its interval,
+/// from the same draws.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BurstJointResult {
+    /// How it was obtained (an estimate, never exact).
+    pub method: String,
+    /// The Internet checksums beside the CRC.
+    pub checks: Vec<String>,
+    /// Draws whose joint score is positive.
+    pub hits: u64,
+    /// The field model's bound, summed over the codewords as the estimate
+    /// is (0 where no codeword found flips a field computed from random
+    /// data); the interval is widened by it.
+    pub model_error: f64,
+    /// `P(at least one error and every check passes)`, with its interval.
+    pub joint: RareEstimate,
+    /// The CRC's escape from the same draws (that of the lone CRC at the
+    /// frame length, digit for digit).
+    pub crc: BurstRareResult,
+}
+
+/// The name of the joint method in outputs.
+pub const JOINT_METHOD: &str = "estimate: importance sampling (Gilbert-Elliott proposal; \
+    window completions + position and short-burst lookups, balance heuristic), each CRC \
+    codeword found weighted by the exact probability over the random payload that every \
+    Internet checksum passes";
+
 /// The name of the method in outputs.
 pub const METHOD: &str = "estimate: importance sampling (Gilbert-Elliott proposal; \
     window completions + position and short-burst lookups, balance heuristic)";
 
+/// What a codeword found must pass beside the CRC.
+enum Checks {
+    /// Nothing: a lone CRC.
+    Lone,
+    /// The stack's Internet checksums, over a random payload.
+    Joint(Box<JointModel>),
+    /// A given pass probability per pattern (tests of the weighting).
+    #[cfg(test)]
+    Given(fn(&[u32]) -> f64),
+}
+
 /// A burst-channel rare-event run cut into work items fixed by the parameters.
 pub struct BurstRareWork {
+    checks: Checks,
     seed: u64,
     crc_name: String,
+    /// The names of the frame's checks, in its order.
+    check_names: Vec<String>,
     table: Vec<u64>,
     lookup: Lookup,
     width: usize,
@@ -894,6 +1011,29 @@ impl BurstRareWork {
     /// Plans the run of `plan` (a lone CRC on a Gilbert-Elliott channel)
     /// with `samples` draws from `proposal` ([`default_proposal`] if `None`).
     pub fn new(plan: &Plan, samples: u64, proposal: Option<GilbertElliott>) -> Result<Self> {
+        Self::build(plan, samples, proposal, false)
+    }
+
+    /// Plans the run of `plan`, a stack of one CRC over the whole frame and
+    /// Internet checksums (`ethernet-tcp`, `ipv4-tcp+CRC`, `internet+CRC`;
+    /// see [`JointModel::new`]) on a Gilbert-Elliott channel, for the joint
+    /// escape: the draws, codewords and weights of [`BurstRareWork::new`]
+    /// over the stack's frame (so the CRC's estimate is the one of a lone
+    /// CRC at that length), each codeword also counted with the exact
+    /// probability over the random payload that every checksum passes
+    /// ([`JointModel::pass_probability_any`]). Unbiased for the joint
+    /// escape, as the CRC's estimate is for the CRC's: `E_Q[sum over found
+    /// e of P(e) pass(e) / D(e)] = sum over codewords e of P(e) pass(e)`.
+    pub fn joint(plan: &Plan, samples: u64, proposal: Option<GilbertElliott>) -> Result<Self> {
+        Self::build(plan, samples, proposal, true)
+    }
+
+    fn build(
+        plan: &Plan,
+        samples: u64,
+        proposal: Option<GilbertElliott>,
+        joint: bool,
+    ) -> Result<Self> {
         plan.validate()?;
         let Channel::Burst(ge) = plan.channel else {
             return Err(Error::Unsupported(
@@ -906,13 +1046,31 @@ impl BurstRareWork {
             )));
         }
         let f = &plan.frame;
-        if f.checks.len() != 1 || f.checks[0].crc().is_none() {
-            return Err(Error::Unsupported(
-                "--rare --burst estimates a lone CRC's escape (a CRC stack such as ethernet or \
-                 crc32); the other checks of this stack are not modelled"
-                    .into(),
-            ));
-        }
+        let checks = if !joint {
+            if f.checks.len() != 1 || f.checks[0].crc().is_none() {
+                return Err(Error::Unsupported(
+                    "--rare --burst estimates a lone CRC's escape (a CRC stack such as ethernet or \
+                     crc32); the other checks of this stack are not modelled"
+                        .into(),
+                ));
+            }
+            Checks::Lone
+        } else {
+            let m = JointModel::new(f)?;
+            if m.internet.is_empty() {
+                return Err(Error::Unsupported(format!(
+                    "stack `{}` has no Internet checksum beside its CRC: its escape is the CRC's",
+                    f.stack
+                )));
+            }
+            if !m.random_bits_under_one_check() {
+                return Err(Error::Unsupported(format!(
+                    "stack `{}`: random bytes under two Internet checksums",
+                    f.stack
+                )));
+            }
+            Checks::Joint(Box::new(m))
+        };
         let (ci, table) = widest_crc(plan)?;
         let alg = f.checks[ci].crc().expect("a CRC");
         let n = f.n_bits();
@@ -920,10 +1078,12 @@ impl BurstRareWork {
         check_proposal(&proposal)?;
         let width = alg.width() as usize;
         Ok(BurstRareWork {
+            checks,
             contiguous: contiguous_windows(&table, width),
             short: ShortBursts::new(&table, alg.width()),
             seed: plan.seed,
             crc_name: f.checks[ci].name.clone(),
+            check_names: f.checks.iter().map(|c| c.name.clone()).collect(),
             lookup: Lookup::new(&table),
             width,
             table,
@@ -1111,6 +1271,31 @@ impl BurstRareWork {
         (lp - self.ln_denominator(e, sc)).exp()
     }
 
+    /// A codeword `e` found: `(P(e) / D(e), that times the probability
+    /// that every other check passes, that times the field model's bound
+    /// where `e` flips a field computed from random data)`.
+    fn found(&self, e: &[u32], sc: &mut Scratch) -> (f64, f64, f64) {
+        let w = self.weight(e, sc);
+        if w == 0.0 {
+            return (0.0, 0.0, 0.0);
+        }
+        match &self.checks {
+            Checks::Lone => (w, 0.0, 0.0),
+            Checks::Joint(m) => {
+                // every pattern answers: random bits under one check (build)
+                let pass = m.pass_probability_any(e).unwrap_or(1.0);
+                let model = if m.flips_random_field(e) {
+                    w * m.field_model_bound(e.len() as u32)
+                } else {
+                    0.0
+                };
+                (w, w * pass, model)
+            }
+            #[cfg(test)]
+            Checks::Given(f) => (w, w * f(e), 0.0),
+        }
+    }
+
     /// The score of the draw `xs` (error positions, increasing).
     pub fn score(&self, xs: &[u32]) -> Score {
         self.score_with(xs, &mut Scratch::default())
@@ -1135,7 +1320,10 @@ impl BurstRareWork {
                         .map(|i| sc.win.pos[i]),
                 );
                 e.sort_unstable();
-                out.window += self.weight(&e, sc);
+                let (w, j, m) = self.found(&e, sc);
+                out.window += w;
+                out.joint += j;
+                out.model += m;
             }
         }
         // 2. syndrome lookup: every position completing xs
@@ -1152,7 +1340,10 @@ impl BurstRareWork {
             e.extend_from_slice(xs);
             let at = e.binary_search(&m).unwrap_err();
             e.insert(at, m);
-            out.position += self.weight(&e, sc);
+            let (w, j, md) = self.found(&e, sc);
+            out.position += w;
+            out.joint += j;
+            out.model += md;
         }
         // 3. short-burst lookup: every short burst B completing xs, clear of
         // xs over its span
@@ -1174,7 +1365,10 @@ impl BurstRareWork {
                     .map(|j| (st + 1 + j) as u32),
             );
             e.sort_unstable();
-            out.burst += self.weight(&e, sc);
+            let (w, j, m) = self.found(&e, sc);
+            out.burst += w;
+            out.joint += j;
+            out.model += m;
         }
         sc.found = found;
         sc.bursts = bursts;
@@ -1195,6 +1389,65 @@ impl BurstRareWork {
             t.push(&self.score_with(&xs, &mut scratch));
         }
         t
+    }
+
+    /// The joint tally of item `i`: the draws of [`BurstRareWork::item`]
+    /// (the same stream), scored for the CRC and for the whole stack.
+    pub fn joint_item(&self, i: u64) -> JointBurstTally {
+        let count = CHUNK.min(self.samples - i * CHUNK);
+        let mut rng = chunk_rng(self.seed, i, FAMILY);
+        let mut xs = Vec::new();
+        let mut scratch = Scratch::default();
+        let mut t = JointBurstTally::default();
+        for _ in 0..count {
+            self.draw(&mut rng, &mut xs);
+            t.push(&self.score_with(&xs, &mut scratch));
+        }
+        t
+    }
+
+    /// The joint estimate from the tally of a whole run: the CRC's escape
+    /// ([`BurstRareWork::finish`] of the same draws) and the joint escape,
+    /// the mean of the joint scores with its normal 95% interval, widened
+    /// by the field model's bound (the mean of the draws' bound scores)
+    /// where it is not 0. With no draw whose joint score is positive, the
+    /// estimate is 0 and the upper end the CRC's (every draw's joint score
+    /// is at most its CRC score).
+    pub fn finish_joint(&self, tally: &JointBurstTally) -> BurstJointResult {
+        let crc = self.finish(&tally.crc);
+        let n = tally.crc.n.max(1) as f64;
+        let mean = tally.sum.to_f64() / n;
+        let var = crate::exact_sum::variance(tally.crc.n, &tally.sum, &tally.sum2);
+        let se = (var / n).sqrt();
+        let model = tally.model.to_f64() / n;
+        let joint = RareEstimate {
+            rate: mean,
+            std_err: se,
+            rel_std_err: if mean > 0.0 { se / mean } else { f64::INFINITY },
+            ci_low: (mean - 1.959964 * se - model).max(0.0),
+            ci_high: if tally.hits > 0 {
+                mean + 1.959964 * se + model
+            } else {
+                crc.crc.ci_high
+            },
+            exact: None,
+        };
+        let checks = match &self.checks {
+            Checks::Joint(m) => m
+                .internet
+                .iter()
+                .map(|&i| self.check_names[i].clone())
+                .collect(),
+            _ => Vec::new(),
+        };
+        BurstJointResult {
+            method: JOINT_METHOD.into(),
+            checks,
+            hits: tally.hits,
+            model_error: model,
+            joint,
+            crc,
+        }
     }
 
     /// The estimate from the tally of a whole run (or of the items done so
@@ -1277,6 +1530,24 @@ pub fn exact_escape_with(
     gilbert::solve_with(&alg.generator, &[n], &ge, progress)
         .first()
         .map(|pt| pt.p_undetected)
+}
+
+/// Estimates the joint escape of `plan`'s stack (one CRC and Internet
+/// checksums, [`BurstRareWork::joint`]) on its Gilbert-Elliott channel, and
+/// its CRC's escape from the same draws, with `samples` draws from
+/// `proposal` ([`default_proposal`] if `None`) on `threads` threads (0 =
+/// all cores); the result depends on the seed and parameters only.
+pub fn estimate_joint(
+    plan: &Plan,
+    samples: u64,
+    proposal: Option<GilbertElliott>,
+    threads: usize,
+) -> Result<BurstJointResult> {
+    let work = BurstRareWork::joint(plan, samples, proposal)?;
+    let tally = crate::shard::drive_all(work.items(), JointBurstTally::default(), threads, |i| {
+        work.joint_item(i)
+    })?;
+    Ok(work.finish_joint(&tally))
 }
 
 /// Estimates the escape of `plan`'s CRC on its Gilbert-Elliott channel with

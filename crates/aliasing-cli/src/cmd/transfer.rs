@@ -54,10 +54,9 @@ pub struct Args {
     #[arg(long, default_value = "1", allow_hyphen_values = true)]
     hops: String,
     /// A Gilbert-Elliott burst channel `PG,PB,G2B,B2G` on every link
-    /// instead of --ber: the per-frame escape is the rare-event estimate of
-    /// the stack's CRC over the frame (as `alias simulate --rare --burst`,
-    /// --samples draws, --seed), with its 95% interval; the checksums are
-    /// not modelled.
+    /// instead of --ber: the per-frame escape is a rare-event estimate of
+    /// the joint escape (the CRC and every checksum pass) over bursts,
+    /// --samples draws, --seed, with its 95% interval.
     #[arg(long, value_name = "PG,PB,G2B,B2G", value_parser = crate::args::burst_spec)]
     burst: Option<String>,
     /// Keep the BER-independent part (CRC codeword tallies and dual
@@ -136,7 +135,14 @@ pub fn run(a: Args) -> Result<()> {
     if let Some(ge) = burst {
         transfer::burst::validate(&params, ge)?;
         let doc = transfer::burst::report(&params, ge)?;
-        return emit(&doc, a.format, a.output.as_deref(), a.plot.as_deref());
+        let drawn = Some((params.samples, params.seed));
+        return emit(
+            &doc,
+            a.format,
+            a.output.as_deref(),
+            a.plot.as_deref(),
+            drawn,
+        );
     }
     params.validate()?;
     let mut kept = match &a.tallies {
@@ -157,7 +163,7 @@ pub fn run(a: Args) -> Result<()> {
     {
         output::emit(Some(p.path()), &kept.to_text()?)?;
     }
-    emit(&doc, a.format, a.output.as_deref(), a.plot.as_deref())
+    emit(&doc, a.format, a.output.as_deref(), a.plot.as_deref(), None)
 }
 
 /// The size of the file at `path`: a regular file only (a FIFO or device
@@ -189,29 +195,30 @@ fn parse_hops(s: &str) -> Result<Vec<u32>> {
     Ok(out)
 }
 
+/// Writes `doc`; `burst` is `(draws, seed)` of a burst-channel estimate.
 fn emit(
     doc: &Transfer,
     format: Format,
     output: Option<&Path>,
     plot_to: Option<&Path>,
+    burst: Option<(u64, u64)>,
 ) -> Result<()> {
     crate::args::plot(plot_to, doc)?;
     let text = match format {
         Format::Json => document::to_json_sorted(doc)?,
         Format::Csv => output::csv(&rows(doc, true)),
         Format::Table => {
-            let (what, joint) = if doc.model.starts_with("Gilbert-Elliott") {
-                (
-                    "passing the CRC corrupted (an upper estimate of those delivered corrupted)",
-                    "# joint: the CRC's escape per frame sent on the burst channel (rare-event \
-                     estimate, the checksums not modelled); [low, high] its 95% interval",
-                )
-            } else {
-                (
-                    "delivered corrupted (every check passed)",
-                    "# joint: P(a frame sent is delivered corrupted), alias stack's value at 1 hop; \
-                     [low, high] its bracket",
-                )
+            let what = "delivered corrupted (every check passed)";
+            let joint = match burst {
+                Some((draws, seed)) => format!(
+                    "# joint: P(a frame sent is delivered corrupted) on the burst channel: \
+                     rare-event estimate of the joint escape (the CRC and the checksums all \
+                     pass), {draws} draws per frame length, seed {seed}; [low, high] its 95% \
+                     interval"
+                ),
+                None => "# joint: P(a frame sent is delivered corrupted), alias stack's value at \
+                         1 hop; [low, high] its bracket"
+                    .to_string(),
             };
             let mut s = format!(
                 "# {} bytes over {}: expected frames {what}\n\

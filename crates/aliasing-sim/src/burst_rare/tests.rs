@@ -151,6 +151,9 @@ fn check_unbiased_with(
     let g = ge(channel);
     let plan = Plan::new(frame, Channel::Burst(g), 1, 1);
     let mut work = BurstRareWork::new(&plan, 1, proposal.map(ge)).unwrap();
+    // every other check's pass probability, as a joint run weighs it: a
+    // pseudo-random value per pattern (0 for a fifth of them)
+    work.checks = Checks::Given(given_pass);
     if let Some((span, scan)) = short {
         work.short = ShortBursts::with(&work.table, work.width as u32, span, scan);
         assert_eq!(matches!(work.short.finder, Finder::Scan { .. }), scan);
@@ -158,11 +161,13 @@ fn check_unbiased_with(
     let n = work.table.len() as u32;
     assert!(n <= 16);
     let (mut p_ud, mut mean, mut routes) = (0.0, 0.0, [0.0; 3]);
+    let (mut p_joint, mut mean_joint) = (0.0, 0.0);
     for x in 1u64..1 << n {
         let xs = bits(x, n);
         let s = xs.iter().fold(0, |s, &p| s ^ work.table[p as usize]);
         if s == 0 {
             p_ud += work.p.ln_prob(&xs).exp();
+            p_joint += work.p.ln_prob(&xs).exp() * given_pass(&xs);
         }
     }
     for x in 0u64..1 << n {
@@ -170,6 +175,7 @@ fn check_unbiased_with(
         let q = work.q.ln_prob(&xs).exp();
         let sc = work.score(&xs);
         mean += q * sc.total();
+        mean_joint += q * sc.joint;
         for (r, v) in routes.iter_mut().zip([sc.window, sc.position, sc.burst]) {
             *r += q * v;
         }
@@ -192,8 +198,27 @@ fn check_unbiased_with(
         (mean - p_ud).abs() <= 1e-12 * p_ud,
         "{stack} {channel}: E[Z] {mean} vs P_ud {p_ud}"
     );
+    // the joint weighting is unbiased for any pass probability
+    assert!(
+        p_joint > 0.05 * p_ud && p_joint < 0.95 * p_ud,
+        "{p_joint} {p_ud}"
+    );
+    assert!(
+        (mean_joint - p_joint).abs() <= 1e-12 * p_joint,
+        "{stack} {channel}: E[Z_joint] {mean_joint} vs {p_joint}"
+    );
     // every way of finding codewords takes part
     assert!(routes.iter().all(|&r| r > 0.0), "{routes:?} of {mean}");
+}
+
+/// A pass probability for the tests of the joint weighting: a hash of the
+/// pattern mapped to `[0, 1]`, 0 for about a fifth of the patterns.
+fn given_pass(e: &[u32]) -> f64 {
+    let h = e.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &p| {
+        crate::stream::mix64(h ^ u64::from(p).wrapping_mul(0xBF58_476D_1CE4_E5B9))
+    });
+    let u = (h >> 11) as f64 / (1u64 << 53) as f64;
+    if u < 0.2 { 0.0 } else { (u - 0.2) / 0.8 }
 }
 
 #[test]
@@ -380,4 +405,263 @@ fn draws_follow_the_proposal_law() {
         }
     }
     assert!(wrong > dof as f64 + 20.0 * sd, "{wrong}");
+}
+
+/// The joint run of `plan` with `samples` draws.
+fn run_joint(plan: &Plan, samples: u64, threads: usize) -> BurstJointResult {
+    let work = BurstRareWork::joint(plan, samples, None).unwrap();
+    let t = crate::shard::drive_all(work.items(), JointBurstTally::default(), threads, |i| {
+        work.joint_item(i)
+    })
+    .unwrap();
+    work.finish_joint(&t)
+}
+
+/// `sum over codewords e of P(e) prod_{j in e} phi_j` (complex weights
+/// `phi_j` per bit, `(re, im)`), by the product chain (syndrome x channel
+/// state) over `table`, the error branch of bit `j` weighted by `phi_j`.
+fn weighted_chain(table: &[u64], g: &GilbertElliott, phi: &[(f64, f64)]) -> (f64, f64) {
+    let size = 1usize << (64 - table.iter().fold(0, |a, &b| a | b).leading_zeros());
+    let e = [g.p_good, g.p_bad];
+    let mul = |a: (f64, f64), b: (f64, f64)| (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0);
+    let mut q = [vec![(0.0, 0.0); size], vec![(0.0, 0.0); size]];
+    let mut clean = g.stationary();
+    for (&t, &f) in table.iter().zip(phi) {
+        let mut nq = [vec![(0.0, 0.0); size], vec![(0.0, 0.0); size]];
+        for c in 0..2 {
+            for s in 0..size {
+                let (a, b) = (q[c][s], mul(q[c][s ^ t as usize], f));
+                nq[c][s] = (
+                    (1.0 - e[c]) * a.0 + e[c] * b.0,
+                    (1.0 - e[c]) * a.1 + e[c] * b.1,
+                );
+            }
+            let x = &mut nq[c][t as usize];
+            x.0 += e[c] * clean[c] * f.0;
+            x.1 += e[c] * clean[c] * f.1;
+        }
+        clean = [clean[0] * (1.0 - e[0]), clean[1] * (1.0 - e[1])];
+        let (gb, bg) = (g.good_to_bad, g.bad_to_good);
+        clean = [
+            clean[0] * (1.0 - gb) + clean[1] * bg,
+            clean[0] * gb + clean[1] * (1.0 - bg),
+        ];
+        for s in 0..size {
+            let (a, b) = (nq[0][s], nq[1][s]);
+            q[0][s] = (a.0 * (1.0 - gb) + b.0 * bg, a.1 * (1.0 - gb) + b.1 * bg);
+            q[1][s] = (a.0 * gb + b.0 * (1.0 - bg), a.1 * gb + b.1 * (1.0 - bg));
+        }
+    }
+    (q[0][0].0 + q[1][0].0, q[0][0].1 + q[1][0].1)
+}
+
+/// The exact joint escape of `internet+CRC-8/MAXIM-DOW` over 5 bytes (wire
+/// bits least significant first: random bytes 0 and 1 in checksum columns
+/// `8 + b` and `b`, the field bytes 2 and 3 likewise, the CRC byte 4), by
+/// characteristic functions: `[x = 0 mod 65535] = (1/65535) sum_t w^(t x)`,
+/// a random bit in column `c` contributes `cos(2 pi t 2^c / 65535)`, and the
+/// field model's `F` (uniform on `0..=0xFFFE`) is `65536/65535` times fair
+/// bits minus `1/65535` times `0xFFFF` (every field bit flipped down:
+/// `w^(-t 2^c)`). Per `t`, two weighted product chains.
+fn fourier_joint(table: &[u64], g: &GilbertElliott) -> f64 {
+    use rayon::prelude::*;
+    const M: f64 = 65535.0;
+    let col = |j: usize| {
+        if (j / 8).is_multiple_of(2) {
+            8 + j % 8
+        } else {
+            j % 8
+        }
+    };
+    let parts: Vec<(f64, f64)> = (0..65535u32)
+        .into_par_iter()
+        .map(|t| {
+            let th = |c: usize| 2.0 * std::f64::consts::PI * f64::from(t) * (1u64 << c) as f64 / M;
+            let fair: Vec<(f64, f64)> = (0..40)
+                .map(|j| {
+                    if j < 32 {
+                        (th(col(j)).cos(), 0.0)
+                    } else {
+                        (1.0, 0.0)
+                    }
+                })
+                .collect();
+            let down: Vec<(f64, f64)> = (0..40)
+                .map(|j| match j {
+                    0..16 => (th(col(j)).cos(), 0.0),
+                    16..32 => (th(col(j)).cos(), -th(col(j)).sin()),
+                    _ => (1.0, 0.0),
+                })
+                .collect();
+            (
+                weighted_chain(table, g, &fair).0,
+                weighted_chain(table, g, &down).0,
+            )
+        })
+        .collect();
+    let (a, b) = parts.iter().fold((0.0, 0.0), |s, p| (s.0 + p.0, s.1 + p.1));
+    (65536.0 / M * a - b / M) / M
+}
+
+/// A tiny stack with a random payload (16 random bits, the Internet
+/// checksum's field computed from them, CRC-8 over the 40-bit frame): the
+/// exact joint escape over every error pattern ([`fourier_joint`]: the
+/// pattern law of the 2x2 chain times the field model's pass probability,
+/// checked against `pass_probability_any` on single patterns) against the
+/// estimator: within 4 standard errors, tight enough to reject a value 40%
+/// off. The CRC part of the same draws is the lone CRC's digit for digit,
+/// and the same on 1 and 2 threads.
+#[test]
+fn joint_estimate_agrees_with_the_exact_joint_of_a_tiny_stack() {
+    let frame = Frame::new("internet+CRC-8/MAXIM-DOW", 5, Payload::Random).unwrap();
+    let model = JointModel::new(&frame).unwrap();
+    // the layout assumed by fourier_joint: an identity table makes the
+    // chain sum over every pattern, weighted by its pass probability
+    let g = ge("0.02,0.4,0.05,0.1");
+    let plan = Plan::new(frame, Channel::Burst(g), 5, 1);
+    let work = BurstRareWork::joint(&plan, 1, None).unwrap();
+    for e in [
+        &[3u32, 19][..],
+        &[0, 16],
+        &[1, 2, 17, 18],
+        &[5, 13, 21, 29, 30],
+    ] {
+        // one pattern's pass probability from the same characteristic
+        // functions as fourier_joint
+        let col = |j: u32| {
+            if (j / 8).is_multiple_of(2) {
+                8 + j % 8
+            } else {
+                j % 8
+            }
+        };
+        let mut sum = 0.0;
+        for t in 0..65535u32 {
+            let th =
+                |c: u32| 2.0 * std::f64::consts::PI * f64::from(t) * f64::from(1u32 << c) / 65535.0;
+            let fair: f64 = e.iter().map(|&j| th(col(j)).cos()).product();
+            let (mut re, mut im) = (1.0, 0.0);
+            for &j in e.iter() {
+                let (c, s) = if j < 16 {
+                    (th(col(j)).cos(), 0.0)
+                } else {
+                    (th(col(j)).cos(), -th(col(j)).sin())
+                };
+                (re, im) = (re * c - im * s, re * s + im * c);
+            }
+            sum += 65536.0 / 65535.0 * fair - re / 65535.0;
+        }
+        let want = model.pass_probability_any(e).unwrap();
+        assert!(
+            (sum / 65535.0 - want).abs() < 1e-9,
+            "{e:?}: {} vs {want}",
+            sum / 65535.0
+        );
+    }
+    let exact = fourier_joint(&work.table, &g);
+    let crc_all = chain_over_table(&work.table, &g);
+    let res = run_joint(&plan, 200_000, 0);
+    let j = &res.joint;
+    let z = (j.rate - exact) / j.std_err;
+    eprintln!(
+        "tiny stack: joint {:e} +- {:e} (hits {}), exact {exact:e} z {z:.2}; CRC {:e} exact \
+         {crc_all:e}; model bound {:e}",
+        j.rate, j.std_err, res.hits, res.crc.crc.rate, res.model_error
+    );
+    assert!(exact > 0.0 && exact < 0.1 * crc_all);
+    assert!(z.abs() < 4.0, "z {z}");
+    for wrong in [1.4 * exact, 0.6 * exact] {
+        assert!(((j.rate - wrong) / j.std_err).abs() > 3.0, "{wrong} passes");
+    }
+    // one random word: the field model's bound is trivial, and widens the
+    // reported interval
+    assert!(res.model_error > 0.0 && j.ci_high >= j.rate + res.model_error);
+    let lone = Plan::new(
+        Frame::new("CRC-8/MAXIM-DOW", 5, Payload::Random).unwrap(),
+        Channel::Burst(g),
+        5,
+        1,
+    );
+    assert_eq!(estimate(&lone, 200_000, None, 1).unwrap().crc, res.crc.crc);
+    assert_eq!(run_joint(&plan, 200_000, 2), res);
+}
+
+/// A channel whose two states have the same BER is the binary symmetric
+/// channel: the joint estimate of `ipv4-tcp+CRC-16/ARC` on a small frame
+/// lies within 4 standard errors of `alias stack`'s exact
+/// bracket (weights up to 5 enumerated, the rest bounded or sampled), and
+/// rejects a value 3 times larger or smaller (the proposal suits the CRC's
+/// escape: the joint's relative error is several times the CRC's).
+#[test]
+fn degenerate_burst_channel_agrees_with_the_exact_bsc_joint() {
+    use aliasing_core::joint::{JointOptions, JointStack};
+    // (ethernet-tcp's small frames have no tight binary symmetric bracket
+    // to compare with: CRC-32's weights above 5 are only bounded there)
+    {
+        let (stack, bytes, p) = ("ipv4-tcp+CRC-16/ARC", 70usize, 2e-3);
+        let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
+        let opts = JointOptions {
+            max_weight: 5,
+            samples: 0,
+            seed: 1,
+        };
+        let mut st = JointStack::new(&frame, &opts).unwrap();
+        st.sample_next(50_000, 1).unwrap();
+        let exact = st.at(p).unwrap();
+        let g: GilbertElliott = format!("{p},{p},0.01,0.1").parse().unwrap();
+        let plan = Plan::new(frame, Channel::Burst(g), 9, 1);
+        let res = run_joint(&plan, 600_000, 0);
+        let j = &res.joint;
+        eprintln!(
+            "{stack} {bytes} BER {p}: burst joint {:e} +- {:e} (hits {}), BSC joint {:?} in \
+             [{:e}, {:e}] interval {:?}",
+            j.rate, j.std_err, res.hits, exact.estimate, exact.low, exact.high, exact.interval
+        );
+        let (lo, hi) = exact.interval;
+        assert!(
+            j.rate + 4.0 * j.std_err >= lo && j.rate - 4.0 * j.std_err <= hi,
+            "{stack}"
+        );
+        assert!(j.rel_std_err < 0.3, "{stack}: {}", j.rel_std_err);
+        // tight enough to tell a factor of 3
+        let mid = (lo + hi) / 2.0;
+        assert!(3.0 * mid - j.rate > 3.0 * j.std_err && j.rate - mid / 3.0 > 3.0 * j.std_err);
+    }
+}
+
+#[test]
+#[ignore]
+fn timing_joint_against_lone() {
+    for (stack, lone, bytes) in [
+        ("ipv4-tcp+CRC-16/ARC", "random+CRC-16/ARC", 228usize),
+        ("ethernet-tcp", "random+crc32", 1518),
+    ] {
+        let g = ge("1e-6,0.1,1e-4,0.05");
+        let t = std::time::Instant::now();
+        let plan = Plan::new(
+            Frame::new(lone, bytes, Payload::Random).unwrap(),
+            Channel::Burst(g),
+            7,
+            1,
+        );
+        let r = estimate(&plan, 20_000, None, 1).unwrap();
+        let a = t.elapsed();
+        let t = std::time::Instant::now();
+        let plan = Plan::new(
+            Frame::new(stack, bytes, Payload::Random).unwrap(),
+            Channel::Burst(g),
+            7,
+            1,
+        );
+        let j = run_joint(&plan, 20_000, 1);
+        eprintln!(
+            "{stack} {bytes}: lone {a:?} joint {:?}; crc {:e} joint {:e} +- {:e} hits {} / {}",
+            t.elapsed(),
+            r.crc.rate,
+            j.joint.rate,
+            j.joint.std_err,
+            j.hits,
+            j.crc.hits
+        );
+    }
 }

@@ -1,23 +1,31 @@
 //! `alias transfer --burst`: the transfer on a Gilbert-Elliott channel.
 //!
-//! The joint computation ([`crate::joint`]) is exact on the binary
-//! symmetric channel only: its CRC codeword tallies weigh a codeword by
-//! `p^w (1-p)^(n-w)`, which a burst channel does not. Here the per-frame
-//! escape is the rare-event estimate over bursts of `alias simulate --rare
-//! --burst` ([`crate::burst_rare`]) for the stack's CRC over the frame
-//! (`random+CRC` at the frame length: the escape of a CRC does not depend
-//! on the bytes it covers), with its 95% interval, from `samples` draws and
-//! `seed`. The IPv4 and TCP checksums are not modelled, so the value is the
-//! CRC's escape: it over-states the joint escape (a corrupted frame must
-//! also pass the checksums), and the method says so.
+//! The joint computation of the binary symmetric channel
+//! ([`crate::joint`]) does not apply: its CRC codeword tallies weigh a
+//! codeword by `p^w (1-p)^(n-w)`, which a burst channel does not. Here the
+//! per-frame escape is the rare-event estimate of the *joint* escape over
+//! bursts ([`crate::burst_rare::estimate_joint`]): the draws of `alias
+//! simulate --rare --burst` over the stack's frame (`Frame::new(stack,
+//! frame bytes, random payload)`, headers fixed as in `alias stack`), each
+//! CRC codeword found weighted by its importance weight `P(e) / D(e)`
+//! times the exact probability over the random payload that the IPv4
+//! header and TCP checksums pass too
+//! ([`aliasing_core::joint::JointModel::pass_probability_any`], the
+//! conventions of the binary symmetric joint). The estimator is unbiased
+//! for the joint escape; its 95% interval is the normal one from the
+//! draws' variance (widened by the checksum-field model's bound where that
+//! is not negligible), from `samples` draws and `seed`, the same for any
+//! number of threads. The CRC's own escape comes from the same draws (the
+//! value of `alias simulate --rare --burst --stack random+CRC` at the frame
+//! length, digit for digit) and bounds what two links may add.
 //!
 //! `P(error)` per frame is exact: `1 - P(no error in n bits)` of the
 //! Gilbert-Elliott chain started in its stationary law (the product of 2x2
 //! matrices of [`crate::burst_rare::PatternLaw`], computed as `-expm1` of
 //! its logarithm). Hops: each link an independent copy of the channel, with
 //! the model of [`super`] (`c` the probability of no error on one link,
-//! `u` the CRC's escape on one link, its upper interval end in the bound
-//! `B`).
+//! `J` the joint escape on one link, `u` the CRC's escape on one link, its
+//! upper interval end in the bound `B`).
 
 use super::{HEADERS, TransferParams, counts, two_or_more};
 use crate::burst_rare::{self, PatternLaw};
@@ -25,6 +33,7 @@ use crate::channel::Channel;
 use crate::spec::{Params, PayloadSpec};
 use aliasing_core::channel::GilbertElliott;
 use aliasing_core::document::{JointEstimate, Transfer, TransferPoint};
+use aliasing_core::joint::JointModel;
 use aliasing_core::layout::StackSpec;
 use aliasing_core::{Error, Result};
 
@@ -48,13 +57,14 @@ pub fn crc_stack(stack: &str) -> Result<String> {
     Ok(format!("random+{crc}"))
 }
 
-/// The rare-event run of one frame length: `alias simulate --rare --burst
-/// --stack random+CRC --bytes FRAME --samples S --seed SEED` exactly.
+/// The rare-event run of one frame length: the stack's frame (headers
+/// fixed, random payload) on the channel, `samples` draws from `seed`.
 pub fn frame_params(params: &TransferParams, ge: GilbertElliott, bytes: u64) -> Result<Params> {
     let bytes =
         usize::try_from(bytes).map_err(|_| Error::Invalid(format!("a frame of {bytes} bytes")))?;
+    crc_stack(&params.stack)?;
     Ok(Params::new(
-        &crc_stack(&params.stack)?,
+        &params.stack,
         bytes,
         Channel::Burst(ge),
         PayloadSpec::Random,
@@ -78,9 +88,17 @@ pub fn validate(params: &TransferParams, ge: GilbertElliott) -> Result<()> {
         )));
     }
     for &mtu in &params.mtus {
-        frame_params(params, ge, params.frame_bytes(mtu)?)?
+        let plan = frame_params(params, ge, params.frame_bytes(mtu)?)?
             .plan()
             .map_err(|e| Error::Invalid(format!("--burst {ge}: {e}")))?;
+        let m = JointModel::new(&plan.frame)?;
+        if m.internet.is_empty() || !m.random_bits_under_one_check() {
+            return Err(Error::Unsupported(format!(
+                "stack `{}`: the joint estimate needs Internet checksums beside the CRC, the \
+                 random payload under one of them",
+                params.stack
+            )));
+        }
     }
     Ok(())
 }
@@ -96,7 +114,8 @@ pub fn report(params: &TransferParams, ge: GilbertElliott) -> Result<Transfer> {
         let bytes = params.frame_bytes(mtu)?;
         let plan = frame_params(params, ge, bytes)?.plan()?;
         let n = plan.frame.n_bits();
-        let r = burst_rare::estimate(&plan, params.samples, None, 0)?;
+        let jr = burst_rare::estimate_joint(&plan, params.samples, None, 0)?;
+        let r = &jr.crc;
         if r.hits == 0 {
             // the interval's upper end is infinite: it bounds nothing
             return Err(Error::Invalid(format!(
@@ -106,32 +125,26 @@ pub fn report(params: &TransferParams, ge: GilbertElliott) -> Result<Transfer> {
             )));
         }
         let ln_c = ln_clean(&ge, n)?;
-        let method = format!(
-            "rare-burst estimate of the CRC's escape alone ({}, {} draws, seed {}, {} hits, 95% \
-             normal interval; as alias simulate --rare --burst --stack {} --bytes {bytes}); the \
-             IPv4 and TCP checksums are not modelled, so this over-states the joint escape",
-            r.crc_name,
-            r.samples,
-            params.seed,
-            r.hits,
-            crc_stack(&params.stack)?
-        );
-        let j = JointEstimate::new(Some(r.crc.rate), r.crc.ci_low, r.crc.ci_high, method);
+        let j = joint_estimate(params, bytes, &jr)?;
         for &h in &params.hops {
-            points.push(point(params, mtu, bytes, &ge, ln_c, &j, h)?);
+            points.push(point(params, mtu, bytes, &ge, ln_c, &j, r.crc.ci_high, h)?);
         }
     }
     let model = format!(
         "Gilbert-Elliott channel {ge} (mean BER {:e}) on each of H links, each started in its \
          stationary law, independently; every link checks and regenerates the CRC \
          (store-and-forward), the receiving host checks the CRC and the Internet checksums; a \
-         frame dropped by any check is sent again. J = the CRC's escape on one link (rare-event \
-         estimate over bursts with its 95% interval; the checksums are not modelled, so J \
-         over-states the joint escape). Per frame sent: joint = H J c^(H-1) (c = P(no error on \
-         a link), exact from the chain) plus at most the probability that two or more links each \
-         pass a CRC codeword; 1 - d = c^H + joint; frames sent = frames / (1 - d); escapes = \
-         frames sent x joint; P(at least one) = 1 - (1 - q)^frames with q = joint / (1 - d)",
-        ge.mean_ber()
+         frame dropped by any check is sent again. J = the joint escape on one link (a \
+         corrupted frame that every check passes): rare-event estimate over bursts, {} draws \
+         per frame length, seed {}, with its 95% interval. Per frame sent: joint = H J c^(H-1) \
+         (c = P(no error on a link), exact from the chain) plus at most the probability that \
+         two or more links each pass a CRC codeword (from the upper end of the CRC's own \
+         escape, estimated from the same draws); 1 - d = c^H + joint; frames sent = frames / \
+         (1 - d); escapes = frames sent x joint; P(at least one) = 1 - (1 - q)^frames with \
+         q = joint / (1 - d)",
+        ge.mean_ber(),
+        params.samples,
+        params.seed
     );
     Ok(Transfer::new(
         &params.stack,
@@ -142,6 +155,56 @@ pub fn report(params: &TransferParams, ge: GilbertElliott) -> Result<Transfer> {
     ))
 }
 
+/// The single-link joint escape of a `bytes`-byte frame from the joint run
+/// `jr`: its estimate, 95% interval and method (the estimator, draws, seed,
+/// hits, and the CRC's escape from the same draws). A run whose draws found
+/// CRC codewords but none that every checksum may pass gives 0 with the
+/// CRC's upper end (every draw's joint score is at most its CRC score).
+pub fn joint_estimate(
+    params: &TransferParams,
+    bytes: u64,
+    jr: &burst_rare::BurstJointResult,
+) -> Result<JointEstimate> {
+    let (j, c) = (&jr.joint, &jr.crc);
+    let widened = if jr.model_error > 0.0 {
+        format!(
+            ", widened by the checksum-field model's bound {:e}",
+            jr.model_error
+        )
+    } else {
+        String::new()
+    };
+    let none = if jr.hits == 0 {
+        "; no draw found a CRC codeword the checksums may pass: the upper end is the CRC's"
+    } else {
+        ""
+    };
+    let method = format!(
+        "rare-event estimate of the joint escape (the {} and {} all pass) on the burst \
+         channel: importance sampling over bursts, each CRC codeword found weighted by the \
+         exact probability over the random payload that every checksum passes; {} draws, seed \
+         {}, {} joint hits of {} CRC hits, 95% normal interval{widened}{none}; the CRC alone \
+         from the same draws {:e} [{:e}, {:e}] (as alias simulate --rare --burst --stack {} \
+         --bytes {bytes})",
+        c.crc_name,
+        jr.checks.join(" and "),
+        c.samples,
+        params.seed,
+        jr.hits,
+        c.hits,
+        c.crc.rate,
+        c.crc.ci_low,
+        c.crc.ci_high,
+        crc_stack(&params.stack)?
+    );
+    Ok(JointEstimate::new(
+        Some(j.rate),
+        j.ci_low,
+        j.ci_high,
+        method,
+    ))
+}
+
 /// The logarithm of the probability of no error in `n` bits of the
 /// channel started in its stationary law, exactly (the chain's 2x2
 /// products, scaled).
@@ -149,8 +212,10 @@ fn ln_clean(ge: &GilbertElliott, n: u64) -> Result<f64> {
     Ok(PatternLaw::new(ge, n)?.ln_prob(&[]))
 }
 
-/// One (MTU, hops) point: `j` the single-link escape with its interval,
-/// `ln_c` the log of no error on one link.
+/// One (MTU, hops) point: `j` the single-link joint escape with its
+/// interval, `u_high` the upper end of the CRC's escape on one link, `ln_c`
+/// the log of no error on one link.
+#[allow(clippy::too_many_arguments)]
 fn point(
     params: &TransferParams,
     mtu: u64,
@@ -158,6 +223,7 @@ fn point(
     ge: &GilbertElliott,
     ln_c: f64,
     j: &JointEstimate,
+    u_high: f64,
     h: u32,
 ) -> Result<TransferPoint> {
     let payload = mtu - HEADERS;
@@ -172,8 +238,8 @@ fn point(
     } else {
         let c_rest = ((hf - 1.0) * ln_c).exp();
         let one = |x: f64| hf * x * c_rest;
-        let more = if j.high.is_finite() {
-            two_or_more(h, j.high, c)
+        let more = if u_high.is_finite() {
+            two_or_more(h, u_high, c)
         } else {
             1.0
         };
@@ -181,7 +247,7 @@ fn point(
         let high = (one(j.high) + more).min(1.0);
         let estimate = j.estimate.map(one).filter(|_| more <= low);
         let method = format!(
-            "{h} links: {h} x the single-link value x P(no error on a link)^{} (one link \
+            "{h} links: {h} x the single-link joint x P(no error on a link)^{} (one link \
              passes a CRC codeword, the others are clean), plus at most {more:e} where two or \
              more links each pass one; single link: {}",
             h - 1,
@@ -228,14 +294,42 @@ mod tests {
         p
     }
 
-    /// The per-frame value is `burst_rare::estimate` of `random+CRC` at the
-    /// frame length, digit for digit; escapes = sent x joint.
+    /// The per-frame value is `burst_rare::estimate_joint` over the stack's
+    /// frame, digit for digit, the same on 1 and 2 threads; its CRC part is
+    /// `burst_rare::estimate` of `random+CRC` at the frame length (inside
+    /// the exact chain's value), and the joint lies far below it; escapes =
+    /// sent x joint.
     #[test]
-    fn burst_one_hop_is_the_rare_burst_estimate() {
+    fn burst_one_hop_is_the_joint_rare_burst_estimate() {
         let p = params();
         let doc = report(&p, ge()).unwrap();
         assert_eq!(doc.points.len(), 4);
-        let plan = Params::new(
+        let stack = Params::new(
+            "ipv4-tcp+CRC-16/ARC",
+            70,
+            Channel::Burst(ge()),
+            PayloadSpec::Random,
+            1,
+            7,
+        )
+        .plan()
+        .unwrap();
+        let jr = burst_rare::estimate_joint(&stack, 20_000, None, 1).unwrap();
+        assert_eq!(
+            jr,
+            burst_rare::estimate_joint(&stack, 20_000, None, 2).unwrap()
+        );
+        let one = &doc.points[0];
+        assert_eq!((one.frame_bytes, one.hops, one.frames), (70, 1, 35_715));
+        assert!(jr.hits > 0);
+        assert_eq!(one.joint_per_frame.estimate, Some(jr.joint.rate));
+        assert_eq!(
+            (one.joint_per_frame.low, one.joint_per_frame.high),
+            (jr.joint.ci_low, jr.joint.ci_high)
+        );
+        assert!(one.joint_per_frame.method.contains("joint escape"));
+        assert!(!one.joint_per_frame.method.contains("not modelled"));
+        let lone = Params::new(
             "random+CRC-16/ARC",
             70,
             Channel::Burst(ge()),
@@ -245,23 +339,15 @@ mod tests {
         )
         .plan()
         .unwrap();
-        let r = burst_rare::estimate(&plan, 20_000, None, 1).unwrap();
-        let one = &doc.points[0];
-        assert_eq!((one.frame_bytes, one.hops, one.frames), (70, 1, 35_715));
-        assert!(r.hits > 0);
-        assert_eq!(one.joint_per_frame.estimate, Some(r.crc.rate));
-        assert_eq!(
-            (one.joint_per_frame.low, one.joint_per_frame.high),
-            (r.crc.ci_low, r.crc.ci_high)
-        );
-        assert!(one.joint_per_frame.method.contains("not modelled"));
-        // and the estimator is right: the exact product chain of the CRC
-        // alone lies inside its interval
-        let exact = burst_rare::exact_escape(&plan).unwrap();
+        let r = burst_rare::estimate(&lone, 20_000, None, 1).unwrap();
+        assert_eq!(r.crc, jr.crc.crc);
+        let exact = burst_rare::exact_escape(&lone).unwrap();
         assert!(
             r.crc.ci_low <= exact && exact <= r.crc.ci_high,
             "{exact} {r:?}"
         );
+        // the checksums catch most of what passes the CRC
+        assert!(jr.joint.ci_high < 0.1 * r.crc.ci_low, "{jr:?}");
         let e = one.frames_sent.unwrap() * one.joint_per_frame.estimate.unwrap();
         assert_eq!(one.escapes.estimate, Some(e));
         assert!(one.escapes.low <= e && e <= one.escapes.high);
