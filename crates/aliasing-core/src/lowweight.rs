@@ -677,16 +677,38 @@ fn slices5(n: usize) -> u64 {
 /// and a right pair `(c, L)` with key `k ^ 1` and `b < c` make a shape. The
 /// key space is cut into `slices` slices by `(k >> 1)` (so `k` and `k ^ 1`
 /// share one), each gathered, sorted and joined on its own.
+///
+/// The pairs of a slice are gathered without scanning the others: with
+/// `h(y) = (s_y >> 1) & (slices - 1)`, the key of `(x, y)` is in the slice
+/// iff `h(y) = slice ^ h(x)`, so the positions are grouped by `h` (in
+/// increasing order within a group) and each `x` meets only its group's
+/// `y > x` (about `n^2 / (2 slices)` pairs a slice instead of `n^2 / 2`).
 fn shapes5_slice(syn: &[u64], slice: u64, slices: u64) -> Vec<Vec<u32>> {
     let n = syn.len();
+    let h = |y: usize| ((syn[y] >> 1) & (slices - 1)) as usize;
+    // counting sort of the positions 1..n by h: group g is
+    // by_h[start[g]..start[g + 1]], increasing
+    let mut start = vec![0usize; slices as usize + 1];
+    for y in 1..n {
+        start[h(y) + 1] += 1;
+    }
+    for g in 0..slices as usize {
+        start[g + 1] += start[g];
+    }
+    let mut fill = start.clone();
+    let mut by_h = vec![0u32; n.saturating_sub(1)];
+    for y in 1..n {
+        by_h[fill[h(y)]] = y as u32;
+        fill[h(y)] += 1;
+    }
     let mut v: Vec<(u64, u32, u32)> = Vec::new();
     for x in 1..n {
         let sx = syn[x];
-        for (y, &sy) in syn.iter().enumerate().skip(x + 1) {
-            let k = sx ^ sy;
-            if (k >> 1) & (slices - 1) == slice {
-                v.push((k, x as u32, y as u32));
-            }
+        let g = (slice as usize) ^ h(x);
+        let group = &by_h[start[g]..start[g + 1]];
+        let from = group.partition_point(|&y| y as usize <= x);
+        for &y in &group[from..] {
+            v.push((sx ^ syn[y as usize], x as u32, y));
         }
     }
     v.sort_unstable();
@@ -1410,6 +1432,36 @@ pub(crate) mod tests {
                     let x = s.iter().fold(0, |a, &i| a ^ gf2::x_pow_mod(i as u128, &g));
                     assert_eq!(x, 0, "{spec} {s:?}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn weight5_slices_cover_the_pairs_once() {
+        // the join cut into 1 to 32 slices (the grouping by slice bits):
+        // the same shapes, each once, as every pair joined with every pair
+        for spec in ["0x11D", "0x18BB7", "0x104C11DB7"] {
+            let g: Generator = spec.parse().unwrap();
+            let n = 90usize;
+            let syn = syndromes(&g, n);
+            let mut want = Vec::new();
+            for a in 1..n {
+                for b in a + 1..n {
+                    for c in b + 1..n {
+                        for l in c + 1..n {
+                            if 1 ^ syn[a] ^ syn[b] ^ syn[c] ^ syn[l] == 0 {
+                                want.push(vec![0, a as u32, b as u32, c as u32, l as u32]);
+                            }
+                        }
+                    }
+                }
+            }
+            assert!(!want.is_empty() || spec == "0x104C11DB7", "{spec}");
+            for slices in [1u64, 2, 4, 8, 32] {
+                let mut got: Vec<Vec<u32>> =
+                    (0..slices).flat_map(|i| shapes5_slice(&syn, i, slices)).collect();
+                got.sort_unstable();
+                assert_eq!(got, want, "{spec}, {slices} slices");
             }
         }
     }
