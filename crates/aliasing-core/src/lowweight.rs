@@ -23,6 +23,8 @@ use crate::poly::Generator;
 use crate::progress::{Batch, Progress, Silent};
 use rayon::prelude::*;
 
+pub(crate) mod zech;
+
 /// Widest generator this module accepts.
 pub const MAX_WIDTH: u32 = 64;
 
@@ -548,8 +550,11 @@ const SPANS_PER_PART: usize = 64;
 pub struct ShapeParts {
     w: u32,
     syn: Vec<u64>,
-    /// Position of each syndrome (weights 3 and 4).
+    /// Position of each syndrome (weight 3, and weight 4 without `zech`).
     at: Option<Table>,
+    /// Weight 4 where `g` is primitive (width 32 or less): the order of `x`
+    /// and the Zech logarithms `Z(d)`, `d < max_len` (see [`zech`]).
+    zech: Option<(u64, std::sync::Arc<Vec<u32>>)>,
     parts: u64,
 }
 
@@ -557,6 +562,12 @@ impl ShapeParts {
     /// The parts of the weight-`w` shapes (2 to 5) of span below `max_len`,
     /// with the limits of [`shapes`]; computes the `max_len` syndromes.
     pub fn new(g: &Generator, w: u32, max_len: u64) -> Result<Self> {
+        Self::new_with(g, w, max_len, true)
+    }
+
+    /// [`ShapeParts::new`], with the Zech logarithms for weight 4 where `g`
+    /// allows them only if `fast` (the tests compare both searches).
+    fn new_with(g: &Generator, w: u32, max_len: u64, fast: bool) -> Result<Self> {
         check_width(g)?;
         if !(2..=5).contains(&w) {
             return Err(Error::Unsupported(format!(
@@ -581,7 +592,12 @@ impl ShapeParts {
             )));
         }
         let syn = if n < 2 { Vec::new() } else { syndromes(g, n) };
-        let at = (n >= 2 && (w == 3 || w == 4)).then(|| {
+        let zech = if n >= 2 && w == 4 && fast {
+            zech::Logs::of(g).map(|l| (l.order(), l.zech(&syn)))
+        } else {
+            None
+        };
+        let at = (n >= 2 && (w == 3 || (w == 4 && zech.is_none()))).then(|| {
             // distinct syndromes below the period: position of each (weight
             // 4 probes it n^2 / 2 times, nearly always for an absent one)
             let mut at = if w == 4 {
@@ -600,7 +616,13 @@ impl ShapeParts {
             (false, 5) => slices5(n),
             _ => 1,
         };
-        Ok(ShapeParts { w, syn, at, parts })
+        Ok(ShapeParts {
+            w,
+            syn,
+            at,
+            zech,
+            parts,
+        })
     }
 
     /// Number of parts.
@@ -625,6 +647,20 @@ impl ShapeParts {
             1..n
         };
         let mut v: Vec<Vec<u32>> = Vec::new();
+        if let (4, Some((order, z))) = (self.w, &self.zech) {
+            // x^a + x^b = 1 + x^L = x^Z(L): per difference d = b - a one
+            // candidate a = Z(L) - Z(d); listed by b, as the probes list them
+            let mut found: Vec<(u32, u32)> = Vec::new();
+            for l in spans {
+                found.clear();
+                zech::pairs(&z[..l], *order, z[l], 1, l as u32, |a, d| {
+                    found.push((a + d, a))
+                });
+                found.sort_unstable();
+                v.extend(found.iter().map(|&(b, a)| vec![0, a, b, l as u32]));
+            }
+            return v;
+        }
         for l in spans {
             let t = 1 ^ syn[l];
             match (self.w, &self.at) {
@@ -1410,6 +1446,7 @@ pub(crate) mod tests {
             ("0x11021", 60),
             ("0x18005", 60),
             ("0x1F", 24),
+            ("0x11D", 60),
         ] {
             let g: Generator = spec.parse().unwrap();
             let period = gf2::period(&g) as u64;
@@ -1433,6 +1470,27 @@ pub(crate) mod tests {
                     assert_eq!(x, 0, "{spec} {s:?}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn weight4_shapes_by_zech_logarithms_are_the_probes_shapes() {
+        // primitive generators (the Zech search) at lengths with shapes,
+        // against the hash probes, part by part and in order
+        for (spec, n) in [("0x11D", 255u64), ("0x1000000AF", 3000), ("0x104C11DB7", 9000)] {
+            let g: Generator = spec.parse().unwrap();
+            assert!(zech::Logs::of(&g).is_some(), "{spec} is primitive");
+            let fast = ShapeParts::new_with(&g, 4, n, true).unwrap();
+            let slow = ShapeParts::new_with(&g, 4, n, false).unwrap();
+            assert!(fast.zech.is_some() && slow.zech.is_none());
+            assert_eq!(fast.parts(), slow.parts());
+            let mut total = 0;
+            for i in 0..fast.parts() {
+                let (a, b) = (fast.part(i), slow.part(i));
+                assert_eq!(a, b, "{spec} part {i}");
+                total += a.len();
+            }
+            assert!(total > 0, "{spec}: no shape below {n} bits");
         }
     }
 
