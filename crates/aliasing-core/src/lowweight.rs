@@ -748,21 +748,34 @@ fn shapes5_slice(syn: &[u64], slice: u64, slices: u64) -> Vec<Vec<u32>> {
         }
     }
     v.sort_unstable();
+    // keys k and k ^ 1 differ in the lowest bit only: sorted, their runs
+    // are neighbours (the even key first), found by a linear scan
+    let run_end = |i: usize| {
+        let k = v[i].0;
+        i + v[i..].iter().take_while(|e| e.0 == k).count()
+    };
     let mut found = Vec::new();
     let mut i = 0;
     while i < v.len() {
-        let k = v[i].0;
-        let j = i + v[i..].partition_point(|e| e.0 == k);
-        let r0 = v.partition_point(|e| e.0 < (k ^ 1));
-        let r1 = r0 + v[r0..].partition_point(|e| e.0 == (k ^ 1));
-        for &(_, a, b) in &v[i..j] {
-            for &(_, c, l) in &v[r0..r1] {
-                if b < c {
-                    found.push(vec![0, a, b, c, l]);
+        let j = run_end(i);
+        if v[i].0 & 1 == 1 || j == v.len() || v[j].0 != v[i].0 ^ 1 {
+            // no partner run (an odd key's partner would have come first)
+            i = j;
+            continue;
+        }
+        let e = j;
+        let o = run_end(e);
+        // left pairs of one key, right pairs of the other, both ways
+        for (left, right) in [(i..e, e..o), (e..o, i..e)] {
+            for &(_, a, b) in &v[left] {
+                for &(_, c, l) in &v[right.clone()] {
+                    if b < c {
+                        found.push(vec![0, a, b, c, l]);
+                    }
                 }
             }
         }
-        i = j;
+        i = o;
     }
     found
 }
