@@ -13,11 +13,14 @@
 //! candidate. Both find exactly the same pairs as the hash search (tested
 //! against it), so every tally is unchanged.
 //!
-//! Logarithms by baby steps and giant steps: a table of `x^j` for
-//! `j < M = min(2^20, P)` and at most `ceil(P / M)` (2^12 at `r = 32`)
-//! multiplications by the constant `x^-M`, each four table look-ups (the
-//! multiplication by a constant is linear over GF(2)). One table per
-//! generator, kept for the process.
+//! Logarithms: for an even width from 22 to 32 (CRC-32) by the split of the
+//! group order `2^r - 1 = (2^(r/2) - 1)(2^(r/2) + 1)` into two subgroups of
+//! at most 65,537 elements, each with a table of its powers (two products
+//! and two look-ups a logarithm, see [`How::Split`]); otherwise by baby
+//! steps and giant steps (a table of `x^j` for `j < M = min(2^20, P)`, at
+//! most `ceil(P / M)` multiplications by the constant `x^-M`, four table
+//! look-ups each: the multiplication by a constant is linear over GF(2)).
+//! The tables are built once per generator and kept for the process.
 
 use super::{Table, syndromes};
 use crate::gf2;
@@ -33,30 +36,101 @@ const BABY: u64 = 1 << 20;
 pub(crate) struct Logs {
     /// `P = 2^r - 1`, the order of `x`.
     order: u64,
-    /// Baby steps `M`.
-    m: u64,
-    /// `x^j -> j` for `j < M`.
-    baby: Table,
-    /// Multiplication by `x^-M`: `giant[k][b] = x^-M (b << 8k) mod g`.
-    giant: Vec<[u32; 256]>,
+    how: How,
     /// The longest Zech table computed so far (`Z(d)` does not depend on the
     /// length asked for, so a longer table serves a shorter request).
     zech: Mutex<Arc<Vec<u32>>>,
+}
+
+/// Multiplication of a residue by a constant, a linear map over GF(2): the
+/// images of each byte of the residue, XORed.
+struct Linear(Vec<[u32; 256]>);
+
+impl Linear {
+    /// The map `y -> f(y)` for a GF(2)-linear `f` on residues of `r <= 32`
+    /// bits (evaluated on the 4 x 256 byte values).
+    fn new(r: u32, f: impl Fn(u64) -> u64) -> Self {
+        Linear(
+            (0..4)
+                .map(|k| {
+                    std::array::from_fn(|b| {
+                        let y = (b as u64) << (8 * k);
+                        if y >> r != 0 { 0 } else { f(y) as u32 }
+                    })
+                })
+                .collect(),
+        )
+    }
+
+    #[inline]
+    fn apply(&self, y: u64) -> u64 {
+        let t = &self.0;
+        (t[0][(y & 255) as usize]
+            ^ t[1][((y >> 8) & 255) as usize]
+            ^ t[2][((y >> 16) & 255) as usize]
+            ^ t[3][((y >> 24) & 255) as usize]) as u64
+    }
+}
+
+/// How a logarithm is found.
+enum How {
+    /// Baby steps and giant steps: `x^j -> j` for `j < M = min(2^20, P)`,
+    /// and the multiplication by `x^-M` (at most `ceil(P / M)` giant steps:
+    /// one or two up to `r = 21`, slow for odd `r` above).
+    Steps { m: u64, baby: Table, giant: Linear },
+    /// For even `r = 2h` (22 to 32): `P = A B` with `A = 2^h - 1` and
+    /// `B = 2^h + 1` coprime. For `y = x^e`, `y^B = (x^B)^(e mod A)` gives
+    /// `i = e mod A` from a table of the `A` powers of `x^B`; then
+    /// `y x^-i = (x^A)^((e - i) / A)` gives `j = (e - i) / A` from a table of
+    /// the `B` powers of `x^A`: `e = i + A j`. Two products and two look-ups
+    /// a logarithm (`y^(2^h)` is linear over GF(2): a table map).
+    Split {
+        g: Generator,
+        a: u64,
+        /// `(x^B)^i -> i`, `i < A`.
+        ta: Table,
+        /// `(x^A)^j -> j`, `j < B`.
+        tb: Table,
+        /// `x^-i`, `i < A`.
+        inv: Vec<u32>,
+        /// `y -> y^(2^h)`.
+        frob: Linear,
+    },
+}
+
+/// The table `(x^step)^i -> i` for `i < count`.
+fn power_table(g: &Generator, step: u64, count: u64) -> Table {
+    let c = gf2::x_pow_mod(step as u128, g);
+    let times = Linear::new(g.width(), |y| gf2::mul_residues(c, y, g));
+    let mut t = Table::with_filter(count as usize);
+    let mut s = 1u64;
+    for i in 0..count {
+        t.insert(s, i);
+        s = times.apply(s);
+    }
+    t
 }
 
 impl Logs {
     /// The tables of `g`, built once per generator and kept; `None` unless
     /// `g` is primitive (the period of `x` is `2^r - 1`) with `2 <= r <= 32`.
     pub(crate) fn of(g: &Generator) -> Option<Arc<Logs>> {
-        static KEPT: OnceLock<Mutex<HashMap<(u32, u64), Option<Arc<Logs>>>>> = OnceLock::new();
-        let key = (g.width(), g.normal());
+        Self::of_with(g, true)
+    }
+
+    /// [`Logs::of`], with the split method for even widths only if `split`
+    /// (the tests compare both methods).
+    fn of_with(g: &Generator, split: bool) -> Option<Arc<Logs>> {
+        type Kept = Mutex<HashMap<(u32, u64, bool), Option<Arc<Logs>>>>;
+        static KEPT: OnceLock<Kept> = OnceLock::new();
+        let key = (g.width(), g.normal(), split);
         let kept = KEPT.get_or_init(|| Mutex::new(HashMap::new()));
         if let Some(l) = kept.lock().expect("not poisoned").get(&key) {
             return l.clone();
         }
         // built outside the lock (a second thread may build it too: the
         // same tables, one is kept)
-        let l = Logs::new(g).map(Arc::new);
+        let l = Logs::new(g, split).map(Arc::new);
         kept.lock()
             .expect("not poisoned")
             .entry(key)
@@ -64,7 +138,7 @@ impl Logs {
             .clone()
     }
 
-    fn new(g: &Generator) -> Option<Logs> {
+    fn new(g: &Generator, split: bool) -> Option<Logs> {
         let r = g.width();
         if !(2..=32).contains(&r) || g.normal() & 1 == 0 {
             return None;
@@ -73,30 +147,47 @@ impl Logs {
         if gf2::period(g) != order as u128 {
             return None;
         }
-        let m = BABY.min(order);
-        let mut baby = Table::with_filter(m as usize);
-        for (j, &s) in syndromes(g, m as usize).iter().enumerate() {
-            baby.insert(s, j as u64);
-        }
-        // x^-M = x^(P - M mod P)
-        let c = gf2::x_pow_mod(((order - m % order) % order) as u128, g);
-        let giant = (0..4)
-            .map(|k| {
-                std::array::from_fn(|b| {
-                    let y = (b as u64) << (8 * k);
-                    if y >> r != 0 {
-                        0
-                    } else {
-                        gf2::mul_residues(c, y, g) as u32
-                    }
-                })
-            })
-            .collect();
+        let how = if split && r % 2 == 0 && r >= 22 {
+            let h = r / 2;
+            let (a, b) = ((1u64 << h) - 1, (1u64 << h) + 1);
+            let back = Linear::new(r, |y| {
+                gf2::mul_residues(gf2::x_pow_mod((order - 1) as u128, g), y, g)
+            });
+            let mut inv = Vec::with_capacity(a as usize);
+            let mut s = 1u64;
+            for _ in 0..a {
+                inv.push(s as u32);
+                s = back.apply(s);
+            }
+            let frob = Linear::new(r, |y| {
+                let mut z = y;
+                for _ in 0..h {
+                    z = gf2::mul_residues(z, z, g);
+                }
+                z
+            });
+            How::Split {
+                g: *g,
+                a,
+                ta: power_table(g, b, a),
+                tb: power_table(g, a, b),
+                inv,
+                frob,
+            }
+        } else {
+            let m = BABY.min(order);
+            let mut baby = Table::with_filter(m as usize);
+            for (j, &s) in syndromes(g, m as usize).iter().enumerate() {
+                baby.insert(s, j as u64);
+            }
+            // x^-M = x^(P - M mod P)
+            let c = gf2::x_pow_mod(((order - m % order) % order) as u128, g);
+            let giant = Linear::new(r, |y| gf2::mul_residues(c, y, g));
+            How::Steps { m, baby, giant }
+        };
         Some(Logs {
             order,
-            m,
-            baby,
-            giant,
+            how,
             zech: Mutex::new(Arc::new(Vec::new())),
         })
     }
@@ -106,29 +197,39 @@ impl Logs {
         self.order
     }
 
-    #[inline]
-    fn times_giant(&self, y: u64) -> u64 {
-        let g = &self.giant;
-        (g[0][(y & 255) as usize]
-            ^ g[1][((y >> 8) & 255) as usize]
-            ^ g[2][((y >> 16) & 255) as usize]
-            ^ g[3][((y >> 24) & 255) as usize]) as u64
-    }
-
     /// The exponent `e < P` with `x^e = y`; `None` for `y = 0` (or a value
     /// of `r` bits or more, which is no residue).
     pub(crate) fn log(&self, y: u64) -> Option<u64> {
         if y == 0 || y > self.order {
             return None;
         }
-        let mut z = y;
-        let mut i = 0u64;
-        while i * self.m < self.order {
-            if let Some(j) = self.baby.get(z) {
-                return Some((i * self.m + j) % self.order);
+        match &self.how {
+            How::Steps { m, baby, giant } => {
+                let mut z = y;
+                let mut i = 0u64;
+                while i * m < self.order {
+                    if let Some(j) = baby.get(z) {
+                        return Some((i * m + j) % self.order);
+                    }
+                    z = giant.apply(z);
+                    i += 1;
+                }
             }
-            z = self.times_giant(z);
-            i += 1;
+            How::Split {
+                g,
+                a,
+                ta,
+                tb,
+                inv,
+                frob,
+            } => {
+                let yb = gf2::mul_residues(frob.apply(y), y, g);
+                let i = ta.get(yb).expect("y^B is a power of x^B");
+                let j = tb
+                    .get(gf2::mul_residues(y, inv[i as usize] as u64, g))
+                    .expect("y x^-i is a power of x^A");
+                return Some(i + a * j);
+            }
         }
         unreachable!("x is primitive: every non-zero residue is a power of x")
     }
@@ -218,16 +319,28 @@ mod tests {
 
     #[test]
     fn logs_invert_powers_and_refuse_non_primitive_generators() {
-        for spec in ["0x11D", "0x104C11DB7", "0x1000000AF"] {
+        // 8 bits, 24 bits (both methods), 32 bits (both methods)
+        for spec in ["0x11D", "0x100001B", "0x104C11DB7", "0x1000000AF"] {
             let g: Generator = spec.parse().unwrap();
-            let l = Logs::of(&g).unwrap_or_else(|| panic!("{spec} is primitive"));
-            assert_eq!(l.order(), (1u64 << g.width()) - 1);
-            for e in [0u64, 1, 2, 255, 1 << 20, (1 << 20) + 1, 3_000_000_001, l.order() - 1] {
-                let e = e % l.order();
-                let y = gf2::x_pow_mod(e as u128, &g);
-                assert_eq!(l.log(y), Some(e), "{spec} x^{e}");
+            for split in [true, false] {
+                let l = Logs::of_with(&g, split).unwrap_or_else(|| panic!("{spec} is primitive"));
+                let is_split = matches!(l.how, How::Split { .. });
+                assert_eq!(is_split, split && g.width() >= 22, "{spec}");
+                assert_eq!(l.order(), (1u64 << g.width()) - 1);
+                let mut r = 0x1234_5678u64;
+                let mut es = vec![0u64, 1, 2, 255, 65535, 65536, 65537, 1 << 20, (1 << 20) + 1];
+                es.extend([3_000_000_001, l.order() - 1]);
+                for _ in 0..200 {
+                    r = r.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    es.push(r >> 20);
+                }
+                for &e in &es {
+                    let e = e % l.order();
+                    let y = gf2::x_pow_mod(e as u128, &g);
+                    assert_eq!(l.log(y), Some(e), "{spec} x^{e}");
+                }
+                assert_eq!(l.log(0), None);
             }
-            assert_eq!(l.log(0), None);
         }
         // CRC-16/CCITT and CRC-32C have the factor x + 1: not primitive
         for spec in ["0x11021", "0x11EDC6F41"] {
