@@ -747,7 +747,8 @@ fn shapes5_slice(syn: &[u64], slice: u64, slices: u64) -> Vec<Vec<u32>> {
             v.push((sx ^ syn[y as usize], x as u32, y));
         }
     }
-    v.sort_unstable();
+    // by key only: the join takes every pair of a run, in any order
+    v.sort_unstable_by_key(|e| e.0);
     // keys k and k ^ 1 differ in the lowest bit only: sorted, their runs
     // are neighbours (the even key first), found by a linear scan
     let run_end = |i: usize| {
@@ -1490,7 +1491,11 @@ pub(crate) mod tests {
     fn weight4_shapes_by_zech_logarithms_are_the_probes_shapes() {
         // primitive generators (the Zech search) at lengths with shapes,
         // against the hash probes, part by part and in order
-        for (spec, n) in [("0x11D", 255u64), ("0x1000000AF", 3000), ("0x104C11DB7", 9000)] {
+        for (spec, n) in [
+            ("0x11D", 255u64),
+            ("0x1000000AF", 3000),
+            ("0x104C11DB7", 9000),
+        ] {
             let g: Generator = spec.parse().unwrap();
             assert!(zech::Logs::of(&g).is_some(), "{spec} is primitive");
             let fast = ShapeParts::new_with(&g, 4, n, true).unwrap();
@@ -1529,8 +1534,9 @@ pub(crate) mod tests {
             }
             assert!(!want.is_empty() || spec == "0x104C11DB7", "{spec}");
             for slices in [1u64, 2, 4, 8, 32] {
-                let mut got: Vec<Vec<u32>> =
-                    (0..slices).flat_map(|i| shapes5_slice(&syn, i, slices)).collect();
+                let mut got: Vec<Vec<u32>> = (0..slices)
+                    .flat_map(|i| shapes5_slice(&syn, i, slices))
+                    .collect();
                 got.sort_unstable();
                 assert_eq!(got, want, "{spec}, {slices} slices");
             }

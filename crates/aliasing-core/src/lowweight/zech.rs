@@ -287,8 +287,7 @@ pub(crate) fn pairs(
     };
     // a in [lo, end - d)  <=>  a - lo < end - d - lo  (unsigned, wrapping)
     let hit = |zd: u32, d: u32| -> bool {
-        a_of(zd).wrapping_sub(lo) < end.wrapping_sub(d).wrapping_sub(lo)
-            && d + lo < end
+        a_of(zd).wrapping_sub(lo) < end.wrapping_sub(d).wrapping_sub(lo) && d + lo < end
     };
     let n = ds.len().min(end as usize);
     if n < 2 {
@@ -331,7 +330,9 @@ mod tests {
                 let mut es = vec![0u64, 1, 2, 255, 65535, 65536, 65537, 1 << 20, (1 << 20) + 1];
                 es.extend([3_000_000_001, l.order() - 1]);
                 for _ in 0..200 {
-                    r = r.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    r = r
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
                     es.push(r >> 20);
                 }
                 for &e in &es {
@@ -357,7 +358,13 @@ mod tests {
             let syn = syndromes(&g, n);
             let z = l.zech(&syn);
             for (lo, end) in [(0u32, 250u32), (1, 250), (1, 117), (0, 2)] {
-                for t in [1u64, 2, 0x1234 & l.order(), syn[7] ^ syn[249], syn[3] ^ syn[4]] {
+                for t in [
+                    1u64,
+                    2,
+                    0x1234 & l.order(),
+                    syn[7] ^ syn[249],
+                    syn[3] ^ syn[4],
+                ] {
                     let lt = l.log(t).unwrap() as u32;
                     let mut got = Vec::new();
                     pairs(&z, l.order(), lt, lo, end, |a, d| got.push((a, a + d)));
