@@ -147,7 +147,7 @@ impl Logs {
         if gf2::period(g) != order as u128 {
             return None;
         }
-        let how = if split && r % 2 == 0 && r >= 22 {
+        let how = if split && r.is_multiple_of(2) && r >= 22 {
             let h = r / 2;
             let (a, b) = ((1u64 << h) - 1, (1u64 << h) + 1);
             let back = Linear::new(r, |y| {
