@@ -797,6 +797,19 @@ mod tests {
     }
 
     #[test]
+    fn lengths_in_one_pass_weigh_as_one_pass_each() {
+        // what `alias transfer` does for the frame lengths it lacks
+        for spec in ["0x11021", "0x18005", "0x1864CFB"] {
+            let g: Generator = spec.parse().unwrap();
+            let lengths = [40u64, 300, 1000, 12144];
+            let all = dual_weights(&g, &lengths).unwrap();
+            for (d, &n) in all.iter().zip(&lengths) {
+                assert_eq!(*d, dual_weights(&g, &[n]).unwrap().remove(0), "{spec} {n}");
+            }
+        }
+    }
+
+    #[test]
     fn lfsr_tables_match_serial_steps() {
         let g: Generator = "0x104C11DB7".parse().unwrap();
         let lf = Lfsr::new(&g).unwrap();

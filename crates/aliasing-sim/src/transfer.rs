@@ -369,10 +369,12 @@ pub fn report_with(
                     .map_err(|e| with_bytes(e, sp.bytes[k]))?;
             }
         }
+        let mut duals = missing_duals(&sp, &work.plans, kept, progress)?;
         let mut stacks = Vec::new();
         for (k, plan) in work.plans.iter().enumerate() {
             let bytes = sp.bytes[k];
-            let st = frame_stack(&sp, plan, bytes, kept, &mut changed, progress)
+            let dual = duals.remove(&u64::from(plan.model.n));
+            let st = frame_stack(&sp, plan, bytes, kept, &mut changed, dual, progress)
                 .map_err(|e| with_bytes(e, bytes))?;
             stacks.push(Some(st));
         }
@@ -471,25 +473,68 @@ pub fn model_text() -> String {
         .into()
 }
 
+/// The CRC's dual weights of every frame length that `kept` lacks, by
+/// length in bits, from one pass over the register's states for all of
+/// them (the pass steps the register once for every length; the weights
+/// are those of a pass per length, integer for integer). Empty where the
+/// lengths do not share one generator (each is then computed on its own).
+fn missing_duals(
+    sp: &StackParams,
+    plans: &[JointPlan],
+    kept: &Tallies,
+    progress: &dyn Progress,
+) -> Result<std::collections::HashMap<u64, DualWeights>> {
+    let missing: Vec<&JointPlan> = plans
+        .iter()
+        .zip(&sp.bytes)
+        .filter(|(_, b)| kept.get(**b).is_none())
+        .map(|(p, _)| p)
+        .collect();
+    let Some(first) = missing.first() else {
+        return Ok(Default::default());
+    };
+    let g = &first.model.generator;
+    if missing.iter().any(|p| p.model.generator != *g) {
+        return Ok(Default::default());
+    }
+    let mut ns: Vec<u64> = missing.iter().map(|p| u64::from(p.model.n)).collect();
+    ns.sort_unstable();
+    ns.dedup();
+    let budget = aliasing_core::units::MemoryBudget::from_env()?;
+    let duals = aliasing_core::dual::dual_weights_with(g, &ns, budget, progress)?;
+    Ok(ns.into_iter().zip(duals).collect())
+}
+
 /// The stack of one length: from `kept` when it holds the length, else
-/// computed (enumeration, dual code) and added; the draws of the next
-/// weight are run (and kept) when some BER needs them, exactly as
-/// [`joint::report`] runs them, so the result is `alias stack`'s.
+/// computed (enumeration, and the dual code unless given in `dual`) and
+/// added; the draws of the next weight are run (and kept) when some BER
+/// needs them, exactly as [`joint::report`] runs them, so the result is
+/// `alias stack`'s.
 fn frame_stack(
     sp: &StackParams,
     plan: &JointPlan,
     bytes: u64,
     kept: &mut Tallies,
     changed: &mut bool,
+    dual: Option<DualWeights>,
     progress: &dyn Progress,
 ) -> Result<JointStack> {
     if kept.get(bytes).is_none() {
         let tally = run_items(plan, 0..plan.enumeration_items(), "work items", progress);
         let n = plan.model.n as u64;
-        let budget = aliasing_core::units::MemoryBudget::from_env()?;
-        let dual =
-            aliasing_core::dual::dual_weights_with(&plan.model.generator, &[n], budget, progress)?
-                .remove(0);
+        let dual = match dual {
+            Some(d) => d,
+            None => {
+                let budget = aliasing_core::units::MemoryBudget::from_env()?;
+                aliasing_core::dual::dual_weights_with(
+                    &plan.model.generator,
+                    &[n],
+                    budget,
+                    progress,
+                )?
+                .remove(0)
+            }
+        };
         kept.frames.push(KeptFrame { bytes, tally, dual });
         *changed = true;
     }
