@@ -15,7 +15,7 @@ venv="$target_dir/py-venv"
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
-"$venv/bin/python" -m pip install -q --disable-pip-version-check maturin numpy pytest pandas
+"$venv/bin/python" -m pip install -q --disable-pip-version-check maturin numpy pytest pandas tqdm
 like_test=(
   --config 'profile.dev.opt-level=2'
   --config 'profile.dev.debug="line-tables-only"'

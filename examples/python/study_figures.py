@@ -16,6 +16,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import numpy as np
+
 import aliasing
 
 STUDY_BERS = [1e-4, 1e-5, 1e-6, 1e-7, 1e-8]
@@ -53,12 +55,18 @@ def main() -> int:
     st = aliasing.stack("ethernet-tcp", bytes=[64, 128, 256, 594], ber=bers, progress=True)
     nbytes, sber = st.column("bytes"), st.column("ber")
     joint, product = st.column("joint.estimate"), st.column("independence_product")
+    # where the enumeration leaves only a certified bracket there is no
+    # estimate (NaN): its upper end is drawn instead, as a bound
+    high = st.column("joint.high")
     fig, ax = plt.subplots(figsize=(8, 5))
     for i, b in enumerate(bers):
         sel = sber == b
         color = f"C{i}"
         ax.loglog(nbytes[sel], joint[sel], color=color, marker="o", label=f"joint, BER {b:g}")
         ax.loglog(nbytes[sel], product[sel], color=color, linestyle=":", label=f"product, BER {b:g}")
+        bound = sel & np.isnan(joint)
+        if bound.any():
+            ax.loglog(nbytes[bound], high[bound], color=color, marker="v", linestyle="none", label=f"joint at most, BER {b:g}")
     ax.set_xlabel("frame length (bytes)")
     ax.set_ylabel("P(undetected by FCS, IPv4 and TCP)")
     ax.set_title("ethernet-tcp: joint escape against the independence product")

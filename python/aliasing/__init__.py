@@ -179,17 +179,29 @@ class Result:
     dtype('float64')
     """
 
-    __slots__ = ("_text", "_doc")
+    __slots__ = ("_text", "_parsed")
 
     def __init__(self, text: str) -> None:
         self._text = text
-        self._doc = json.loads(text)
+        self._parsed: Any = None
+
+    @property
+    def _doc(self) -> Any:
+        # parsed on first use: a result only saved or passed on is never parsed
+        d = self._parsed
+        if d is None:
+            d = self._parsed = json.loads(self._text)
+        return d
 
     @property
     def kind(self) -> str:
         """The document's kind: ``curve``, ``hd``, ``weights``, ``compare``,
         ``stack``, ``search``, ``simulate``, ... (``simulate`` sweeps are
-        lists of documents and have kind ``simulate``)."""
+        lists of documents and have kind ``simulate``).
+
+        >>> hd("crc32c", max_bits=200).kind
+        'hd'
+        """
         d = self._doc
         if isinstance(d, list):
             return str(d[0].get("kind", "")) if d and isinstance(d[0], dict) else ""
@@ -197,18 +209,30 @@ class Result:
 
     @property
     def schema(self) -> Optional[int]:
-        """The document schema's version."""
+        """The document schema's version.
+
+        >>> isinstance(curve("16", bits=512, ber=1e-5).schema, int)
+        True
+        """
         return self._doc.get("schema") if isinstance(self._doc, dict) else None
 
     @property
     def method(self) -> Optional[str]:
-        """The exact method used (``markov``, ``dual``, ...) where the document says."""
+        """The exact method used (``markov``, ``dual``, ...) where the document says.
+
+        >>> curve("16", bits=512, ber=1e-5, method="markov").method
+        'markov'
+        """
         return self._doc.get("method") if isinstance(self._doc, dict) else None
 
     @property
     def check(self) -> Optional[Dict[str, Any]]:
         """The CRC or check the document is about (its ``check`` or ``crc``
-        block: name, width, generator), where it has one."""
+        block: name, width, generator), where it has one.
+
+        >>> curve(CRC_16_KERMIT, bytes=64, ber=1e-5).check["name"]
+        'CRC-16/KERMIT'
+        """
         if not isinstance(self._doc, dict):
             return None
         c = self._doc.get("check", self._doc.get("crc"))
@@ -218,7 +242,11 @@ class Result:
     def points(self) -> List[Dict[str, Any]]:
         """The document's rows: ``points`` (curve, compare, stack), ``results``
         (search), ``weights`` (weights), ``profile`` (hd) or ``checks``
-        (simulate); every document of a sweep for a list of documents."""
+        (simulate); every document of a sweep for a list of documents.
+
+        >>> [p["bits"] for p in curve("16", bits=[512, 1024], ber=1e-5).points]
+        [512, 1024]
+        """
         d = self._doc
         if isinstance(d, list):
             return list(d)
@@ -235,16 +263,29 @@ class Result:
         return isinstance(self._doc, dict) and key in self._doc
 
     def keys(self) -> Iterable[str]:
-        """The document's top-level keys."""
+        """The document's top-level keys.
+
+        >>> "points" in curve("16", bits=512, ber=1e-5).keys()
+        True
+        """
         return self._doc.keys() if isinstance(self._doc, dict) else []
 
     def to_dict(self) -> Dict[str, Any]:
         """The document as fresh Python objects (a list for a simulate sweep),
-        equal to ``json.loads`` of the binary's ``--format json`` output."""
+        equal to ``json.loads`` of the binary's ``--format json`` output.
+
+        >>> d = curve("16", bits=512, ber=1e-5).to_dict()
+        >>> d["kind"], d["points"][0]["bits"]
+        ('curve', 512)
+        """
         return json.loads(self._text)
 
     def to_json(self) -> str:
-        """The document's text, as the binary prints it."""
+        """The document's text, as the binary prints it.
+
+        >>> curve("16", bits=512, ber=1e-5).to_json().startswith("{")
+        True
+        """
         return self._text
 
     def column(self, name: str):
@@ -279,7 +320,12 @@ class Result:
 
     def to_pandas(self):
         """The rows of :attr:`points` as a pandas DataFrame, nested objects
-        flattened to dotted column names (needs pandas)."""
+        flattened to dotted column names (needs pandas).
+
+        >>> df = curve("16", bits=[512, 1024], ber=[1e-5, 1e-6]).to_pandas()
+        >>> df.shape[0], list(df.columns[:3])
+        (4, ['ber', 'bits', 'data_bits'])
+        """
         try:
             import pandas as pd
         except ImportError as e:  # pragma: no cover - depends on the environment
@@ -287,6 +333,11 @@ class Result:
         return pd.json_normalize(self.points)
 
     def _repr_html_(self) -> str:
+        """An HTML table of the rows (at most 200) for notebooks.
+
+        >>> curve("16", bits=[512, 1024], ber=1e-5)._repr_html_().count("<tr>")
+        3
+        """
         rows = self.points
         title = html.escape(f"aliasing {self.kind} result")
         c = self.check
@@ -327,7 +378,14 @@ class Result:
         plot``: ``y`` is ``alias`` (P(alias | error)) or ``undetected``
         (P_ud), ``x`` is ``auto``, ``bits`` or ``bytes``, ``size`` a
         ``(width, height)`` in pixels. Curves, comparisons, stacks and
-        simulations can be drawn."""
+        simulations can be drawn.
+
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "crc16.svg")
+        >>> curve("16", bits=[512, 1024, 2048], ber=[1e-5, 1e-7]).plot(path)
+        >>> open(path).read(4)
+        '<svg'
+        """
         fd, tmp = tempfile.mkstemp(suffix=".json", prefix="aliasing-")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -355,10 +413,20 @@ def _cell(v: Any) -> str:
 # options that take several values as separate arguments (`--merge a b`)
 _MULTI = frozenset({"merge"})
 # options whose values are counts: 1e9 is passed as 1000000000
-_COUNTS = frozenset({"frames", "samples", "errors", "candidates", "sample", "seed", "threads"})
+_COUNTS = frozenset(
+    {"frames", "samples", "errors", "candidates", "sample", "seed", "threads", "budget"}
+)
 
 
 def _value(name: str, v: Any) -> str:
+    # the common cases first: this runs for every option of every call
+    t = type(v)
+    if t is str:
+        return v
+    if t is int:
+        return str(v)
+    if t is float and name not in _COUNTS:
+        return repr(v)
     if isinstance(v, Crc):
         return v.spec
     if isinstance(v, bool):
@@ -380,6 +448,10 @@ def _value(name: str, v: Any) -> str:
     raise InputError(f"{name}= cannot be {type(v).__name__}", "arguments")
 
 
+# option name -> flag (`max_weight` -> `--max-weight`), filled as met
+_FLAGS: Dict[str, str] = {}
+
+
 def _argv(command: str, positional: Sequence[Any], options: Dict[str, Any]) -> List[str]:
     argv = [command]
     for p in positional:
@@ -387,7 +459,9 @@ def _argv(command: str, positional: Sequence[Any], options: Dict[str, Any]) -> L
     for key, v in options.items():
         if v is None or v is False:
             continue
-        flag = "--" + key.replace("_", "-")
+        flag = _FLAGS.get(key)
+        if flag is None:
+            flag = _FLAGS[key] = "--" + key.replace("_", "-")
         if v is True:
             argv.append(flag)
         elif key in _MULTI and isinstance(v, (list, tuple)):
@@ -474,8 +548,11 @@ def curve(
     method: Optional[str] = None,
     payload: Optional[_Path] = None,
     payload_hex: Optional[str] = None,
+    frame: Optional[_Path] = None,
+    frame_hex: Optional[str] = None,
     memory: Optional[str] = None,
     plot: Optional[_Path] = None,
+    allow_long: bool = False,
     progress: _Progress = None,
     **options: Any,
 ) -> Result:
@@ -508,8 +585,11 @@ def curve(
                 method=method,
                 payload=payload,
                 payload_hex=payload_hex,
+                frame=frame,
+                frame_hex=frame_hex,
                 memory=memory,
                 plot=plot,
+                allow_long=allow_long,
                 **options,
             ),
         ),
@@ -522,6 +602,9 @@ def hd(
     *,
     max_hd: Optional[int] = None,
     max_bits: Optional[int] = None,
+    budget: Optional[_Num] = None,
+    plot: Optional[_Path] = None,
+    allow_long: bool = False,
     progress: _Progress = None,
     **options: Any,
 ) -> Result:
@@ -534,7 +617,20 @@ def hd(
     4
     """
     return _run(
-        _argv("hd", [], dict(crc=crc, max_hd=max_hd, max_bits=max_bits, **options)), progress
+        _argv(
+            "hd",
+            [],
+            dict(
+                crc=crc,
+                max_hd=max_hd,
+                max_bits=max_bits,
+                budget=budget,
+                plot=plot,
+                allow_long=allow_long,
+                **options,
+            ),
+        ),
+        progress,
     )
 
 
@@ -547,6 +643,8 @@ def weights(
     dual: bool = False,
     shard: Optional[Union[str, Sequence[int]]] = None,
     out: Optional[_Path] = None,
+    plot: Optional[_Path] = None,
+    allow_long: bool = False,
     progress: _Progress = None,
     **options: Any,
 ) -> Result:
@@ -569,6 +667,8 @@ def weights(
                 dual=dual,
                 shard=shard,
                 out=out,
+                plot=plot,
+                allow_long=allow_long,
                 **options,
             ),
         ),
@@ -583,7 +683,10 @@ def compare(
     checks: Optional[Union[_Check, Sequence[_Check]]] = None,
     payload: Optional[_Path] = None,
     payload_hex: Optional[str] = None,
+    frame: Optional[_Path] = None,
+    frame_hex: Optional[str] = None,
     plot: Optional[_Path] = None,
+    allow_long: bool = False,
     progress: _Progress = None,
     **options: Any,
 ) -> Result:
@@ -591,9 +694,9 @@ def compare(
     compare``). Rows (``points``): ``check``, ``bytes``, ``bits``, ``ber``,
     ``p_error``, ``p_undetected``, ``p_alias_given_error``.
 
-    >>> r = compare(bytes=64, ber=1e-5, checks=["crc32", "internet"])
+    >>> r = compare(bytes=64, ber=1e-5, checks=["crc16", "internet"])
     >>> [p["check"] for p in r.points]
-    ['CRC-32/ISO-HDLC', 'Internet']
+    ['CRC-16/ARC', 'Internet']
     """
     return _run(
         _argv(
@@ -605,7 +708,10 @@ def compare(
                 checks=checks,
                 payload=payload,
                 payload_hex=payload_hex,
+                frame=frame,
+                frame_hex=frame_hex,
                 plot=plot,
+                allow_long=allow_long,
                 **options,
             ),
         ),
@@ -625,6 +731,7 @@ def stack(
     out: Optional[_Path] = None,
     merge: Optional[Sequence[_Path]] = None,
     plot: Optional[_Path] = None,
+    allow_long: bool = False,
     progress: _Progress = None,
     **options: Any,
 ) -> Result:
@@ -653,6 +760,7 @@ def stack(
                 out=out,
                 merge=merge,
                 plot=plot,
+                allow_long=allow_long,
                 **options,
             ),
         ),
@@ -677,6 +785,7 @@ def search(
     merge: Optional[Sequence[_Path]] = None,
     rank: Optional[str] = None,
     plot: Optional[_Path] = None,
+    allow_long: bool = False,
     progress: _Progress = None,
     **options: Any,
 ) -> Result:
@@ -708,6 +817,7 @@ def search(
                 merge=merge,
                 rank=rank,
                 plot=plot,
+                allow_long=allow_long,
                 **options,
             ),
         ),
@@ -737,6 +847,7 @@ def simulate(
     rare: bool = False,
     proposal: Optional[Sequence[float]] = None,
     samples: Optional[_Num] = None,
+    allow_long: bool = False,
     progress: _Progress = None,
     **options: Any,
 ) -> Result:
@@ -774,6 +885,7 @@ def simulate(
                 rare=rare,
                 proposal=proposal,
                 samples=samples,
+                allow_long=allow_long,
                 **options,
             ),
         ),
@@ -787,6 +899,7 @@ def merge(
     out: Optional[_Path] = None,
     plot: Optional[_Path] = None,
     no_exact: bool = False,
+    allow_long: bool = False,
     progress: _Progress = None,
     **options: Any,
 ) -> Result:
@@ -804,6 +917,10 @@ def merge(
     if isinstance(files, (str, os.PathLike)):
         files = [files]
     return _run(
-        _argv("merge", list(files), dict(out=out, plot=plot, no_exact=no_exact, **options)),
+        _argv(
+            "merge",
+            list(files),
+            dict(out=out, plot=plot, no_exact=no_exact, allow_long=allow_long, **options),
+        ),
         progress,
     )

@@ -70,8 +70,11 @@ def curve(
     method: Optional[str] = None,
     payload: Optional[_Path] = None,
     payload_hex: Optional[str] = None,
+    frame: Optional[_Path] = None,
+    frame_hex: Optional[str] = None,
     memory: Optional[str] = None,
     plot: Optional[_Path] = None,
+    allow_long: bool = False,
     progress: _Progress = None,
     **options: Any,
 ) -> Result: ...
@@ -80,6 +83,9 @@ def hd(
     *,
     max_hd: Optional[int] = None,
     max_bits: Optional[int] = None,
+    budget: Optional[_Num] = None,
+    plot: Optional[_Path] = None,
+    allow_long: bool = False,
     progress: _Progress = None,
     **options: Any,
 ) -> Result: ...
@@ -92,6 +98,8 @@ def weights(
     dual: bool = False,
     shard: Optional[_Shard] = None,
     out: Optional[_Path] = None,
+    plot: Optional[_Path] = None,
+    allow_long: bool = False,
     progress: _Progress = None,
     **options: Any,
 ) -> Result: ...
@@ -102,7 +110,10 @@ def compare(
     checks: Optional[Union[_Check, Sequence[_Check]]] = None,
     payload: Optional[_Path] = None,
     payload_hex: Optional[str] = None,
+    frame: Optional[_Path] = None,
+    frame_hex: Optional[str] = None,
     plot: Optional[_Path] = None,
+    allow_long: bool = False,
     progress: _Progress = None,
     **options: Any,
 ) -> Result: ...
@@ -118,6 +129,7 @@ def stack(
     out: Optional[_Path] = None,
     merge: Optional[Sequence[_Path]] = None,
     plot: Optional[_Path] = None,
+    allow_long: bool = False,
     progress: _Progress = None,
     **options: Any,
 ) -> Result: ...
@@ -138,6 +150,7 @@ def search(
     merge: Optional[Sequence[_Path]] = None,
     rank: Optional[str] = None,
     plot: Optional[_Path] = None,
+    allow_long: bool = False,
     progress: _Progress = None,
     **options: Any,
 ) -> Result: ...
@@ -163,6 +176,7 @@ def simulate(
     rare: bool = False,
     proposal: Optional[Sequence[float]] = None,
     samples: Optional[_Num] = None,
+    allow_long: bool = False,
     progress: _Progress = None,
     **options: Any,
 ) -> Result: ...
@@ -172,6 +186,7 @@ def merge(
     out: Optional[_Path] = None,
     plot: Optional[_Path] = None,
     no_exact: bool = False,
+    allow_long: bool = False,
     progress: _Progress = None,
     **options: Any,
 ) -> Result: ...

@@ -11,6 +11,13 @@ class Error(Exception):
     ``str(e)`` is the one-line message the ``alias`` command prints after
     ``error:``; ``e.reason`` a short machine-readable reason (see
     :class:`InputError`).
+
+    >>> import aliasing
+    >>> try:
+    ...     aliasing.curve("16", bits=8, ber=1e-5)
+    ... except aliasing.Error as e:
+    ...     print(type(e).__name__, e.reason)
+    InputError bad_length
     """
 
     reason: str
@@ -41,8 +48,24 @@ class InputError(Error, ValueError):
 
 class AliasError(Error, RuntimeError):
     """A valid request that could not be run: ``reason`` is ``too_big``
-    (over the memory limit), ``plot`` (drawing failed) or ``internal``."""
+    (over the memory limit), ``plot`` (drawing failed) or ``internal``.
+
+    >>> import aliasing
+    >>> try:
+    ...     aliasing.curve("32", bits=100, ber=1e-5, method="markov", memory="1M")
+    ... except aliasing.AliasError as e:
+    ...     print(e.reason, isinstance(e, RuntimeError))
+    too_big True
+    """
 
 
 class FileError(AliasError, OSError):
-    """A file that could not be read or written (``reason`` is ``io``)."""
+    """A file that could not be read or written (``reason`` is ``io``).
+
+    >>> import aliasing
+    >>> try:
+    ...     aliasing.merge("/nonexistent/part.json")
+    ... except aliasing.Error as e:
+    ...     print(type(e).__name__, isinstance(e, OSError))
+    FileError True
+    """

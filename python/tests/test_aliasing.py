@@ -60,9 +60,12 @@ def test_same_document_as_the_binary(cli, call, argv):
 
 @pytest.fixture(scope="module")
 def stack_pair(cli):
-    """One `stack` request (its CRC-32 makes it the slowest), from both sides."""
-    argv = ["stack", "--stack", "ethernet-tcp", "--bytes", "64", "--ber", "1e-4", "--max-weight", "3"]
-    return aliasing.stack("ethernet-tcp", bytes=64, ber=1e-4, max_weight=3), cli.json(*argv)
+    """One `stack` request, from both sides: a 16-bit FCS (a CRC-32's takes
+    15 s in the test build), a point with an estimate and one with only its
+    bracket."""
+    argv = ["stack", "--stack", "ipv4-tcp+CRC-16/ARC", "--bytes", "64", "--ber", "1e-4,0.3", "--max-weight", "3"]
+    r = aliasing.stack("ipv4-tcp+CRC-16/ARC", bytes=64, ber=[1e-4, 0.3], max_weight=3)
+    return r, cli.json(*argv)
 
 
 def test_stack_same_document_as_the_binary(stack_pair):
@@ -83,7 +86,7 @@ def test_scalars_and_one_element_lists_agree():
     assert a == b == c
 
 
-@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("threads", [0, 1, 2, 3, 5])
 def test_simulate_with_a_seed_gives_the_binarys_counts(cli, threads):
     argv = ["simulate", "--frames", "30000", "--bytes", "64", "--ber", "2e-3", "--seed", "7", "--no-exact"]
     want = cli.json(*argv, "--threads", "1")
@@ -229,6 +232,42 @@ def test_crc_values():
     assert "did you mean" in str(info.value) and info.value.reason == "unknown_name"
 
 
+COMMANDS = ["curve", "hd", "weights", "compare", "stack", "search", "simulate", "merge"]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_option_of_the_binary_is_a_keyword(cli, command):
+    """Each option of `alias COMMAND` (but --format/--output, which the
+    package does not take) is a keyword argument of the function."""
+    import inspect
+
+    help_text = cli.run(command, "--help").stdout
+    options = {o.replace("-", "_") for o in re.findall(r"^\s+(?:-\w, )?--([a-z][a-z0-9-]*)", help_text, re.M)}
+    options -= {"help", "format", "output", "version"}
+    assert {"allow_long"} < options
+    params = inspect.signature(getattr(aliasing, command)).parameters
+    keywords = {n for n, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY or p.default is not inspect.Parameter.empty}
+    positional = {n for n, p in params.items() if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD}
+    assert options == (keywords | positional) - {"progress", "files"}
+
+
+def test_stubs_have_the_signatures():
+    import ast
+    import inspect
+
+    stub = ast.parse((Path(aliasing.__file__).parent / "__init__.pyi").read_text())
+    defs = {f.name: f for f in stub.body if isinstance(f, ast.FunctionDef)}
+    for name in COMMANDS + ["run"]:
+        f = defs[name]
+        got = [a.arg for a in f.args.posonlyargs + f.args.args]
+        if f.args.vararg:
+            got.append(f.args.vararg.arg)
+        got += [a.arg for a in f.args.kwonlyargs]
+        if f.args.kwarg:
+            got.append(f.args.kwarg.arg)
+        assert got == list(inspect.signature(getattr(aliasing, name)).parameters), name
+
+
 def test_stubs_list_every_constant():
     stub = (Path(aliasing.__file__).parent / "__init__.pyi").read_text()
     listed = set(re.findall(r"^(CRC_\w+): Crc$", stub, re.M))
@@ -260,6 +299,7 @@ def test_null_is_nan_and_nested_fields():
 def test_nested_fields(stack_pair):
     s, want = stack_pair
     est = s.column("joint.estimate")
+    assert np.isnan(est).any() and not np.isnan(est).all()
     # no estimate (the bracket alone) is null in JSON, NaN in the column
     expected = [np.nan if p["joint"]["estimate"] is None else p["joint"]["estimate"] for p in want["points"]]
     assert est.dtype == np.float64
@@ -314,6 +354,16 @@ def test_progress_callback():
     stage, done, total = seen[-1]
     assert done == total > 0
     assert all(d <= t for _, d, t in seen)
+
+
+def test_a_tqdm_bar_when_asked(capsys):
+    tqdm = pytest.importorskip("tqdm")
+    r = aliasing.simulate(frames=3e5, bytes=64, ber=1e-3, seed=1, no_exact=True, threads=1, progress=True)
+    assert r["frames"] == 300000
+    err = capsys.readouterr().err
+    # the bar's last state: every frame done
+    assert "300000/300000" in err.replace(",", ""), err[-500:]
+    assert tqdm.__version__
 
 
 def test_a_raising_callback_stops_the_run():
@@ -386,6 +436,28 @@ def test_ctrl_c_stops_a_long_computation_within_a_second():
     assert word == "interrupted", p.stdout + p.stderr
     assert float(secs) < 1.0, secs
     assert p.stderr == ""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_child_is_refused_not_left_waiting():
+    # the thread pool does not survive fork(): a run in the child would wait
+    # forever; it is refused at once, and the parent goes on
+    script = (
+        "import aliasing, os\n"
+        "a = aliasing.curve('16', bits=512, ber=1e-5).to_dict()\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    try:\n"
+        "        aliasing.curve('16', bits=512, ber=1e-5)\n"
+        "        os._exit(3)\n"
+        "    except RuntimeError as e:\n"
+        "        os._exit(7 if 'fork' in str(e) else 4)\n"
+        "_, status = os.waitpid(pid, 0)\n"
+        "print(os.waitstatus_to_exitcode(status), aliasing.curve('16', bits=512, ber=1e-5).to_dict() == a)\n"
+    )
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == ["7", "True"], p.stdout + p.stderr
 
 
 # --- overhead ------------------------------------------------------------

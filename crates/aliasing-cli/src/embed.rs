@@ -19,7 +19,6 @@
 //! assert!(e.is_input() && e.message.starts_with("unknown CRC or check `crc33`"));
 //! ```
 
-use clap::Parser;
 use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -239,7 +238,7 @@ pub fn run_document(argv: &[String], hooks: &Hooks) -> Result<String, RunError> 
     if !plot {
         full.extend(["--format".to_string(), "json".to_string()]);
     }
-    let cli = match crate::program::Cli::try_parse_from(&full) {
+    let cli = match parse(&full) {
         Ok(c) => c,
         Err(e) => {
             let msg = crate::program::one_line(&e.render().to_string());
@@ -289,6 +288,26 @@ pub fn run_document(argv: &[String], hooks: &Hooks) -> Result<String, RunError> 
             }
         }
     }
+}
+
+thread_local! {
+    /// The program's parser, built once per thread: building clap's command
+    /// tree is most of the time a short command line takes to parse.
+    static COMMAND: RefCell<Option<clap::Command>> = const { RefCell::new(None) };
+}
+
+/// `Cli::try_parse_from(full)` on this thread's built parser: the same
+/// definitions, the same matches and the same error messages, without
+/// building the command tree again. (The parse mutates nothing a later parse
+/// reads: clap's `try_get_matches_from_mut` is made for repeated parsing.)
+fn parse(full: &[String]) -> Result<crate::program::Cli, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    COMMAND.with(|c| {
+        let mut slot = c.borrow_mut();
+        let cmd = slot.get_or_insert_with(crate::program::Cli::command);
+        let mut matches = cmd.try_get_matches_from_mut(full)?;
+        crate::program::Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(cmd))
+    })
 }
 
 fn cancelled() -> RunError {
@@ -346,4 +365,45 @@ fn kind_of(e: &anyhow::Error) -> (ErrorKind, &'static str) {
         }
     }
     (ErrorKind::Input, "invalid")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn argv(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    /// The parser kept between calls parses and refuses as a fresh one:
+    /// the same document before and after refusals, and each refusal's
+    /// message that of `Cli::try_parse_from`.
+    #[test]
+    fn a_kept_parser_parses_and_refuses_as_a_fresh_one() {
+        let h = Hooks::new();
+        let good = argv("curve --crc 16 --bits 512,1024 --ber 1e-5");
+        let first = run_document(&good, &h).unwrap();
+        for bad in [
+            "curve --crc 16 --bitz 5",
+            "curve",
+            "hd --crc 16 --max-hd many",
+            "curve --crc 16 --bits 512 --bytes 64",
+            "stack --bytes 1518",
+        ] {
+            let e = run_document(&argv(bad), &h).unwrap_err();
+            let mut full = vec!["alias".to_string()];
+            full.extend(argv(bad));
+            full.extend(["--format".to_string(), "json".to_string()]);
+            let fresh = crate::program::Cli::try_parse_from(&full)
+                .err()
+                .expect("refused");
+            let line = crate::program::one_line(&fresh.render().to_string());
+            assert_eq!(e.message, format!("{line} (see --help)"), "{bad}");
+            assert_eq!(e.reason, "arguments");
+        }
+        assert_eq!(run_document(&good, &h).unwrap(), first);
+        let other = run_document(&argv("curve --crc 16 --bits 512 --ber 1e-6"), &h).unwrap();
+        assert_ne!(other, first);
+    }
 }

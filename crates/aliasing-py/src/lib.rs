@@ -8,7 +8,11 @@
 //!
 //! Each run goes on a worker thread while the calling thread waits without
 //! the GIL, waking every [`POLL`] to run Python's signal handlers (Ctrl-C
-//! becomes `KeyboardInterrupt`) and the progress callback. A pending
+//! becomes `KeyboardInterrupt`) and the progress callback: Python runs
+//! signal handlers on its main thread only, so the computation cannot run
+//! there. Workers are kept between runs (one per concurrent call), so a
+//! small request pays a hand-over between two threads, not a thread's
+//! start; each keeps its parsed command-line definitions. A pending
 //! exception cancels the run through its hooks: the computation stops the
 //! next time it reports progress (an unwinding with a private payload,
 //! caught in `run_document`), and the exception is raised once the worker
@@ -17,7 +21,7 @@
 use aliasing_cli::{ErrorKind, Hooks, RunError, run_document};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use std::sync::mpsc;
+use std::sync::{Mutex, mpsc};
 use std::time::Duration;
 
 /// How often a waiting call looks at signals and progress.
@@ -44,48 +48,133 @@ fn py_error(py: Python<'_>, e: &RunError) -> PyErr {
     made.unwrap_or_else(|err| err)
 }
 
+/// A job for a worker: the command line, its hooks, where the result goes.
+struct Job {
+    argv: Vec<String>,
+    hooks: Hooks,
+    reply: mpsc::SyncSender<Result<String, RunError>>,
+}
+
+/// A worker thread kept between runs (spawning one costs about as much as
+/// a small request, its first touches of a fresh stack included).
+struct Worker {
+    jobs: mpsc::Sender<Job>,
+    /// The process that started it: after `os.fork()` a child has the
+    /// parent's idle list but none of its threads.
+    pid: u32,
+}
+
+/// Workers waiting for a job. A call takes one (or starts one) and puts it
+/// back when its run has ended, so concurrent calls from several Python
+/// threads each have their own.
+static IDLE: Mutex<Vec<Worker>> = Mutex::new(Vec::new());
+
+fn take_worker() -> std::io::Result<Worker> {
+    let pid = std::process::id();
+    let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
+    idle.retain(|w| w.pid == pid);
+    if let Some(w) = idle.pop() {
+        return Ok(w);
+    }
+    drop(idle);
+    let (jobs, rx) = mpsc::channel::<Job>();
+    std::thread::Builder::new()
+        .name("aliasing-run".into())
+        .stack_size(STACK)
+        .spawn(move || {
+            for job in rx {
+                let _ = job.reply.send(run_document(&job.argv, &job.hooks));
+            }
+        })?;
+    Ok(Worker { jobs, pid })
+}
+
+fn give_back(w: Worker) {
+    IDLE.lock().unwrap_or_else(|e| e.into_inner()).push(w);
+}
+
+/// What a wait for the worker saw.
+enum Poll {
+    /// The run ended.
+    Done(Result<String, RunError>),
+    /// The worker thread ended without answering.
+    Lost,
+    /// `POLL` passed.
+    Pending,
+}
+
+/// Waits up to `POLL` for the worker's answer.
+fn wait(rx: &mpsc::Receiver<Result<String, RunError>>) -> Poll {
+    match rx.recv_timeout(POLL) {
+        Ok(r) => Poll::Done(r),
+        Err(mpsc::RecvTimeoutError::Timeout) => Poll::Pending,
+        Err(mpsc::RecvTimeoutError::Disconnected) => Poll::Lost,
+    }
+}
+
 /// Runs one command (`argv` without the program name, as on the command
 /// line) and returns its JSON document as text. `progress`, if given, is
 /// called on this thread as `progress(stage, done, total)` while the run
 /// goes on. Raises `aliasing.InputError`, `aliasing.FileError` or
 /// `aliasing.AliasError` with the command line's one-line message.
+/// The process that ran the first computation.
+static FIRST_PID: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+
+/// Refuses to compute in a forked child of a process that has computed:
+/// the computation's thread pool does not survive `fork()`, and a run
+/// there would wait forever for threads the child does not have.
+fn not_forked() -> PyResult<()> {
+    let pid = std::process::id();
+    if *FIRST_PID.get_or_init(|| pid) == pid {
+        return Ok(());
+    }
+    Err(pyo3::exceptions::PyRuntimeError::new_err(
+        "aliasing cannot compute in a process forked from one that has computed \
+         (its thread pool does not survive fork): start workers with \
+         multiprocessing's \"spawn\" or \"forkserver\" method",
+    ))
+}
+
 #[pyfunction]
 #[pyo3(signature = (argv, progress = None))]
 fn run(py: Python<'_>, argv: Vec<String>, progress: Option<Bound<'_, PyAny>>) -> PyResult<String> {
+    not_forked()?;
     let hooks = Hooks::new();
-    let (tx, rx) = mpsc::sync_channel(1);
-    let worker_hooks = hooks.clone();
-    let handle = std::thread::Builder::new()
-        .name("aliasing-run".into())
-        .stack_size(STACK)
-        .spawn(move || {
-            let _ = tx.send(run_document(&argv, &worker_hooks));
-        })
-        .map_err(|e| {
-            pyo3::exceptions::PyRuntimeError::new_err(format!("cannot start a thread: {e}"))
-        })?;
+    let (reply, rx) = mpsc::sync_channel(1);
+    let worker = take_worker().map_err(|e| {
+        pyo3::exceptions::PyRuntimeError::new_err(format!("cannot start a thread: {e}"))
+    })?;
+    let job = Job {
+        argv,
+        hooks: hooks.clone(),
+        reply,
+    };
+    if worker.jobs.send(job).is_err() {
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(
+            "internal error: the worker thread has ended",
+        ));
+    }
     // a Receiver is not Sync, which a closure run without the GIL needs
-    let rx = std::sync::Mutex::new(rx);
+    let rx = Mutex::new(rx);
     let mut last = None;
     let mut pending: Option<PyErr> = None;
+    let mut lost = false;
     let result = loop {
         let got = py.detach(|| {
-            match rx
-                .lock()
-                .map_err(|_| mpsc::RecvTimeoutError::Disconnected)
-                .and_then(|r| r.recv_timeout(POLL))
-            {
-                Ok(r) => Some(r),
-                Err(mpsc::RecvTimeoutError::Timeout) => None,
-                Err(mpsc::RecvTimeoutError::Disconnected) => Some(Err(RunError {
+            let rx = rx.lock().unwrap_or_else(|e| e.into_inner());
+            wait(&rx)
+        });
+        match got {
+            Poll::Done(r) => break r,
+            Poll::Lost => {
+                lost = true;
+                break Err(RunError {
                     kind: ErrorKind::Other,
                     reason: "internal",
                     message: "internal error: the worker thread ended without a result".into(),
-                })),
+                });
             }
-        });
-        if let Some(r) = got {
-            break r;
+            Poll::Pending => {}
         }
         if pending.is_some() {
             continue; // cancelled: wait for the worker to stop
@@ -106,7 +195,11 @@ fn run(py: Python<'_>, argv: Vec<String>, progress: Option<Bound<'_, PyAny>>) ->
             last = Some(p);
         }
     };
-    let _ = handle.join();
+    // the worker has answered: it is free for the next run (one whose
+    // thread ended without answering is not put back)
+    if !lost {
+        give_back(worker);
+    }
     if let Some(e) = pending {
         return Err(e);
     }
@@ -192,6 +285,7 @@ fn library_curve_seconds(
     calls: u32,
 ) -> PyResult<f64> {
     use aliasing_core::curve::{Method, exact};
+    not_forked()?;
     let calls = calls.max(1);
     py.detach(|| {
         let start = std::time::Instant::now();
