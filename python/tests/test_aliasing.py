@@ -109,6 +109,78 @@ def test_merge_of_shards_equals_the_binarys(cli, tmp_path):
     assert got["stack"] == whole["stack"]
 
 
+# --- transfer ------------------------------------------------------------
+
+# small: a 16-bit FCS, weights up to 4, no draws
+TRANSFER = dict(stack="ipv4-tcp+CRC-16/ARC", max_weight=4, samples=0)
+TRANSFER_ARGV = ["--stack", "ipv4-tcp+CRC-16/ARC", "--max-weight", "4", "--samples", "0"]
+
+
+@pytest.fixture(scope="module")
+def transfer_pair(cli):
+    """One `transfer` request from both sides: two BERs, two hop counts."""
+    r = aliasing.transfer(size="10TB", mtu=200, ber=[1e-5, 1e-7], hops=[1, 3], **TRANSFER)
+    argv = ["transfer", "--size", "10TB", "--mtu", "200", "--ber", "1e-5,1e-7", "--hops", "1,3", *TRANSFER_ARGV]
+    return r, cli.json(*argv)
+
+
+def test_transfer_same_document_as_the_binary(transfer_pair):
+    r, want = transfer_pair
+    assert untimed(r.to_dict()) == untimed(want)
+    assert isinstance(r, aliasing.TransferResult) and r.kind == "transfer"
+    assert r.size_bytes == want["size_bytes"] == 10**13
+    assert r.stack == want["stack"] == "ipv4-tcp+CRC-16/ARC"
+    assert r.payload_file is None and r.model == want["model"]
+
+
+def test_transfer_scalars_numbers_and_files(cli, tmp_path):
+    # a float size is a count, a scalar a one-element list
+    a = aliasing.transfer(size=1e9, mtu=[576], ber=1e-7, hops=1, **TRANSFER).to_dict()
+    b = aliasing.transfer(size="1GB", mtu=576, ber=[1e-7], **TRANSFER).to_dict()
+    assert a == b
+    f = tmp_path / "data.bin"
+    f.write_bytes(b"x" * 5000)
+    t = tmp_path / "tallies.json"
+    r = aliasing.transfer(payload=f, mtu=576, ber=1e-6, tallies=t, **TRANSFER)
+    assert r.size_bytes == 5000 and r.payload_file == str(f)
+    assert t.exists()
+    want = cli.json("transfer", "--payload", str(f), "--mtu", "576", "--ber", "1e-6", *TRANSFER_ARGV)
+    assert untimed(r.to_dict()) == untimed(want)
+    # from the kept tallies: the same document
+    again = aliasing.transfer(payload=f, mtu=576, ber=1e-6, tallies=t, **TRANSFER)
+    assert again.to_dict() == r.to_dict()
+
+
+def test_transfer_columns(transfer_pair):
+    r, want = transfer_pair
+    pts = want["points"]
+    assert r.column("hops").dtype == np.int64 and r.column("hops").tolist() == [1, 3, 1, 3]
+    assert r.column("frames").tolist() == [p["frames"] for p in pts]
+    for name in ("escapes", "joint_per_frame", "p_at_least_one"):
+        for part in ("estimate", "low", "high"):
+            col = r.column(f"{name}.{part}")
+            assert col.dtype == np.float64
+            assert col.tolist() == [p[name][part] for p in pts]
+        with pytest.raises(TypeError, match=rf"`{name}\.low`"):
+            r.column(name)
+    low, est, high = (r.column(f"escapes.{k}") for k in ("low", "estimate", "high"))
+    assert np.all(low > 0) and np.all(low <= est) and np.all(est <= high)
+    # the guide's figures (docs/guide/transfer.md, checked against the binary there)
+    assert [f"{x:.6e}" for x in est] == ["1.810940e-05", "5.432819e-05", "1.810868e-13", "5.432604e-13"]
+    pd = pytest.importorskip("pandas")
+    df = r.to_pandas()
+    assert isinstance(df, pd.DataFrame) and len(df) == 4
+    assert {"escapes.estimate", "escapes.low", "joint_per_frame.method"} <= set(df.columns)
+
+
+def test_transfer_corruption_is_a_repeated_option():
+    argv = aliasing._argv("transfer", [], dict(size="1GB", corruption=["a:1e-3", "b:2e-3"], mtu=1500))
+    assert argv == ["transfer", "--size=1GB", "--corruption=a:1e-3", "--corruption=b:2e-3", "--mtu=1500"]
+    assert aliasing._argv("transfer", [], dict(corruption="a:1e-3")) == ["transfer", "--corruption=a:1e-3"]
+    with pytest.raises(aliasing.InputError):
+        aliasing._argv("transfer", [], dict(corruption=[]))
+
+
 # --- errors --------------------------------------------------------------
 
 
@@ -124,6 +196,12 @@ def test_merge_of_shards_equals_the_binarys(cli, tmp_path):
         (lambda: aliasing.hd("16", max_hd="many"), ["hd", "--crc", "16", "--max-hd", "many"], "arguments"),
         (lambda: aliasing.curve("16", bitz=512), ["curve", "--crc", "16", "--bitz", "512"], "arguments"),
         (lambda: aliasing.simulate(frames=0, bytes=64), ["simulate", "--frames", "0", "--bytes", "64"], None),
+        (lambda: aliasing.transfer(size="10XB", mtu=1500, ber=1e-7), ["transfer", "--size", "10XB", "--mtu", "1500", "--ber", "1e-7"], None),
+        (lambda: aliasing.transfer(size="1GB", mtu=40, ber=1e-7), ["transfer", "--size", "1GB", "--mtu", "40", "--ber", "1e-7"], None),
+        (lambda: aliasing.transfer(size="1GB", mtu=1500, ber=0.7), ["transfer", "--size", "1GB", "--mtu", "1500", "--ber", "0.7"], None),
+        (lambda: aliasing.transfer(size="1GB", mtu=1500, ber=1e-7, hops=0), ["transfer", "--size", "1GB", "--mtu", "1500", "--ber", "1e-7", "--hops", "0"], None),
+        (lambda: aliasing.transfer(size="1GB", mtu=1500, ber=1e-7, burst=(1e-6, 0.1, 1e-4, 0.1)), ["transfer", "--size", "1GB", "--mtu", "1500", "--ber", "1e-7", "--burst", "1e-6,0.1,1e-4,0.1"], None),
+        (lambda: aliasing.transfer(mtu=1500, ber=1e-7), ["transfer", "--mtu", "1500", "--ber", "1e-7"], "arguments"),
     ],
 )
 def test_bad_input_raises_input_error_with_the_binarys_message(cli, call, argv, reason):
@@ -232,7 +310,11 @@ def test_crc_values():
     assert "did you mean" in str(info.value) and info.value.reason == "unknown_name"
 
 
-COMMANDS = ["curve", "hd", "weights", "compare", "stack", "search", "simulate", "merge"]
+COMMANDS = ["curve", "hd", "weights", "compare", "stack", "search", "simulate", "transfer", "merge"]
+
+# keywords the binary of this tree does not have yet: `alias transfer
+# --corruption MODEL:RATE` lands with its own change (remove it from here then)
+NOT_IN_THE_BINARY_YET = {"transfer": {"corruption"}}
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -248,7 +330,7 @@ def test_every_option_of_the_binary_is_a_keyword(cli, command):
     params = inspect.signature(getattr(aliasing, command)).parameters
     keywords = {n for n, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY or p.default is not inspect.Parameter.empty}
     positional = {n for n, p in params.items() if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD}
-    assert options == (keywords | positional) - {"progress", "files"}
+    assert options == (keywords | positional) - {"progress", "files"} - NOT_IN_THE_BINARY_YET.get(command, set())
 
 
 def test_stubs_have_the_signatures():
