@@ -374,7 +374,7 @@ class Result:
         )
 
     def __repr__(self) -> str:
-        return f"<aliasing.Result kind={self.kind!r} rows={len(self.points)}>"
+        return f"<aliasing.{type(self).__name__} kind={self.kind!r} rows={len(self.points)}>"
 
     def plot(
         self,
