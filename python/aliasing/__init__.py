@@ -433,10 +433,10 @@ class TransferResult(Result):
     :meth:`to_dict`) where only the certified bracket ``[low, high]`` is
     known; ``frames_sent`` is NaN only where it overflows a double.
 
-    >>> r = transfer(size="1GB", mtu=[200, 576], ber=1e-7, stack="ipv4-tcp+CRC-16/ARC",
+    >>> r = transfer(size="1GB", mtu=200, ber=[1e-6, 1e-7], stack="ipv4-tcp+CRC-16/ARC",
     ...              max_weight=4, samples=0)
     >>> r.size_bytes, r.stack, r.column("frames").tolist()
-    (1000000000, 'ipv4-tcp+CRC-16/ARC', [6250000, 1865672])
+    (1000000000, 'ipv4-tcp+CRC-16/ARC', [6250000, 6250000])
     >>> r.column("escapes.low").dtype
     dtype('float64')
     """

@@ -135,19 +135,19 @@ def test_transfer_same_document_as_the_binary(transfer_pair):
 
 def test_transfer_scalars_numbers_and_files(cli, tmp_path):
     # a float size is a count, a scalar a one-element list
-    a = aliasing.transfer(size=1e9, mtu=[576], ber=1e-7, hops=1, **TRANSFER).to_dict()
-    b = aliasing.transfer(size="1GB", mtu=576, ber=[1e-7], **TRANSFER).to_dict()
+    a = aliasing.transfer(size=1e9, mtu=[200], ber=1e-7, hops=1, **TRANSFER).to_dict()
+    b = aliasing.transfer(size="1GB", mtu=200, ber=[1e-7], **TRANSFER).to_dict()
     assert a == b
     f = tmp_path / "data.bin"
     f.write_bytes(b"x" * 5000)
     t = tmp_path / "tallies.json"
-    r = aliasing.transfer(payload=f, mtu=576, ber=1e-6, tallies=t, **TRANSFER)
+    r = aliasing.transfer(payload=f, mtu=200, ber=1e-6, tallies=t, **TRANSFER)
     assert r.size_bytes == 5000 and r.payload_file == str(f)
     assert t.exists()
-    want = cli.json("transfer", "--payload", str(f), "--mtu", "576", "--ber", "1e-6", *TRANSFER_ARGV)
+    want = cli.json("transfer", "--payload", str(f), "--mtu", "200", "--ber", "1e-6", *TRANSFER_ARGV)
     assert untimed(r.to_dict()) == untimed(want)
     # from the kept tallies: the same document
-    again = aliasing.transfer(payload=f, mtu=576, ber=1e-6, tallies=t, **TRANSFER)
+    again = aliasing.transfer(payload=f, mtu=200, ber=1e-6, tallies=t, **TRANSFER)
     assert again.to_dict() == r.to_dict()
 
 
