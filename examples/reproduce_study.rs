@@ -10,7 +10,9 @@
 //! (8-, 16-, 20-bit maximal-length CRCs at 1e-7), `fig8.*` (Internet
 //! checksum against packet size at 1.5e-5), each as JSON + SVG + PNG,
 //! `joint.json` (the joint escape of `ethernet-tcp` beside the study's
-//! product) and `numbers.txt` with every figure quoted in the study's text.
+//! product), `transfer.*` (expected escapes per petabyte against BER for
+//! MTUs 1500 and 9000, `alias transfer`'s library call and figure) and
+//! `numbers.txt` with every figure quoted in the study's text.
 //! The computation is `aliasing_examples::study::compute`, which a test
 //! compares with the committed files.
 
@@ -29,7 +31,7 @@ fn main() -> Result<(), aliasing_examples::study::Error> {
             dir.join(format!("{stem}.json")),
             serde_json::to_string_pretty(doc)? + "\n",
         )?;
-        if stem.starts_with("fig") {
+        if stem.starts_with("fig") || *stem == "transfer" {
             for ext in ["svg", "png"] {
                 aliasing_plot::render(doc, &dir.join(format!("{stem}.{ext}")))?;
             }

@@ -79,6 +79,49 @@ mod tests {
         compare_with_docs(&crate::study::compute().unwrap(), false);
     }
 
+    /// The transfer section of the committed `numbers.txt` is what the
+    /// committed `transfer.json` prints (to the printed digits), and the
+    /// figure draws: cheap (no tally computed); that the JSON is what the
+    /// code computes is [`docs_study_transfer_is_what_the_code_writes`]'s
+    /// (tens of seconds in release, ignored).
+    #[test]
+    fn docs_study_transfer_numbers_are_the_committed_figure() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/study");
+        let numbers = std::fs::read_to_string(format!("{dir}/numbers.txt")).unwrap();
+        let text = std::fs::read_to_string(format!("{dir}/transfer.json")).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let doc: aliasing_core::document::Transfer = serde_json::from_value(value.clone()).unwrap();
+        assert_eq!(doc.points.len(), 2 * crate::study::TRANSFER_BERS.len());
+        let mut section = String::new();
+        crate::study::transfer_numbers(&mut section, &doc).unwrap();
+        assert!(
+            numbers.contains(&section),
+            "docs/study/numbers.txt lacks the transfer section of transfer.json:\n{section}"
+        );
+        let fig = aliasing_plot::figure_of(
+            &aliasing_plot::doc::Document::from_value(&value).unwrap(),
+            &Default::default(),
+        )
+        .unwrap();
+        assert_eq!(fig.series.len(), 4, "a line and a band per MTU");
+    }
+
+    /// The transfer figure is what the code computes (the joint tallies of
+    /// 1518- and 9018-byte frames: tens of seconds in release): `cargo test
+    /// --release -p aliasing-examples -- --ignored docs_study_transfer`.
+    #[test]
+    #[ignore]
+    fn docs_study_transfer_is_what_the_code_writes() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/study");
+        let (doc, _) = crate::study::transfer_figure().unwrap();
+        let text = aliasing_core::document::to_json_sorted(&doc).unwrap();
+        let fresh: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let committed: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(format!("{dir}/transfer.json")).unwrap())
+                .unwrap();
+        assert_close(&fresh, &committed, "transfer");
+    }
+
     /// The README points to the tested tour (it no longer carries a copy
     /// that could drift from it).
     #[test]

@@ -7,9 +7,11 @@
 use aliasing_core::bsc::{self, CurvePoint};
 use aliasing_core::curve::{self, Method};
 use aliasing_core::document::StackPoint;
+use aliasing_core::document::{Transfer, TransferPoint};
 use aliasing_core::{catalogue, internet};
 use aliasing_sim::interval::clopper_pearson;
 use aliasing_sim::joint::{StackParams, StackReport, report};
+use aliasing_sim::transfer::{self, Tallies, TransferParams};
 use serde_json::json;
 use std::fmt::Write as _;
 
@@ -30,15 +32,17 @@ pub struct Study {
 /// Computes every number and figure of `docs/study/`: [`curves`], then the
 /// combined sections (the joint stacks of the study's 16-bit case, about 3
 /// minutes of CPU for its weight-4 codewords at 12,016 bits, and of
-/// `ethernet-tcp`) and the billion-packet CRC-32 run (dual codes): about 5
-/// minutes of CPU in all.
+/// `ethernet-tcp`), the billion-packet CRC-32 run (dual codes) and the
+/// transfers of [`transfers`] (the joint tallies of 1518- and 9018-byte
+/// frames, tens of seconds): about 6 minutes of CPU in all.
 pub fn compute() -> Result<Study, Error> {
     let Study {
         numbers: mut out,
         mut figures,
     } = curves()?;
-    combined(&mut out, &mut figures)?;
+    let study16 = combined(&mut out, &mut figures)?;
     billion(&mut out)?;
+    transfers(&mut out, &mut figures, &study16)?;
     Ok(Study {
         numbers: out,
         figures,
@@ -341,10 +345,12 @@ fn study_case(
 
 /// The combined sections: the study's own case and Ethernet's, exactly,
 /// and the joint escape against the study's product over lengths and BERs.
+/// Returns the stack point of the study's own case (16-bit CRC, 1502
+/// bytes, BER 1e-5), for [`transfers`].
 fn combined(
     out: &mut String,
     figures: &mut Vec<(&'static str, serde_json::Value)>,
-) -> Result<(), Error> {
+) -> Result<StackPoint, Error> {
     // a 1500-byte IPv4/TCP packet followed by the 16-bit CRC; weights up to
     // 4 exact (weight 5 at 12,016 bits is minutes of enumeration)
     let r16 = stack("ipv4-tcp+16", &[1502], &[1e-5], 4, 50_000)?;
@@ -396,5 +402,140 @@ fn combined(
     writeln!(out)?;
     let doc = aliasing_core::document::to_json_sorted(&all)?;
     figures.push(("joint", serde_json::from_str(&doc)?));
+    Ok(r16.points[0].clone())
+}
+
+/// The BERs of the transfer figure.
+pub const TRANSFER_BERS: [f64; 8] = [1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12];
+
+/// The transfer figure's document (`transfer.json`): `alias transfer
+/// --size 1PB --mtu 1500,9000 --ber 1e-5,...,1e-12` (`ethernet-tcp`, one
+/// hop, `alias stack`'s defaults), so its escapes are per petabyte; and the
+/// tallies kept, for the 7 GB question at the same frame length.
+pub fn transfer_figure() -> Result<(Transfer, Tallies), Error> {
+    let params = TransferParams::new(
+        "ethernet-tcp",
+        1_000_000_000_000_000,
+        vec![1500, 9000],
+        TRANSFER_BERS.to_vec(),
+        vec![1],
+    );
+    let mut kept = Tallies::new(&params);
+    let (doc, _) = transfer::report_with(&params, &mut kept, &aliasing_core::progress::Silent)?;
+    Ok((doc, kept))
+}
+
+/// The transfers section: the figure's numbers, jumbo against standard
+/// frames per byte moved, and the study's 7 GB file as `alias transfer`
+/// answers it, for its 16-bit case (`study16`, the stack point of
+/// [`combined`]) and for Ethernet's CRC-32.
+fn transfers(
+    out: &mut String,
+    figures: &mut Vec<(&'static str, serde_json::Value)>,
+    study16: &StackPoint,
+) -> Result<(), Error> {
+    let (doc, mut kept) = transfer_figure()?;
+    transfer_numbers(out, &doc)?;
+    writeln!(
+        out,
+        "## The study's 7 GB file (\"one bad packet in 4,800,000 packets, a 7 GB file\"), BER 1e-5, 1500-byte MTU"
+    )?;
+    let size = 7_000_000_000u128;
+    let mut p16 = TransferParams::new("ipv4-tcp+16", size, vec![1500], vec![1e-5], vec![1]);
+    p16.max_weight = 4;
+    let t16 = transfer::one_hop_point(&p16, 1500, study16)?;
+    seven_gb(
+        out,
+        "alias transfer --size 7GB --mtu 1500 --ber 1e-5 --stack ipv4-tcp+16 --max-weight 4",
+        size,
+        &t16,
+    )?;
+    let p32 = TransferParams::new("ethernet-tcp", size, vec![1500], vec![1e-5], vec![1]);
+    let (t32, _) = transfer::report_with(&p32, &mut kept, &aliasing_core::progress::Silent)?;
+    seven_gb(
+        out,
+        "alias transfer --size 7GB --mtu 1500 --ber 1e-5",
+        size,
+        &t32.points[0],
+    )?;
+    writeln!(out)?;
+    let text = aliasing_core::document::to_json_sorted(&doc)?;
+    figures.push(("transfer", serde_json::from_str(&text)?));
+    Ok(())
+}
+
+/// The figure's points, and the ratios of jumbo to standard frames at each
+/// BER: per frame, in frames, and per byte moved.
+pub fn transfer_numbers(out: &mut String, doc: &Transfer) -> Result<(), Error> {
+    writeln!(
+        out,
+        "## Transfers: expected corrupted frames delivered per petabyte, ethernet-tcp, one hop"
+    )?;
+    writeln!(
+        out,
+        "# alias transfer --size 1PB --mtu 1500,9000 --ber 1e-5,1e-6,1e-7,1e-8,1e-9,1e-10,1e-11,1e-12 --plot transfer.svg"
+    )?;
+    for pt in &doc.points {
+        writeln!(
+            out,
+            "  MTU {:>4} ({} bytes, {} frames)  BER {:>5.0e}: joint per frame {} [{:.6e}, {:.6e}]; escapes per PB {} [{:.6e}, {:.6e}]; bytes per escape {}",
+            pt.mtu,
+            pt.frame_bytes,
+            pt.frames,
+            pt.ber,
+            opt(pt.joint_per_frame.estimate),
+            pt.joint_per_frame.low,
+            pt.joint_per_frame.high,
+            opt(pt.escapes.estimate),
+            pt.escapes.low,
+            pt.escapes.high,
+            opt(pt.bytes_per_escape)
+        )?;
+    }
+    writeln!(
+        out,
+        "# jumbo (MTU 9000) against standard (MTU 1500) frames: per frame, frames moved, per byte moved"
+    )?;
+    for &ber in &TRANSFER_BERS {
+        let at = |mtu: u64| {
+            doc.points
+                .iter()
+                .find(|p| p.mtu == mtu && p.ber == ber)
+                .ok_or_else(|| format!("no MTU {mtu} point at BER {ber:e}"))
+        };
+        let (a, b) = (at(1500)?, at(9000)?);
+        let ratio = |x: Option<f64>, y: Option<f64>| match (x, y) {
+            (Some(x), Some(y)) if y > 0.0 => Some(x / y),
+            _ => None,
+        };
+        writeln!(
+            out,
+            "  BER {:>5.0e}: joint per frame x{}; frames x{:.6e}; escapes per byte moved x{}",
+            ber,
+            opt(ratio(
+                b.joint_per_frame.estimate,
+                a.joint_per_frame.estimate
+            )),
+            b.frames as f64 / a.frames as f64,
+            opt(ratio(b.escapes.estimate, a.escapes.estimate))
+        )?;
+    }
+    Ok(())
+}
+
+/// One line of the 7 GB question.
+fn seven_gb(out: &mut String, command: &str, size: u128, pt: &TransferPoint) -> Result<(), Error> {
+    writeln!(
+        out,
+        "  {command}: {} frames of {} bytes; joint per frame {}; expected escapes {} [{:.6e}, {:.6e}]; P(at least one) {}; bytes per escape {} ({size} bytes moved)",
+        pt.frames,
+        pt.frame_bytes,
+        opt(pt.joint_per_frame.estimate),
+        opt(pt.escapes.estimate),
+        pt.escapes.low,
+        pt.escapes.high,
+        opt(pt.p_at_least_one.estimate),
+        opt(pt.bytes_per_escape)
+    )?;
     Ok(())
 }

@@ -1207,52 +1207,27 @@ pub fn hd_profile_within(
                 // where the factors allow, then the scan to the end.
                 let quick = until.min(from.max(1) + QUICK_SPANS);
                 match search(w, from, quick, &mut budget)? {
-                    Span::Found(l, ex) => Ok((l + 1, ex)),
-                    Span::Stopped { at, reason } => {
-                        stopped = Some(HdStop {
-                            searched_hd: hd,
-                            hd_at_least: hd,
-                            clear_to_bits: at,
-                            reason,
-                            budget: total_budget,
-                        });
-                        Err(at)
-                    }
-                    Span::Clear if quick >= until => Ok(none_below(until)),
-                    Span::Clear => match crate::trinomial::shortest(g).ok() {
+                    Span::Clear if quick < until => match crate::trinomial::shortest(g).ok() {
                         Some(Some(t)) if t.b + 1 < cap => Ok((t.b + 1, t.positions())),
                         Some(_) => Ok((cap, cap_ex.clone())),
-                        None => match search(w, quick, until, &mut budget)? {
-                            Span::Found(l, ex) => Ok((l + 1, ex)),
-                            Span::Clear => Ok(none_below(until)),
-                            Span::Stopped { at, reason } => {
-                                stopped = Some(HdStop {
-                                    searched_hd: hd,
-                                    hd_at_least: hd,
-                                    clear_to_bits: at,
-                                    reason,
-                                    budget: total_budget,
-                                });
-                                Err(at)
-                            }
-                        },
+                        None => settle(
+                            search(w, quick, until, &mut budget)?,
+                            || none_below(until),
+                            hd,
+                            total_budget,
+                            &mut stopped,
+                        ),
                     },
+                    span => settle(span, || none_below(until), hd, total_budget, &mut stopped),
                 }
             } else {
-                match search(w, from, until, &mut budget)? {
-                    Span::Found(l, ex) => Ok((l + 1, ex)),
-                    Span::Clear => Ok(none_below(until)),
-                    Span::Stopped { at, reason } => {
-                        stopped = Some(HdStop {
-                            searched_hd: hd,
-                            hd_at_least: hd,
-                            clear_to_bits: at,
-                            reason,
-                            budget: total_budget,
-                        });
-                        Err(at)
-                    }
-                }
+                settle(
+                    search(w, from, until, &mut budget)?,
+                    || none_below(until),
+                    hd,
+                    total_budget,
+                    &mut stopped,
+                )
             }
         };
         let Ok((n_first, example)) = found else {
@@ -1283,6 +1258,33 @@ pub fn hd_profile_within(
         open,
         stopped,
     })
+}
+
+/// What one span search of [`hd_profile_within`] settles: the first length
+/// with a codeword and that codeword, the answer `clear` gives where none
+/// turned up, or the length where it stopped (recorded in `stopped`, with
+/// the HD searched and the budget given).
+fn settle(
+    span: Span,
+    clear: impl FnOnce() -> (u64, Vec<u64>),
+    hd: u32,
+    budget: f64,
+    stopped: &mut Option<HdStop>,
+) -> std::result::Result<(u64, Vec<u64>), u64> {
+    match span {
+        Span::Found(l, ex) => Ok((l + 1, ex)),
+        Span::Clear => Ok(clear()),
+        Span::Stopped { at, reason } => {
+            *stopped = Some(HdStop {
+                searched_hd: hd,
+                hd_at_least: hd,
+                clear_to_bits: at,
+                reason,
+                budget,
+            });
+            Err(at)
+        }
+    }
 }
 
 /// Spans the weight-3 search scans before it turns to discrete logarithms.

@@ -331,20 +331,9 @@ pub struct Miss {
     pub method: String,
 }
 
-/// One entry of a transfer point's `"corruption"` list.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CorruptionPoint {
-    /// The model, as `bits:P`, `word`, `burst:B`, `splice:C`.
-    pub model: String,
-    /// Probability that a segment is corrupted once.
-    pub rate: f64,
-    /// `P(every end-to-end check passes | the segment was corrupted)`.
-    pub p_miss: f64,
-    /// Expected undetected corruptions: `frames x rate x p_miss`.
-    pub escapes: f64,
-    /// How `p_miss` was computed.
-    pub method: String,
-}
+/// One entry of a transfer point's `"corruption"` list (defined with the
+/// transfer document).
+pub use aliasing_core::document::CorruptionPoint;
 
 impl Corruption {
     /// The transfer point's entry for `frames` segments, from the model's
@@ -686,6 +675,9 @@ type BitsKey = ([u32; 16], usize);
 /// Given-data `bits:P` values already computed: `(P_ud, P_err)` by key.
 type BitsCache = HashMap<BitsKey, (f64, f64)>;
 
+/// The most keys a [`BitsCache`] keeps (per thread and chunk).
+const BITS_CACHE_MAX: usize = 4096;
+
 fn bits_key(seg: &[u8]) -> BitsKey {
     // per column: the high bytes (columns 8..15) and the low bytes (0..7)
     // of 8 words packed into a u64 each, one popcount per bit position
@@ -712,6 +704,16 @@ fn bits_key(seg: &[u8]) -> BitsKey {
         }
     }
     (ones, seg.len())
+}
+
+/// [`binomial_head`] already computed on this thread, for one `p`: by `n`
+/// (a pure function of `(n, p)`, so the digits do not depend on which
+/// thread computed what).
+type Heads = Option<([f64; 9], [f64; 9])>;
+
+thread_local! {
+    static HEADS: std::cell::RefCell<(f64, HashMap<u64, Heads>)> =
+        std::cell::RefCell::new((f64::NAN, HashMap::new()));
 }
 
 /// Relative bound on the mass the fast carry chain leaves out, as in
@@ -774,9 +776,33 @@ fn bits_fast(key: &BitsKey, p: f64) -> Option<f64> {
         up[k] = total - down[k];
     }
     let mut heads = [([0.0f64; 9], [0.0f64; 9]); 32];
-    for k in 0..16 {
-        heads[2 * k] = binomial_head(up[k], p)?;
-        heads[2 * k + 1] = binomial_head(down[k], p)?;
+    let ok = HEADS.with(|cell| {
+        let mut memo = cell.borrow_mut();
+        if memo.0.to_bits() != p.to_bits() {
+            *memo = (p, HashMap::new());
+        }
+        for k in 0..16 {
+            for (i, n) in [(2 * k, up[k]), (2 * k + 1, down[k])] {
+                let h = match memo.1.get(&n) {
+                    Some(h) => *h,
+                    None => {
+                        let h = binomial_head(n, p);
+                        if memo.1.len() < BITS_CACHE_MAX {
+                            memo.1.insert(n, h);
+                        }
+                        h
+                    }
+                };
+                match h {
+                    Some(h) => heads[i] = h,
+                    None => return false,
+                }
+            }
+        }
+        true
+    });
+    if !ok {
+        return None;
     }
     // lower bound: exactly two flips, up and down in one column
     let pairs: u64 = (0..16).map(|k| up[k] * down[k]).sum();
@@ -802,40 +828,78 @@ fn bits_fast(key: &BitsKey, p: f64) -> Option<f64> {
             }
         }
     }
+    // Per column, the change d of the column (ups minus downs, |d| <= f)
+    // takes carry c to (c + d) / 2 (c + d even): for each c a contiguous
+    // band of new carries. band[k][c] holds, from the lowest new carry
+    // lo(c), the weight of each: P(a flip pattern with that d), plus the
+    // clean probability at d = 0 for the runs that have flipped already
+    // (a1); a run that has not flipped (a0) sits at one carry.
+    let fi = f as i64;
+    let lo = |c: usize| -> usize { c.div_ceil(2) };
+    let mut band = [[[0.0f64; 9]; 17]; 16];
+    for (k, bk) in band.iter_mut().enumerate() {
+        for (c, row) in bk.iter_mut().enumerate().take(w) {
+            let l = lo(c);
+            // new carry index nc (shifted by f) <-> d = 2 (nc - f) - (c - f)
+            let mut j = 0;
+            let mut nc = l;
+            while nc < w {
+                let d = 2 * (nc as i64 - fi) - (c as i64 - fi);
+                if d > fi {
+                    break;
+                }
+                row[j] = flip[k][(d + fi) as usize] + if d == 0 { clean[k] } else { 0.0 };
+                j += 1;
+                nc += 1;
+            }
+        }
+    }
+    let width = |c: usize| -> usize {
+        let l = lo(c) as i64;
+        // the largest nc with 2 (nc - f) - (c - f) <= f
+        let hi = ((c / 2) as i64 + fi).min(w as i64 - 1);
+        (hi - l + 1).max(0) as usize
+    };
+    let widths: [usize; 17] = std::array::from_fn(|c| if c < w { width(c) } else { 0 });
     {
-        let fi = f as i64;
         let mut total = 0.0;
-        for t in -fi..=fi {
-            let mut a0 = [0.0f64; 17];
+        for t in 0..w {
+            // a0: no flip yet, weight x0 at carry c0 (or gone)
+            let mut x0 = 1.0f64;
+            let mut c0 = Some(t);
             let mut a1 = [0.0f64; 17];
-            a0[(t + fi) as usize] = 1.0;
             for k in 0..16 {
-                let mut b0 = [0.0f64; 17];
                 let mut b1 = [0.0f64; 17];
-                for ci in 0..w {
-                    let (x0, x1) = (a0[ci], a1[ci]);
-                    if x0 == 0.0 && x1 == 0.0 {
+                for c in 0..w {
+                    let x = a1[c];
+                    if x == 0.0 {
                         continue;
                     }
-                    let c = ci as i64 - fi;
-                    // changes d with c + d even
-                    let mut d = -fi + (c - fi).rem_euclid(2);
-                    while d <= fi {
-                        let nc = ((c + d) / 2 + fi) as usize;
-                        let fl = flip[k][(d + fi) as usize];
-                        if d == 0 {
-                            b0[nc] += x0 * clean[k];
-                            b1[nc] += x0 * fl + x1 * (clean[k] + fl);
-                        } else {
-                            b1[nc] += (x0 + x1) * fl;
-                        }
-                        d += 2;
+                    let l = lo(c);
+                    let row = &band[k][c];
+                    for j in 0..widths[c] {
+                        b1[l + j] += x * row[j];
                     }
                 }
-                a0 = b0;
+                if let Some(c) = c0 {
+                    // the first flips of this run, in this column
+                    let l = lo(c);
+                    for j in 0..widths[c] {
+                        let d = 2 * ((l + j) as i64 - fi) - (c as i64 - fi);
+                        b1[l + j] += x0 * flip[k][(d + fi) as usize];
+                    }
+                    // no flip: carry c - f must be even, halved
+                    let cv = c as i64 - fi;
+                    if cv.rem_euclid(2) == 0 {
+                        x0 *= clean[k];
+                        c0 = Some((cv / 2 + fi) as usize);
+                    } else {
+                        c0 = None;
+                    }
+                }
                 a1 = b1;
             }
-            total += a1[(t + fi) as usize];
+            total += a1[t];
         }
         // the cut was chosen against a lower bound; check against the result
         if tail == 0.0 || tail <= CUT_TOLERANCE * total {
@@ -908,7 +972,10 @@ fn add_segment(
                         None => internet::p_undetected_payload(seg, p)?,
                     };
                     let v = (pud, bsc::p_error(8 * seg.len() as u64, p));
-                    cache.insert(key, v);
+                    // bounded: data that repeats its keys fills it early
+                    if cache.len() < BITS_CACHE_MAX {
+                        cache.insert(key, v);
+                    }
                     v
                 }
             };

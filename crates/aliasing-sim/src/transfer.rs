@@ -42,6 +42,7 @@
 //! of a frame length do not depend on the BER, the size or the hops: they
 //! are computed once per length and can be kept ([`Tallies`]).
 
+use crate::corruption::{self, Corruption, Miss};
 use crate::joint::{self, StackParams, StackWork};
 use aliasing_core::bsc;
 use aliasing_core::document::{Bracketed, JointEstimate, StackPoint, Transfer, TransferPoint};
@@ -73,8 +74,15 @@ pub struct TransferParams {
     pub stack: String,
     /// Bytes transferred (TCP payload), 1 to 2^64.
     pub size: u128,
-    /// The file the size was read from, if any (reported, not read).
+    /// The file the size was read from, if any; read (as the segments'
+    /// data) only where corruption models are given.
     pub payload_file: Option<String>,
+    /// Corruption inside hosts and routers (`--corruption MODEL:RATE`), one
+    /// entry per model; none: the links alone. Over the payload file's data
+    /// where there is one ([`corruption::file()`] once per segment size),
+    /// else over uniform data ([`corruption::uniform`]).
+    #[serde(default, with = "specs")]
+    pub corruption: Vec<Corruption>,
     /// IP packet lengths (MTUs), 68 to 9216 bytes.
     pub mtus: Vec<u64>,
     /// Bit error rate of every link, in `[0, 0.5]`.
@@ -97,6 +105,7 @@ impl TransferParams {
             stack: stack.into(),
             size,
             payload_file: None,
+            corruption: Vec::new(),
             mtus,
             bers,
             hops,
@@ -137,7 +146,19 @@ impl TransferParams {
             )));
         }
         self.overhead()?;
-        self.stack_params().validate()
+        self.stack_params().validate()?;
+        for c in &self.corruption {
+            for &mtu in &self.mtus {
+                c.model.check(mtu - HEADERS).map_err(|e| match e {
+                    Error::Invalid(m) => Error::Invalid(format!("MTU {mtu}: {m}")),
+                    e => e,
+                })?;
+            }
+        }
+        if let (Some(f), false) = (&self.payload_file, self.corruption.is_empty()) {
+            corruption::open_payload(std::path::Path::new(f))?;
+        }
+        Ok(())
     }
 
     /// Bytes of a frame beyond its IP packet: the link header (14 on
@@ -331,6 +352,8 @@ pub fn report_with(
     let sp = params.stack_params();
     let work = StackWork::new(&sp)?;
     let mut changed = false;
+    // corruption first: a payload file is read once per segment size
+    let misses = corruption_misses(params, progress)?;
     let stack = if sp.bers.iter().all(|&p| p == 0.0) {
         let stacks = vec![None; work.frames.len()];
         joint::stack_report(&sp, &work.frames, &stacks)?
@@ -362,7 +385,14 @@ pub fn report_with(
         for (b, _) in params.bers.iter().enumerate() {
             let sp_point = &stack.points[k * params.bers.len() + b];
             for &h in &params.hops {
-                points.push(point(params, mtu, sp_point, crc, h)?);
+                let pt = point(params, mtu, sp_point, crc, h)?;
+                let entries = params
+                    .corruption
+                    .iter()
+                    .zip(&misses[k])
+                    .map(|(c, m)| c.point(m, pt.frames))
+                    .collect();
+                points.push(pt.with_corruption(entries));
             }
         }
     }
@@ -374,6 +404,59 @@ pub fn report_with(
         points,
     );
     Ok((doc, changed))
+}
+
+/// Per MTU, per corruption model: its miss over the payload file's data
+/// (one pass per segment size) or over uniform data.
+fn corruption_misses(params: &TransferParams, progress: &dyn Progress) -> Result<Vec<Vec<Miss>>> {
+    if params.corruption.is_empty() {
+        return Ok(vec![Vec::new(); params.mtus.len()]);
+    }
+    let models: Vec<_> = params.corruption.iter().map(|c| c.model).collect();
+    let mut out = Vec::new();
+    for &mtu in &params.mtus {
+        let seg = mtu - HEADERS;
+        let m = match &params.payload_file {
+            Some(f) => {
+                corruption::file(std::path::Path::new(f), seg, &models, &Unfinished(progress))?
+            }
+            None => models
+                .iter()
+                .map(|m| corruption::uniform(m, seg))
+                .collect::<Result<_>>()?,
+        };
+        out.push(m);
+    }
+    Ok(out)
+}
+
+/// A watcher passed on without its `finish` (more stages follow).
+struct Unfinished<'a>(&'a dyn Progress);
+
+impl Progress for Unfinished<'_> {
+    fn advance(&self, n: u64) {
+        self.0.advance(n);
+    }
+    fn stage(&self, name: &str, total: u64) {
+        self.0.stage(name, total);
+    }
+}
+
+/// `--corruption` specs as their text (`word:1e-6`) in a request's JSON.
+mod specs {
+    use super::Corruption;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[Corruption], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(|c| c.to_string()))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Corruption>, D::Error> {
+        Vec::<String>::deserialize(d)?
+            .iter()
+            .map(|t| t.parse().map_err(serde::de::Error::custom))
+            .collect()
+    }
 }
 
 /// The model in words, as the document states it.
@@ -490,6 +573,22 @@ pub fn two_or_more(h: u32, u: f64, c: f64) -> f64 {
     sum.min(1.0)
 }
 
+/// The one-hop point of `mtu` from `sp`, the `alias stack` point of its
+/// frame (`params.frame_bytes(mtu)` bytes) and BER: what [`report`] gives
+/// at one hop, for a caller that already holds the stack point (the study's
+/// reproduction puts a transfer beside the stack it computed).
+pub fn one_hop_point(params: &TransferParams, mtu: u64, sp: &StackPoint) -> Result<TransferPoint> {
+    params.validate()?;
+    if sp.bytes != params.frame_bytes(mtu)? {
+        return Err(Error::Invalid(format!(
+            "a stack point of {} bytes for MTU {mtu} ({} bytes on the wire)",
+            sp.bytes,
+            params.frame_bytes(mtu)?
+        )));
+    }
+    point(params, mtu, sp, None, 1)
+}
+
 /// One (MTU, BER, hops) point from the stack point of its frame and BER.
 fn point(
     params: &TransferParams,
@@ -506,17 +605,64 @@ fn point(
     let (joint, more) = hops_joint(h, &sp.joint, u, n, p)?;
     let clean = bsc::p_clean(n * u64::from(h), p);
     let f = frames as f64;
-    // expected frames sent: frames / (1 - d), 1 - d = c^H + e (+ at most
-    // `more` where codewords of two links cancel: the frame is then
-    // delivered intact)
+    let c = counts(params.size, frames, clean, &joint, more);
+    let independence_escapes = sp
+        .independence_product
+        .map(|x| x * sp.p_error * f * f64::from(h));
+    Ok(TransferPoint::new(
+        mtu,
+        sp.bytes,
+        payload,
+        frames,
+        c.sent,
+        p,
+        h,
+        bsc::p_error(n * u64::from(h), p),
+        joint,
+        c.escapes,
+        c.once,
+        c.bytes_per_escape,
+        independence_escapes,
+    ))
+}
+
+/// The counts of a transfer point: frames sent, expected escapes and
+/// P(at least one), each from the per-attempt escape `e` of `joint` (its
+/// estimate and both ends) over `frames` segments, `clean` the probability
+/// that an attempt meets no error and `more` what codewords of two links
+/// may add to `1 - d` (the lower ends take it).
+pub(crate) struct Counts {
+    /// Expected frames sent, `frames / (1 - d)` (`None` where it overflows).
+    pub sent: Option<f64>,
+    /// Expected escapes: frames sent x `e` (frames x `e / (1 - d)` where
+    /// the frames sent overflow).
+    pub escapes: Bracketed,
+    /// `1 - (1 - q)^frames`, `q = e / (1 - d)` per segment.
+    pub once: Bracketed,
+    /// Bytes moved per expected escape.
+    pub bytes_per_escape: Option<f64>,
+}
+
+/// [`Counts`] of `size` bytes in `frames` segments (shared by the binary
+/// symmetric and the burst channels).
+pub(crate) fn counts(
+    size: u128,
+    frames: u64,
+    clean: f64,
+    joint: &JointEstimate,
+    more: f64,
+) -> Counts {
+    let f = frames as f64;
+    // 1 - d = c^H + e (+ at most `more` where codewords of two links
+    // cancel: the frame is then delivered intact)
     let sent = |e: f64, extra: f64| {
         let s = f / (clean + e + extra);
         s.is_finite().then_some(s)
     };
-    // expected escapes: frames sent x e (frames x e / (1 - d) where the
-    // frames sent overflow)
     let escapes = |e: f64, extra: f64| {
-        if e == 0.0 {
+        if !e.is_finite() {
+            f64::INFINITY
+        } else if e == 0.0 {
             0.0
         } else {
             match sent(e, extra) {
@@ -529,36 +675,23 @@ fn point(
         if e == 0.0 {
             return 0.0;
         }
+        if !e.is_finite() {
+            return 1.0;
+        }
         let q = (e / (clean + e + extra)).min(1.0);
         -f64::exp_m1(f * f64::ln_1p(-q))
     };
-    let e_ref = joint.estimate.unwrap_or(joint.low);
     let est = joint.estimate.map(|e| escapes(e, 0.0));
-    let esc = Bracketed::new(est, escapes(joint.low, more), escapes(joint.high, 0.0));
-    let once = Bracketed::new(
-        joint.estimate.map(|e| at_least_one(e, 0.0)),
-        at_least_one(joint.low, more),
-        at_least_one(joint.high, 0.0),
-    );
-    let bytes_per_escape = est.filter(|&x| x > 0.0).map(|x| params.size as f64 / x);
-    let independence_escapes = sp
-        .independence_product
-        .map(|x| x * sp.p_error * f * f64::from(h));
-    Ok(TransferPoint::new(
-        mtu,
-        sp.bytes,
-        payload,
-        frames,
-        sent(e_ref, 0.0),
-        p,
-        h,
-        bsc::p_error(n * u64::from(h), p),
-        joint,
-        esc,
-        once,
-        bytes_per_escape,
-        independence_escapes,
-    ))
+    Counts {
+        sent: sent(joint.estimate.unwrap_or(joint.low), 0.0),
+        escapes: Bracketed::new(est, escapes(joint.low, more), escapes(joint.high, 0.0)),
+        once: Bracketed::new(
+            joint.estimate.map(|e| at_least_one(e, 0.0)),
+            at_least_one(joint.low, more),
+            at_least_one(joint.high, 0.0),
+        ),
+        bytes_per_escape: est.filter(|&x| x > 0.0).map(|x| size as f64 / x),
+    }
 }
 
 /// The joint escape of one frame sent across `h` links from the single
@@ -622,6 +755,8 @@ fn with_bytes(e: Error, bytes: u64) -> Error {
         e => e,
     }
 }
+
+pub mod burst;
 
 #[cfg(test)]
 mod tests;

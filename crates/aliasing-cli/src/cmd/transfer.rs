@@ -8,6 +8,7 @@ use crate::lengths::{parse_lengths, parse_size};
 use crate::output::{self, Format, OutPath, PlotPath};
 use crate::progress::Bar;
 use aliasing_core::document::{self, Transfer};
+use aliasing_sim::corruption::Corruption;
 use aliasing_sim::transfer::{self, Tallies, TransferParams};
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -26,17 +27,24 @@ pub struct Args {
         allow_hyphen_values = true
     )]
     size: Option<String>,
-    /// The transfer is this file: its size is used (its metadata only).
+    /// The transfer is this file: its size is used, and with
+    /// `--corruption` its data (each segment as it is).
     #[arg(long, value_name = "FILE")]
     payload: Option<PathBuf>,
+    /// Corruption inside hosts and routers, between link checks:
+    /// `MODEL:RATE`, RATE the probability that a segment is corrupted once;
+    /// models `word`, `burst:B`, `splice:C`, `bits:P` (`bits:P` alone: the
+    /// rate is P(at least one bit flips)). Repeat for several.
+    #[arg(long, value_name = "MODEL:RATE")]
+    corruption: Vec<String>,
     /// IP packet lengths (MTUs) in bytes, 68 to 9216: `1500,9000` or a
     /// range as for `--bytes` elsewhere. [required]
     #[arg(long, required = true, allow_hyphen_values = true)]
     mtu: String,
     /// Bit error rates of every link, comma separated (at most 0.5).
-    /// [required]
-    #[arg(long, required = true, value_parser = crate::args::ber_list, allow_hyphen_values = true)]
-    ber: String,
+    /// [required unless --burst]
+    #[arg(long, required_unless_present = "burst", conflicts_with = "burst", value_parser = crate::args::ber_list, allow_hyphen_values = true)]
+    ber: Option<String>,
     /// The stack: `ethernet-tcp` (frame = MTU + 18 bytes), or
     /// `ethernet-tcp+CRC` / `ipv4-tcp+CRC` for another CRC.
     #[arg(long, default_value = "ethernet-tcp")]
@@ -45,9 +53,12 @@ pub struct Args {
     /// a comma list for several).
     #[arg(long, default_value = "1", allow_hyphen_values = true)]
     hops: String,
-    /// A Gilbert-Elliott burst channel `PG,PB,G2B,B2G` (not supported yet:
-    /// refused).
-    #[arg(long, value_name = "PG,PB,G2B,B2G")]
+    /// A Gilbert-Elliott burst channel `PG,PB,G2B,B2G` on every link
+    /// instead of --ber: the per-frame escape is the rare-event estimate of
+    /// the stack's CRC over the frame (as `alias simulate --rare --burst`,
+    /// --samples draws, --seed), with its 95% interval; the checksums are
+    /// not modelled.
+    #[arg(long, value_name = "PG,PB,G2B,B2G", value_parser = crate::args::burst_spec)]
     burst: Option<String>,
     /// Keep the BER-independent part (CRC codeword tallies and dual
     /// weights, per frame length) in this file: read if it exists (and
@@ -85,11 +96,13 @@ pub fn run(a: Args) -> Result<()> {
         ("--plot", a.plot.as_ref().map(PlotPath::out)),
         ("--tallies", a.tallies.as_ref()),
     ])?;
-    if a.burst.is_some() {
-        bail!(
-            "--burst is not supported yet by alias transfer (the joint computation is exact on \
-             the binary symmetric channel only; see alias simulate --burst --rare)"
-        );
+    let burst = a
+        .burst
+        .as_deref()
+        .map(str::parse::<aliasing_core::channel::GilbertElliott>)
+        .transpose()?;
+    if burst.is_some() && a.tallies.is_some() {
+        bail!("--tallies keeps the binary symmetric channel's tallies: --burst has none to keep");
     }
     let (size, payload_file) = match (&a.size, &a.payload) {
         (Some(s), _) => (parse_size(s)?, None),
@@ -98,9 +111,18 @@ pub fn run(a: Args) -> Result<()> {
     };
     let mtus = parse_lengths(&a.mtu)
         .map_err(|e| anyhow::anyhow!(format!("--mtu: {e:#}").replace("invalid length: ", "")))?;
-    let bers = parse_bers(&a.ber)?;
+    let bers = match &a.ber {
+        Some(b) => parse_bers(b)?,
+        None => Vec::new(),
+    };
     let hops = parse_hops(&a.hops)?;
+    let corruption = a
+        .corruption
+        .iter()
+        .map(|c| c.parse::<Corruption>())
+        .collect::<aliasing_core::Result<Vec<_>>>()?;
     let params = TransferParams {
+        corruption,
         stack: a.stack.trim().to_string(),
         size,
         payload_file,
@@ -111,6 +133,11 @@ pub fn run(a: Args) -> Result<()> {
         samples: a.samples,
         seed: a.seed,
     };
+    if let Some(ge) = burst {
+        transfer::burst::validate(&params, ge)?;
+        let doc = transfer::burst::report(&params, ge)?;
+        return emit(&doc, a.format, a.output.as_deref(), a.plot.as_deref());
+    }
     params.validate()?;
     let mut kept = match &a.tallies {
         Some(p) if p.path().exists() => {
@@ -144,6 +171,9 @@ fn file_size(path: &Path) -> Result<u128> {
     if !meta.is_file() {
         bail!("--payload {shown} is not a regular file (a device, FIFO or socket)");
     }
+    if meta.len() == 0 {
+        bail!("--payload {shown} is empty (a transfer of 0 bytes)");
+    }
     Ok(u128::from(meta.len()))
 }
 
@@ -170,13 +200,37 @@ fn emit(
         Format::Json => document::to_json_sorted(doc)?,
         Format::Csv => output::csv(&rows(doc, true)),
         Format::Table => {
+            let (what, joint) = if doc.model.starts_with("Gilbert-Elliott") {
+                (
+                    "passing the CRC corrupted (an upper estimate of those delivered corrupted)",
+                    "# joint: the CRC's escape per frame sent on the burst channel (rare-event \
+                     estimate, the checksums not modelled); [low, high] its 95% interval",
+                )
+            } else {
+                (
+                    "delivered corrupted (every check passed)",
+                    "# joint: P(a frame sent is delivered corrupted), alias stack's value at 1 hop; \
+                     [low, high] its bracket",
+                )
+            };
             let mut s = format!(
-                "# {} bytes over {}: expected frames delivered corrupted (every check passed)\n\
-                 # joint: P(a frame sent is delivered corrupted), alias stack's value at 1 hop; [low, high] its bracket\n\
+                "# {} bytes over {}: expected frames {what}\n\
+                 {joint}\n\
                  # escapes = sent x joint; P(>=1) = 1 - (1 - q)^frames, q = joint x sent / frames; - : the bracket alone\n\
                  # independence: frames x hops x P(error) x the study's product (CRC x TCP checksum)\n",
                 doc.size_bytes, doc.stack
             );
+            if let Some(c) = corruption_rows(doc) {
+                s.push_str(
+                    "# corruption inside hosts and routers (the same at every BER and hops): \
+                     escapes = frames x rate x p_miss; total = link escapes + these\n",
+                );
+                for line in output::table(&c).lines() {
+                    s.push_str("# ");
+                    s.push_str(line);
+                    s.push('\n');
+                }
+            }
             s.push_str(&output::table(&rows(doc, false)));
             s
         }
@@ -231,6 +285,48 @@ fn rows(doc: &Transfer, full: bool) -> Vec<Vec<String>> {
             or_dash(pt.bytes_per_escape),
             or_dash(pt.independence_escapes),
         ]);
+        let last = rows.len() - 1;
+        if let Some(t) = &pt.total_escapes {
+            for c in &pt.corruption {
+                rows[last].push(fmt(c.escapes));
+            }
+            rows[last].extend([or_dash(t.estimate), fmt(t.low), fmt(t.high)]);
+        }
+    }
+    // corruption columns: one per model (its escapes), then the total
+    if let Some(pt) = doc.points.iter().find(|p| p.total_escapes.is_some()) {
+        for c in &pt.corruption {
+            rows[0].push(format!("{}_escapes", c.model));
+        }
+        rows[0].extend(["total_escapes", "total_low", "total_high"].map(String::from));
     }
     rows
+}
+
+/// The table's corruption lines: per MTU and model, rate, p_miss, escapes
+/// and method; `None` without corruption.
+fn corruption_rows(doc: &Transfer) -> Option<Vec<Vec<String>>> {
+    let mut rows = vec![
+        ["mtu", "model", "rate", "p_miss", "escapes", "method"]
+            .map(String::from)
+            .to_vec(),
+    ];
+    let mut seen = Vec::new();
+    for pt in &doc.points {
+        if pt.corruption.is_empty() || seen.contains(&pt.mtu) {
+            continue;
+        }
+        seen.push(pt.mtu);
+        for c in &pt.corruption {
+            rows.push(vec![
+                pt.mtu.to_string(),
+                c.model.clone(),
+                output::prob(c.rate),
+                output::prob(c.p_miss),
+                output::prob(c.escapes),
+                c.method.clone(),
+            ]);
+        }
+    }
+    (rows.len() > 1).then_some(rows)
 }

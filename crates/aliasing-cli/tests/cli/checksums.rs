@@ -86,8 +86,10 @@ fn fletcher16_curve_agrees_with_dense_simulation_at_every_ber_it_prints() {
         let v = pt["p_undetected"].as_f64().unwrap();
         assert!((v * 65536.0 - 1.0).abs() < 0.01, "{pt}");
     }
-    // short frames in mid range are refused in one line, naming the bound
-    let e = refused(&[
+    // the points: values at each (the whole-frame sum at 0.9; the
+    // loop above compares 0.99 and 1 with the simulator, the sweep the mid
+    // range)
+    let c = json(&[
         "curve",
         "--check",
         "fletcher16",
@@ -95,6 +97,20 @@ fn fletcher16_curve_agrees_with_dense_simulation_at_every_ber_it_prints() {
         "64",
         "--ber",
         "0.9,0.99,1",
+    ]);
+    let pts = c["points"].as_array().unwrap();
+    assert_eq!(pts.len(), 3, "{c}");
+    let v = pts[0]["p_undetected"].as_f64().unwrap();
+    assert!((v * 65536.0 - 1.0).abs() < 0.01, "{v}");
+    // short frames at low BER are refused in one line, naming the bound
+    let e = refused(&[
+        "curve",
+        "--check",
+        "fletcher16",
+        "--bytes",
+        "8",
+        "--ber",
+        "1e-6",
     ]);
     assert!(
         e.contains("not certified exact") && e.contains("simulate"),

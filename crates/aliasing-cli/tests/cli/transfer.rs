@@ -75,7 +75,7 @@ fn bad_input_is_refused_before_work() {
         (vec!["--size", "1TB", "--hops", "300"], "300 hops"),
         (
             vec!["--size", "1TB", "--burst", "1e-6,0.1,1e-4,0.1"],
-            "not supported yet",
+            "cannot be used with",
         ),
         (vec!["--size", "1TB", "--stack", "tcp"], "IPv4 and TCP"),
         (vec!["--size", "1TB", "--max-weight", "7"], "max-weight"),
@@ -258,4 +258,338 @@ fn payload_file_and_plots() {
     let again = dir.path().join("again.svg").display().to_string();
     ok(&["plot", &out, "-o", &again]);
     assert!(std::fs::read_to_string(&again).unwrap().contains("MTU 200"));
+}
+
+/// `--corruption MODEL:RATE`: every refusal in one line, exit 2, before any
+/// work (at MTUs whose link part takes minutes in a debug build).
+#[test]
+fn corruption_bad_input_is_refused_before_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.bin");
+    std::fs::write(&empty, b"").unwrap();
+    let data = dir.path().join("data.bin");
+    std::fs::write(&data, vec![1u8; 5000]).unwrap();
+    let folder = dir.path().display().to_string();
+    let (empty, data) = (empty.display().to_string(), data.display().to_string());
+    let base = ["transfer", "--mtu", "1500,9000", "--ber", "1e-6"];
+    for (extra, want) in [
+        (vec!["--corruption", "word:2"], "outside [0, 1]"),
+        (vec!["--corruption", "word:-0.1"], "outside [0, 1]"),
+        (vec!["--corruption", "word:x"], "not a number"),
+        (vec!["--corruption", "word"], "give a rate"),
+        (vec!["--corruption", "bits:1.5"], "outside [0, 1]"),
+        (vec!["--corruption", "burst:0:1e-6"], "burst length is 0"),
+        (
+            vec!["--corruption", "burst:11681:1e-6"],
+            "longer than a segment",
+        ),
+        (vec!["--corruption", "splice:0:1e-6"], "cell size is 0"),
+        (
+            vec!["--corruption", "splice:1461:1e-6"],
+            "larger than a segment",
+        ),
+        (vec!["--corruption", "flip:1e-6"], "unknown model"),
+        (vec!["--corruption", "word:1e-6:3"], "too many fields"),
+        (
+            vec!["--corruption", "word:1e-6", "--corruption", "burst:0:1"],
+            "burst length is 0",
+        ),
+    ] {
+        // the same over uniform data and over a file's data
+        for source in [["--size", "1TB"], ["--payload", data.as_str()]] {
+            let mut a: Vec<&str> = base.to_vec();
+            a.extend(source);
+            a.extend(&extra);
+            assert_bad(&a, want);
+        }
+    }
+    for (file, want) in [
+        (empty.as_str(), "is empty"),
+        ("/dev/null", "not a regular file"),
+        ("/dev/zero", "not a regular file"),
+        (folder.as_str(), "is a folder"),
+        ("/no/such/file", "cannot read --payload"),
+    ] {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend(["--payload", file, "--corruption", "word:1e-6"]);
+        assert_bad(&a, want);
+    }
+}
+
+/// The per-segment `word` formula, written out independently: per segment,
+/// the aligned full words equal to 0x0000 or 0xFFFF over (ceil(len/2) x
+/// 65535), averaged over the segments.
+fn word_formula(data: &[u8], seg: usize) -> f64 {
+    let per: Vec<f64> = data
+        .chunks(seg)
+        .map(|s| {
+            let hits = s
+                .chunks_exact(2)
+                .filter(|w| w == &[0, 0] || w == &[0xFF, 0xFF])
+                .count();
+            hits as f64 / (s.len().div_ceil(2) as f64 * 65535.0)
+        })
+        .collect();
+    per.iter().sum::<f64>() / per.len() as f64
+}
+
+/// `--payload FILE --corruption`: the file's data is read. An all-zero file
+/// at MTU 1500 gives `word` p_miss = 1/65535 exactly; a small random file
+/// gives the word formula per segment (the last one partial), and escapes =
+/// frames x rate x p_miss; the total adds the link's escapes; CSV and table
+/// carry the columns.
+#[test]
+fn corruption_over_a_file_through_the_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let zeros = dir.path().join("zeros.bin");
+    std::fs::write(&zeros, vec![0u8; 5 * 1460]).unwrap();
+    let z = zeros.display().to_string();
+    let v = json(&[
+        "transfer",
+        "--payload",
+        &z,
+        "--mtu",
+        "1500",
+        "--ber",
+        "0",
+        "--corruption",
+        "word:1e-6",
+        "--format",
+        "json",
+    ]);
+    let p = &v["points"][0];
+    let c = &p["corruption"][0];
+    assert_eq!(c["model"], "word");
+    assert_eq!(c["p_miss"].as_f64().unwrap(), 1.0 / 65535.0);
+    assert_eq!(c["rate"].as_f64().unwrap(), 1e-6);
+    assert_eq!(p["frames"], 5);
+    assert_eq!(c["escapes"].as_f64().unwrap(), 5.0 * 1e-6 * (1.0 / 65535.0));
+    assert!(c["method"].as_str().unwrap().contains("given data"));
+    assert_eq!(p["total_escapes"]["estimate"], c["escapes"]);
+
+    // random bytes, rich in 0x00 and 0xFF, odd length: a partial last segment
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let data: Vec<u8> = (0..10_001)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            match x % 4 {
+                0 => 0,
+                1 => 0xFF,
+                _ => (x >> 32) as u8,
+            }
+        })
+        .collect();
+    let f = dir.path().join("random.bin");
+    std::fs::write(&f, &data).unwrap();
+    let f = f.display().to_string();
+    let args = |format: &'static str| {
+        vec![
+            "transfer",
+            "--stack",
+            "ipv4-tcp+CRC-16/ARC",
+            "--max-weight",
+            "4",
+            "--samples",
+            "0",
+            "--payload",
+            &f,
+            "--mtu",
+            "68,200",
+            "--ber",
+            "1e-6",
+            "--corruption",
+            "word:1e-3",
+            "--corruption",
+            "bits:1e-4",
+            "--format",
+            format,
+        ]
+    };
+    let v = json(&args("json"));
+    let points = v["points"].as_array().unwrap();
+    assert_eq!(points.len(), 2);
+    for p in points {
+        let seg = p["payload_bytes"].as_u64().unwrap() as usize;
+        let frames = p["frames"].as_u64().unwrap();
+        assert_eq!(frames, 10_001u64.div_ceil(seg as u64));
+        let w = &p["corruption"][0];
+        let want = word_formula(&data, seg);
+        let got = w["p_miss"].as_f64().unwrap();
+        assert!(want > 1e-6, "{want}");
+        assert!(
+            (got - want).abs() <= 1e-13 * want,
+            "segment {seg}: {got} against {want}"
+        );
+        let esc = w["escapes"].as_f64().unwrap();
+        let by_hand = frames as f64 * 1e-3 * got;
+        assert!((esc - by_hand).abs() <= 1e-15 * by_hand, "{esc} {by_hand}");
+        // bits:P alone: the rate is P(at least one flip), per segment mean
+        let b = &p["corruption"][1];
+        assert_eq!(b["model"], "bits:1e-4");
+        let rate = b["rate"].as_f64().unwrap();
+        assert!(rate > 0.0 && rate < 1.0, "{rate}");
+        let be = b["escapes"].as_f64().unwrap();
+        assert!(be > 0.0 && be < frames as f64 * rate, "{be}");
+        // the total: the link's escapes plus both entries, each end
+        let link = &p["escapes"];
+        let total = &p["total_escapes"];
+        for end in ["low", "high"] {
+            let want = link[end].as_f64().unwrap() + esc + be;
+            let got = total[end].as_f64().unwrap();
+            assert!((got - want).abs() <= 1e-15 * want, "{end}: {got} {want}");
+            assert!(got >= esc + be);
+        }
+    }
+    let csv = String::from_utf8(ok(&args("csv"))).unwrap();
+    let head = csv.lines().next().unwrap();
+    assert!(
+        head.ends_with(",word_escapes,bits:1e-4_escapes,total_escapes,total_low,total_high"),
+        "{head}"
+    );
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    let table = String::from_utf8(ok(&args("table"))).unwrap();
+    assert!(
+        table.contains("# corruption inside hosts and routers"),
+        "{table}"
+    );
+    assert!(table.contains("total_escapes"), "{table}");
+    // without --corruption the file is not read and nothing is added
+    let mut plain = args("json");
+    plain.drain(13..17);
+    let v = json(&plain);
+    assert!(v["points"][0].get("corruption").is_none(), "{v}");
+    assert!(v["points"][0].get("total_escapes").is_none(), "{v}");
+}
+
+/// Over uniform data (`--size`), each model's p_miss is the library's
+/// `uniform` value and the escapes frames x rate x p_miss.
+#[test]
+fn corruption_over_uniform_data() {
+    let v = json(&[
+        "transfer",
+        "--size",
+        "1TB",
+        "--mtu",
+        "1500",
+        "--ber",
+        "0",
+        "--corruption",
+        "word:1e-6",
+        "--corruption",
+        "splice:48:1e-5",
+        "--format",
+        "json",
+    ]);
+    let p = &v["points"][0];
+    let w = &p["corruption"][0];
+    assert_eq!(w["p_miss"].as_f64().unwrap(), 2.0 / 65536.0 / 65535.0);
+    let frames = p["frames"].as_f64().unwrap();
+    assert_eq!(
+        w["escapes"].as_f64().unwrap(),
+        frames * 1e-6 * (2.0 / 65536.0 / 65535.0)
+    );
+    let s = &p["corruption"][1];
+    assert_eq!(s["model"], "splice:48");
+    assert!(s["method"].as_str().unwrap().contains("uniform"), "{s}");
+}
+/// `--burst`: the per-frame value is `alias simulate --rare --burst` of the
+/// stack's CRC over the frame, same draws and seed, digit for digit; the
+/// expected escapes are frames sent x that value; hops add links.
+#[test]
+fn burst_is_the_rare_burst_estimate() {
+    let ge = "1e-6,0.5,1e-4,0.1";
+    let t = json(&[
+        "transfer",
+        "--stack",
+        "ipv4-tcp+CRC-16/ARC",
+        "--mtu",
+        "200",
+        "--size",
+        "1GB",
+        "--burst",
+        ge,
+        "--hops",
+        "1,2",
+        "--samples",
+        "2e4",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+    ]);
+    let s = json(&[
+        "simulate",
+        "--rare",
+        "--stack",
+        "random+CRC-16/ARC",
+        "--bytes",
+        "202",
+        "--burst",
+        ge,
+        "--samples",
+        "2e4",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+    ]);
+    let r = &s["result"]["crc"];
+    let pts = t["points"].as_array().unwrap();
+    assert_eq!(pts.len(), 2);
+    let one = &pts[0];
+    assert_eq!(
+        (one["hops"].as_u64(), one["frame_bytes"].as_u64()),
+        (Some(1), Some(202))
+    );
+    let j = &one["joint_per_frame"];
+    assert_eq!(j["estimate"], r["rate"]);
+    assert_eq!(j["low"], r["ci_low"]);
+    assert_eq!(j["high"], r["ci_high"]);
+    let method = j["method"].as_str().unwrap();
+    assert!(
+        method.contains("rare-burst") && method.contains("seed 3"),
+        "{method}"
+    );
+    assert!(method.contains("not modelled"), "{method}");
+    let e = one["frames_sent"].as_f64().unwrap() * j["estimate"].as_f64().unwrap();
+    assert_eq!(one["escapes"]["estimate"].as_f64(), Some(e));
+    assert!(one["independence_escapes"].is_null());
+    // two links: more errors; one link passes a codeword and the other is
+    // clean: twice the single-link lower end times P(no error on a link)
+    let two = &pts[1];
+    let p1 = one["p_error"].as_f64().unwrap();
+    assert!(two["p_error"].as_f64().unwrap() > p1);
+    let low2 = two["joint_per_frame"]["low"].as_f64().unwrap();
+    let want = 2.0 * j["low"].as_f64().unwrap() * (1.0 - p1);
+    assert!((low2 - want).abs() <= 1e-9 * want, "{low2} vs {want}");
+}
+
+/// Bad burst specs and options that do not go with `--burst`: one line,
+/// exit 2, before any draw.
+#[test]
+fn bad_burst_is_refused() {
+    let base = ["transfer", "--size", "1GB", "--mtu", "200"];
+    for (extra, want) in [
+        (vec!["--burst", "1e-6,0.5,1e-4"], "--burst"),
+        (vec!["--burst", "1e-6,1.5,1e-4,0.1"], "--burst"),
+        (vec!["--burst", "nan,0.5,1e-4,0.1"], "--burst"),
+        (
+            vec!["--burst", "1e-6,0.5,1e-4,0.1", "--samples", "0"],
+            "samples",
+        ),
+        (
+            vec!["--burst", "1e-6,0.5,1e-4,0.1", "--tallies", "t.json"],
+            "--tallies",
+        ),
+        (
+            vec!["--burst", "1e-6,0.5,1e-4,0.1", "--stack", "ethernet"],
+            "IPv4 and TCP",
+        ),
+    ] {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend(extra);
+        assert_bad(&a, want);
+    }
 }

@@ -56,7 +56,7 @@ pub use search::{
     Search, SearchCatalogueEntry, SearchPerLength, SearchResult, SearchStage, SearchStages,
 };
 pub use stack::{JointEstimate, Stack, StackCheck, StackPoint, StackTerm};
-pub use transfer::{Bracketed, Transfer, TransferPoint};
+pub use transfer::{Bracketed, CorruptionPoint, Transfer, TransferPoint};
 pub use weights::{DualWeightCount, WeightCount, Weights};
 
 use serde::Serialize;

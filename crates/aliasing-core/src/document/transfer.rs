@@ -72,6 +72,33 @@ pub struct TransferPoint {
     /// p_error(one link) x independence_product` (`null` where the product
     /// is unknown).
     pub independence_escapes: Option<f64>,
+    /// Corruption inside hosts and routers (`--corruption`), one entry per
+    /// model given; absent where none was given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub corruption: Vec<CorruptionPoint>,
+    /// Expected corrupted segments delivered from both causes: `escapes`
+    /// (the links) plus every corruption entry's `escapes`, each end of the
+    /// bracket and the estimate adding the same corruption sum; absent
+    /// where no corruption was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_escapes: Option<Bracketed>,
+}
+
+/// One entry of a transfer point's `"corruption"` list: a segment corrupted
+/// once inside a host or router, between link checks, where only the
+/// end-to-end checks can see it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CorruptionPoint {
+    /// The model, as `bits:P`, `word`, `burst:B`, `splice:C`.
+    pub model: String,
+    /// Probability that a segment is corrupted once.
+    pub rate: f64,
+    /// `P(every end-to-end check passes | the segment was corrupted)`.
+    pub p_miss: f64,
+    /// Expected undetected corruptions: `frames x rate x p_miss`.
+    pub escapes: f64,
+    /// How `p_miss` was computed.
+    pub method: String,
 }
 
 /// `alias transfer` (kind `transfer`): `{"stack", "size_bytes", "model",
@@ -149,7 +176,26 @@ impl TransferPoint {
             p_at_least_one,
             bytes_per_escape,
             independence_escapes,
+            corruption: Vec::new(),
+            total_escapes: None,
         }
+    }
+
+    /// The point with its corruption entries and the total (link escapes
+    /// plus the entries' escapes); no entries: the point unchanged.
+    pub fn with_corruption(mut self, corruption: Vec<CorruptionPoint>) -> Self {
+        if corruption.is_empty() {
+            return self;
+        }
+        let c: f64 = corruption.iter().map(|e| e.escapes).sum();
+        let e = &self.escapes;
+        self.total_escapes = Some(Bracketed::new(
+            e.estimate.map(|x| x + c),
+            e.low + c,
+            e.high + c,
+        ));
+        self.corruption = corruption;
+        self
     }
 }
 

@@ -421,6 +421,9 @@ pub fn distance_stage(
 /// Candidates the estimate of [`estimate_seconds`] times at most.
 const PILOT: u64 = 256;
 
+/// Candidates below which [`estimate_seconds`] gives no estimate.
+const PILOT_MIN: u64 = 1024;
+
 /// An estimate, in seconds of wall-clock time on every core, of [`run`]
 /// over the shard's part of `space`, for announcing a long search before
 /// it starts: the distance stage of a strided sample of the candidates (at
@@ -428,15 +431,18 @@ const PILOT: u64 = 256;
 /// all of them, and the `P_ud` of the sample's best candidate is timed and
 /// scaled to the candidates that need it (every survivor for [`Objective::Pud`] or
 /// `top` 0, else `top`). A measured cost model, not a bound; `NaN` where
-/// the shard has under 16 candidates (a short search).
+/// the shard has under 1024 candidates (there the pilot's own `P_ud` would
+/// be a tenth or more of the work, done twice).
 pub fn estimate_seconds(query: &Query, space: &Space, shard: Shard) -> Result<f64> {
     query.validate()?;
     let range = shard.range(space.len(query.width));
     let n = range.end - range.start;
-    let take = (n / 16).min(PILOT);
-    if take == 0 {
+    // a smaller space is left unannounced: its pilot's P_ud would be a
+    // tenth or more of the search's own P_ud stage, done twice
+    if n < PILOT_MIN {
         return Ok(f64::NAN);
     }
+    let take = (n / 16).min(PILOT);
     let stride = n / take;
     let picked: Vec<u64> = (0..take).map(|k| range.start + k * stride).collect();
     let t0 = Instant::now();

@@ -258,7 +258,7 @@ fn estimated_seconds_sample_the_space() {
     };
     let all = estimate_seconds(&q, &Space::All, Shard::WHOLE).unwrap();
     assert!(all.is_finite() && all > 0.0, "{all}");
-    // under 16 candidates: too short to sample
+    // under 1024 candidates: no pilot
     let few = Space::List(vec![Generator::new(12, 0x80F).unwrap()]);
     assert!(estimate_seconds(&q, &few, Shard::WHOLE).unwrap().is_nan());
 }

@@ -338,3 +338,54 @@ fn two_or_more_links() {
         );
     }
 }
+
+/// `corruption`: one entry per model, each `frames x rate x p_miss` from
+/// `corruption::uniform` for the MTU's segment size (or the file's data
+/// with a payload file); the total adds the link's escapes at every end;
+/// the request's JSON keeps the specs as text; a burst longer than a
+/// segment is refused by `validate`.
+#[test]
+fn corruption_entries_and_total() {
+    let mut p = params(&[68, 200], &[1e-5], &[1, 2]);
+    p.corruption = vec![
+        "word:1e-6".parse().unwrap(),
+        "splice:8:1e-3".parse().unwrap(),
+    ];
+    let doc = report(&p, &Silent).unwrap();
+    for pt in &doc.points {
+        assert_eq!(pt.corruption.len(), 2);
+        let mut sum = 0.0;
+        for (c, e) in p.corruption.iter().zip(&pt.corruption) {
+            let u = corruption::uniform(&c.model, pt.payload_bytes).unwrap();
+            assert_eq!(e.p_miss, u.p_miss);
+            assert_eq!(e.escapes, pt.frames as f64 * c.rate.unwrap() * u.p_miss);
+            sum += e.escapes;
+        }
+        let t = pt.total_escapes.as_ref().unwrap();
+        assert_eq!(t.low, pt.escapes.low + sum);
+        assert_eq!(t.high, pt.escapes.high + sum);
+        assert_eq!(t.estimate, pt.escapes.estimate.map(|x| x + sum));
+    }
+    // a payload file: its data, one segment per frame
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("zeros.bin");
+    std::fs::write(&f, vec![0u8; 5 * 160]).unwrap();
+    let mut q = params(&[200], &[0.0], &[1]);
+    q.size = 800;
+    q.payload_file = Some(f.display().to_string());
+    q.corruption = vec!["word:1e-6".parse().unwrap()];
+    let doc = report(&q, &Silent).unwrap();
+    assert_eq!(doc.points[0].corruption[0].p_miss, 1.0 / 65535.0);
+    // the request as JSON keeps the specs as text
+    let text = serde_json::to_string(&p).unwrap();
+    assert!(
+        text.contains(r#""corruption":["word:1e-6","splice:8:1e-3"]"#),
+        "{text}"
+    );
+    let back: TransferParams = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, p);
+    // refused before any work
+    p.corruption = vec!["burst:300:1e-6".parse().unwrap()];
+    let e = p.validate().unwrap_err().to_string();
+    assert!(e.contains("longer than a segment"), "{e}");
+}

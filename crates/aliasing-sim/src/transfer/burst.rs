@@ -1,0 +1,310 @@
+//! `alias transfer --burst`: the transfer on a Gilbert-Elliott channel.
+//!
+//! The joint computation ([`crate::joint`]) is exact on the binary
+//! symmetric channel only: its CRC codeword tallies weigh a codeword by
+//! `p^w (1-p)^(n-w)`, which a burst channel does not. Here the per-frame
+//! escape is the rare-event estimate over bursts of `alias simulate --rare
+//! --burst` ([`crate::burst_rare`]) for the stack's CRC over the frame
+//! (`random+CRC` at the frame length: the escape of a CRC does not depend
+//! on the bytes it covers), with its 95% interval, from `samples` draws and
+//! `seed`. The IPv4 and TCP checksums are not modelled, so the value is the
+//! CRC's escape: it over-states the joint escape (a corrupted frame must
+//! also pass the checksums), and the method says so.
+//!
+//! `P(error)` per frame is exact: `1 - P(no error in n bits)` of the
+//! Gilbert-Elliott chain started in its stationary law (the product of 2x2
+//! matrices of [`crate::burst_rare::PatternLaw`], computed as `-expm1` of
+//! its logarithm). Hops: each link an independent copy of the channel, with
+//! the model of [`super`] (`c` the probability of no error on one link,
+//! `u` the CRC's escape on one link, its upper interval end in the bound
+//! `B`).
+
+use super::{HEADERS, TransferParams, counts, two_or_more};
+use crate::burst_rare::{self, PatternLaw};
+use crate::channel::Channel;
+use crate::spec::{Params, PayloadSpec};
+use aliasing_core::channel::GilbertElliott;
+use aliasing_core::document::{JointEstimate, Transfer, TransferPoint};
+use aliasing_core::layout::StackSpec;
+use aliasing_core::{Error, Result};
+
+/// The lone-CRC stack whose escape stands for `stack`'s on a burst channel:
+/// `random+CRC` with the stack's CRC (`ethernet-tcp` is
+/// `ethernet-tcp+crc32`), the CRC over every byte before its field, as in
+/// the stack.
+pub fn crc_stack(stack: &str) -> Result<String> {
+    match stack.parse::<StackSpec>()? {
+        StackSpec::Stacked { .. } => {}
+        _ => {
+            return Err(Error::Invalid(format!(
+                "stack `{stack}`: a transfer needs IPv4 and TCP under one CRC"
+            )));
+        }
+    }
+    let crc = stack
+        .split_once('+')
+        .map_or("crc32", |(_, c)| c.trim())
+        .to_string();
+    Ok(format!("random+{crc}"))
+}
+
+/// The rare-event run of one frame length: `alias simulate --rare --burst
+/// --stack random+CRC --bytes FRAME --samples S --seed SEED` exactly.
+pub fn frame_params(params: &TransferParams, ge: GilbertElliott, bytes: u64) -> Result<Params> {
+    let bytes =
+        usize::try_from(bytes).map_err(|_| Error::Invalid(format!("a frame of {bytes} bytes")))?;
+    Ok(Params::new(
+        &crc_stack(&params.stack)?,
+        bytes,
+        Channel::Burst(ge),
+        PayloadSpec::Random,
+        1,
+        params.seed,
+    ))
+}
+
+/// Refuses, before any work, what [`TransferParams::validate`] refuses
+/// (BERs aside: the channel fixes them), no draws or more than the
+/// estimator takes, and a channel the estimator cannot run.
+pub fn validate(params: &TransferParams, ge: GilbertElliott) -> Result<()> {
+    let mut p = params.clone();
+    p.bers = vec![ge.mean_ber().clamp(0.0, 0.5)];
+    p.validate()?;
+    if params.samples == 0 || params.samples > burst_rare::MAX_SAMPLES {
+        return Err(Error::Invalid(format!(
+            "{} samples: --burst draws 1 to {:e} error patterns per frame length",
+            params.samples,
+            burst_rare::MAX_SAMPLES
+        )));
+    }
+    for &mtu in &params.mtus {
+        frame_params(params, ge, params.frame_bytes(mtu)?)?
+            .plan()
+            .map_err(|e| Error::Invalid(format!("--burst {ge}: {e}")))?;
+    }
+    Ok(())
+}
+
+/// The transfer of `params` (its BERs ignored) on the channel `ge`, per
+/// (MTU, hops): see the module notes. Points carry the channel's mean BER.
+/// A frame length whose draws found no codeword is refused (its interval
+/// would bound nothing).
+pub fn report(params: &TransferParams, ge: GilbertElliott) -> Result<Transfer> {
+    validate(params, ge)?;
+    let mut points = Vec::new();
+    for &mtu in &params.mtus {
+        let bytes = params.frame_bytes(mtu)?;
+        let plan = frame_params(params, ge, bytes)?.plan()?;
+        let n = plan.frame.n_bits();
+        let r = burst_rare::estimate(&plan, params.samples, None, 0)?;
+        if r.hits == 0 {
+            // the interval's upper end is infinite: it bounds nothing
+            return Err(Error::Invalid(format!(
+                "{bytes}-byte frame: none of the {} draws found a CRC codeword, so there is no \
+                 estimate and no interval: raise --samples",
+                r.samples
+            )));
+        }
+        let ln_c = ln_clean(&ge, n)?;
+        let method = format!(
+            "rare-burst estimate of the CRC's escape alone ({}, {} draws, seed {}, {} hits, 95% \
+             normal interval; as alias simulate --rare --burst --stack {} --bytes {bytes}); the \
+             IPv4 and TCP checksums are not modelled, so this over-states the joint escape",
+            r.crc_name,
+            r.samples,
+            params.seed,
+            r.hits,
+            crc_stack(&params.stack)?
+        );
+        let j = JointEstimate::new(Some(r.crc.rate), r.crc.ci_low, r.crc.ci_high, method);
+        for &h in &params.hops {
+            points.push(point(params, mtu, bytes, &ge, ln_c, &j, h)?);
+        }
+    }
+    let model = format!(
+        "Gilbert-Elliott channel {ge} (mean BER {:e}) on each of H links, each started in its \
+         stationary law, independently; every link checks and regenerates the CRC \
+         (store-and-forward), the receiving host checks the CRC and the Internet checksums; a \
+         frame dropped by any check is sent again. J = the CRC's escape on one link (rare-event \
+         estimate over bursts with its 95% interval; the checksums are not modelled, so J \
+         over-states the joint escape). Per frame sent: joint = H J c^(H-1) (c = P(no error on \
+         a link), exact from the chain) plus at most the probability that two or more links each \
+         pass a CRC codeword; 1 - d = c^H + joint; frames sent = frames / (1 - d); escapes = \
+         frames sent x joint; P(at least one) = 1 - (1 - q)^frames with q = joint / (1 - d)",
+        ge.mean_ber()
+    );
+    Ok(Transfer::new(
+        &params.stack,
+        params.size,
+        params.payload_file.clone(),
+        model,
+        points,
+    ))
+}
+
+/// The logarithm of the probability of no error in `n` bits of the
+/// channel started in its stationary law, exactly (the chain's 2x2
+/// products, scaled).
+fn ln_clean(ge: &GilbertElliott, n: u64) -> Result<f64> {
+    Ok(PatternLaw::new(ge, n)?.ln_prob(&[]))
+}
+
+/// One (MTU, hops) point: `j` the single-link escape with its interval,
+/// `ln_c` the log of no error on one link.
+fn point(
+    params: &TransferParams,
+    mtu: u64,
+    bytes: u64,
+    ge: &GilbertElliott,
+    ln_c: f64,
+    j: &JointEstimate,
+    h: u32,
+) -> Result<TransferPoint> {
+    let payload = mtu - HEADERS;
+    let frames = u64::try_from(params.size.div_ceil(u128::from(payload)))
+        .map_err(|_| Error::Invalid("internal error: over 2^64 segments".into()))?;
+    let hf = f64::from(h);
+    let c = ln_c.exp();
+    let clean_all = (hf * ln_c).exp();
+    let p_error = -f64::exp_m1(hf * ln_c);
+    let (joint, more) = if h == 1 {
+        (j.clone(), 0.0)
+    } else {
+        let c_rest = ((hf - 1.0) * ln_c).exp();
+        let one = |x: f64| hf * x * c_rest;
+        let more = if j.high.is_finite() {
+            two_or_more(h, j.high, c)
+        } else {
+            1.0
+        };
+        let low = one(j.low);
+        let high = (one(j.high) + more).min(1.0);
+        let estimate = j.estimate.map(one).filter(|_| more <= low);
+        let method = format!(
+            "{h} links: {h} x the single-link value x P(no error on a link)^{} (one link \
+             passes a CRC codeword, the others are clean), plus at most {more:e} where two or \
+             more links each pass one; single link: {}",
+            h - 1,
+            j.method
+        );
+        (JointEstimate::new(estimate, low, high, method), more)
+    };
+    let c = counts(params.size, frames, clean_all, &joint, more);
+    Ok(TransferPoint::new(
+        mtu,
+        bytes,
+        payload,
+        frames,
+        c.sent,
+        ge.mean_ber(),
+        h,
+        p_error,
+        joint,
+        c.escapes,
+        c.once,
+        c.bytes_per_escape,
+        None,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ge() -> GilbertElliott {
+        "1e-6,0.1,1e-4,0.05".parse().unwrap()
+    }
+
+    fn params() -> TransferParams {
+        let mut p = TransferParams::new(
+            "ipv4-tcp+CRC-16/ARC",
+            1_000_000,
+            vec![68, 200],
+            vec![],
+            vec![1, 3],
+        );
+        p.samples = 20_000;
+        p.seed = 7;
+        p
+    }
+
+    /// The per-frame value is `burst_rare::estimate` of `random+CRC` at the
+    /// frame length, digit for digit; escapes = sent x joint.
+    #[test]
+    fn burst_one_hop_is_the_rare_burst_estimate() {
+        let p = params();
+        let doc = report(&p, ge()).unwrap();
+        assert_eq!(doc.points.len(), 4);
+        let plan = Params::new(
+            "random+CRC-16/ARC",
+            70,
+            Channel::Burst(ge()),
+            PayloadSpec::Random,
+            1,
+            7,
+        )
+        .plan()
+        .unwrap();
+        let r = burst_rare::estimate(&plan, 20_000, None, 1).unwrap();
+        let one = &doc.points[0];
+        assert_eq!((one.frame_bytes, one.hops, one.frames), (70, 1, 35_715));
+        assert!(r.hits > 0);
+        assert_eq!(one.joint_per_frame.estimate, Some(r.crc.rate));
+        assert_eq!(
+            (one.joint_per_frame.low, one.joint_per_frame.high),
+            (r.crc.ci_low, r.crc.ci_high)
+        );
+        assert!(one.joint_per_frame.method.contains("not modelled"));
+        // and the estimator is right: the exact product chain of the CRC
+        // alone lies inside its interval
+        let exact = burst_rare::exact_escape(&plan).unwrap();
+        assert!(
+            r.crc.ci_low <= exact && exact <= r.crc.ci_high,
+            "{exact} {r:?}"
+        );
+        let e = one.frames_sent.unwrap() * one.joint_per_frame.estimate.unwrap();
+        assert_eq!(one.escapes.estimate, Some(e));
+        assert!(one.escapes.low <= e && e <= one.escapes.high);
+        // three hops: at least the one-link part of the bracket, more errors
+        let three = &doc.points[1];
+        assert_eq!(three.hops, 3);
+        assert!(three.p_error > one.p_error);
+        assert!(three.joint_per_frame.high >= 2.0 * one.joint_per_frame.high);
+    }
+
+    /// P(error) per frame is the Gilbert-Elliott chain's, checked against
+    /// the two-state forward recursion written out here.
+    #[test]
+    fn burst_p_error_is_the_chain() {
+        let g = ge();
+        let n = 8 * 70;
+        let [mut a, mut b] = g.stationary();
+        // clean bit in each state, then move
+        for _ in 0..n {
+            let (ca, cb) = (a * (1.0 - g.p_good), b * (1.0 - g.p_bad));
+            a = ca * (1.0 - g.good_to_bad) + cb * g.bad_to_good;
+            b = ca * g.good_to_bad + cb * (1.0 - g.bad_to_good);
+        }
+        let want = 1.0 - (a + b);
+        let doc = report(&params(), g).unwrap();
+        let got = doc.points[0].p_error;
+        assert!((got - want).abs() <= 1e-12 * want, "{got} vs {want}");
+    }
+
+    /// Bad requests are refused before any work.
+    #[test]
+    fn burst_refusals() {
+        let mut p = params();
+        p.samples = 0;
+        assert!(report(&p, ge()).is_err());
+        let mut p = params();
+        p.mtus = vec![67];
+        assert!(report(&p, ge()).is_err());
+        assert!(crc_stack("ethernet").is_err());
+        assert_eq!(crc_stack("ethernet-tcp").unwrap(), "random+crc32");
+        assert_eq!(
+            crc_stack("ipv4-tcp + CRC-16/ARC").unwrap(),
+            "random+CRC-16/ARC"
+        );
+    }
+}
