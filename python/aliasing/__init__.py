@@ -433,10 +433,10 @@ class TransferResult(Result):
     :meth:`to_dict`) where only the certified bracket ``[low, high]`` is
     known; ``frames_sent`` is NaN only where it overflows a double.
 
-    >>> r = transfer(size="1GB", mtu=200, ber=[1e-6, 1e-7], stack="ipv4-tcp+CRC-16/ARC",
+    >>> r = transfer(size="1GB", mtu=68, ber=[1e-6, 1e-7], stack="ipv4-tcp+CRC-16/ARC",
     ...              max_weight=4, samples=0)
     >>> r.size_bytes, r.stack, r.column("frames").tolist()
-    (1000000000, 'ipv4-tcp+CRC-16/ARC', [6250000, 6250000])
+    (1000000000, 'ipv4-tcp+CRC-16/ARC', [35714286, 35714286])
     >>> r.column("escapes.low").dtype
     dtype('float64')
     """
@@ -448,7 +448,7 @@ class TransferResult(Result):
         """Bytes transferred (TCP payload), exactly (up to 2^64, which the
         JSON writes as a string).
 
-        >>> transfer(size="1KiB", mtu=1500, ber=1e-7, stack="ipv4-tcp+CRC-16/ARC",
+        >>> transfer(size="1KiB", mtu=68, ber=1e-7, stack="ipv4-tcp+CRC-16/ARC",
         ...          max_weight=4, samples=0).size_bytes
         1024
         """
@@ -469,6 +469,13 @@ class TransferResult(Result):
     def model(self) -> Any:
         """The document's statement of the model (see ``docs/guide/transfer.md``)."""
         return self._doc.get("model")
+
+    @property
+    def digest(self) -> Optional[str]:
+        """The end-to-end CRC over each segment's data (``digest=``), by its
+        catalogue name, else ``None``."""
+        v = self._doc.get("digest")
+        return None if v is None else str(v)
 
 
 # ---------------------------------------------------------------------------
@@ -848,6 +855,7 @@ def transfer(
     hops: Optional[Union[int, Sequence[int], str]] = None,
     burst: Optional[Sequence[float]] = None,
     corruption: Optional[Union[str, Sequence[str]]] = None,
+    digest: Optional[_Check] = None,
     tallies: Optional[_Path] = None,
     max_weight: Optional[int] = None,
     samples: Optional[_Num] = None,
@@ -869,16 +877,19 @@ def transfer(
     ``tallies=`` a file keeping the BER-independent part between calls;
     ``max_weight``, ``samples``, ``seed`` as in :func:`stack`;
     ``corruption=`` a ``MODEL:RATE`` string or a list of them (one
-    ``--corruption`` each). Returns a :class:`TransferResult`: nested fields
+    ``--corruption`` each); ``digest=`` an end-to-end CRC over each
+    segment's data on top of TCP (``"crc32c"`` for an iSCSI data digest,
+    ``"crc64-nvme"``, any catalogue name or :class:`Crc`), which the
+    corruption entries must pass too. Returns a :class:`TransferResult`: nested fields
     are columns with a dot (``escapes.estimate``, ``escapes.low``,
     ``joint_per_frame.high``, ``p_at_least_one.estimate``).
 
-    >>> r = transfer(size="10TB", mtu=200, ber=[1e-5, 1e-7], hops=[1, 3],
+    >>> r = transfer(size="10TB", mtu=68, ber=[1e-5, 1e-7], hops=[1, 3],
     ...              stack="ipv4-tcp+CRC-16/ARC", max_weight=4, samples=0)
     >>> r.column("hops").tolist()
     [1, 3, 1, 3]
     >>> [f"{x:.6e}" for x in r.column("escapes.estimate")]
-    ['1.810940e-05', '5.432819e-05', '1.810868e-13', '5.432604e-13']
+    ['1.132188e-06', '3.396564e-06', '1.132143e-14', '3.396429e-14']
     """
     return _run(
         _argv(
@@ -893,6 +904,7 @@ def transfer(
                 hops=hops,
                 burst=burst,
                 corruption=corruption,
+                digest=digest,
                 tallies=tallies,
                 max_weight=max_weight,
                 samples=samples,

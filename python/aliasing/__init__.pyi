@@ -67,6 +67,8 @@ class TransferResult(Result):
     def payload_file(self) -> Optional[str]: ...
     @property
     def model(self) -> Any: ...
+    @property
+    def digest(self) -> Optional[str]: ...
 
 def run(*argv: str, progress: _Progress = None) -> Result: ...
 def curve(
@@ -153,6 +155,7 @@ def transfer(
     hops: Optional[Union[int, Sequence[int], str]] = None,
     burst: Optional[Sequence[float]] = None,
     corruption: Optional[Union[str, Sequence[str]]] = None,
+    digest: Optional[_Check] = None,
     tallies: Optional[_Path] = None,
     max_weight: Optional[int] = None,
     samples: Optional[_Num] = None,

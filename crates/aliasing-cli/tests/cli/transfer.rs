@@ -593,3 +593,159 @@ fn bad_burst_is_refused() {
         assert_bad(&a, want);
     }
 }
+
+/// `--digest CRC`: an end-to-end CRC over each segment's data on top of
+/// TCP. Exact 0 where the CRC detects every error the model can make
+/// (`word`; a burst no longer than its width), else a certified upper bound
+/// no larger than the TCP checksum's own miss; the CRC's own miss of a
+/// longer burst written out independently: `(2^(B-r) - 1) / (2^B - 1)`.
+#[test]
+fn digest_adds_an_end_to_end_crc_to_the_corruption_entries() {
+    let base = [
+        "transfer",
+        "--size",
+        "1TB",
+        "--mtu",
+        "1500",
+        "--ber",
+        "0",
+        "--corruption",
+        "word:1e-6",
+        "--corruption",
+        "burst:32:1e-6",
+        "--corruption",
+        "burst:40:1e-6",
+        "--corruption",
+        "splice:48:1e-5",
+        "--corruption",
+        "bits:1e-7",
+        "--format",
+        "json",
+    ];
+    let tcp = json(&base);
+    assert!(tcp.get("digest").is_none(), "{tcp}");
+    let mut a = base.to_vec();
+    a.extend(["--digest", "crc32c"]);
+    let v = json(&a);
+    assert_eq!(v["digest"], "CRC-32/ISCSI");
+    assert!(
+        v["model"]
+            .as_str()
+            .unwrap()
+            .contains("End-to-end CRC CRC-32/ISCSI"),
+        "{}",
+        v["model"]
+    );
+    let p = &v["points"][0];
+    let (got, alone) = (
+        p["corruption"].as_array().unwrap(),
+        tcp["points"][0]["corruption"].as_array().unwrap(),
+    );
+    let frames = p["frames"].as_f64().unwrap();
+    let miss = |i: usize| got[i]["p_miss"].as_f64().unwrap();
+    let method = |i: usize| got[i]["method"].as_str().unwrap().to_string();
+    // word and a 32-bit burst: CRC-32C detects them all, exactly
+    for i in [0, 1] {
+        assert_eq!(miss(i), 0.0, "{}", got[i]);
+        assert!(method(i).starts_with("exact"), "{}", got[i]);
+    }
+    // a 40-bit burst: the CRC's own miss, far below the TCP checksum's
+    let own = (2f64.powi(8) - 1.0) / (2f64.powi(40) - 1.0);
+    assert!((miss(2) - own).abs() <= 1e-12 * own, "{} vs {own}", miss(2));
+    assert!(method(2).starts_with("bound"), "{}", got[2]);
+    // splice and bits: bounds no larger than the TCP checksum's exact miss
+    for i in [2, 3, 4] {
+        assert!(method(i).starts_with("bound"), "{}", got[i]);
+        assert!(
+            miss(i) <= alone[i]["p_miss"].as_f64().unwrap(),
+            "{}",
+            got[i]
+        );
+    }
+    assert!(miss(3) > 0.0 && miss(3) < alone[3]["p_miss"].as_f64().unwrap());
+    // escapes = frames x rate x p_miss, the total their sum (no link errors)
+    let mut total = 0.0;
+    for e in got {
+        let want = frames * e["rate"].as_f64().unwrap() * e["p_miss"].as_f64().unwrap();
+        let x = e["escapes"].as_f64().unwrap();
+        assert!((x - want).abs() <= 1e-12 * want, "{e}");
+        total += x;
+    }
+    let t = p["total_escapes"]["estimate"].as_f64().unwrap();
+    assert!((t - total).abs() <= 1e-12 * total, "{t} vs {total}");
+    // a 64-bit CRC detects the 40-bit burst too
+    let mut a = base.to_vec();
+    a.extend(["--digest", "crc64-nvme"]);
+    let v = json(&a);
+    assert_eq!(v["digest"], "CRC-64/NVME");
+    assert_eq!(v["points"][0]["corruption"][2]["p_miss"], 0.0);
+
+    // over a file: all zeros, where the TCP checksum misses 1/65535 of the
+    // word errors and CRC-32C none; the table says what p_miss is
+    let dir = tempfile::tempdir().unwrap();
+    let zeros = dir.path().join("zeros.bin");
+    std::fs::write(&zeros, vec![0u8; 3000]).unwrap();
+    let zeros = zeros.display().to_string();
+    let file = [
+        "transfer",
+        "--payload",
+        zeros.as_str(),
+        "--mtu",
+        "1500",
+        "--ber",
+        "0",
+        "--corruption",
+        "word:1e-3",
+    ];
+    let mut a = file.to_vec();
+    a.extend(["--format", "json"]);
+    let alone = json(&a);
+    assert_eq!(
+        alone["points"][0]["corruption"][0]["p_miss"].as_f64(),
+        Some(1.0 / 65535.0)
+    );
+    a.extend(["--digest", "iscsi"]);
+    let v = json(&a);
+    assert_eq!(v["points"][0]["corruption"][0]["p_miss"], 0.0);
+    let mut a = file.to_vec();
+    a.extend(["--digest", "crc32c"]);
+    let table = String::from_utf8(ok(&a)).unwrap();
+    assert!(
+        table.contains("end-to-end CRC CRC-32/ISCSI"),
+        "{}",
+        &table[..400]
+    );
+}
+
+/// `--digest` refusals: one line, exit 2, before any work.
+#[test]
+fn bad_digest_is_refused() {
+    let base = [
+        "transfer",
+        "--size",
+        "1TB",
+        "--mtu",
+        "1500,9000",
+        "--ber",
+        "1e-6",
+    ];
+    for (extra, want) in [
+        (
+            vec!["--corruption", "word:1e-6", "--digest", "crc99"],
+            "--digest crc99",
+        ),
+        (vec!["--digest", "crc32c"], "give --corruption"),
+        (
+            vec!["--corruption", "word:1e-6", "--digest", "internet"],
+            "--digest internet",
+        ),
+        (
+            vec!["--corruption", "word:1e-6", "--digest", ""],
+            "--digest",
+        ),
+    ] {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend(extra);
+        assert_bad(&a, want);
+    }
+}

@@ -91,8 +91,10 @@ pub fn validate(params: &TransferParams, ge: GilbertElliott) -> Result<()> {
 /// would bound nothing).
 pub fn report(params: &TransferParams, ge: GilbertElliott) -> Result<Transfer> {
     validate(params, ge)?;
+    // corruption inside hosts and routers does not depend on the channel
+    let misses = super::corruption_misses(params, &aliasing_core::progress::Silent)?;
     let mut points = Vec::new();
-    for &mtu in &params.mtus {
+    for (k, &mtu) in params.mtus.iter().enumerate() {
         let bytes = params.frame_bytes(mtu)?;
         let plan = frame_params(params, ge, bytes)?.plan()?;
         let n = plan.frame.n_bits();
@@ -118,10 +120,17 @@ pub fn report(params: &TransferParams, ge: GilbertElliott) -> Result<Transfer> {
         );
         let j = JointEstimate::new(Some(r.crc.rate), r.crc.ci_low, r.crc.ci_high, method);
         for &h in &params.hops {
-            points.push(point(params, mtu, bytes, &ge, ln_c, &j, h)?);
+            let pt = point(params, mtu, bytes, &ge, ln_c, &j, h)?;
+            let entries = params
+                .corruption
+                .iter()
+                .zip(&misses[k])
+                .map(|(c, m)| c.point(m, pt.frames))
+                .collect();
+            points.push(pt.with_corruption(entries));
         }
     }
-    let model = format!(
+    let mut model = format!(
         "Gilbert-Elliott channel {ge} (mean BER {:e}) on each of H links, each started in its \
          stationary law, independently; every link checks and regenerates the CRC \
          (store-and-forward), the receiving host checks the CRC and the Internet checksums; a \
@@ -133,13 +142,18 @@ pub fn report(params: &TransferParams, ge: GilbertElliott) -> Result<Transfer> {
          frames sent x joint; P(at least one) = 1 - (1 - q)^frames with q = joint / (1 - d)",
         ge.mean_ber()
     );
+    let digest = params.resolve_digest()?;
+    if let Some(d) = &digest {
+        model.push_str(&super::digest_text(d));
+    }
     Ok(Transfer::new(
         &params.stack,
         params.size,
         params.payload_file.clone(),
         model,
         points,
-    ))
+    )
+    .with_digest(digest.map(|d| d.name)))
 }
 
 /// The logarithm of the probability of no error in `n` bits of the
