@@ -828,6 +828,7 @@ fn with_bytes(e: Error, bytes: u64) -> Error {
 }
 
 pub mod burst;
+pub mod cost;
 
 #[cfg(test)]
 mod tests;

@@ -156,6 +156,12 @@ pub fn run(a: Args) -> Result<()> {
         }
         _ => Tallies::new(&params),
     };
+    // a cost model of the lengths not kept (no work done): announced beyond
+    // a minute on a terminal, refused beyond a day without --allow-long
+    crate::output::long_run(
+        transfer::cost::estimate_seconds(&params, &kept, rayon::current_num_threads()),
+        "this transfer",
+    )?;
     let bar = Bar::stderr();
     let result = transfer::report_with(&params, &mut kept, &bar);
     bar.finish();

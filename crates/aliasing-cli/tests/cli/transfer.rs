@@ -720,28 +720,42 @@ fn digest_adds_an_end_to_end_crc_to_the_corruption_entries() {
 /// `--digest` refusals: one line, exit 2, before any work.
 #[test]
 fn bad_digest_is_refused() {
-    let base = [
-        "transfer",
-        "--size",
-        "1TB",
-        "--mtu",
-        "1500,9000",
-        "--ber",
-        "1e-6",
-    ];
+    let base = ["transfer", "--size", "1TB", "--mtu", "1500,9000"];
     for (extra, want) in [
         (
-            vec!["--corruption", "word:1e-6", "--digest", "crc99"],
-            "--digest crc99",
+            vec![
+                "--ber",
+                "1e-6",
+                "--corruption",
+                "word:1e-6",
+                "--digest",
+                "crc99",
+            ],
+            "unknown CRC or check `crc99`",
         ),
-        (vec!["--digest", "crc32c"], "give --corruption"),
         (
-            vec!["--corruption", "word:1e-6", "--digest", "internet"],
-            "--digest internet",
+            vec!["--ber", "1e-6", "--digest", "crc32c"],
+            "give --corruption",
         ),
         (
-            vec!["--corruption", "word:1e-6", "--digest", ""],
-            "--digest",
+            vec!["--burst", "0.1,0.5,0.01,0.1", "--digest", "crc32c"],
+            "give --corruption",
+        ),
+        // a checksum is no CRC
+        (
+            vec![
+                "--ber",
+                "1e-6",
+                "--corruption",
+                "word:1e-6",
+                "--digest",
+                "internet",
+            ],
+            "`internet`",
+        ),
+        (
+            vec!["--ber", "1e-6", "--corruption", "word:1e-6", "--digest", ""],
+            "empty",
         ),
     ] {
         let mut a: Vec<&str> = base.to_vec();
