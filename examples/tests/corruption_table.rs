@@ -29,7 +29,9 @@ fn doc() -> String {
 fn doc_rows(doc: &str) -> (Vec<String>, Vec<String>) {
     let rows = |cols: usize| -> Vec<String> {
         doc.lines()
-            .filter(|l| l.starts_with("| ") && l.contains(" | `") && l.matches('|').count() == cols + 1)
+            .filter(|l| {
+                l.starts_with("| ") && l.contains(" | `") && l.matches('|').count() == cols + 1
+            })
             .map(String::from)
             .collect()
     };
@@ -75,11 +77,19 @@ fn the_committed_rows_uniform_columns_and_all_zeros_rows() {
     let u = table::uniform(SEG).unwrap();
     for (i, row) in main.iter().enumerate() {
         let cols: Vec<&str> = row.split('|').map(str::trim).collect();
-        let want: Vec<String> = table::rows("x", &[miss(MODELS[i % MODELS.len()], 0.5)], &[u[i % MODELS.len()]])[0]
-            .split('|')
-            .map(|c| c.trim().to_string())
-            .collect();
-        assert_eq!((cols[4], cols[7]), (want[4].as_str(), want[7].as_str()), "row {i}: {row}");
+        let want: Vec<String> = table::rows(
+            "x",
+            &[miss(MODELS[i % MODELS.len()], 0.5)],
+            &[u[i % MODELS.len()]],
+        )[0]
+        .split('|')
+        .map(|c| c.trim().to_string())
+        .collect();
+        assert_eq!(
+            (cols[4], cols[7]),
+            (want[4].as_str(), want[7].as_str()),
+            "row {i}: {row}"
+        );
     }
     // all zeros: the sample script's file is 16 MiB of zero bytes
     let dir = TempDir::new("zeros");

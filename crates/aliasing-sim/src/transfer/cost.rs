@@ -30,23 +30,27 @@
 //!
 //! # Calibration
 //!
-//! The unit costs were measured with the test profile's optimisation of the
-//! library crates (`opt-level = 2`; a release build is at most about as
-//! fast), one thread (`RAYON_NUM_THREADS=1`), user CPU time, on a shared
-//! 2-core machine (load average about 12, so the figures are on the slow
-//! side). `alias transfer --size 1TB --ber 1e-6 --samples 0`:
+//! The unit costs are those of a release build, fixed by two whole-command
+//! measurements of docs/guide/transfer.md (release build, user CPU time, 2
+//! cores shared with other jobs) and checked against a third:
 //!
-//! | request | n | user CPU | unit it fixes |
-//! |---|---:|---:|---|
-//! | `--stack ipv4-tcp+crc32 --mtu 68 --max-weight 2` | 576 | 7.5 s | dual weights, per state |
-//! | `--stack ipv4-tcp+CRC-16/ARC --mtu 300 --max-weight 4` | 2,416 | 2.2 s | pass counts, per placement |
-//! | `--stack ipv4-tcp+crc32 --mtu 1500 --max-weight 4` | 12,032 | 8.6 s | weight-4 probes, per probe |
-//! | `--stack ipv4-tcp+crc32 --mtu 1500 --max-weight 5` | 12,032 | 29 s | weight-5 scans, per pair and slice |
-//! | `--stack ipv4-tcp+crc32 --mtu 6000 --max-weight 4` | 48,032 | 24 s | check of the weight-4 unit |
+//! | request | measured CPU | model |
+//! |---|---:|---:|
+//! | `--size 10TB --mtu 1500,9000 --ber 1e-6,1e-8,1e-10,1e-12` | 69 s | 75 s |
+//! | `--size 1TB --mtu 68,9216 --ber 1e-6 --hops 1,255` | 45 s | 46 s |
+//! | `--mtu 1500,9000 --ber 1e-10 --corruption word:1e-6 --corruption bits:1e-7` over 1 GB, tallies kept | 11.6 s | 11.6 s |
 //!
-//! The file pass: 1 GB at two MTUs with `word` and `bits:1e-7` took
-//! 11.6 s of CPU in a release build (docs/guide/transfer.md), `word` alone
-//! 1.2 s.
+//! The first two differ by the weight-5 join at 1518 bytes (about 2.4e9
+//! pair scans: 24 s); the dual-code pass of a 32-bit CRC (2^32 states per
+//! length) takes the larger part of the second, and was measured alone in
+//! the test profile: 44 s of CPU on one thread (`--stack ipv4-tcp+crc32
+//! --mtu 68 --max-weight 2`, 10 ns a state on a machine at load 15; a
+//! release build on a quiet core is about 2.5 times faster). A placement's
+//! pass count: 0.68 s of CPU for about 7.5e6 placements in the test
+//! profile (`--stack ipv4-tcp+CRC-16/ARC --mtu 200 --max-weight 4`). The
+//! file pass: `word` alone 1.2 s of the third request. The model is meant
+//! to be right within a factor of about 2, enough to announce a run and to
+//! tell a day from an hour.
 
 use super::{HEADERS, Tallies, TransferParams};
 use crate::corruption::Model;
@@ -57,11 +61,11 @@ use aliasing_core::{Error, Result};
 /// measurement): weight-4 probe, weight-5 pair scan, codeword placement,
 /// dual-code register state, draw and frame bit.
 pub const UNIT_SECONDS: UnitSeconds = UnitSeconds {
-    probe4: 9.0e-10,
-    scan5: 8.5e-9,
-    placement: 9.0e-8,
-    dual_state: 1.75e-9,
-    draw_bit: 5.0e-9,
+    probe4: 2.0e-9,
+    scan5: 1.0e-8,
+    placement: 5.0e-8,
+    dual_state: 4.0e-9,
+    draw_bit: 1.5e-9,
     file_byte_word: 6.0e-10,
     file_byte_bits: 5.2e-9,
 };
@@ -101,7 +105,9 @@ fn ln_choose(a: f64, b: u32) -> f64 {
 
 /// The slices of the weight-5 join at `n` bits (as `lowweight` cuts it).
 fn slices5(n: f64) -> f64 {
-    let pairs = (n * (n - 1.0) / 2.0 / f64::from(1u32 << 22)).floor().max(1.0);
+    let pairs = (n * (n - 1.0) / 2.0 / f64::from(1u32 << 22))
+        .floor()
+        .max(1.0);
     pairs.log2().ceil().exp2()
 }
 
@@ -205,4 +211,114 @@ fn estimate(params: &TransferParams, kept: &Tallies) -> Result<f64> {
         s += file_bytes * per_byte;
     }
     Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transfer::KeptFrame;
+
+    /// The cost model reads only a kept frame's length.
+    fn no_dual() -> aliasing_core::weights::DualWeights {
+        aliasing_core::weights::DualWeights {
+            bits: 0,
+            width: 32,
+            counts: Vec::new(),
+        }
+    }
+
+    fn params(stack: &str, mtus: Vec<u64>, bers: Vec<f64>) -> TransferParams {
+        TransferParams::new(stack, 10_u128.pow(13), mtus, bers, vec![1])
+    }
+
+    #[test]
+    fn kept_lengths_and_ber_zero_cost_nothing() {
+        let p = params("ethernet-tcp", vec![1500, 9000], vec![1e-6]);
+        let all = estimate_seconds(&p, &Tallies::new(&p), 1);
+        // two 32-bit dual passes at least
+        assert!(all > 2.0 * UNIT_SECONDS.dual_state * 2f64.powi(32), "{all}");
+        // one length kept: only the other one's work
+        let mut kept = Tallies::new(&p);
+        let one = params("ethernet-tcp", vec![9000], vec![1e-6]);
+        kept.frames.push(KeptFrame {
+            bytes: 1518,
+            tally: Default::default(),
+            dual: no_dual(),
+        });
+        let rest = estimate_seconds(&p, &kept, 1);
+        assert_eq!(rest, estimate_seconds(&one, &Tallies::new(&one), 1));
+        assert!(rest < all);
+        // both kept, or BER 0 only: nothing
+        kept.frames.push(KeptFrame {
+            bytes: 9018,
+            tally: Default::default(),
+            dual: no_dual(),
+        });
+        assert_eq!(estimate_seconds(&p, &kept, 1), 0.0);
+        let zero = params("ethernet-tcp", vec![1500, 9000], vec![0.0]);
+        assert_eq!(estimate_seconds(&zero, &Tallies::new(&zero), 1), 0.0);
+        // threads divide it
+        assert_eq!(estimate_seconds(&p, &Tallies::new(&p), 4), all / 4.0);
+    }
+
+    #[test]
+    fn the_model_grows_with_the_work() {
+        let t = |stack: &str, mtu: u64, w: u32, samples: u64| {
+            let mut p = params(stack, vec![mtu], vec![1e-6]);
+            p.max_weight = w;
+            p.samples = samples;
+            estimate_seconds(&p, &Tallies::new(&p), 1)
+        };
+        // longer frames, higher weights, draws: more
+        assert!(t("ethernet-tcp", 1500, 4, 0) < t("ethernet-tcp", 9000, 4, 0));
+        assert!(t("ethernet-tcp", 1500, 4, 0) < t("ethernet-tcp", 1500, 5, 0));
+        assert!(t("ethernet-tcp", 1500, 5, 0) < t("ethernet-tcp", 1500, 5, 50_000));
+        // weight 5 is not enumerated at 9000 (the pair limit): no change
+        assert_eq!(t("ethernet-tcp", 9000, 4, 0), t("ethernet-tcp", 9000, 5, 0));
+        // a 16-bit CRC: the dual pass is nothing, the codewords many; the
+        // weight-4 placements of a 1502-byte frame are about 1e9: a minute
+        // or more (the request that once took minutes in a test)
+        let arc = t("ipv4-tcp+CRC-16/ARC", 1500, 4, 0);
+        assert!(arc > 60.0, "{arc}");
+        assert!(t("ipv4-tcp+CRC-16/ARC", 68, 4, 0) < 0.1);
+        // CRC-16/ARC is (x+1) times a primitive: no odd-weight codewords,
+        // so weight 5 adds only its search
+        let (a4, a5) = (
+            t("ipv4-tcp+CRC-16/ARC", 200, 4, 0),
+            t("ipv4-tcp+CRC-16/ARC", 200, 5, 0),
+        );
+        let n = 8.0 * 202.0;
+        let search5 = UNIT_SECONDS.scan5 * slices5(n) * n * n / 2.0;
+        assert!(
+            ((a5 - a4) - search5).abs() <= 1e-9 * a5,
+            "{a4} {a5} {search5}"
+        );
+    }
+
+    #[test]
+    fn a_payload_file_costs_a_pass_per_mtu_and_model() {
+        let mut p = params("ethernet-tcp", vec![1500, 9000], vec![0.0]);
+        p.payload_file = Some("data.bin".into());
+        p.size = 1_000_000_000;
+        p.corruption = vec!["word:1e-6".parse().unwrap(), "bits:1e-7".parse().unwrap()];
+        let s = estimate_seconds(&p, &Tallies::new(&p), 1);
+        let want = 2.0 * 1e9 * (UNIT_SECONDS.file_byte_word + UNIT_SECONDS.file_byte_bits);
+        assert!((s - want).abs() <= 1e-12 * want, "{s} vs {want}");
+        // over uniform data (no file) nothing is read
+        p.payload_file = None;
+        assert_eq!(estimate_seconds(&p, &Tallies::new(&p), 1), 0.0);
+    }
+
+    #[test]
+    fn slices_are_lowweights() {
+        // lowweight cuts the pair list in powers of two of 2^22 pairs
+        assert_eq!(slices5(100.0), 1.0);
+        let n = 12144.0;
+        let pairs = n * (n - 1.0) / 2.0;
+        assert_eq!(
+            slices5(n),
+            ((pairs / 4194304.0).floor()).log2().ceil().exp2()
+        );
+        assert_eq!(slices5(n), 32.0);
+    }
 }
