@@ -826,3 +826,24 @@ fn bad_digest_is_refused() {
         assert_bad(&a, want);
     }
 }
+
+/// A request the cost model puts beyond a day (1,217 MTUs of a 16-bit CRC's
+/// frames, whose weight-4 codewords number billions each) is refused in one
+/// line before any work unless `--allow-long` is given.
+#[test]
+fn a_request_beyond_a_day_needs_allow_long() {
+    assert_bad(
+        &[
+            "transfer",
+            "--stack",
+            "ipv4-tcp+CRC-16/ARC",
+            "--size",
+            "10TB",
+            "--mtu",
+            "8000:9216:1",
+            "--ber",
+            "1e-6",
+        ],
+        "over the limit of a day",
+    );
+}
