@@ -114,7 +114,7 @@ fn miss(model: &str, p: f64) -> aliasing_sim::corruption::Miss {
 }
 
 #[test]
-#[ignore = "makes the five 16 MiB sample files (Python, gzip): about half a minute"]
+#[ignore = "makes the five 16 MiB sample files (Python, gzip): 20 s of CPU"]
 fn the_whole_committed_table_is_what_the_example_prints() {
     let dir = TempDir::new("all");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
