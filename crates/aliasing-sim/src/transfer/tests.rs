@@ -412,7 +412,11 @@ fn the_burst_channel_keeps_corruption_and_digest() {
     let d = burst::report(&p, ge).unwrap();
     assert_eq!(d.digest.as_deref(), Some("CRC-32/ISCSI"));
     assert_eq!(d.points[0].corruption[0].p_miss, 0.0);
-    assert!(d.model.contains("End-to-end CRC CRC-32/ISCSI"), "{}", d.model);
+    assert!(
+        d.model.contains("End-to-end CRC CRC-32/ISCSI"),
+        "{}",
+        d.model
+    );
     // the link part is the same with and without the digest
     assert_eq!(d.points[0].escapes, pt.escapes);
 }
