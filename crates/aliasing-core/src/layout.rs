@@ -336,7 +336,7 @@ impl Inner {
                 Ok(CheckSpec::Crc(c)) => {
                     return Err(format!(
                         "inner layout `{name}` is a CRC ({}); a stack has one CRC, after the `+`",
-                        c.name
+                        c.name()
                     ));
                 }
                 _ => {
@@ -442,11 +442,11 @@ fn stacked(
     let m = bytes - len;
     let (mut checks, random) = body(stack, &inner, m, len, template)?;
     let name = if inner == Inner::EthernetTcp {
-        format!("FCS {}", crc.name)
+        format!("FCS {}", crc.name())
     } else {
-        crc.name.clone()
+        crc.name().to_string()
     };
-    let (lsb_first, little_endian) = (crc.refin, crc.refout);
+    let (lsb_first, little_endian) = (crc.refin(), crc.refout());
     checks.push(CheckDef::value_at(
         name,
         CheckSpec::Crc(crc),
@@ -747,11 +747,11 @@ fn load(src: &[u8], little_endian: bool) -> u64 {
 #[inline]
 pub fn crc_value(alg: &CrcAlgorithm, data: &[u8]) -> u64 {
     if alg.width() == 32
-        && alg.generator.normal() == 0x04C1_1DB7
-        && alg.init == 0xFFFF_FFFF
-        && alg.refin
-        && alg.refout
-        && alg.xorout == 0xFFFF_FFFF
+        && alg.generator().normal() == 0x04C1_1DB7
+        && alg.init() == 0xFFFF_FFFF
+        && alg.refin()
+        && alg.refout()
+        && alg.xorout() == 0xFFFF_FFFF
     {
         crc32fast::hash(data) as u64
     } else {
@@ -930,7 +930,7 @@ mod tests {
             let f = Frame::new(&format!("tcp+{crc}"), 80, Payload::Random).unwrap();
             assert_eq!(f.lsb_first, lsb, "{crc}");
             let alg = f.checks[1].crc().expect(crc);
-            assert_eq!(f.checks[1].little_endian, alg.refout, "{crc}");
+            assert_eq!(f.checks[1].little_endian, alg.refout(), "{crc}");
         }
     }
 

@@ -82,8 +82,8 @@ fn compare_round_trips() {
 #[test]
 fn hd_round_trips_from_a_real_profile() {
     let crc = crate::catalogue::resolve("crc8").unwrap();
-    let prof = crate::lowweight::hd_profile(&crc.generator, None).unwrap();
-    let bursts = crate::burst::profile(&crc.generator, 1 << 10).unwrap();
+    let prof = crate::lowweight::hd_profile(&crc.generator(), None).unwrap();
+    let bursts = crate::burst::profile(&crc.generator(), 1 << 10).unwrap();
     let doc = Hd::new((&crc).into(), &prof, bursts);
     assert!(!doc.examples.is_empty());
     assert_eq!(
