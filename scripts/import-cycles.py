@@ -147,17 +147,16 @@ def scan(crate):
         raw = open(p).read()
         sizes[p] = (raw.count("\n"), lines_before_tests(raw))
         texts[m] = strip_tests(strip_comments_and_strings(raw))
-    # the crate root's re-exports: name -> module path
-    root_names = {}
-    for u in re.findall(r"\bpub\s+use\s+([^;]+);", texts.get((), "")):
-        for path in expand_use(u):
-            seg = [s for s in path.split("::") if s]
-            if seg and seg[0] in ("crate", "self"):
-                seg = seg[1:]
-            if len(seg) >= 2:
-                root_names[seg[-1]] = tuple(seg[:-1])
+    # every module's `pub use` re-exports: (module, name) -> the path named
+    reexports = {}
+    for m, text in texts.items():
+        for u in re.findall(r"\bpub(?:\([^)]*\))?\s+use\s+([^;]+);", text):
+            for path in expand_use(u):
+                seg = [s for s in path.split("::") if s]
+                if len(seg) >= 2 and seg[-1] not in ("*", "self"):
+                    reexports[(m, seg[-1])] = (m, seg)
 
-    def resolve(cur, seg):
+    def resolve(cur, seg, depth=0):
         if not seg:
             return None
         if seg[0] == "crate":
@@ -168,16 +167,22 @@ def scan(crate):
             base = cur
             while seg and seg[0] == "super":
                 base, seg = base[:-1], seg[1:]
+        elif cur == () or depth > 0:
+            # a path relative to the module (a child module, or in a
+            # re-export: `pub use child::Item`)
+            base = cur
         else:
             return None
         full = base + tuple(seg)
         for k in range(len(full), -1, -1):
             if full[:k] in mods:
                 target = full[:k]
-                if target == () and len(full) >= 1 and full[0] in root_names:
-                    target = root_names[full[0]]
-                    while target and target not in mods:
-                        target = target[:-1]
+                # an item the module only re-exports: follow it to its home
+                if k < len(full) and (target, full[k]) in reexports and depth < 8:
+                    home, path = reexports[(target, full[k])]
+                    t = resolve(home, path, depth + 1)
+                    if t is not None and t != home:
+                        return t
                 return target
         return None
 
