@@ -10,7 +10,9 @@ B through a `crate::`, `super::` or `self::` path (in a `use` or inline),
 outside test code (`#[cfg(test)]` items and `tests.rs` files are skipped).
 A path that stops at the crate root is followed through the root's
 `pub use` re-exports. A `mod` declaration is not an edge. Circles are the
-strongly connected components of more than one file. Exit code 1 when a
+strongly connected components of more than one file, leaving out the
+back-up arrows (a module naming an item of its own ancestor, such as
+`super::Item`, the usual parent-child pattern), which are listed apart. Exit code 1 when a
 circle exists.
 
 "Lines before tests" is the length of a file up to its first
@@ -167,9 +169,9 @@ def scan(crate):
             base = cur
             while seg and seg[0] == "super":
                 base, seg = base[:-1], seg[1:]
-        elif cur == () or depth > 0:
-            # a path relative to the module (a child module, or in a
-            # re-export: `pub use child::Item`)
+        elif cur + (seg[0],) in mods or depth > 0:
+            # a path relative to the module: a child module (`walk::f`,
+            # `use walk::X`), or the path of a re-export being followed
             base = cur
         else:
             return None
@@ -192,7 +194,7 @@ def scan(crate):
         for u in re.findall(r"\buse\s+([^;]+);", text):
             paths += expand_use(u)
         text_wo_use = re.sub(r"\buse\s+[^;]+;", "", text)
-        paths += re.findall(r"\b(?:crate|super|self)(?:::\w+)+", text_wo_use)
+        paths += re.findall(r"(?<![\w:])\w+(?:::\w+)+", text_wo_use)
         for path in paths:
             seg = [s for s in path.split("::") if s and s != "*"]
             t = resolve(m, seg)
@@ -247,17 +249,22 @@ def main():
     for crate in crates:
         files, edges, sizes = scan(crate)
         n_edges = sum(len(v) for v in edges.values())
+        up = sorted((a, b) for a in edges for b in edges[a] if b == a[: len(b)])
+        down = {a: {b for b in bs if b != a[: len(b)]} for a, bs in edges.items()}
         print(f"{crate}: {len(files)} files, {n_edges} file-to-file import edges")
+        print(f"  back-up arrows (a module naming its own ancestor): {len(up)}")
+        for a, b in up:
+            print(f"    {name(a)} -> {name(b)}")
         if show_edges:
             for m in sorted(edges):
                 print(f"  {name(m)} -> {', '.join(sorted(name(t) for t in edges[m]))}")
-        for comp in sccs(sorted(files), edges):
+        for comp in sccs(sorted(files), down):
             if len(comp) > 1:
                 found += 1
                 members = sorted(comp)
                 print(f"  CIRCLE: {' / '.join(name(c) for c in members)}")
                 for a in members:
-                    for b in sorted(edges.get(a, ())):
+                    for b in sorted(down.get(a, ())):
                         if b in comp:
                             print(f"    {name(a)} -> {name(b)}")
         big = sorted(sizes.items(), key=lambda kv: -kv[1][1])[:6]
