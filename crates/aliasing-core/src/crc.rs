@@ -12,6 +12,7 @@
 //! ```
 
 use crate::poly::{Generator, reflect};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A CRC algorithm: a generator plus the register conventions of the RevEng
@@ -248,6 +249,155 @@ impl CrcBuilder {
     }
 }
 
+/// The parameters of a [`CrcAlgorithm`] as JSON: `name`, `generator` (its
+/// full form, as [`Generator`] serializes), `width`, then `init`, `xorout`
+/// and `check` as hexadecimal strings (`"0xFFFFFFFF"`: every 64-bit value
+/// exact in any JSON reader) and `refin`, `refout`. Reading one rebuilds the
+/// table, and refuses a width that disagrees with the generator, an `init`
+/// or `xorout` wider than the CRC, and a `check` that is not the CRC of
+/// `123456789`.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Parameters {
+    name: String,
+    generator: Generator,
+    width: u32,
+    #[serde(with = "hex")]
+    init: u64,
+    refin: bool,
+    refout: bool,
+    #[serde(with = "hex")]
+    xorout: u64,
+    #[serde(with = "hex_option", default)]
+    check: Option<u64>,
+}
+
+/// ```
+/// use aliasing_core::catalogue;
+/// let crc = catalogue::resolve("crc32c").unwrap();
+/// let j = serde_json::to_string(&crc).unwrap();
+/// assert_eq!(
+///     j,
+///     r#"{"name":"CRC-32/ISCSI","generator":"0x11EDC6F41","width":32,"init":"0xFFFFFFFF","refin":true,"refout":true,"xorout":"0xFFFFFFFF","check":"0xE3069283"}"#
+/// );
+/// assert_eq!(serde_json::from_str::<aliasing_core::crc::CrcAlgorithm>(&j).unwrap(), crc);
+/// ```
+impl Serialize for CrcAlgorithm {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        Parameters {
+            name: self.name.clone(),
+            generator: self.generator,
+            width: self.width(),
+            init: self.init,
+            refin: self.refin,
+            refout: self.refout,
+            xorout: self.xorout,
+            check: self.check,
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for CrcAlgorithm {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        use serde::de::Error as _;
+        let p = Parameters::deserialize(d)?;
+        let g = p.generator;
+        if p.width != g.width() {
+            return Err(D::Error::custom(format!(
+                "CRC `{}`: width {} disagrees with the generator {}, of width {}",
+                p.name,
+                p.width,
+                g.full_string(),
+                g.width()
+            )));
+        }
+        for (what, v) in [("init", p.init), ("xorout", p.xorout)] {
+            if v & !g.mask() != 0 {
+                return Err(D::Error::custom(format!(
+                    "CRC `{}`: {what} {v:#X} is wider than {} bits",
+                    p.name, p.width
+                )));
+            }
+        }
+        let mut b = CrcAlgorithm::builder(g)
+            .name(p.name)
+            .init(p.init)
+            .refin(p.refin)
+            .refout(p.refout)
+            .xorout(p.xorout);
+        if let Some(c) = p.check {
+            b = b.check(c);
+        }
+        let crc = b.build();
+        if let Some(c) = crc.check {
+            let got = crc.checksum(b"123456789");
+            if got != c {
+                return Err(D::Error::custom(format!(
+                    "CRC `{}`: check {c:#X} is not the CRC of \"123456789\" under these parameters ({got:#X})",
+                    crc.name
+                )));
+            }
+        }
+        Ok(crc)
+    }
+}
+
+/// A `u64` as a hexadecimal string `"0x..."` (read also from a JSON number).
+mod hex {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("{v:#X}").replacen("0X", "0x", 1))
+    }
+
+    /// A JSON number or string, before parsing.
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    pub enum HexWire {
+        N(u64),
+        S(String),
+    }
+
+    pub fn parse<E: serde::de::Error>(w: HexWire) -> Result<u64, E> {
+        match w {
+            HexWire::N(v) => Ok(v),
+            HexWire::S(s) => {
+                let t = s.trim();
+                let digits = t
+                    .strip_prefix("0x")
+                    .or_else(|| t.strip_prefix("0X"))
+                    .ok_or_else(|| E::custom(format!("`{s}` is not a hexadecimal 0x... value")))?;
+                u64::from_str_radix(digits, 16)
+                    .map_err(|e| E::custom(format!("`{s}` is not a 64-bit hexadecimal value: {e}")))
+            }
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        parse(HexWire::deserialize(d)?)
+    }
+}
+
+/// An optional `u64` as [`hex`] (`null` or absent: none).
+mod hex_option {
+    use super::hex::{self, HexWire};
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(v) => hex::serialize(v, s),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        Option::<HexWire>::deserialize(d)?
+            .map(hex::parse)
+            .transpose()
+    }
+}
+
 fn make_table(g: &Generator, refin: bool) -> [u64; 256] {
     let w = g.width();
     let mask = g.mask();
@@ -330,5 +480,59 @@ mod tests {
             .build();
         assert_eq!((c.init(), c.xorout(), c.check()), (0xFF, 0x55, None));
         assert_eq!(c.name(), "custom 0x107");
+    }
+
+    #[test]
+    fn every_catalogue_crc_reads_back_from_its_json_with_the_same_table() {
+        for e in catalogue::ENTRIES {
+            let c = e.algorithm();
+            let j = serde_json::to_string(&c).unwrap();
+            let back: CrcAlgorithm = serde_json::from_str(&j).unwrap();
+            assert_eq!(back, c, "{j}");
+            assert_eq!(back.checksum(b"123456789"), e.check, "{j}");
+        }
+        // a custom CRC without a check value, and numbers in place of strings
+        let c = CrcAlgorithm::builder(Generator::normal_const(64, 0x1B)).build();
+        let j = serde_json::to_string(&c).unwrap();
+        assert!(j.contains(r#""check":null"#), "{j}");
+        assert_eq!(serde_json::from_str::<CrcAlgorithm>(&j).unwrap(), c);
+        let n = r#"{"name":"n","generator":"0x107","width":8,"init":255,"refin":false,"refout":false,"xorout":0}"#;
+        let c = serde_json::from_str::<CrcAlgorithm>(n).unwrap();
+        assert_eq!((c.init(), c.check()), (0xFF, None));
+    }
+
+    #[test]
+    fn json_parameters_that_disagree_are_refused_with_the_reason() {
+        let good = serde_json::to_value(catalogue::resolve("crc16-arc").unwrap()).unwrap();
+        let with = |k: &str, v: serde_json::Value| {
+            let mut j = good.clone();
+            j[k] = v;
+            serde_json::from_value::<CrcAlgorithm>(j).map_err(|e| e.to_string())
+        };
+        assert!(with("name", "x".into()).is_ok());
+        let e = with("width", 17.into()).unwrap_err();
+        assert!(
+            e.contains("width 17 disagrees with the generator 0x18005"),
+            "{e}"
+        );
+        let e = with("init", "0x10000".into()).unwrap_err();
+        assert!(e.contains("init 0x10000 is wider than 16 bits"), "{e}");
+        let e = with("xorout", "0x1FFFF".into()).unwrap_err();
+        assert!(e.contains("xorout 0x1FFFF is wider than 16 bits"), "{e}");
+        let e = with("check", "0xBB3E".into()).unwrap_err();
+        assert!(e.contains("check 0xBB3E is not the CRC"), "{e}");
+        assert!(
+            with("refin", false.into())
+                .unwrap_err()
+                .contains("is not the CRC")
+        );
+        let e = with("init", "ffff".into()).unwrap_err();
+        assert!(e.contains("not a hexadecimal 0x... value"), "{e}");
+        let e = with("init", "0xZZ".into()).unwrap_err();
+        assert!(e.contains("not a 64-bit hexadecimal value"), "{e}");
+        assert!(with("generator", "0x4".into()).is_err());
+        let mut extra = good.clone();
+        extra["table"] = serde_json::json!([0]);
+        assert!(serde_json::from_value::<CrcAlgorithm>(extra).is_err());
     }
 }

@@ -21,6 +21,7 @@
 //! assert_eq!(a.iter().map(|x| x.to_string()).collect::<Vec<_>>(), ["1", "0", "0", "1"]);
 //! ```
 
+use crate::document::{Count, WeightCount};
 pub use crate::dual::DualWeights;
 use crate::error::{Error, Result};
 use crate::poly::Generator;
@@ -54,6 +55,41 @@ pub struct WeightDistribution {
     pub counts: Vec<UBig>,
     /// The dual code's whole distribution, when the dual method was used.
     pub dual: Option<DualWeights>,
+}
+
+/// In JSON: `bits`, `weights` as the `weights` document lists them
+/// (`[{"w": 0, "count": 1}, ...]`, every weight from 0, each count exact:
+/// a number up to 2^53, a decimal string above, as
+/// [`crate::document::Count`]), and `dual`, the dual code's
+/// [`DualWeights`] (`null` unless the dual method was used).
+///
+/// ```
+/// use aliasing_core::{poly::Generator, weights::{distribution, WeightMethod}};
+/// let g = Generator::new(8, 0x07).unwrap();
+/// let d = distribution(&g, 12, 3, WeightMethod::Syndromes, false).unwrap();
+/// assert_eq!(
+///     serde_json::to_string(&d).unwrap(),
+///     r#"{"bits":12,"weights":[{"w":0,"count":1},{"w":1,"count":0},{"w":2,"count":0},{"w":3,"count":0}],"dual":null}"#
+/// );
+/// ```
+impl serde::Serialize for WeightDistribution {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let weights: Vec<WeightCount> = self
+            .counts
+            .iter()
+            .enumerate()
+            .map(|(w, c)| WeightCount {
+                w,
+                count: Count(c.clone()),
+            })
+            .collect();
+        let mut st = s.serialize_struct("WeightDistribution", 3)?;
+        st.serialize_field("bits", &self.bits)?;
+        st.serialize_field("weights", &weights)?;
+        st.serialize_field("dual", &self.dual)?;
+        st.end()
+    }
 }
 
 /// Whether [`distribution`] counts with the dual code for these arguments.
