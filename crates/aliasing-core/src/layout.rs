@@ -41,7 +41,7 @@
 //!   ([`crate::joint::JointModel::new`]) refuses them with its reason.
 //!
 //! **Checks.** Each check of a frame is a [`CheckDef`]: *what* it computes
-//! is its [`CheckSpec`], a value of the one name table of checks
+//! is its [`CheckSpec`](crate::check::CheckSpec), a value of the one name table of checks
 //! ([`crate::check`]), so the layout keeps no second list of checks; the
 //! rest of the [`CheckDef`] is *where* the check sits: the bytes it reads,
 //! its field and the field's byte order, and for the Internet checksum the
@@ -59,10 +59,10 @@
 //! (`tcp`, the bare sums) goes least significant bit first. Order matters
 //! only for bursts (and for naming codewords by wire position).
 //!
-//! A description that cannot be read is refused with [`Error::BadStack`]
+//! A description that cannot be read is refused with [`Error::BadStack`](crate::Error::BadStack)
 //! naming the bad part (`unknown inner layout`, `unknown CRC after +`, a
 //! checksum where the CRC goes); a frame too short for the layout with
-//! [`Error::BadLength`].
+//! [`Error::BadLength`](crate::Error::BadLength).
 //!
 //! The simulator (`aliasing_sim`) and the exact joint computation read the
 //! same layout from here.

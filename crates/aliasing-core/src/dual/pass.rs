@@ -250,7 +250,7 @@ pub struct DualPass {
 impl DualPass {
     /// Finds the cycles of `g` (the walk, if `g` needs one, costs about
     /// `4 2^r` steps; see `work_estimate`) and cuts the states into items.
-    /// Refuses a zero length, a width over [`MAX_WIDTH`] and a pass whose
+    /// Refuses a zero length, a width over [`MAX_WIDTH`](super::MAX_WIDTH) and a pass whose
     /// `memory_estimate` exceeds `budget`.
     pub fn new(g: &Generator, lengths: &[u64], budget: MemoryBudget) -> Result<Self> {
         if let Some(&n) = lengths.iter().find(|&&n| n == 0) {

@@ -5,7 +5,7 @@ use crate::check::CheckSpec;
 use crate::crc::CrcAlgorithm;
 use crate::{Error, Result, catalogue};
 
-/// A stack description, parsed: what [`Frame::new`] builds. See the module
+/// A stack description, parsed: what [`Frame::new`](super::Frame::new) builds. See the module
 /// documentation for the grammar.
 ///
 /// ```
