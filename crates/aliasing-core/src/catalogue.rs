@@ -599,7 +599,7 @@ mod tests {
             if let Some((_, name)) = reveng.iter().find(|(n, _)| *n == normalize(alias)) {
                 assert_eq!(got.name(), *name, "{alias}");
             }
-            if let Some(e) = entry(&got.name()) {
+            if let Some(e) = entry(got.name()) {
                 assert_eq!(got.checksum(b"123456789"), e.check, "{alias}");
             }
         }
