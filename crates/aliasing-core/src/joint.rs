@@ -247,7 +247,7 @@ impl JointModel {
         let zone = periodic_zone(&roles);
         let model = JointModel {
             n,
-            generator: alg.generator,
+            generator: alg.generator(),
             crc,
             internet,
             roles,

@@ -1184,7 +1184,7 @@ impl HdSearch {
 ///
 /// ```
 /// use aliasing_core::{catalogue, lowweight, progress::Silent};
-/// let g = catalogue::resolve("crc64-xz").unwrap().generator;
+/// let g = catalogue::resolve("crc64-xz").unwrap().generator();
 /// let s = lowweight::hd_profile_within(&g, None, None, 1e6, &Silent).unwrap();
 /// // HD 3 and 4 end at the period of (x+1) p(x); HD 5 holds at least as far
 /// // as 1e6 probes reach (spans below about sqrt(2e6)), HD 6 as well (odd
@@ -1673,7 +1673,7 @@ pub(crate) mod tests {
             ("CRC-16/DNP", 0x9eb2),
             ("crc32", 0x82608edb),
         ] {
-            let g = crate::catalogue::resolve(name).unwrap().generator;
+            let g = crate::catalogue::resolve(name).unwrap().generator();
             assert_eq!(g.koopman(), k, "{name}");
             assert!(list.iter().any(|(lk, _, _)| *lk == k), "{name}");
         }
@@ -1793,7 +1793,7 @@ pub(crate) mod tests {
         }
         assert!(stops >= 10, "{stops}");
         // budget 0: what the period and the discrete logarithms settle
-        let g = crate::catalogue::resolve("crc64-xz").unwrap().generator;
+        let g = crate::catalogue::resolve("crc64-xz").unwrap().generator();
         let s = hd_profile_within(&g, None, None, 0.0, &Silent).unwrap();
         assert_eq!(s.profile.entries.len(), 2);
         assert_eq!(s.stopped.unwrap().clear_to_bits, ENUM_BITS as u64 + 64);

@@ -111,3 +111,8 @@ pub mod spec;
 pub mod stack;
 pub mod stream;
 pub mod transfer;
+
+/// The crate's README, whose example runs as a doc test.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctest;

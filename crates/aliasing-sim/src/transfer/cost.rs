@@ -183,7 +183,7 @@ fn estimate(params: &TransferParams, kept: &Tallies) -> Result<f64> {
         StackSpec::Stacked { crc, .. } => crc,
         _ => return Err(Error::Invalid("no CRC".into())),
     };
-    let g = crc.generator;
+    let g = crc.generator();
     let width = g.width();
     // x + 1 divides g iff g(1) = 0: an even number of terms
     let even = g.full().count_ones() % 2 == 0;
