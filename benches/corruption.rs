@@ -3,6 +3,8 @@
 //! 64 MiB of pseudo-random bytes in 1460-byte segments, every thread of the
 //! machine. Throughput is reported in bytes per second; the target is
 //! 1 GB/s per core or better for `word` and `splice:48`.
+//! `given_8MiB_1460B/bits:1e-7`: the `bits:P` model (the exact carry chain
+//! of each segment's own column counts) over the first 8 MiB.
 //!
 //! Run: `cargo bench -p aliasing-benches --bench corruption`
 
@@ -36,6 +38,12 @@ fn bench(c: &mut Criterion) {
             b.iter(|| given(black_box(&d), 1460, &[m]).unwrap())
         });
     }
+    let small = &d[..8 << 20];
+    g.throughput(Throughput::Bytes(small.len() as u64));
+    let bits = Model::Bits { p: 1e-7 };
+    g.bench_function(format!("given_8MiB_1460B/{bits}"), |b| {
+        b.iter(|| given(black_box(small), 1460, &[bits]).unwrap())
+    });
     g.finish();
 }
 

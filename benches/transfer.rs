@@ -8,12 +8,20 @@
 //! - `transfer/kept_tallies_202B`: the same request at other BERs from
 //!   kept tallies (what `--tallies` saves): the points only.
 //!
+//! - `transfer/weight4_shapes_9018B`: the CRC-32 weight-4 codeword shapes
+//!   of a 9018-byte frame (spans below 72,144 bits), the search behind the
+//!   tallies of MTU 9000 (Zech logarithms, CRC-32 being primitive).
+//! - `transfer/weight5_shapes_1518B`: the CRC-32 weight-5 shapes of a
+//!   1518-byte frame (the sorted pair join), behind MTU 1500's tallies.
+//!
 //! The whole command at Ethernet sizes (`alias transfer --size 10TB --mtu
 //! 1500,9000 --ber 1e-6,1e-8,1e-10,1e-12`) is timed outside criterion; see
 //! docs/guide/transfer.md.
 //!
 //! Run: `cargo bench -p aliasing-benches --bench transfer`
 
+use aliasing_core::lowweight;
+use aliasing_core::poly::Generator;
 use aliasing_core::progress::Silent;
 use aliasing_sim::transfer::{Tallies, TransferParams, report, report_with};
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -49,6 +57,13 @@ fn bench(c: &mut Criterion) {
             let mut k = kept.clone();
             report_with(black_box(&other), &mut k, &Silent).unwrap()
         })
+    });
+    let crc32: Generator = "0x104C11DB7".parse().unwrap();
+    g.bench_function("weight4_shapes_9018B", |b| {
+        b.iter(|| lowweight::shapes(black_box(&crc32), 4, 9018 * 8).unwrap())
+    });
+    g.bench_function("weight5_shapes_1518B", |b| {
+        b.iter(|| lowweight::shapes(black_box(&crc32), 5, 1518 * 8).unwrap())
     });
     g.finish();
 }

@@ -38,7 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let pt = res.points[0];
         // Hamming distance at this data length from the HD profile.
         let data_bits = bits - crc.width() as u64;
-        let profile = lowweight::hd_profile(&crc.generator, Some(8))?;
+        let profile = lowweight::hd_profile(&crc.generator(), Some(8))?;
         let hd = profile
             .entries
             .iter()

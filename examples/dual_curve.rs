@@ -23,13 +23,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .split(',')
         .map(|s| s.parse())
         .collect::<Result<_, _>>()?;
-    let g = crc.generator;
+    let g = crc.generator();
     let t0 = Instant::now();
     let duals = dual::dual_weights(&g, &lengths)?;
     let t1 = Instant::now();
     println!(
         "# {} {}: cycle method {:?}",
-        crc.name,
+        crc.name(),
         g.full_string(),
         dual::cycle_method(&g)
     );

@@ -26,8 +26,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     let crcs = [catalogue::resolve("crc32")?, catalogue::resolve("crc32c")?];
     let profiles = [
-        lowweight::hd_profile(&crcs[0].generator, Some(8))?,
-        lowweight::hd_profile(&crcs[1].generator, Some(8))?,
+        lowweight::hd_profile(&crcs[0].generator(), Some(8))?,
+        lowweight::hd_profile(&crcs[1].generator(), Some(8))?,
     ];
     for bytes in sizes {
         let bits = 8 * bytes;

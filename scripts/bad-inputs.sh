@@ -264,6 +264,13 @@ cases=(
   'transfer --size 10TB --mtu 1500 --burst 1,2,3'
   'transfer --size 10TB --mtu 1500 --burst 0.1,0.5,0.01,0.1 --ber 1e-6'
   'transfer --size 10TB --mtu 1500 --burst 0.1,0.5,0.01,0.1 --samples 0'
+  'transfer --size 10TB --mtu 1500 --ber 1e-6 --digest crc32c'
+  'transfer --size 10TB --mtu 1500 --ber 1e-6 --corruption word:1e-6 --digest crc99'
+  'transfer --size 10TB --mtu 1500 --ber 1e-6 --corruption word:1e-6 --digest internet'
+  'transfer --size 10TB --mtu 1500 --ber 1e-6 --corruption word:1e-6 --digest ""'
+  'transfer --size 10TB --mtu 1500 --ber 1e-6 --corruption word:1e-6 --digest'
+  'transfer --size 10TB --mtu 1500 --burst 0.1,0.5,0.01,0.1 --digest crc32c'
+  'transfer --stack ipv4-tcp+CRC-16/ARC --size 10TB --mtu 8000:9216:1 --ber 1e-6'
 )
 
 n=0; ok=0; panics=0; hangs=0; wrong=0; multi=0

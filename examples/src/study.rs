@@ -173,7 +173,9 @@ pub fn curves() -> Result<Study, Error> {
     writeln!(
         out,
         "  exact at BER 1e-5, 1500 bytes: P(alias|error) CRC {} = {:.6e}, TCP = {:.6e}",
-        crc16.name, crc16_pt.p_alias_given_error, tcp5.p_alias_given_error
+        crc16.name(),
+        crc16_pt.p_alias_given_error,
+        tcp5.p_alias_given_error
     )?;
     writeln!(
         out,

@@ -52,6 +52,8 @@ __all__ = [
     "search",
     "simulate",
     "stack",
+    "transfer",
+    "TransferResult",
     "weights",
 ]
 
@@ -291,7 +293,9 @@ class Result:
     def column(self, name: str):
         """One field of every row of :attr:`points` as a numpy array: int64
         when every value is an integer, else float64 (``None`` as NaN).
-        ``name`` may reach into nested objects with dots (``stack.rate``).
+        ``name`` may reach into nested objects with dots (``stack.rate``,
+        ``joint.estimate``, ``escapes.low``); an object itself is not a
+        column (``TypeError`` naming its fields), nor is a list.
 
         >>> curve("16", bits=[512, 1024], ber=1e-6).column("p_error").shape
         (2,)
@@ -314,6 +318,12 @@ class Result:
                 out.append(math.nan)
             elif isinstance(v, (int, float)) and not isinstance(v, bool):
                 out.append(float(v))
+            elif isinstance(v, dict):
+                fields = ", ".join(f"`{name}.{k}`" for k in v)
+                raise TypeError(
+                    f"field `{name}` of this {self.kind} result is an object: "
+                    f"name one of its fields ({fields})"
+                )
             else:
                 raise TypeError(f"field `{name}` of this {self.kind} result is not numeric")
         return np.asarray(out, dtype=np.float64)
@@ -364,7 +374,7 @@ class Result:
         )
 
     def __repr__(self) -> str:
-        return f"<aliasing.Result kind={self.kind!r} rows={len(self.points)}>"
+        return f"<aliasing.{type(self).__name__} kind={self.kind!r} rows={len(self.points)}>"
 
     def plot(
         self,
@@ -407,14 +417,77 @@ def _cell(v: Any) -> str:
     return "" if v is None else str(v)
 
 
+class TransferResult(Result):
+    """The document of :func:`transfer` (``alias transfer --format json``),
+    with its top-level fields as typed attributes.
+
+    Its rows (:attr:`points`) hold plain numbers (``mtu``, ``frame_bytes``,
+    ``payload_bytes``, ``frames``, ``frames_sent``, ``ber``, ``hops``,
+    ``p_error``, ``bytes_per_escape``, ``independence_escapes``) and three
+    objects, named in columns as in :func:`stack`'s ``joint``: with a dot,
+    ``joint_per_frame.estimate`` / ``.low`` / ``.high`` / ``.method``,
+    ``escapes.estimate`` / ``.low`` / ``.high`` and ``p_at_least_one.estimate``
+    / ``.low`` / ``.high``. ``column("escapes")`` alone is refused
+    (``TypeError`` naming those fields), and :meth:`to_pandas` names its
+    columns the same way. An estimate is NaN in a column (``None`` in
+    :meth:`to_dict`) where only the certified bracket ``[low, high]`` is
+    known; ``frames_sent`` is NaN only where it overflows a double.
+
+    >>> r = transfer(size="1GB", mtu=68, ber=[1e-6, 1e-7], stack="ipv4-tcp+CRC-16/ARC",
+    ...              max_weight=4, samples=0)
+    >>> r.size_bytes, r.stack, r.column("frames").tolist()
+    (1000000000, 'ipv4-tcp+CRC-16/ARC', [35714286, 35714286])
+    >>> r.column("escapes.low").dtype
+    dtype('float64')
+    """
+
+    __slots__ = ()
+
+    @property
+    def size_bytes(self) -> int:
+        """Bytes transferred (TCP payload), exactly (up to 2^64, which the
+        JSON writes as a string).
+
+        >>> transfer(size="1KiB", mtu=68, ber=1e-7, stack="ipv4-tcp+CRC-16/ARC",
+        ...          max_weight=4, samples=0).size_bytes
+        1024
+        """
+        return int(self._doc["size_bytes"])
+
+    @property
+    def stack(self) -> str:
+        """The stack the frames cross (``ethernet-tcp``, ``ipv4-tcp+CRC-16/ARC``, ...)."""
+        return str(self._doc["stack"])
+
+    @property
+    def payload_file(self) -> Optional[str]:
+        """The file whose size was used (``payload=``), else ``None``."""
+        v = self._doc.get("payload_file")
+        return None if v is None else str(v)
+
+    @property
+    def model(self) -> Any:
+        """The document's statement of the model (see ``docs/guide/transfer.md``)."""
+        return self._doc.get("model")
+
+    @property
+    def digest(self) -> Optional[str]:
+        """The end-to-end CRC over each segment's data (``digest=``), by its
+        catalogue name, else ``None``."""
+        v = self._doc.get("digest")
+        return None if v is None else str(v)
+
+
 # ---------------------------------------------------------------------------
 # argument lists
 
 # options that take several values as separate arguments (`--merge a b`)
 _MULTI = frozenset({"merge"})
+# options given once per value (`--corruption A --corruption B`)
+_REPEATED = frozenset({"corruption"})
 # options whose values are counts: 1e9 is passed as 1000000000
 _COUNTS = frozenset(
-    {"frames", "samples", "errors", "candidates", "sample", "seed", "threads", "budget"}
+    {"frames", "samples", "errors", "candidates", "sample", "seed", "threads", "budget", "size"}
 )
 
 
@@ -467,6 +540,10 @@ def _argv(command: str, positional: Sequence[Any], options: Dict[str, Any]) -> L
         elif key in _MULTI and isinstance(v, (list, tuple)):
             argv.append(flag)
             argv.extend(_value(key, x) for x in v)
+        elif key in _REPEATED and isinstance(v, (list, tuple)):
+            if not v:
+                raise InputError(f"{key}= is an empty list", "arguments")
+            argv.extend(f"{flag}={_value(key, x)}" for x in v)
         else:
             argv.append(f"{flag}={_value(key, v)}")
     return argv
@@ -508,23 +585,23 @@ def run(*argv: str, progress: _Progress = None) -> Result:
     return _run([str(a) for a in argv], progress)
 
 
-def _run(argv: List[str], progress: _Progress) -> Result:
+def _run(argv: List[str], progress: _Progress, cls: type = Result) -> Any:
     if progress is True:
         try:
             bar = _Tqdm()
         except ImportError:
             bar = None
         if bar is None:
-            return Result(_native.run(argv, None))
+            return cls(_native.run(argv, None))
         try:
-            return Result(_native.run(argv, bar))
+            return cls(_native.run(argv, bar))
         finally:
             bar.close()
     if progress is False or progress is None:
-        return Result(_native.run(argv, None))
+        return cls(_native.run(argv, None))
     if not callable(progress):
         raise InputError("progress= is True, False, None or a callable", "arguments")
-    return Result(_native.run(argv, progress))
+    return cls(_native.run(argv, progress))
 
 
 _Check = Union[str, Crc]
@@ -765,6 +842,80 @@ def stack(
             ),
         ),
         progress,
+    )
+
+
+def transfer(
+    *,
+    size: Optional[Union[int, float, str]] = None,
+    payload: Optional[_Path] = None,
+    mtu: Optional[_Nums] = None,
+    ber: Optional[_Nums] = None,
+    stack: Optional[str] = None,
+    hops: Optional[Union[int, Sequence[int], str]] = None,
+    burst: Optional[Sequence[float]] = None,
+    corruption: Optional[Union[str, Sequence[str]]] = None,
+    digest: Optional[_Check] = None,
+    tallies: Optional[_Path] = None,
+    max_weight: Optional[int] = None,
+    samples: Optional[_Num] = None,
+    seed: Optional[int] = None,
+    plot: Optional[_Path] = None,
+    allow_long: bool = False,
+    progress: _Progress = None,
+    **options: Any,
+) -> TransferResult:
+    """Expected frames delivered corrupted (every check passed) in a transfer
+    of ``size`` bytes, per MTU, BER and hop count (``alias transfer``); the
+    per-frame value is :func:`stack`'s exact joint escape with its bracket.
+
+    ``size`` bytes of TCP payload (an integer, ``1e13``, or a string with a
+    unit: ``"10TB"``, ``"1TiB"``), or ``payload=`` a file whose size is used;
+    ``mtu=`` IP packet lengths (68 to 9216); ``ber=`` bit error rates;
+    ``stack=`` ``ethernet-tcp`` (default), ``ethernet-tcp+CRC`` or
+    ``ipv4-tcp+CRC``; ``hops=`` links crossed (1 to 255, a list for several);
+    ``tallies=`` a file keeping the BER-independent part between calls;
+    ``max_weight``, ``samples``, ``seed`` as in :func:`stack`;
+    ``corruption=`` a ``MODEL:RATE`` string or a list of them (one
+    ``--corruption`` each); ``digest=`` an end-to-end CRC over each
+    segment's data on top of TCP (``"crc32c"`` for an iSCSI data digest,
+    ``"crc64-nvme"``, any catalogue name or :class:`Crc`), which the
+    corruption entries must pass too. Returns a :class:`TransferResult`: nested fields
+    are columns with a dot (``escapes.estimate``, ``escapes.low``,
+    ``joint_per_frame.high``, ``p_at_least_one.estimate``).
+
+    >>> r = transfer(size="10TB", mtu=68, ber=[1e-5, 1e-7], hops=[1, 3],
+    ...              stack="ipv4-tcp+CRC-16/ARC", max_weight=4, samples=0)
+    >>> r.column("hops").tolist()
+    [1, 3, 1, 3]
+    >>> [f"{x:.6e}" for x in r.column("escapes.estimate")]
+    ['1.132188e-06', '3.396564e-06', '1.132143e-14', '3.396429e-14']
+    """
+    return _run(
+        _argv(
+            "transfer",
+            [],
+            dict(
+                size=size,
+                payload=payload,
+                mtu=mtu,
+                ber=ber,
+                stack=stack,
+                hops=hops,
+                burst=burst,
+                corruption=corruption,
+                digest=digest,
+                tallies=tallies,
+                max_weight=max_weight,
+                samples=samples,
+                seed=seed,
+                plot=plot,
+                allow_long=allow_long,
+                **options,
+            ),
+        ),
+        progress,
+        TransferResult,
     )
 
 

@@ -58,6 +58,18 @@ class Result:
     def _repr_html_(self) -> str: ...
     def plot(self, path: _Path, *, y: str = "alias", x: str = "auto", size: Optional[Sequence[int]] = None) -> None: ...
 
+class TransferResult(Result):
+    @property
+    def size_bytes(self) -> int: ...
+    @property
+    def stack(self) -> str: ...
+    @property
+    def payload_file(self) -> Optional[str]: ...
+    @property
+    def model(self) -> Any: ...
+    @property
+    def digest(self) -> Optional[str]: ...
+
 def run(*argv: str, progress: _Progress = None) -> Result: ...
 def curve(
     crc: Optional[_Check] = None,
@@ -133,6 +145,26 @@ def stack(
     progress: _Progress = None,
     **options: Any,
 ) -> Result: ...
+def transfer(
+    *,
+    size: Optional[Union[int, float, str]] = None,
+    payload: Optional[_Path] = None,
+    mtu: Optional[_Nums] = None,
+    ber: Optional[_Nums] = None,
+    stack: Optional[str] = None,
+    hops: Optional[Union[int, Sequence[int], str]] = None,
+    burst: Optional[Sequence[float]] = None,
+    corruption: Optional[Union[str, Sequence[str]]] = None,
+    digest: Optional[_Check] = None,
+    tallies: Optional[_Path] = None,
+    max_weight: Optional[int] = None,
+    samples: Optional[_Num] = None,
+    seed: Optional[int] = None,
+    plot: Optional[_Path] = None,
+    allow_long: bool = False,
+    progress: _Progress = None,
+    **options: Any,
+) -> TransferResult: ...
 def search(
     *,
     width: Optional[int] = None,

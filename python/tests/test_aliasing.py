@@ -109,6 +109,111 @@ def test_merge_of_shards_equals_the_binarys(cli, tmp_path):
     assert got["stack"] == whole["stack"]
 
 
+# --- transfer ------------------------------------------------------------
+
+# small (each call a few hundredths of a second in the test build): a 16-bit
+# FCS under IPv4 and TCP, 68-byte packets (IPv4's smallest MTU: 70-byte
+# frames, 28-byte segments), weights up to 4, no draws
+TRANSFER = dict(stack="ipv4-tcp+CRC-16/ARC", max_weight=4, samples=0)
+TRANSFER_ARGV = ["--stack", "ipv4-tcp+CRC-16/ARC", "--max-weight", "4", "--samples", "0"]
+
+
+@pytest.fixture(scope="module")
+def transfer_pair(cli):
+    """One `transfer` request from both sides: two BERs, two hop counts."""
+    r = aliasing.transfer(size="10TB", mtu=68, ber=[1e-5, 1e-7], hops=[1, 3], **TRANSFER)
+    argv = ["transfer", "--size", "10TB", "--mtu", "68", "--ber", "1e-5,1e-7", "--hops", "1,3", *TRANSFER_ARGV]
+    return r, cli.json(*argv)
+
+
+def test_transfer_same_document_as_the_binary(transfer_pair):
+    r, want = transfer_pair
+    assert untimed(r.to_dict()) == untimed(want)
+    assert isinstance(r, aliasing.TransferResult) and r.kind == "transfer"
+    assert r.size_bytes == want["size_bytes"] == 10**13
+    assert r.stack == want["stack"] == "ipv4-tcp+CRC-16/ARC"
+    assert r.payload_file is None and r.model == want["model"]
+
+
+def test_transfer_scalars_numbers_and_files(cli, tmp_path):
+    # a float size is a count, a scalar a one-element list
+    a = aliasing.transfer(size=1e9, mtu=[68], ber=1e-7, hops=1, **TRANSFER).to_dict()
+    b = aliasing.transfer(size="1GB", mtu=68, ber=[1e-7], **TRANSFER).to_dict()
+    assert a == b
+    f = tmp_path / "data.bin"
+    f.write_bytes(b"x" * 5000)
+    t = tmp_path / "tallies.json"
+    r = aliasing.transfer(payload=f, mtu=68, ber=1e-6, tallies=t, **TRANSFER)
+    assert r.size_bytes == 5000 and r.payload_file == str(f)
+    assert t.exists()
+    want = cli.json("transfer", "--payload", str(f), "--mtu", "68", "--ber", "1e-6", *TRANSFER_ARGV)
+    assert untimed(r.to_dict()) == untimed(want)
+    # from the kept tallies: the same document
+    again = aliasing.transfer(payload=f, mtu=68, ber=1e-6, tallies=t, **TRANSFER)
+    assert again.to_dict() == r.to_dict()
+
+
+def test_transfer_columns(transfer_pair):
+    r, want = transfer_pair
+    pts = want["points"]
+    assert r.column("hops").dtype == np.int64 and r.column("hops").tolist() == [1, 3, 1, 3]
+    assert r.column("frames").tolist() == [p["frames"] for p in pts]
+    for name in ("escapes", "joint_per_frame", "p_at_least_one"):
+        for part in ("estimate", "low", "high"):
+            col = r.column(f"{name}.{part}")
+            assert col.dtype == np.float64
+            assert col.tolist() == [p[name][part] for p in pts]
+        with pytest.raises(TypeError, match=rf"`{name}\.low`"):
+            r.column(name)
+    low, est, high = (r.column(f"escapes.{k}") for k in ("low", "estimate", "high"))
+    assert np.all(low > 0) and np.all(low <= est) and np.all(est <= high)
+    # the model's relations, from the columns: escapes = frames sent x joint;
+    # 3 hops = 3 x the 1-hop joint x (1-p)^(2n), n the frame's bits
+    sent, joint = r.column("frames_sent"), r.column("joint_per_frame.estimate")
+    np.testing.assert_allclose(est, sent * joint, rtol=1e-12)
+    n = 8 * r.column("frame_bytes")
+    ber = r.column("ber")
+    np.testing.assert_allclose(joint[1::2], 3 * joint[0::2] * (1 - ber[0::2]) ** (2 * n[0::2]), rtol=1e-9)
+    pd = pytest.importorskip("pandas")
+    df = r.to_pandas()
+    assert isinstance(df, pd.DataFrame) and len(df) == 4
+    assert {"escapes.estimate", "escapes.low", "joint_per_frame.method"} <= set(df.columns)
+
+
+def test_transfer_corruption_is_a_repeated_option():
+    argv = aliasing._argv("transfer", [], dict(size="1GB", corruption=["a:1e-3", "b:2e-3"], mtu=1500))
+    assert argv == ["transfer", "--size=1GB", "--corruption=a:1e-3", "--corruption=b:2e-3", "--mtu=1500"]
+    assert aliasing._argv("transfer", [], dict(corruption="a:1e-3")) == ["transfer", "--corruption=a:1e-3"]
+    with pytest.raises(aliasing.InputError):
+        aliasing._argv("transfer", [], dict(corruption=[]))
+
+
+def test_transfer_corruption_and_digest_same_document_as_the_binary(cli, tmp_path):
+    """`corruption=` (one `--corruption` each) and `digest=` over a payload
+    file's data: the binary's document, entries and total included."""
+    f = tmp_path / "data.bin"
+    f.write_bytes(bytes(300) + bytes(range(256)) * 4)
+    models = ["word:1e-6", "splice:8:1e-4", "bits:1e-3"]
+    argv = ["transfer", "--payload", str(f), "--mtu", "68", "--ber", "1e-7", *TRANSFER_ARGV]
+    for m in models:
+        argv += ["--corruption", m]
+    r = aliasing.transfer(payload=f, mtu=68, ber=1e-7, corruption=models, **TRANSFER)
+    assert untimed(r.to_dict()) == untimed(cli.json(*argv))
+    entries = r.points[0]["corruption"]
+    assert [e["model"] for e in entries] == ["word", "splice:8", "bits:1e-3"]
+    # the leading zero words: the TCP checksum can miss a word error there
+    assert entries[0]["p_miss"] > 0
+    total = r.column("total_escapes.estimate")[0]
+    assert total == r.column("escapes.estimate")[0] + sum(e["escapes"] for e in entries)
+    d = aliasing.transfer(payload=f, mtu=68, ber=1e-7, corruption=models, digest="crc32c", **TRANSFER)
+    assert untimed(d.to_dict()) == untimed(cli.json(*argv, "--digest", "crc32c"))
+    assert d["digest"] == d.digest == "CRC-32/ISCSI" and r.digest is None
+    dw = d.points[0]["corruption"]
+    # CRC-32C detects every word error: exact 0; the others bounded
+    assert dw[0]["p_miss"] == 0 and dw[0]["method"].startswith("exact")
+    assert all(x["p_miss"] <= e["p_miss"] for x, e in zip(dw, entries))
+
+
 # --- errors --------------------------------------------------------------
 
 
@@ -124,6 +229,14 @@ def test_merge_of_shards_equals_the_binarys(cli, tmp_path):
         (lambda: aliasing.hd("16", max_hd="many"), ["hd", "--crc", "16", "--max-hd", "many"], "arguments"),
         (lambda: aliasing.curve("16", bitz=512), ["curve", "--crc", "16", "--bitz", "512"], "arguments"),
         (lambda: aliasing.simulate(frames=0, bytes=64), ["simulate", "--frames", "0", "--bytes", "64"], None),
+        (lambda: aliasing.transfer(size="10XB", mtu=1500, ber=1e-7), ["transfer", "--size", "10XB", "--mtu", "1500", "--ber", "1e-7"], None),
+        (lambda: aliasing.transfer(size="1GB", mtu=40, ber=1e-7), ["transfer", "--size", "1GB", "--mtu", "40", "--ber", "1e-7"], None),
+        (lambda: aliasing.transfer(size="1GB", mtu=1500, ber=0.7), ["transfer", "--size", "1GB", "--mtu", "1500", "--ber", "0.7"], None),
+        (lambda: aliasing.transfer(size="1GB", mtu=1500, ber=1e-7, hops=0), ["transfer", "--size", "1GB", "--mtu", "1500", "--ber", "1e-7", "--hops", "0"], None),
+        (lambda: aliasing.transfer(size="1GB", mtu=1500, ber=1e-7, burst=(1e-6, 0.1, 1e-4, 0.1)), ["transfer", "--size", "1GB", "--mtu", "1500", "--ber", "1e-7", "--burst", "1e-6,0.1,1e-4,0.1"], None),
+        (lambda: aliasing.transfer(mtu=1500, ber=1e-7), ["transfer", "--mtu", "1500", "--ber", "1e-7"], "arguments"),
+        (lambda: aliasing.transfer(size="1GB", mtu=1500, ber=1e-7, corruption="word:2"), ["transfer", "--size", "1GB", "--mtu", "1500", "--ber", "1e-7", "--corruption", "word:2"], None),
+        (lambda: aliasing.transfer(size="1GB", mtu=1500, ber=1e-7, corruption="word:1e-6", digest="crc99"), ["transfer", "--size", "1GB", "--mtu", "1500", "--ber", "1e-7", "--corruption", "word:1e-6", "--digest", "crc99"], None),
     ],
 )
 def test_bad_input_raises_input_error_with_the_binarys_message(cli, call, argv, reason):
@@ -232,7 +345,11 @@ def test_crc_values():
     assert "did you mean" in str(info.value) and info.value.reason == "unknown_name"
 
 
-COMMANDS = ["curve", "hd", "weights", "compare", "stack", "search", "simulate", "merge"]
+COMMANDS = ["curve", "hd", "weights", "compare", "stack", "search", "simulate", "transfer", "merge"]
+
+# keywords the binary of this tree does not have yet (none now: add a
+# command's new keyword here only until its option lands in the binary)
+NOT_IN_THE_BINARY_YET: dict = {}
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -248,7 +365,7 @@ def test_every_option_of_the_binary_is_a_keyword(cli, command):
     params = inspect.signature(getattr(aliasing, command)).parameters
     keywords = {n for n, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY or p.default is not inspect.Parameter.empty}
     positional = {n for n, p in params.items() if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD}
-    assert options == (keywords | positional) - {"progress", "files"}
+    assert options == (keywords | positional) - {"progress", "files"} - NOT_IN_THE_BINARY_YET.get(command, set())
 
 
 def test_stubs_have_the_signatures():

@@ -34,7 +34,7 @@
 //!
 //! ```
 //! use aliasing_core::{bracket, catalogue};
-//! let g = catalogue::resolve("crc64-xz").unwrap().generator;
+//! let g = catalogue::resolve("crc64-xz").unwrap().generator();
 //! let b = bracket::brackets(&g, &[1024], &[1e-9], None).unwrap();
 //! assert!(b[0].lower <= b[0].upper && b[0].upper < 1e-40);
 //! ```
@@ -365,7 +365,7 @@ mod tests {
         // codeword of weight 2 or 4 fits in 1024 bits, so the lower bound is
         // 0 and the upper bound is the weight-6 term C(n,5)/6 p^6 (1-p)^(n-6)
         // (the next even term is ~1e-17 of it).
-        let g = crate::catalogue::resolve("crc64-xz").unwrap().generator;
+        let g = crate::catalogue::resolve("crc64-xz").unwrap().generator();
         assert!(g.divisible_by_x_plus_1());
         let (n, p) = (1024u64, 1e-12);
         let b = &brackets(&g, &[n], &[p], None).unwrap()[0];

@@ -11,8 +11,8 @@
 //!
 //! ```
 //! use aliasing_core::catalogue::resolve;
-//! assert_eq!(resolve("ethernet").unwrap().name, "CRC-32/ISO-HDLC");
-//! assert_eq!(resolve("crc-32/iscsi").unwrap().generator.koopman_string(), "0x8F6E37A0");
+//! assert_eq!(resolve("ethernet").unwrap().name(), "CRC-32/ISO-HDLC");
+//! assert_eq!(resolve("crc-32/iscsi").unwrap().generator().koopman_string(), "0x8F6E37A0");
 //! assert_eq!(resolve("16").unwrap().width(), 16);
 //! assert!(resolve("crc33").is_err());
 //! ```
@@ -50,18 +50,17 @@ impl Entry {
     /// use aliasing_core::catalogue::CRC_32_ISCSI;
     /// let c = CRC_32_ISCSI.algorithm();
     /// assert_eq!(c.checksum(b"123456789"), 0xE3069283);
-    /// assert_eq!(c.generator.koopman_string(), "0x8F6E37A0");
+    /// assert_eq!(c.generator().koopman_string(), "0x8F6E37A0");
     /// ```
     pub fn algorithm(&self) -> CrcAlgorithm {
-        CrcAlgorithm::new(
-            self.name,
-            self.generator(),
-            self.init,
-            self.refin,
-            self.refout,
-            self.xorout,
-            Some(self.check),
-        )
+        CrcAlgorithm::builder(self.generator())
+            .name(self.name)
+            .init(self.init)
+            .refin(self.refin)
+            .refout(self.refout)
+            .xorout(self.xorout)
+            .check(self.check)
+            .build()
     }
 
     /// The entry's generator polynomial.
@@ -314,6 +313,35 @@ fn normalize(s: &str) -> String {
         .collect()
 }
 
+macro_rules! from_crc_algorithm {
+    ($($t:ty),*) => {$(
+        impl From<&::crc::Algorithm<$t>> for CrcAlgorithm {
+            /// The same CRC as the `crc` crate's constant, named after its
+            /// catalogue entry when the parameters match one.
+            fn from(a: &::crc::Algorithm<$t>) -> Self {
+                let width = u32::from(a.width);
+                let (poly, init, xorout, check) =
+                    (a.poly as u64, a.init as u64, a.xorout as u64, a.check as u64);
+                let named = ENTRIES.iter().find(|e| {
+                    (e.width, e.poly, e.init, e.refin, e.refout, e.xorout, e.check)
+                        == (width, poly, init, a.refin, a.refout, xorout, check)
+                });
+                if let Some(e) = named {
+                    return e.algorithm();
+                }
+                CrcAlgorithm::builder(Generator::normal_const(width, poly))
+                    .init(init)
+                    .refin(a.refin)
+                    .refout(a.refout)
+                    .xorout(xorout)
+                    .check(check)
+                    .build()
+            }
+        }
+    )*};
+}
+from_crc_algorithm!(u8, u16, u32, u64);
+
 fn entry_to_algorithm(e: &Entry) -> CrcAlgorithm {
     e.algorithm()
 }
@@ -404,15 +432,9 @@ pub fn resolve(spec: &str) -> Result<CrcAlgorithm> {
             });
         }
         let g = default_primitive(w)?;
-        return Ok(CrcAlgorithm::new(
-            format!("primitive-{w}"),
-            g,
-            0,
-            false,
-            false,
-            0,
-            None,
-        ));
+        return Ok(CrcAlgorithm::builder(g)
+            .name(format!("primitive-{w}"))
+            .build());
     }
     let lower = s.to_ascii_lowercase();
     if lower.starts_with("0x") || lower.contains(':') {
@@ -425,7 +447,7 @@ pub fn resolve(spec: &str) -> Result<CrcAlgorithm> {
     for (name, spec) in EXTRA_GENERATORS {
         if normalize(name) == n {
             let g: Generator = spec.parse()?;
-            return Ok(CrcAlgorithm::new(*name, g, 0, false, false, 0, None));
+            return Ok(CrcAlgorithm::builder(g).name(*name).build());
         }
     }
     for (alias, target) in ALIASES {
@@ -446,7 +468,7 @@ fn resolve_target(target: &str) -> Result<CrcAlgorithm> {
     for (name, spec) in EXTRA_GENERATORS {
         if *spec == target {
             let g: Generator = spec.parse()?;
-            return Ok(CrcAlgorithm::new(*name, g, 0, false, false, 0, None));
+            return Ok(CrcAlgorithm::builder(g).name(*name).build());
         }
     }
     Ok(CrcAlgorithm::plain(target.parse()?))
@@ -472,7 +494,7 @@ mod tests {
             CrcAlgorithm::from(&crc::CRC_16_KERMIT),
             resolve("kermit").unwrap()
         );
-        assert_eq!(CrcAlgorithm::from(&crc::CRC_8_SMBUS).name, "CRC-8/SMBUS");
+        assert_eq!(CrcAlgorithm::from(&crc::CRC_8_SMBUS).name(), "CRC-8/SMBUS");
         assert_eq!(CrcAlgorithm::from(&crc::CRC_64_XZ), CRC_64_XZ.algorithm());
         // Parameters outside the catalogue: a custom CRC with the same bits
         // as the `crc` crate computes.
@@ -487,7 +509,7 @@ mod tests {
             residue: 0,
         };
         let ours = CrcAlgorithm::from(&ODD);
-        assert!(ours.name.starts_with("custom"), "{}", ours.name);
+        assert!(ours.name().starts_with("custom"), "{}", ours.name());
         let theirs = crc::Crc::<u16>::new(&ODD);
         for data in [&b"123456789"[..], b"", b"\x00\xff alias"] {
             assert_eq!(ours.checksum(data), u64::from(theirs.checksum(data)));
@@ -519,11 +541,14 @@ mod tests {
             assert!(resolve(alias).is_ok(), "{alias}");
             assert!(resolve(&alias.to_uppercase()).is_ok(), "{alias}");
         }
-        assert_eq!(resolve("CRC-32/iso-hdlc").unwrap().name, "CRC-32/ISO-HDLC");
+        assert_eq!(
+            resolve("CRC-32/iso-hdlc").unwrap().name(),
+            "CRC-32/ISO-HDLC"
+        );
         // CRC-32K (Koopman 2002): 0x741B8CD7 normal, 0xBA0DC66B in Koopman notation.
         let k = resolve("crc32k").unwrap();
-        assert_eq!(k.name, "CRC-32K");
-        assert_eq!(k.generator.normal(), 0x741B_8CD7);
+        assert_eq!(k.name(), "CRC-32K");
+        assert_eq!(k.generator().normal(), 0x741B_8CD7);
     }
 
     /// Every alias of the RevEng catalogue names its entry, whose CRC of
@@ -535,7 +560,7 @@ mod tests {
             let e = entry(name).unwrap_or_else(|| panic!("{alias}: no entry {name}"));
             assert_eq!(e.check, check, "{alias} -> {name}");
             let a = resolve(alias).unwrap();
-            assert_eq!(a.name, name, "{alias}");
+            assert_eq!(a.name(), name, "{alias}");
             assert_eq!(a.checksum(b"123456789"), check, "{alias}");
             // no alias is also a catalogue name
             assert!(
@@ -547,13 +572,13 @@ mod tests {
             assert_eq!(entry(alias).unwrap().name, name, "{alias}");
         }
         let kermit = resolve("CRC-16/CCITT").unwrap();
-        assert_eq!(kermit.name, "CRC-16/KERMIT");
+        assert_eq!(kermit.name(), "CRC-16/KERMIT");
         assert_eq!(kermit.checksum(b"123456789"), 0x2189);
         assert_eq!(
-            resolve("crc-16/ccitt-false").unwrap().name,
+            resolve("crc-16/ccitt-false").unwrap().name(),
             "CRC-16/IBM-3740"
         );
-        assert_eq!(resolve("CRC-64").unwrap().name, "CRC-64/ECMA-182");
+        assert_eq!(resolve("CRC-64").unwrap().name(), "CRC-64/ECMA-182");
     }
 
     /// An everyday name that spells the same as a RevEng name or alias
@@ -572,15 +597,15 @@ mod tests {
         for (alias, _) in ALIASES {
             let got = resolve(alias).unwrap();
             if let Some((_, name)) = reveng.iter().find(|(n, _)| *n == normalize(alias)) {
-                assert_eq!(got.name, *name, "{alias}");
+                assert_eq!(got.name(), *name, "{alias}");
             }
-            if let Some(e) = entry(&got.name) {
+            if let Some(e) = entry(got.name()) {
                 assert_eq!(got.checksum(b"123456789"), e.check, "{alias}");
             }
         }
-        assert_eq!(resolve("crc16-ccitt").unwrap().name, "CRC-16/KERMIT");
-        assert_eq!(resolve("ccitt").unwrap().name, "CRC-16/KERMIT");
-        assert_eq!(resolve("crc64").unwrap().name, "CRC-64/ECMA-182");
+        assert_eq!(resolve("crc16-ccitt").unwrap().name(), "CRC-16/KERMIT");
+        assert_eq!(resolve("ccitt").unwrap().name(), "CRC-16/KERMIT");
+        assert_eq!(resolve("crc64").unwrap().name(), "CRC-64/ECMA-182");
     }
 
     #[test]

@@ -44,6 +44,18 @@ pub trait Check: Send + Sync {
     }
 }
 
+impl Check for CrcAlgorithm {
+    fn name(&self) -> String {
+        CrcAlgorithm::name(self).to_string()
+    }
+    fn check_bits(&self) -> u32 {
+        self.width()
+    }
+    fn compute(&self, data: &[u8]) -> u64 {
+        self.checksum(data)
+    }
+}
+
 /// A check whose aliasing can be computed or compared.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -100,7 +112,7 @@ impl CheckSpec {
             CheckSpec::Fletcher16 => "Fletcher-16".into(),
             CheckSpec::Fletcher32 => "Fletcher-32".into(),
             CheckSpec::Adler32 => "Adler-32".into(),
-            CheckSpec::Crc(c) => c.name.clone(),
+            CheckSpec::Crc(c) => c.name().to_string(),
         }
     }
 

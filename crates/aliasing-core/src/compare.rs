@@ -140,7 +140,7 @@ pub fn verify_frame(check: &CheckSpec, frame: &[u8]) -> Result<()> {
             let (data, field) = frame.split_at(frame.len() - l);
             let want = crate::layout::crc_value(alg, data);
             let got = field.iter().enumerate().fold(0u64, |v, (j, &b)| {
-                let sh = if alg.refout { j } else { l - 1 - j };
+                let sh = if alg.refout() { j } else { l - 1 - j };
                 v | (b as u64) << (8 * sh)
             });
             if got != want {

@@ -130,12 +130,12 @@ impl Request {
     /// let req = Request::for_crc(&crc, &[Bits(12144)], &[Ber::new(1e-6)?])?;
     /// let res = curve::exact_within(&req, Method::Auto, MemoryBudget::from_env()?)?;
     /// assert_eq!(res.name, "CRC-32/ISCSI");
-    /// assert_eq!(res.generator, crc.generator);
+    /// assert_eq!(res.generator, crc.generator());
     /// # Ok::<(), aliasing_core::Error>(())
     /// ```
     pub fn for_crc(crc: &CrcAlgorithm, lengths: &[Bits], bers: &[Ber]) -> Result<Request> {
-        let mut req = Request::new(&crc.generator, lengths, bers)?;
-        req.name = crc.name.clone();
+        let mut req = Request::new(&crc.generator(), lengths, bers)?;
+        req.name = crc.name().to_string();
         Ok(req)
     }
 
@@ -672,12 +672,12 @@ mod tests {
             let res = exact_within(&req, Method::Auto, MemoryBudget::from_env().unwrap()).unwrap();
             assert_eq!(
                 (res.name.as_str(), res.generator),
-                (crc.name.as_str(), crc.generator)
+                (crc.name(), crc.generator())
             );
-            let bare = Request::new(&crc.generator, &[Bits(1000)], &bers).unwrap();
+            let bare = Request::new(&crc.generator(), &[Bits(1000)], &bers).unwrap();
             let plain =
                 exact_within(&bare, Method::Auto, MemoryBudget::from_env().unwrap()).unwrap();
-            assert_eq!(plain.name, CrcAlgorithm::plain(crc.generator).name);
+            assert_eq!(plain.name, CrcAlgorithm::plain(crc.generator()).name());
             assert_eq!(plain.points, res.points);
         }
         let a = exact(
@@ -761,23 +761,26 @@ mod tests {
         let b1 = Ber::list(&[1e-5]).unwrap();
         let b5 = Ber::list(&[1e-4, 1e-5, 1e-6, 1e-7, 1e-8]).unwrap();
         assert_eq!(
-            choose(&crc32.generator, &[Bits(12144)], &b1).unwrap(),
+            choose(&crc32.generator(), &[Bits(12144)], &b1).unwrap(),
             Method::Dual
         );
         // Every length of a 16-bit CRC goes to the chain (one pass for all),
         // a handful of lengths to the dual code.
         let all: Vec<Bits> = (17..=12144).map(Bits).collect();
         let crc16 = catalogue::resolve("16").unwrap();
-        assert_eq!(choose(&crc16.generator, &all, &b5).unwrap(), Method::Markov);
         assert_eq!(
-            choose(&crc16.generator, &[Bits(512), Bits(12144)], &b5).unwrap(),
+            choose(&crc16.generator(), &all, &b5).unwrap(),
+            Method::Markov
+        );
+        assert_eq!(
+            choose(&crc16.generator(), &[Bits(512), Bits(12144)], &b5).unwrap(),
             Method::Dual
         );
         // A BER above 1/2 is outside the dual code's range: auto takes the
         // chain (`alias curve --crc 16 --ber 0.7 --bits 12144`).
         let high = Ber::list(&[0.7]).unwrap();
         assert_eq!(
-            choose(&crc16.generator, &[Bits(12144)], &high).unwrap(),
+            choose(&crc16.generator(), &[Bits(12144)], &high).unwrap(),
             Method::Markov
         );
         let res = exact(&crc16, &[12144], &[0.7], Method::Auto).unwrap();

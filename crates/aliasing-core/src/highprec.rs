@@ -26,8 +26,8 @@
 //! assert!((v / (p * p * p) - 1.0).abs() < 1e-14);
 //! ```
 
+use crate::dual::DualWeights;
 use crate::error::{Error, Result};
-use crate::weights::DualWeights;
 use dashu_int::UBig;
 use dashu_int::ops::BitTest;
 

@@ -42,7 +42,7 @@
 //! ```
 //! use aliasing_core::{bsc, catalogue};
 //! let crc = catalogue::resolve("crc32").unwrap();
-//! assert_eq!(crc.generator.full_string(), "0x104C11DB7");
+//! assert_eq!(crc.generator().full_string(), "0x104C11DB7");
 //! assert!(bsc::p_error(12144, 1e-5) > 0.1);
 //! ```
 //!

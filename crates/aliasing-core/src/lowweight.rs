@@ -23,6 +23,8 @@ use crate::poly::Generator;
 use crate::progress::{Batch, Progress, Silent};
 use rayon::prelude::*;
 
+pub(crate) mod zech;
+
 /// Widest generator this module accepts.
 pub const MAX_WIDTH: u32 = 64;
 
@@ -487,7 +489,10 @@ pub const SHAPE5_PAIR_LIMIT: f64 = 2e8;
 /// `sum (n - L)` over the list is `A_w(n)` of [`weight_counts`].
 ///
 /// Weights 2 and 3 look up one syndrome table, weight 4 probes it for every
-/// pair `(b, L)` (`max_len^2 / 2` probes, in parallel), weight 5 joins the
+/// pair `(b, L)` (`max_len^2 / 2` probes, in parallel; for a primitive
+/// generator of width 32 or less, such as CRC-32, the same pairs are found
+/// by Zech logarithms: one subtraction and comparison per pair `(d, L)`, a
+/// sequential scan, see `zech`), weight 5 joins the
 /// position pairs `(a, b)` and `(c, L)` on `s_a ^ s_b = 1 ^ s_c ^ s_L`,
 /// `b < c`, by sorting the pairs one slice of the syndrome space at a time
 /// (a few tens of MiB at Ethernet lengths; [`SHAPE_PAIR_LIMIT`] and
@@ -548,8 +553,11 @@ const SPANS_PER_PART: usize = 64;
 pub struct ShapeParts {
     w: u32,
     syn: Vec<u64>,
-    /// Position of each syndrome (weights 3 and 4).
+    /// Position of each syndrome (weight 3, and weight 4 without `zech`).
     at: Option<Table>,
+    /// Weight 4 where `g` is primitive (width 32 or less): the order of `x`
+    /// and the Zech logarithms `Z(d)`, `d < max_len` (see [`zech`]).
+    zech: Option<(u64, std::sync::Arc<Vec<u32>>)>,
     parts: u64,
 }
 
@@ -557,6 +565,12 @@ impl ShapeParts {
     /// The parts of the weight-`w` shapes (2 to 5) of span below `max_len`,
     /// with the limits of [`shapes`]; computes the `max_len` syndromes.
     pub fn new(g: &Generator, w: u32, max_len: u64) -> Result<Self> {
+        Self::new_with(g, w, max_len, true)
+    }
+
+    /// [`ShapeParts::new`], with the Zech logarithms for weight 4 where `g`
+    /// allows them only if `fast` (the tests compare both searches).
+    fn new_with(g: &Generator, w: u32, max_len: u64, fast: bool) -> Result<Self> {
         check_width(g)?;
         if !(2..=5).contains(&w) {
             return Err(Error::Unsupported(format!(
@@ -581,7 +595,12 @@ impl ShapeParts {
             )));
         }
         let syn = if n < 2 { Vec::new() } else { syndromes(g, n) };
-        let at = (n >= 2 && (w == 3 || w == 4)).then(|| {
+        let zech = if n >= 2 && w == 4 && fast {
+            zech::Logs::of(g).map(|l| (l.order(), l.zech(&syn)))
+        } else {
+            None
+        };
+        let at = (n >= 2 && (w == 3 || (w == 4 && zech.is_none()))).then(|| {
             // distinct syndromes below the period: position of each (weight
             // 4 probes it n^2 / 2 times, nearly always for an absent one)
             let mut at = if w == 4 {
@@ -600,7 +619,13 @@ impl ShapeParts {
             (false, 5) => slices5(n),
             _ => 1,
         };
-        Ok(ShapeParts { w, syn, at, parts })
+        Ok(ShapeParts {
+            w,
+            syn,
+            at,
+            zech,
+            parts,
+        })
     }
 
     /// Number of parts.
@@ -625,6 +650,20 @@ impl ShapeParts {
             1..n
         };
         let mut v: Vec<Vec<u32>> = Vec::new();
+        if let (4, Some((order, z))) = (self.w, &self.zech) {
+            // x^a + x^b = 1 + x^L = x^Z(L): per difference d = b - a one
+            // candidate a = Z(L) - Z(d); listed by b, as the probes list them
+            let mut found: Vec<(u32, u32)> = Vec::new();
+            for l in spans {
+                found.clear();
+                zech::pairs(&z[..l], *order, z[l], 1, l as u32, |a, d| {
+                    found.push((a + d, a))
+                });
+                found.sort_unstable();
+                v.extend(found.iter().map(|&(b, a)| vec![0, a, b, l as u32]));
+            }
+            return v;
+        }
         for l in spans {
             let t = 1 ^ syn[l];
             match (self.w, &self.at) {
@@ -677,34 +716,70 @@ fn slices5(n: usize) -> u64 {
 /// and a right pair `(c, L)` with key `k ^ 1` and `b < c` make a shape. The
 /// key space is cut into `slices` slices by `(k >> 1)` (so `k` and `k ^ 1`
 /// share one), each gathered, sorted and joined on its own.
+///
+/// The pairs of a slice are gathered without scanning the others: with
+/// `h(y) = (s_y >> 1) & (slices - 1)`, the key of `(x, y)` is in the slice
+/// iff `h(y) = slice ^ h(x)`, so the positions are grouped by `h` (in
+/// increasing order within a group) and each `x` meets only its group's
+/// `y > x` (about `n^2 / (2 slices)` pairs a slice instead of `n^2 / 2`).
 fn shapes5_slice(syn: &[u64], slice: u64, slices: u64) -> Vec<Vec<u32>> {
     let n = syn.len();
+    let h = |y: usize| ((syn[y] >> 1) & (slices - 1)) as usize;
+    // counting sort of the positions 1..n by h: group g is
+    // by_h[start[g]..start[g + 1]], increasing
+    let mut start = vec![0usize; slices as usize + 1];
+    for y in 1..n {
+        start[h(y) + 1] += 1;
+    }
+    for g in 0..slices as usize {
+        start[g + 1] += start[g];
+    }
+    let mut fill = start.clone();
+    let mut by_h = vec![0u32; n.saturating_sub(1)];
+    for y in 1..n {
+        by_h[fill[h(y)]] = y as u32;
+        fill[h(y)] += 1;
+    }
     let mut v: Vec<(u64, u32, u32)> = Vec::new();
     for x in 1..n {
         let sx = syn[x];
-        for (y, &sy) in syn.iter().enumerate().skip(x + 1) {
-            let k = sx ^ sy;
-            if (k >> 1) & (slices - 1) == slice {
-                v.push((k, x as u32, y as u32));
-            }
+        let g = (slice as usize) ^ h(x);
+        let group = &by_h[start[g]..start[g + 1]];
+        let from = group.partition_point(|&y| y as usize <= x);
+        for &y in &group[from..] {
+            v.push((sx ^ syn[y as usize], x as u32, y));
         }
     }
-    v.sort_unstable();
+    // by key only: the join takes every pair of a run, in any order
+    v.sort_unstable_by_key(|e| e.0);
+    // keys k and k ^ 1 differ in the lowest bit only: sorted, their runs
+    // are neighbours (the even key first), found by a linear scan
+    let run_end = |i: usize| {
+        let k = v[i].0;
+        i + v[i..].iter().take_while(|e| e.0 == k).count()
+    };
     let mut found = Vec::new();
     let mut i = 0;
     while i < v.len() {
-        let k = v[i].0;
-        let j = i + v[i..].partition_point(|e| e.0 == k);
-        let r0 = v.partition_point(|e| e.0 < (k ^ 1));
-        let r1 = r0 + v[r0..].partition_point(|e| e.0 == (k ^ 1));
-        for &(_, a, b) in &v[i..j] {
-            for &(_, c, l) in &v[r0..r1] {
-                if b < c {
-                    found.push(vec![0, a, b, c, l]);
+        let j = run_end(i);
+        if v[i].0 & 1 == 1 || j == v.len() || v[j].0 != v[i].0 ^ 1 {
+            // no partner run (an odd key's partner would have come first)
+            i = j;
+            continue;
+        }
+        let e = j;
+        let o = run_end(e);
+        // left pairs of one key, right pairs of the other, both ways
+        for (left, right) in [(i..e, e..o), (e..o, i..e)] {
+            for &(_, a, b) in &v[left] {
+                for &(_, c, l) in &v[right.clone()] {
+                    if b < c {
+                        found.push(vec![0, a, b, c, l]);
+                    }
                 }
             }
         }
-        i = j;
+        i = o;
     }
     found
 }
@@ -1109,7 +1184,7 @@ impl HdSearch {
 ///
 /// ```
 /// use aliasing_core::{catalogue, lowweight, progress::Silent};
-/// let g = catalogue::resolve("crc64-xz").unwrap().generator;
+/// let g = catalogue::resolve("crc64-xz").unwrap().generator();
 /// let s = lowweight::hd_profile_within(&g, None, None, 1e6, &Silent).unwrap();
 /// // HD 3 and 4 end at the period of (x+1) p(x); HD 5 holds at least as far
 /// // as 1e6 probes reach (spans below about sqrt(2e6)), HD 6 as well (odd
@@ -1388,6 +1463,7 @@ pub(crate) mod tests {
             ("0x11021", 60),
             ("0x18005", 60),
             ("0x1F", 24),
+            ("0x11D", 60),
         ] {
             let g: Generator = spec.parse().unwrap();
             let period = gf2::period(&g) as u64;
@@ -1410,6 +1486,62 @@ pub(crate) mod tests {
                     let x = s.iter().fold(0, |a, &i| a ^ gf2::x_pow_mod(i as u128, &g));
                     assert_eq!(x, 0, "{spec} {s:?}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn weight4_shapes_by_zech_logarithms_are_the_probes_shapes() {
+        // primitive generators (the Zech search) at lengths with shapes,
+        // against the hash probes, part by part and in order
+        for (spec, n) in [
+            ("0x11D", 255u64),
+            ("0x1000000AF", 3000),
+            ("0x104C11DB7", 9000),
+        ] {
+            let g: Generator = spec.parse().unwrap();
+            assert!(zech::Logs::of(&g).is_some(), "{spec} is primitive");
+            let fast = ShapeParts::new_with(&g, 4, n, true).unwrap();
+            let slow = ShapeParts::new_with(&g, 4, n, false).unwrap();
+            assert!(fast.zech.is_some() && slow.zech.is_none());
+            assert_eq!(fast.parts(), slow.parts());
+            let mut total = 0;
+            for i in 0..fast.parts() {
+                let (a, b) = (fast.part(i), slow.part(i));
+                assert_eq!(a, b, "{spec} part {i}");
+                total += a.len();
+            }
+            assert!(total > 0, "{spec}: no shape below {n} bits");
+        }
+    }
+
+    #[test]
+    fn weight5_slices_cover_the_pairs_once() {
+        // the join cut into 1 to 32 slices (the grouping by slice bits):
+        // the same shapes, each once, as every pair joined with every pair
+        for spec in ["0x11D", "0x18BB7", "0x104C11DB7"] {
+            let g: Generator = spec.parse().unwrap();
+            let n = 90usize;
+            let syn = syndromes(&g, n);
+            let mut want = Vec::new();
+            for a in 1..n {
+                for b in a + 1..n {
+                    for c in b + 1..n {
+                        for l in c + 1..n {
+                            if 1 ^ syn[a] ^ syn[b] ^ syn[c] ^ syn[l] == 0 {
+                                want.push(vec![0, a as u32, b as u32, c as u32, l as u32]);
+                            }
+                        }
+                    }
+                }
+            }
+            assert!(!want.is_empty() || spec == "0x104C11DB7", "{spec}");
+            for slices in [1u64, 2, 4, 8, 32] {
+                let mut got: Vec<Vec<u32>> = (0..slices)
+                    .flat_map(|i| shapes5_slice(&syn, i, slices))
+                    .collect();
+                got.sort_unstable();
+                assert_eq!(got, want, "{spec}, {slices} slices");
             }
         }
     }
@@ -1541,7 +1673,7 @@ pub(crate) mod tests {
             ("CRC-16/DNP", 0x9eb2),
             ("crc32", 0x82608edb),
         ] {
-            let g = crate::catalogue::resolve(name).unwrap().generator;
+            let g = crate::catalogue::resolve(name).unwrap().generator();
             assert_eq!(g.koopman(), k, "{name}");
             assert!(list.iter().any(|(lk, _, _)| *lk == k), "{name}");
         }
@@ -1662,7 +1794,7 @@ pub(crate) mod tests {
         }
         assert!(stops >= 10, "{stops}");
         // budget 0: what the period and the discrete logarithms settle
-        let g = crate::catalogue::resolve("crc64-xz").unwrap().generator;
+        let g = crate::catalogue::resolve("crc64-xz").unwrap().generator();
         let s = hd_profile_within(&g, None, None, 0.0, &Silent).unwrap();
         assert_eq!(s.profile.entries.len(), 2);
         assert_eq!(s.stopped.unwrap().clear_to_bits, ENUM_BITS as u64 + 64);

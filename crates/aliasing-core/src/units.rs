@@ -16,9 +16,32 @@ use std::fmt;
 
 /// A bit error rate: a finite probability in `[0, 1]`, checked once by
 /// [`Ber::new`].
-#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, serde::Serialize)]
-#[serde(transparent)]
+///
+/// In JSON a bare number; reading one checks it as [`Ber::new`] does, so a
+/// bad BER in a file is an error, not a value.
+///
+/// ```
+/// use aliasing_core::units::Ber;
+/// let p: Ber = serde_json::from_str("1e-6").unwrap();
+/// assert_eq!(serde_json::to_string(&p).unwrap(), "1e-6");
+/// let e = serde_json::from_str::<Ber>("1.5").unwrap_err();
+/// assert!(e.to_string().contains("outside [0, 1]"), "{e}");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
 pub struct Ber(f64);
+
+impl serde::Serialize for Ber {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_f64(self.0)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Ber {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let p = f64::deserialize(d)?;
+        Ber::new(p).map_err(serde::de::Error::custom)
+    }
+}
 
 impl Ber {
     /// `p` if it is a probability in `[0, 1]`, else [`Error::BadBer`].
@@ -59,12 +82,21 @@ impl fmt::Display for Ber {
 }
 
 /// A length in bits (codeword lengths: check bits included).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+///
+/// In JSON a bare non-negative integer; reading anything else (a negative,
+/// fractional or quoted number) is an error.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[serde(transparent)]
 pub struct Bits(pub u64);
 
 /// A length in whole bytes (frame lengths: check field included).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+///
+/// In JSON a bare non-negative integer, read as [`Bits`] is.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[serde(transparent)]
 pub struct Bytes(pub u64);
 
@@ -171,5 +203,51 @@ impl MemoryBudget {
             });
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ber_reads_back_as_written_at_the_edges_and_a_bad_one_is_refused() {
+        for p in [0.0, 1.0, 0.5, 1e-300, 5e-324, 1e-6] {
+            let b = Ber::new(p).unwrap();
+            let j = serde_json::to_string(&b).unwrap();
+            assert_eq!(serde_json::from_str::<Ber>(&j).unwrap(), b, "{j}");
+        }
+        for bad in [
+            "1.5",
+            "-1e-9",
+            "-0.000001",
+            "2",
+            "1e400",
+            "\"0.1\"",
+            "null",
+            "[0.1]",
+        ] {
+            let e = serde_json::from_str::<Ber>(bad);
+            assert!(e.is_err(), "{bad} read as {e:?}");
+        }
+        // the library's own message, not a generic one
+        let e = serde_json::from_str::<Ber>("1.5").unwrap_err().to_string();
+        assert!(e.starts_with("bit error rate 1.5 is outside [0, 1]"), "{e}");
+        // inside a larger value too
+        let e = serde_json::from_str::<Vec<Ber>>("[0.1, 3]").unwrap_err();
+        assert!(e.to_string().contains("bit error rate 3 is outside"), "{e}");
+    }
+
+    #[test]
+    fn lengths_read_only_non_negative_integers() {
+        assert_eq!(serde_json::from_str::<Bits>("12144").unwrap(), Bits(12144));
+        assert_eq!(serde_json::from_str::<Bytes>("1518").unwrap(), Bytes(1518));
+        assert_eq!(serde_json::to_string(&Bytes(1518)).unwrap(), "1518");
+        let max = u64::MAX.to_string();
+        assert_eq!(serde_json::from_str::<Bits>(&max).unwrap(), Bits(u64::MAX));
+        for bad in ["-8", "1.5", "\"64\"", "18446744073709551616", "null"] {
+            assert!(serde_json::from_str::<Bits>(bad).is_err(), "{bad}");
+            assert!(serde_json::from_str::<Bytes>(bad).is_err(), "{bad}");
+        }
     }
 }

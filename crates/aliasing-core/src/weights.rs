@@ -21,6 +21,8 @@
 //! assert_eq!(a.iter().map(|x| x.to_string()).collect::<Vec<_>>(), ["1", "0", "0", "1"]);
 //! ```
 
+use crate::document::{Count, WeightCount};
+pub use crate::dual::DualWeights;
 use crate::error::{Error, Result};
 use crate::poly::Generator;
 use crate::progress::{Progress, Silent};
@@ -53,6 +55,41 @@ pub struct WeightDistribution {
     pub counts: Vec<UBig>,
     /// The dual code's whole distribution, when the dual method was used.
     pub dual: Option<DualWeights>,
+}
+
+/// In JSON: `bits`, `weights` as the `weights` document lists them
+/// (`[{"w": 0, "count": 1}, ...]`, every weight from 0, each count exact:
+/// a number up to 2^53, a decimal string above, as
+/// [`crate::document::Count`]), and `dual`, the dual code's
+/// [`DualWeights`] (`null` unless the dual method was used).
+///
+/// ```
+/// use aliasing_core::{poly::Generator, weights::{distribution, WeightMethod}};
+/// let g = Generator::new(8, 0x07).unwrap();
+/// let d = distribution(&g, 12, 3, WeightMethod::Syndromes, false).unwrap();
+/// assert_eq!(
+///     serde_json::to_string(&d).unwrap(),
+///     r#"{"bits":12,"weights":[{"w":0,"count":1},{"w":1,"count":0},{"w":2,"count":0},{"w":3,"count":0}],"dual":null}"#
+/// );
+/// ```
+impl serde::Serialize for WeightDistribution {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let weights: Vec<WeightCount> = self
+            .counts
+            .iter()
+            .enumerate()
+            .map(|(w, c)| WeightCount {
+                w,
+                count: Count(c.clone()),
+            })
+            .collect();
+        let mut st = s.serialize_struct("WeightDistribution", 3)?;
+        st.serialize_field("bits", &self.bits)?;
+        st.serialize_field("weights", &weights)?;
+        st.serialize_field("dual", &self.dual)?;
+        st.end()
+    }
 }
 
 /// Whether [`distribution`] counts with the dual code for these arguments.
@@ -195,37 +232,6 @@ pub fn distribution_with(
         counts,
         dual: None,
     })
-}
-
-/// The weight distribution `B_w` of the dual of a shortened CRC code.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct DualWeights {
-    /// Codeword length `n` in bits, check bits included.
-    pub bits: u64,
-    /// CRC width `r`: the counts add up to `2^r`.
-    pub width: u32,
-    /// `counts[w] = B_w` for `w = 0..=n`.
-    pub counts: Vec<u64>,
-}
-
-impl DualWeights {
-    /// Sum of all counts; `2^r` for a complete distribution.
-    pub fn total(&self) -> u128 {
-        self.counts.iter().map(|&c| c as u128).sum()
-    }
-
-    /// Smallest and largest weight with a non-zero count other than `w = 0`.
-    pub fn support(&self) -> Option<(usize, usize)> {
-        let lo = self
-            .counts
-            .iter()
-            .enumerate()
-            .skip(1)
-            .find(|(_, c)| **c > 0)?
-            .0;
-        let hi = self.counts.iter().rposition(|&c| c > 0)?;
-        Some((lo, hi))
-    }
 }
 
 /// `K_w(j; n)` for `w = 0..=max_w` by the three-term recurrence

@@ -257,3 +257,8 @@ fn encode_png(pixels: &[u8], (width, height): (u32, u32)) -> Result<Vec<u8>> {
     writer.finish().map_err(render_err)?;
     Ok(out)
 }
+
+/// The crate's README, whose example runs as a doc test.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctest;

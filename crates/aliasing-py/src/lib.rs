@@ -256,19 +256,19 @@ fn resolve_crc<'py>(py: Python<'py>, spec: &str) -> PyResult<Bound<'py, PyDict>>
             },
         )
     })?;
-    let g = &c.generator;
+    let g = &c.generator();
     let d = PyDict::new(py);
-    d.set_item("name", c.name.as_str())?;
+    d.set_item("name", c.name())?;
     d.set_item("width", g.width())?;
     d.set_item("full", g.full_string())?;
     d.set_item("normal", g.normal_string())?;
     d.set_item("koopman", g.koopman_string())?;
     d.set_item("reversed", g.reversed_string())?;
-    d.set_item("init", c.init)?;
-    d.set_item("refin", c.refin)?;
-    d.set_item("refout", c.refout)?;
-    d.set_item("xorout", c.xorout)?;
-    d.set_item("check", c.check)?;
+    d.set_item("init", c.init())?;
+    d.set_item("refin", c.refin())?;
+    d.set_item("refout", c.refout())?;
+    d.set_item("xorout", c.xorout())?;
+    d.set_item("check", c.check())?;
     Ok(d)
 }
 

@@ -1527,7 +1527,7 @@ pub fn exact_escape_with(
     if !whole || w > gilbert::MAX_WIDTH || (n as f64) * 2f64.powi(w as i32) > 4e9 {
         return None;
     }
-    gilbert::solve_with(&alg.generator, &[n], &ge, progress)
+    gilbert::solve_with(&alg.generator(), &[n], &ge, progress)
         .first()
         .map(|pt| pt.p_undetected)
 }

@@ -1352,17 +1352,17 @@ impl Digest {
     /// and a generator without the `+1` term.
     pub fn resolve(spec: &str) -> Result<Self> {
         let c = aliasing_core::catalogue::resolve(spec)?;
-        let normal = c.generator.normal();
+        let normal = c.generator().normal();
         if normal & 1 == 0 {
             return Err(bad(format!(
                 "end-to-end CRC `{spec}`: a generator divisible by x detects no burst"
             )));
         }
         Ok(Digest {
-            name: c.name.clone(),
+            name: c.name().to_string(),
             width: c.width(),
             normal,
-            refin: c.refin,
+            refin: c.refin(),
         })
     }
 

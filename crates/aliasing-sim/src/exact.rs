@@ -168,9 +168,12 @@ mod tests {
             let table = crc_bit_table(&frame, c);
             for p in [1e-7, 1e-4, 1e-2, 0.3] {
                 let dp = escape_of_translations(alg.width(), &table, p);
-                let mk =
-                    aliasing_core::markov::p_undetected(&alg.generator, &[8 * bytes as u64], &[p])
-                        .unwrap()[0][0];
+                let mk = aliasing_core::markov::p_undetected(
+                    &alg.generator(),
+                    &[8 * bytes as u64],
+                    &[p],
+                )
+                .unwrap()[0][0];
                 assert!((dp / mk - 1.0).abs() < 1e-12, "{stack} {p}: {dp} {mk}");
             }
         }

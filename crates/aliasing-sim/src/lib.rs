@@ -113,3 +113,8 @@ pub mod stream;
 #[cfg(test)]
 mod tier;
 pub mod transfer;
+
+/// The crate's README, whose example runs as a doc test.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctest;

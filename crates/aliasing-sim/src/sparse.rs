@@ -42,8 +42,8 @@ pub(crate) fn crc_bit_table(frame: &Frame, c: &CheckDef) -> Vec<u64> {
     let alg = c.crc().expect("a CRC check");
     let (frame_bytes, data, field, field_len) = (frame.bytes, c.data, c.field, c.field_len);
     let w = alg.width();
-    let mask = alg.generator.mask();
-    let poly = alg.generator.normal();
+    let mask = alg.generator().mask();
+    let poly = alg.generator().normal();
     let top = 1u64 << (w - 1);
     let mut t = vec![0u64; frame_bytes * 8];
     let len_bits = (data.1 - data.0) * 8;
@@ -52,8 +52,8 @@ pub(crate) fn crc_bit_table(frame: &Frame, c: &CheckDef) -> Vec<u64> {
     for d in 0..len_bits {
         let q = len_bits - 1 - d; // feed index of this bit
         let byte = data.0 + q / 8;
-        let j = if alg.refin { q % 8 } else { 7 - q % 8 };
-        t[8 * byte + j] = if alg.refout { reflect(reg, w) } else { reg };
+        let j = if alg.refin() { q % 8 } else { 7 - q % 8 };
+        t[8 * byte + j] = if alg.refout() { reflect(reg, w) } else { reg };
         let fb = reg & top != 0;
         reg = (reg << 1) & mask;
         if fb {

@@ -42,7 +42,7 @@
 //! of a frame length do not depend on the BER, the size or the hops: they
 //! are computed once per length and can be kept ([`Tallies`]).
 
-use crate::corruption::{self, Corruption, Miss};
+use crate::corruption::{self, Corruption, Digest, Miss};
 use crate::joint::{self, StackParams, StackWork};
 use aliasing_core::bsc;
 use aliasing_core::document::{Bracketed, JointEstimate, StackPoint, Transfer, TransferPoint};
@@ -83,6 +83,15 @@ pub struct TransferParams {
     /// else over uniform data ([`corruption::uniform`]).
     #[serde(default, with = "specs")]
     pub corruption: Vec<Corruption>,
+    /// An end-to-end CRC over each segment's data on top of TCP
+    /// (`--digest`: `crc32c` for an iSCSI data digest, `crc64-nvme`, any
+    /// name or generator [`Digest::resolve`] takes); every corruption entry
+    /// is then missed only when both checks pass ([`corruption::with_digest`]:
+    /// exact where the CRC detects every error the model can make, else a
+    /// certified upper bound). The links' escapes are computed without it.
+    /// Needs at least one corruption model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
     /// IP packet lengths (MTUs), 68 to 9216 bytes.
     pub mtus: Vec<u64>,
     /// Bit error rate of every link, in `[0, 0.5]`.
@@ -106,6 +115,7 @@ impl TransferParams {
             size,
             payload_file: None,
             corruption: Vec::new(),
+            digest: None,
             mtus,
             bers,
             hops,
@@ -155,10 +165,34 @@ impl TransferParams {
                 })?;
             }
         }
+        self.resolve_digest()?;
         if let (Some(f), false) = (&self.payload_file, self.corruption.is_empty()) {
             corruption::open_payload(std::path::Path::new(f))?;
         }
         Ok(())
+    }
+
+    /// The end-to-end CRC of [`TransferParams::digest`], resolved; refused
+    /// (a one-line [`Error::Invalid`]) where it names no CRC, or where no
+    /// corruption model is given (the digest applies to those only).
+    pub fn resolve_digest(&self) -> Result<Option<Digest>> {
+        let Some(spec) = &self.digest else {
+            return Ok(None);
+        };
+        let d = Digest::resolve(spec.trim()).map_err(|e| match e {
+            Error::Invalid(m) | Error::Unsupported(m) => {
+                Error::Invalid(format!("--digest {}: {m}", spec.trim()))
+            }
+            e => e,
+        })?;
+        if self.corruption.is_empty() {
+            return Err(Error::Invalid(format!(
+                "--digest {}: the end-to-end CRC applies to corruption inside hosts and routers: \
+                 give --corruption MODEL:RATE (the links' escapes do not model it)",
+                spec.trim()
+            )));
+        }
+        Ok(Some(d))
     }
 
     /// Bytes of a frame beyond its IP packet: the link header (14 on
@@ -369,10 +403,12 @@ pub fn report_with(
                     .map_err(|e| with_bytes(e, sp.bytes[k]))?;
             }
         }
+        let mut duals = missing_duals(&sp, &work.plans, kept, progress)?;
         let mut stacks = Vec::new();
         for (k, plan) in work.plans.iter().enumerate() {
             let bytes = sp.bytes[k];
-            let st = frame_stack(&sp, plan, bytes, kept, &mut changed, progress)
+            let dual = duals.remove(&u64::from(plan.model.n));
+            let st = frame_stack(&sp, plan, bytes, kept, &mut changed, dual, progress)
                 .map_err(|e| with_bytes(e, bytes))?;
             stacks.push(Some(st));
         }
@@ -400,18 +436,24 @@ pub fn report_with(
         &params.stack,
         params.size,
         params.payload_file.clone(),
-        model_text(),
+        model_text_for(params)?,
         points,
-    );
+    )
+    .with_digest(params.resolve_digest()?.map(|d| d.name));
     Ok((doc, changed))
 }
 
 /// Per MTU, per corruption model: its miss over the payload file's data
-/// (one pass per segment size) or over uniform data.
-fn corruption_misses(params: &TransferParams, progress: &dyn Progress) -> Result<Vec<Vec<Miss>>> {
+/// (one pass per segment size) or over uniform data, with the end-to-end
+/// CRC of `--digest` where there is one ([`corruption::with_digest`]).
+pub(crate) fn corruption_misses(
+    params: &TransferParams,
+    progress: &dyn Progress,
+) -> Result<Vec<Vec<Miss>>> {
     if params.corruption.is_empty() {
         return Ok(vec![Vec::new(); params.mtus.len()]);
     }
+    let digest = params.resolve_digest()?;
     let models: Vec<_> = params.corruption.iter().map(|c| c.model).collect();
     let mut out = Vec::new();
     for &mtu in &params.mtus {
@@ -424,6 +466,16 @@ fn corruption_misses(params: &TransferParams, progress: &dyn Progress) -> Result
                 .iter()
                 .map(|m| corruption::uniform(m, seg))
                 .collect::<Result<_>>()?,
+        };
+        let m = match &digest {
+            Some(d) => models
+                .iter()
+                .zip(&m)
+                .map(|(model, tcp)| {
+                    corruption::with_digest(model, tcp, d, seg, params.payload_file.is_none())
+                })
+                .collect::<Result<_>>()?,
+            None => m,
         };
         out.push(m);
     }
@@ -459,6 +511,27 @@ mod specs {
     }
 }
 
+/// The model in words for `params`: [`model_text`], and with `--digest`
+/// what the end-to-end CRC applies to.
+pub fn model_text_for(params: &TransferParams) -> Result<String> {
+    let mut s = model_text();
+    if let Some(d) = params.resolve_digest()? {
+        s.push_str(&digest_text(&d));
+    }
+    Ok(s)
+}
+
+/// The sentence a document's model gains with an end-to-end CRC.
+pub(crate) fn digest_text(d: &Digest) -> String {
+    format!(
+        ". End-to-end CRC {} over each segment's data on top of TCP: a corruption inside a \
+         host or router escapes when the TCP checksum and it both pass (each entry's method \
+         says exact or bound); the links' figures are those of the other checks alone (the \
+         CRC is not modelled on the links, where it could only lower them)",
+        d.name
+    )
+}
+
 /// The model in words, as the document states it.
 pub fn model_text() -> String {
     "binary symmetric channel of BER p on each of H links; every link checks and regenerates \
@@ -471,25 +544,68 @@ pub fn model_text() -> String {
         .into()
 }
 
+/// The CRC's dual weights of every frame length that `kept` lacks, by
+/// length in bits, from one pass over the register's states for all of
+/// them (the pass steps the register once for every length; the weights
+/// are those of a pass per length, integer for integer). Empty where the
+/// lengths do not share one generator (each is then computed on its own).
+fn missing_duals(
+    sp: &StackParams,
+    plans: &[JointPlan],
+    kept: &Tallies,
+    progress: &dyn Progress,
+) -> Result<std::collections::HashMap<u64, DualWeights>> {
+    let missing: Vec<&JointPlan> = plans
+        .iter()
+        .zip(&sp.bytes)
+        .filter(|(_, b)| kept.get(**b).is_none())
+        .map(|(p, _)| p)
+        .collect();
+    let Some(first) = missing.first() else {
+        return Ok(Default::default());
+    };
+    let g = &first.model.generator;
+    if missing.iter().any(|p| p.model.generator != *g) {
+        return Ok(Default::default());
+    }
+    let mut ns: Vec<u64> = missing.iter().map(|p| u64::from(p.model.n)).collect();
+    ns.sort_unstable();
+    ns.dedup();
+    let budget = aliasing_core::units::MemoryBudget::from_env()?;
+    let duals = aliasing_core::dual::dual_weights_with(g, &ns, budget, progress)?;
+    Ok(ns.into_iter().zip(duals).collect())
+}
+
 /// The stack of one length: from `kept` when it holds the length, else
-/// computed (enumeration, dual code) and added; the draws of the next
-/// weight are run (and kept) when some BER needs them, exactly as
-/// [`joint::report`] runs them, so the result is `alias stack`'s.
+/// computed (enumeration, and the dual code unless given in `dual`) and
+/// added; the draws of the next weight are run (and kept) when some BER
+/// needs them, exactly as [`joint::report`] runs them, so the result is
+/// `alias stack`'s.
 fn frame_stack(
     sp: &StackParams,
     plan: &JointPlan,
     bytes: u64,
     kept: &mut Tallies,
     changed: &mut bool,
+    dual: Option<DualWeights>,
     progress: &dyn Progress,
 ) -> Result<JointStack> {
     if kept.get(bytes).is_none() {
         let tally = run_items(plan, 0..plan.enumeration_items(), "work items", progress);
         let n = plan.model.n as u64;
-        let budget = aliasing_core::units::MemoryBudget::from_env()?;
-        let dual =
-            aliasing_core::dual::dual_weights_with(&plan.model.generator, &[n], budget, progress)?
-                .remove(0);
+        let dual = match dual {
+            Some(d) => d,
+            None => {
+                let budget = aliasing_core::units::MemoryBudget::from_env()?;
+                aliasing_core::dual::dual_weights_with(
+                    &plan.model.generator,
+                    &[n],
+                    budget,
+                    progress,
+                )?
+                .remove(0)
+            }
+        };
         kept.frames.push(KeptFrame { bytes, tally, dual });
         *changed = true;
     }
@@ -757,6 +873,7 @@ fn with_bytes(e: Error, bytes: u64) -> Error {
 }
 
 pub mod burst;
+pub mod cost;
 
 #[cfg(test)]
 mod tests;

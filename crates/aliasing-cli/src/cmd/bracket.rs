@@ -17,7 +17,7 @@ pub fn run(
     format: Format,
     out: Option<&Path>,
 ) -> Result<()> {
-    let g = crc.generator;
+    let g = crc.generator();
     let bar = crate::progress::Bar::stderr();
     let b = bracket::brackets_with(&g, bits, bers, None, &bar)?;
     bar.finish();
@@ -72,7 +72,7 @@ pub fn run(
             } else {
                 format!(
                     "CRC: {} (width {}, full {}, Koopman {})\nmethod: {method}\nlengths: codeword bits, check bits included; {lengths_note}\nthe exact methods need 2^{} dual codewords; see `aliasing_core::bracket` for the bound and its proof\n\n{}",
-                    crc.name,
+                    crc.name(),
                     g.width(),
                     g.full_string(),
                     g.koopman_string(),

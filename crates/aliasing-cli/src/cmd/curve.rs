@@ -260,7 +260,7 @@ fn burst(
     budget: MemoryBudget,
 ) -> Result<Computed> {
     let ge: GilbertElliott = spec.parse()?;
-    let g = crc.generator;
+    let g = crc.generator();
     if args.method == MethodArg::Dual {
         bail!(
             "--method dual does not take --burst: the exact burst-channel method is the \
@@ -272,7 +272,7 @@ fn burst(
             "--burst: exact burst-channel curves take CRCs up to {} bits and {} has {}; \
              estimate it with `alias simulate --stack {} --burst {spec}`",
             gilbert::MAX_WIDTH,
-            crc.name,
+            crc.name(),
             g.width(),
             args.crc.as_deref().unwrap_or("CRC")
         );
@@ -282,7 +282,7 @@ fn burst(
     let points = gilbert::curve_with(&g, bits, &ge, budget, &bar)?;
     bar.finish();
     Ok(Computed {
-        name: crc.name.clone(),
+        name: crc.name().to_string(),
         width: g.width(),
         forms: Some((g.full_string(), g.koopman_string())),
         method: curve::Method::Markov.name().into(),
@@ -301,7 +301,8 @@ pub fn run(args: Args) -> Result<()> {
     let (bits, lengths_note) = lengths(&args)?;
     if let Some(c) = &args.crc {
         let crc = catalogue::resolve(c)?;
-        if crc.generator.width() > aliasing_core::dual::MAX_WIDTH && args.method == MethodArg::Auto
+        if crc.generator().width() > aliasing_core::dual::MAX_WIDTH
+            && args.method == MethodArg::Auto
         {
             return super::bracket::run(
                 &crc,

@@ -57,7 +57,7 @@ pub fn run(args: Args) -> Result<()> {
     {
         bail!("--max-hd must be at least 3, not {h}");
     }
-    let g = crc.generator;
+    let g = crc.generator();
     let r = g.width() as u64;
     if let Some(n) = args.max_bits
         && n <= r
@@ -80,7 +80,7 @@ pub fn run(args: Args) -> Result<()> {
             .iter()
             .map(|e| (e.hd, e.max_data_bits))
             .collect();
-        let name = format!("{} {}", crc.name, g.full_string());
+        let name = format!("{} {}", crc.name(), g.full_string());
         let fig = aliasing_plot::structure::hd_figure(&name, &rows)?;
         aliasing_plot::plot_figure(&fig, p, aliasing_plot::figure::SIZE)?;
     }
@@ -171,7 +171,7 @@ pub fn run(args: Args) -> Result<()> {
                      # bursts (first and last bit in error, any pattern between), at any position: \
                      share undetected; counted pattern by pattern at start 0 up to {} patterns per length, \
                      every count equal to the theorem (g(0) = 1)\n{}",
-                    crc.name,
+                    crc.name(),
                     g.full_string(),
                     g.koopman_string(),
                     prof.koopman_notation(),

@@ -183,7 +183,7 @@ fn read_candidates(p: &Path, width: u32) -> Result<Vec<Generator>> {
         }
         let g = catalogue::resolve(t)
             .with_context(|| format!("{} line {}", p.display(), i + 1))?
-            .generator;
+            .generator();
         if g.width() != width {
             bail!(
                 "{} line {}: {} has width {}, not {width}",

@@ -37,6 +37,13 @@ pub struct Args {
     /// rate is P(at least one bit flips)). Repeat for several.
     #[arg(long, value_name = "MODEL:RATE")]
     corruption: Vec<String>,
+    /// An end-to-end CRC over each segment's data on top of TCP, which a
+    /// corruption must pass too: `crc32c` (an iSCSI data digest),
+    /// `crc64-nvme` (an application CRC), any catalogue name or generator
+    /// as for --crc. Each entry's method says whether its p_miss is exact
+    /// or a certified upper bound. Needs --corruption.
+    #[arg(long, value_name = "CRC")]
+    digest: Option<String>,
     /// IP packet lengths (MTUs) in bytes, 68 to 9216: `1500,9000` or a
     /// range as for `--bytes` elsewhere. [required]
     #[arg(long, required = true, allow_hyphen_values = true)]
@@ -122,6 +129,7 @@ pub fn run(a: Args) -> Result<()> {
         .collect::<aliasing_core::Result<Vec<_>>>()?;
     let params = TransferParams {
         corruption,
+        digest: a.digest.clone(),
         stack: a.stack.trim().to_string(),
         size,
         payload_file,
@@ -154,6 +162,12 @@ pub fn run(a: Args) -> Result<()> {
         }
         _ => Tallies::new(&params),
     };
+    // a cost model of the lengths not kept (no work done): announced beyond
+    // a minute on a terminal, refused beyond a day without --allow-long
+    crate::output::long_run(
+        transfer::cost::estimate_seconds(&params, &kept, rayon::current_num_threads()),
+        "this transfer",
+    )?;
     let bar = Bar::stderr();
     let result = transfer::report_with(&params, &mut kept, &bar);
     bar.finish();
@@ -232,6 +246,12 @@ fn emit(
                     "# corruption inside hosts and routers (the same at every BER and hops): \
                      escapes = frames x rate x p_miss; total = link escapes + these\n",
                 );
+                if let Some(d) = &doc.digest {
+                    s.push_str(&format!(
+                        "# p_miss: the TCP checksum and the end-to-end CRC {d} over each \
+                         segment's data both pass (the links' columns without {d})\n"
+                    ));
+                }
                 for line in output::table(&c).lines() {
                     s.push_str("# ");
                     s.push_str(line);

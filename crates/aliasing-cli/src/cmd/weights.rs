@@ -108,7 +108,7 @@ fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
         ("--plot", args.plot.as_ref().map(PlotPath::out)),
     ])?;
     let crc = catalogue::resolve(&args.crc)?;
-    let g = crc.generator;
+    let g = crc.generator();
     let method = match args.method {
         Method::Auto => weights::WeightMethod::Auto,
         Method::Dual => weights::WeightMethod::Dual,
@@ -212,15 +212,15 @@ pub fn merge(paths: &[PathBuf], format: Format, out: Option<&Path>) -> Result<St
     }
     let (params, tally) = aliasing_sim::shard::merge(&files)?;
     let crc = catalogue::resolve(&params.crc)?;
-    if crc.generator.full_string() != params.generator {
+    if crc.generator().full_string() != params.generator {
         bail!(
             "{} names {}, not the file's generator {}",
             params.crc,
-            crc.generator.full_string(),
+            crc.generator().full_string(),
             params.generator
         );
     }
-    let pass = DualPass::new(&crc.generator, &[params.bits], MemoryBudget::from_env()?)?;
+    let pass = DualPass::new(&crc.generator(), &[params.bits], MemoryBudget::from_env()?)?;
     let text = report(&params, &pass, &tally, format)?;
     if let Some(out) = out {
         PassFile::finished(FORMAT, params, Shard::WHOLE, pass.items(), tally).write(out)?;
@@ -253,7 +253,7 @@ fn draw(
             .collect(),
         _ => Vec::new(),
     };
-    let name = format!("{} {}", crc.name, crc.generator.full_string());
+    let name = format!("{} {}", crc.name(), crc.generator().full_string());
     let fig = aliasing_plot::structure::weights_figure(&name, bits, &a, &b)?;
     aliasing_plot::plot_figure(&fig, path, aliasing_plot::figure::SIZE)?;
     Ok(())
@@ -267,7 +267,7 @@ fn render(
     want_dual: bool,
     format: Format,
 ) -> Result<String> {
-    let g = crc.generator;
+    let g = crc.generator();
     let (a, b) = (&dist.counts, &dist.dual);
     let dual_list: Vec<(usize, u64)> = match (b, want_dual) {
         (Some(d), true) => d
@@ -308,7 +308,7 @@ fn render(
             } else {
                 format!(
                     "# {} {} at {} bits ({} data bits); A = code, B = dual code\n{}",
-                    crc.name,
+                    crc.name(),
                     g.full_string(),
                     bits,
                     bits.saturating_sub(g.width() as u64),

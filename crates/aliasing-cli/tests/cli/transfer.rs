@@ -601,3 +601,257 @@ fn bad_burst_is_refused() {
         assert_bad(&a, want);
     }
 }
+
+/// The undetected fraction of the worst alignment of a `b`-bit burst under
+/// CRC-16/ARC (reflected: each byte enters least significant bit first),
+/// by brute force: every non-zero pattern of `b` consecutive stream bits
+/// (most significant bit of a byte first) at each of the 8 alignments; an
+/// error is missed iff its remainder is 0 (the CRC is linear, and trailing
+/// bytes multiply it by a power of x, prime to the generator).
+fn arc_burst_miss_brute(b: u32) -> f64 {
+    let crc = |bytes: &[u8]| {
+        let mut r = 0u16;
+        for &x in bytes {
+            r ^= u16::from(x);
+            for _ in 0..8 {
+                r = if r & 1 == 1 {
+                    (r >> 1) ^ 0xA001
+                } else {
+                    r >> 1
+                };
+            }
+        }
+        r
+    };
+    let mut worst = 0u64;
+    for a in 0..8u32 {
+        let mut missed = 0u64;
+        for v in 1u64..(1 << b) {
+            let mut e = [0u8; 8];
+            for t in 0..b {
+                if (v >> (b - 1 - t)) & 1 == 1 {
+                    let j = (a + t) as usize;
+                    e[j / 8] |= 0x80 >> (j % 8);
+                }
+            }
+            missed += u64::from(crc(&e) == 0);
+        }
+        worst = worst.max(missed);
+    }
+    worst as f64 / ((1u64 << b) - 1) as f64
+}
+
+/// `--digest CRC`: an end-to-end CRC over each segment's data on top of
+/// TCP. Exact 0 where the CRC detects every error the model can make
+/// (`word`; a burst no longer than its width where it reads bits in the
+/// stream's order), else a certified upper bound no larger than the TCP
+/// checksum's own miss: for a burst, the smaller of the two, the CRC's own
+/// written out (`(2^(B-r) - 1) / (2^B - 1)` for a CRC read in stream order)
+/// or found by brute force (a reflected CRC).
+#[test]
+fn digest_adds_an_end_to_end_crc_to_the_corruption_entries() {
+    let base = [
+        "transfer",
+        "--size",
+        "1TB",
+        "--mtu",
+        "1500",
+        "--ber",
+        "0",
+        "--corruption",
+        "word:1e-6",
+        "--corruption",
+        "burst:32:1e-6",
+        "--corruption",
+        "burst:40:1e-6",
+        "--corruption",
+        "splice:48:1e-5",
+        "--corruption",
+        "bits:1e-7",
+        "--corruption",
+        "burst:17:1e-6",
+        "--format",
+        "json",
+    ];
+    let tcp = json(&base);
+    assert!(tcp.get("digest").is_none(), "{tcp}");
+    let alone = tcp["points"][0]["corruption"].as_array().unwrap().clone();
+    let tcp_miss = |i: usize| alone[i]["p_miss"].as_f64().unwrap();
+    let with = |digest: &str| {
+        let mut a = base.to_vec();
+        a.extend(["--digest", digest]);
+        json(&a)
+    };
+    // CRC-32/MPEG-2 reads each byte most significant bit first, as the
+    // stream: every burst of 32 bits or fewer is detected
+    let v = with("CRC-32/MPEG-2");
+    assert_eq!(v["digest"], "CRC-32/MPEG-2");
+    assert!(
+        v["model"]
+            .as_str()
+            .unwrap()
+            .contains("End-to-end CRC CRC-32/MPEG-2"),
+        "{}",
+        v["model"]
+    );
+    let p = &v["points"][0];
+    let got = p["corruption"].as_array().unwrap();
+    let miss = |i: usize| got[i]["p_miss"].as_f64().unwrap();
+    let method = |i: usize| got[i]["method"].as_str().unwrap().to_string();
+    for i in [0, 1, 5] {
+        assert_eq!(miss(i), 0.0, "{}", got[i]);
+        assert!(method(i).starts_with("exact"), "{}", got[i]);
+    }
+    // a 40-bit burst: the CRC's own miss, far below the TCP checksum's
+    let own = (2f64.powi(8) - 1.0) / (2f64.powi(40) - 1.0);
+    assert!((miss(2) - own).abs() <= 1e-12 * own, "{} vs {own}", miss(2));
+    // splice and bits: bounds no larger than the TCP checksum's exact miss
+    for i in [2, 3, 4] {
+        assert!(method(i).starts_with("bound"), "{}", got[i]);
+        assert!(miss(i) <= tcp_miss(i), "{}", got[i]);
+    }
+    assert!(miss(3) > 0.0 && miss(3) < tcp_miss(3));
+    assert_eq!(miss(4), tcp_miss(4));
+    // escapes = frames x rate x p_miss, the total their sum (no link errors)
+    let frames = p["frames"].as_f64().unwrap();
+    let mut total = 0.0;
+    for e in got {
+        let want = frames * e["rate"].as_f64().unwrap() * e["p_miss"].as_f64().unwrap();
+        let x = e["escapes"].as_f64().unwrap();
+        assert!((x - want).abs() <= 1e-12 * want, "{e}");
+        total += x;
+    }
+    let t = p["total_escapes"]["estimate"].as_f64().unwrap();
+    assert!((t - total).abs() <= 1e-12 * total, "{t} vs {total}");
+    // CRC-32C (iSCSI) reads each byte least significant bit first: a word
+    // error is still within 16 bits of its order, a 32-bit burst across
+    // bytes is not; every value is exact 0 or a bound, never above TCP's
+    let v = with("crc32c");
+    assert_eq!(v["digest"], "CRC-32/ISCSI");
+    let got = v["points"][0]["corruption"].as_array().unwrap().clone();
+    assert_eq!(got[0]["p_miss"], 0.0);
+    for (i, e) in got.iter().enumerate() {
+        let (m, how) = (e["p_miss"].as_f64().unwrap(), e["method"].as_str().unwrap());
+        assert!(m <= tcp_miss(i), "{e}");
+        assert_eq!(m == 0.0, how.starts_with("exact"), "{e}");
+    }
+    assert!(
+        got[1]["p_miss"].as_f64().unwrap() <= (1.0 + 1e-12) / (2f64.powi(32) - 1.0),
+        "{}",
+        got[1]
+    );
+    // a reflected 16-bit CRC against brute force: a 17-bit burst
+    let v = with("CRC-16/ARC");
+    let e = &v["points"][0]["corruption"][5];
+    let want = arc_burst_miss_brute(17).min(tcp_miss(5));
+    let m = e["p_miss"].as_f64().unwrap();
+    assert!((m - want).abs() <= 1e-12 * want, "{e} vs {want}");
+    // a 64-bit CRC detects the 40-bit burst too
+    let v = with("crc64-nvme");
+    assert_eq!(v["digest"], "CRC-64/NVME");
+    assert_eq!(v["points"][0]["corruption"][2]["p_miss"], 0.0);
+
+    // over a file: all zeros, where the TCP checksum misses 1/65535 of the
+    // word errors and CRC-32C none; the table says what p_miss is
+    let dir = tempfile::tempdir().unwrap();
+    let zeros = dir.path().join("zeros.bin");
+    std::fs::write(&zeros, vec![0u8; 3000]).unwrap();
+    let zeros = zeros.display().to_string();
+    let file = [
+        "transfer",
+        "--payload",
+        zeros.as_str(),
+        "--mtu",
+        "1500",
+        "--ber",
+        "0",
+        "--corruption",
+        "word:1e-3",
+    ];
+    let mut a = file.to_vec();
+    a.extend(["--format", "json"]);
+    let alone = json(&a);
+    assert_eq!(
+        alone["points"][0]["corruption"][0]["p_miss"].as_f64(),
+        Some(1.0 / 65535.0)
+    );
+    a.extend(["--digest", "iscsi"]);
+    let v = json(&a);
+    assert_eq!(v["points"][0]["corruption"][0]["p_miss"], 0.0);
+    let mut a = file.to_vec();
+    a.extend(["--digest", "crc32c"]);
+    let table = String::from_utf8(ok(&a)).unwrap();
+    assert!(
+        table.contains("end-to-end CRC CRC-32/ISCSI"),
+        "{}",
+        &table[..400]
+    );
+}
+
+/// `--digest` refusals: one line, exit 2, before any work.
+#[test]
+fn bad_digest_is_refused() {
+    let base = ["transfer", "--size", "1TB", "--mtu", "1500,9000"];
+    for (extra, want) in [
+        (
+            vec![
+                "--ber",
+                "1e-6",
+                "--corruption",
+                "word:1e-6",
+                "--digest",
+                "crc99",
+            ],
+            "unknown CRC or check `crc99`",
+        ),
+        (
+            vec!["--ber", "1e-6", "--digest", "crc32c"],
+            "give --corruption",
+        ),
+        (
+            vec!["--burst", "0.1,0.5,0.01,0.1", "--digest", "crc32c"],
+            "give --corruption",
+        ),
+        // a checksum is no CRC
+        (
+            vec![
+                "--ber",
+                "1e-6",
+                "--corruption",
+                "word:1e-6",
+                "--digest",
+                "internet",
+            ],
+            "`internet`",
+        ),
+        (
+            vec!["--ber", "1e-6", "--corruption", "word:1e-6", "--digest", ""],
+            "empty",
+        ),
+    ] {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend(extra);
+        assert_bad(&a, want);
+    }
+}
+
+/// A request the cost model puts beyond a day (1,217 MTUs of a 16-bit CRC's
+/// frames, whose weight-4 codewords number billions each) is refused in one
+/// line before any work unless `--allow-long` is given.
+#[test]
+fn a_request_beyond_a_day_needs_allow_long() {
+    assert_bad(
+        &[
+            "transfer",
+            "--stack",
+            "ipv4-tcp+CRC-16/ARC",
+            "--size",
+            "10TB",
+            "--mtu",
+            "8000:9216:1",
+            "--ber",
+            "1e-6",
+        ],
+        "over the limit of a day",
+    );
+}

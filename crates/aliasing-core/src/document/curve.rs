@@ -39,10 +39,10 @@ impl CheckInfo {
 impl From<&CrcAlgorithm> for CheckInfo {
     fn from(c: &CrcAlgorithm) -> Self {
         CheckInfo {
-            name: c.name.clone(),
-            width: c.generator.width(),
-            full: Some(c.generator.full_string()),
-            koopman: Some(c.generator.koopman_string()),
+            name: c.name().to_string(),
+            width: c.generator().width(),
+            full: Some(c.generator().full_string()),
+            koopman: Some(c.generator().koopman_string()),
         }
     }
 }

@@ -213,3 +213,39 @@ impl Stack {
 impl Document for Stack {
     const KIND: &'static str = "stack";
 }
+
+/// A [`crate::joint::JointPoint`] in JSON, as the library computed it:
+/// `ber`, the certified `low` and `high`, the `estimate` (`null` where only
+/// the bracket is given), its 95% `interval` as `[low, high]`, `exact`, and
+/// the `method` as a snake_case tag (`no_error`, `enumerated`, `sampled`,
+/// `crc_alone`, `uniform`, `bracket_only`). The `stack` document's
+/// [`JointEstimate`] is the same value as the command reports it.
+impl Serialize for crate::joint::JointPoint {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("JointPoint", 7)?;
+        st.serialize_field("ber", &self.ber)?;
+        st.serialize_field("low", &self.low)?;
+        st.serialize_field("high", &self.high)?;
+        st.serialize_field("estimate", &self.estimate)?;
+        st.serialize_field("interval", &self.interval)?;
+        st.serialize_field("exact", &self.exact)?;
+        st.serialize_field("method", &self.method)?;
+        st.end()
+    }
+}
+
+/// A [`crate::joint::JointMethod`] in JSON: its snake_case tag.
+impl Serialize for crate::joint::JointMethod {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use crate::joint::JointMethod as M;
+        s.serialize_str(match self {
+            M::NoError => "no_error",
+            M::Enumerated => "enumerated",
+            M::Sampled => "sampled",
+            M::CrcAlone => "crc_alone",
+            M::Uniform => "uniform",
+            M::BracketOnly => "bracket_only",
+        })
+    }
+}

@@ -82,8 +82,8 @@ fn compare_round_trips() {
 #[test]
 fn hd_round_trips_from_a_real_profile() {
     let crc = crate::catalogue::resolve("crc8").unwrap();
-    let prof = crate::lowweight::hd_profile(&crc.generator, None).unwrap();
-    let bursts = crate::burst::profile(&crc.generator, 1 << 10).unwrap();
+    let prof = crate::lowweight::hd_profile(&crc.generator(), None).unwrap();
+    let bursts = crate::burst::profile(&crc.generator(), 1 << 10).unwrap();
     let doc = Hd::new((&crc).into(), &prof, bursts);
     assert!(!doc.examples.is_empty());
     assert_eq!(
@@ -252,4 +252,83 @@ fn a_legacy_curve_with_its_check_under_crc_still_reads() {
     let c: Curve = from_value(v).unwrap();
     assert_eq!(c.check.koopman.as_deref(), Some("0x83"));
     assert_eq!(c.points[0].bits, 16);
+}
+
+#[test]
+fn a_joint_point_serializes_every_field_and_its_method_tag() {
+    use crate::joint::{JointMethod, JointPoint};
+    let pt = JointPoint {
+        ber: 1e-7,
+        low: 1e-300,
+        high: 3.5e-300,
+        estimate: None,
+        interval: (1e-300, 3.5e-300),
+        exact: true,
+        method: JointMethod::BracketOnly,
+    };
+    let v = serde_json::to_value(&pt).unwrap();
+    assert_eq!(
+        v,
+        json!({"ber": 1e-7, "low": 1e-300, "high": 3.5e-300, "estimate": null,
+               "interval": [1e-300, 3.5e-300], "exact": true, "method": "bracket_only"})
+    );
+    // the tiny values come back bit for bit
+    assert_eq!(v["low"].as_f64(), Some(1e-300));
+    let tags: Vec<Value> = [
+        JointMethod::NoError,
+        JointMethod::Enumerated,
+        JointMethod::Sampled,
+        JointMethod::CrcAlone,
+        JointMethod::Uniform,
+        JointMethod::BracketOnly,
+    ]
+    .iter()
+    .map(|m| serde_json::to_value(m).unwrap())
+    .collect();
+    assert_eq!(
+        tags,
+        [
+            "no_error",
+            "enumerated",
+            "sampled",
+            "crc_alone",
+            "uniform",
+            "bracket_only"
+        ]
+    );
+}
+
+#[test]
+fn a_weight_distribution_lists_its_counts_as_the_weights_document_does() {
+    use crate::{catalogue, weights};
+    let crc = catalogue::resolve("crc8").unwrap();
+    // 8-bit CRC at 200 bits, every weight to 40 by the dual method: A_40 is
+    // over 2^53, so some counts are decimal strings
+    let d = weights::distribution(&crc.generator(), 200, 40, weights::WeightMethod::Dual, true)
+        .unwrap();
+    let v = serde_json::to_value(&d).unwrap();
+    let doc = Weights::new(
+        CheckInfo::from(&crc),
+        200,
+        d.counts
+            .iter()
+            .enumerate()
+            .map(|(w, c)| WeightCount {
+                w,
+                count: Count(c.clone()),
+            })
+            .collect(),
+        Vec::new(),
+    );
+    let dv = serde_json::to_value(&doc).unwrap();
+    assert_eq!(v["weights"], dv["weights"]);
+    assert_eq!(v["bits"], 200);
+    let big = &v["weights"][40]["count"];
+    assert!(big.is_string(), "{big}");
+    assert_eq!(big.as_str().unwrap(), d.counts[40].to_string());
+    assert_eq!(v["weights"][0]["count"], 1);
+    // the dual weights as DualWeights serializes them, summing to 2^8
+    let dual: crate::dual::DualWeights = serde_json::from_value(v["dual"].clone()).unwrap();
+    assert_eq!(dual.total(), 256);
+    assert_eq!(Some(dual), d.dual);
 }

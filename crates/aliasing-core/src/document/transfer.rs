@@ -117,6 +117,12 @@ pub struct Transfer {
     pub payload_file: Option<String>,
     /// The channel and hops model, in words.
     pub model: String,
+    /// The end-to-end CRC over each segment's data on top of TCP
+    /// (`--digest`), by its catalogue name: every corruption entry's
+    /// `p_miss` is that of the TCP checksum and this CRC together. Absent
+    /// without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
     /// One point per (MTU, BER, hops), MTU-major, then BER, then hops.
     pub points: Vec<TransferPoint>,
 }
@@ -135,8 +141,15 @@ impl Transfer {
             size_bytes,
             payload_file,
             model: model.into(),
+            digest: None,
             points,
         }
+    }
+
+    /// The document with its end-to-end CRC's name (`None`: without one).
+    pub fn with_digest(mut self, digest: Option<String>) -> Self {
+        self.digest = digest;
+        self
     }
 }
 

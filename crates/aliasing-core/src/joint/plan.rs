@@ -32,8 +32,10 @@
 use super::{JointModel, JointOptions, PASS_SCALE, SplitMix, Term};
 use crate::error::{Error, Result};
 use crate::layout::Frame;
+use crate::lowweight::zech::{self, Logs};
 use crate::lowweight::{self, ShapeParts, Table};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Draws per sample chunk (each chunk has its own stream from `(seed, chunk)`).
 pub const SAMPLE_CHUNK: u64 = 1024;
@@ -179,21 +181,44 @@ impl FrameTally {
 /// The syndromes of the wire bits and their index, for drawing codewords.
 struct Sampler {
     syn: Vec<u64>,
-    index: Table,
+    /// Where the generator is primitive (width 32 or less): its logarithms
+    /// and the Zech logarithms `Z(d)` of the exponent differences `d < n`;
+    /// the pairs completing a draw are then found by one logarithm and a
+    /// sequential scan ([`zech::pairs`]) instead of `n` hash probes.
+    zech: Option<(Arc<Logs>, Arc<Vec<u32>>)>,
+    /// The wire bit of each syndrome (without `zech`).
+    index: Option<Table>,
 }
 
 impl Sampler {
     fn new(model: &JointModel) -> Self {
+        Self::new_with(model, true)
+    }
+
+    /// [`Sampler::new`], with the Zech logarithms only if `fast` (the tests
+    /// compare both).
+    fn new_with(model: &JointModel, fast: bool) -> Self {
         let n = model.n as usize;
         // wire bit j is x^(n-1-j)
         let exps = lowweight::syndromes(&model.generator, n);
         let syn: Vec<u64> = (0..n).map(|j| exps[n - 1 - j]).collect();
-        // probed n times a draw, nearly always for an absent syndrome
-        let mut index = Table::with_filter(n);
-        for (j, &s) in syn.iter().enumerate() {
-            index.insert(s, j as u64);
-        }
-        Sampler { syn, index }
+        let zech = if fast {
+            Logs::of(&model.generator).map(|l| {
+                let z = l.zech(&exps);
+                (l, z)
+            })
+        } else {
+            None
+        };
+        let index = zech.is_none().then(|| {
+            // probed n times a draw, nearly always for an absent syndrome
+            let mut index = Table::with_filter(n);
+            for (j, &s) in syn.iter().enumerate() {
+                index.insert(s, j as u64);
+            }
+            index
+        });
+        Sampler { syn, zech, index }
     }
 
     /// Draws `k` distinct wire bits into `pos[..k]`; returns their syndrome.
@@ -222,8 +247,29 @@ impl Sampler {
         s: u64,
         mut f: impl FnMut(&[u32]),
     ) {
+        if let Some((logs, zt)) = &self.zech {
+            // exponents e1 < e2 = e1 + d with x^e1 + x^e2 = s: wire bits
+            // x = n-1-e2 < z = n-1-e1 (s = 0: no pair below the period)
+            let n = self.syn.len() as u32;
+            let Some(ls) = logs.log(s) else {
+                return;
+            };
+            zech::pairs(&zt[..n as usize], logs.order(), ls as u32, 0, n, |e1, d| {
+                let (x, z) = (n - 1 - (e1 + d), n - 1 - e1);
+                if pos[..k].contains(&x) || pos[..k].contains(&z) {
+                    return;
+                }
+                pos[k] = x;
+                pos[k + 1] = z;
+                sorted.copy_from_slice(&pos[..k + 2]);
+                sorted.sort_unstable();
+                f(sorted);
+            });
+            return;
+        }
+        let index = self.index.as_ref().expect("an index without zech");
         for (x, &sx) in self.syn.iter().enumerate() {
-            let Some(z) = self.index.get(s ^ sx) else {
+            let Some(z) = index.get(s ^ sx) else {
                 continue;
             };
             let (x, z) = (x as u32, z as u32);
@@ -536,6 +582,27 @@ mod tests {
             zero.truncate(20);
             let (z, p) = validate(&f, &m, &[zero, positive].concat(), bytes as u64);
             assert_eq!((z, p), (20, 8), "{bytes} bytes");
+        }
+    }
+
+    #[test]
+    fn draws_completed_by_zech_logarithms_tally_as_the_probes() {
+        // CRC-32 (primitive): the Zech completions and the hash probes find
+        // the same codewords for the same draws, so the same exact sums
+        for (bytes, w) in [(200usize, 5u32), (1518, 5), (1518, 6), (9018, 5)] {
+            let f = Frame::new("ethernet-tcp", bytes, Payload::Random).unwrap();
+            let m = JointModel::new(&f).unwrap();
+            let (fast, slow) = (Sampler::new_with(&m, true), Sampler::new_with(&m, false));
+            assert!(fast.zech.is_some() && slow.zech.is_none());
+            for c in 0..2 {
+                let a = fast.chunk(&m, w, 1500, 7, c);
+                let b = slow.chunk(&m, w, 1500, 7, c);
+                assert_eq!(a, b, "{bytes} bytes, weight {w}, chunk {c}");
+                assert!(a.draws > 0);
+                if bytes >= 1518 {
+                    assert!(a.n > 0, "{bytes} bytes: no codeword met");
+                }
+            }
         }
     }
 

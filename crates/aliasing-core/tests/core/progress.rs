@@ -144,7 +144,7 @@ fn hd_profile_spans() {
     // CRC-16-CCITT: HD 4 from the period, the weight-3 search by meet in the
     // middle; the spans past the first codeword are reported at once
     for spec in ["crc16-ccitt", "CRC-8/SMBUS", "crc32"] {
-        let g = catalogue::resolve(spec).unwrap().generator;
+        let g = catalogue::resolve(spec).unwrap().generator();
         let r = Record::default();
         let got = lowweight::hd_profile_with(&g, Some(6), &r).unwrap();
         assert_eq!(got, lowweight::hd_profile(&g, Some(6)).unwrap());
@@ -176,7 +176,7 @@ fn hd_profile_spans() {
 
 #[test]
 fn weight_distribution_by_either_method() {
-    let g = catalogue::resolve("crc16-ccitt").unwrap().generator;
+    let g = catalogue::resolve("crc16-ccitt").unwrap().generator();
     let r = Record::default();
     let d = weights::distribution_with(&g, 200, 4, weights::WeightMethod::Syndromes, false, &r)
         .unwrap();
@@ -197,7 +197,7 @@ fn weight_distribution_by_either_method() {
 
 #[test]
 fn bracket_weights() {
-    let g = catalogue::resolve("crc64-xz").unwrap().generator;
+    let g = catalogue::resolve("crc64-xz").unwrap().generator();
     let r = Record::default();
     let b = bracket::brackets_with(&g, &[200, 1000], &[1e-5], Some(4), &r).unwrap();
     // CRC-64/XZ has the factor (x + 1): no odd weight is enumerated

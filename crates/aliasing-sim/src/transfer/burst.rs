@@ -109,8 +109,10 @@ pub fn validate(params: &TransferParams, ge: GilbertElliott) -> Result<()> {
 /// would bound nothing).
 pub fn report(params: &TransferParams, ge: GilbertElliott) -> Result<Transfer> {
     validate(params, ge)?;
+    // corruption inside hosts and routers does not depend on the channel
+    let misses = super::corruption_misses(params, &aliasing_core::progress::Silent)?;
     let mut points = Vec::new();
-    for &mtu in &params.mtus {
+    for (k, &mtu) in params.mtus.iter().enumerate() {
         let bytes = params.frame_bytes(mtu)?;
         let plan = frame_params(params, ge, bytes)?.plan()?;
         let n = plan.frame.n_bits();
@@ -127,10 +129,17 @@ pub fn report(params: &TransferParams, ge: GilbertElliott) -> Result<Transfer> {
         let ln_c = ln_clean(&ge, n)?;
         let j = joint_estimate(params, bytes, &jr)?;
         for &h in &params.hops {
-            points.push(point(params, mtu, bytes, &ge, ln_c, &j, r.crc.ci_high, h)?);
+            let pt = point(params, mtu, bytes, &ge, ln_c, &j, r.crc.ci_high, h)?;
+            let entries = params
+                .corruption
+                .iter()
+                .zip(&misses[k])
+                .map(|(c, m)| c.point(m, pt.frames))
+                .collect();
+            points.push(pt.with_corruption(entries));
         }
     }
-    let model = format!(
+    let mut model = format!(
         "Gilbert-Elliott channel {ge} (mean BER {:e}) on each of H links, each started in its \
          stationary law, independently; every link checks and regenerates the CRC \
          (store-and-forward), the receiving host checks the CRC and the Internet checksums; a \
@@ -146,13 +155,18 @@ pub fn report(params: &TransferParams, ge: GilbertElliott) -> Result<Transfer> {
         params.samples,
         params.seed
     );
+    let digest = params.resolve_digest()?;
+    if let Some(d) = &digest {
+        model.push_str(&super::digest_text(d));
+    }
     Ok(Transfer::new(
         &params.stack,
         params.size,
         params.payload_file.clone(),
         model,
         points,
-    ))
+    )
+    .with_digest(digest.map(|d| d.name)))
 }
 
 /// The single-link joint escape of a `bytes`-byte frame from the joint run

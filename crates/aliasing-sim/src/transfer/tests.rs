@@ -389,3 +389,34 @@ fn corruption_entries_and_total() {
     let e = p.validate().unwrap_err().to_string();
     assert!(e.contains("longer than a segment"), "{e}");
 }
+
+/// `--burst` keeps the corruption entries (they do not depend on the link
+/// channel) and the end-to-end CRC, as the binary symmetric channel does.
+#[test]
+fn the_burst_channel_keeps_corruption_and_digest() {
+    use crate::corruption::{Model, uniform};
+    let mut p = TransferParams::new("ipv4-tcp+CRC-16/ARC", 1_000_000, vec![68], vec![], vec![1]);
+    p.samples = 20_000;
+    p.seed = 3;
+    p.corruption = vec!["word:1e-3".parse().unwrap()];
+    let ge: aliasing_core::channel::GilbertElliott = "1e-6,0.5,1e-4,0.1".parse().unwrap();
+    let doc = burst::report(&p, ge).unwrap();
+    let pt = &doc.points[0];
+    let e = &pt.corruption[0];
+    assert_eq!(e.p_miss, uniform(&Model::Word, 28).unwrap().p_miss);
+    assert_eq!(e.escapes, pt.frames as f64 * 1e-3 * e.p_miss);
+    let total = pt.total_escapes.as_ref().unwrap();
+    assert_eq!(total.high, pt.escapes.high + e.escapes);
+    assert!(doc.digest.is_none());
+    p.digest = Some("crc32c".into());
+    let d = burst::report(&p, ge).unwrap();
+    assert_eq!(d.digest.as_deref(), Some("CRC-32/ISCSI"));
+    assert_eq!(d.points[0].corruption[0].p_miss, 0.0);
+    assert!(
+        d.model.contains("End-to-end CRC CRC-32/ISCSI"),
+        "{}",
+        d.model
+    );
+    // the link part is the same with and without the digest
+    assert_eq!(d.points[0].escapes, pt.escapes);
+}

@@ -405,20 +405,20 @@ fn crc_brute_cases(sw: &mut Sweep) {
         ("1:0x1 (parity)", Generator::new(1, 1).unwrap()),
         (
             "CRC-3/GSM",
-            catalogue::resolve("CRC-3/GSM").unwrap().generator,
+            catalogue::resolve("CRC-3/GSM").unwrap().generator(),
         ),
         ("4:0x3", Generator::new(4, 3).unwrap()),
         (
             "CRC-5/USB",
-            catalogue::resolve("CRC-5/USB").unwrap().generator,
+            catalogue::resolve("CRC-5/USB").unwrap().generator(),
         ),
         (
             "CRC-8/SMBUS",
-            catalogue::resolve("CRC-8/SMBUS").unwrap().generator,
+            catalogue::resolve("CRC-8/SMBUS").unwrap().generator(),
         ),
         (
             "CRC-16/IBM-3740",
-            catalogue::resolve("CRC-16/IBM-3740").unwrap().generator,
+            catalogue::resolve("CRC-16/IBM-3740").unwrap().generator(),
         ),
     ];
     for (name, g) in &gens {
@@ -493,7 +493,7 @@ fn crc_long_cases(sw: &mut Sweep) {
         ]);
     }
     for (name, n) in cases {
-        let g = catalogue::resolve(name).unwrap().generator;
+        let g = catalogue::resolve(name).unwrap().generator();
         let r = g.width();
         crc_methods(sw, name, &g, n, "closed form", &|p| {
             if p == 0.0 {
@@ -589,7 +589,7 @@ fn crc_sim_cases(sw: &mut Sweep) {
     let frames = if full() { 400_000 } else { 40_000 };
     let budget = MemoryBudget::bytes(4e9).unwrap();
     for (stack, bytes) in [("CRC-8/SMBUS", 4usize), ("CRC-8/SMBUS", 64)] {
-        let g = catalogue::resolve(stack).unwrap().generator;
+        let g = catalogue::resolve(stack).unwrap().generator();
         for (i, p) in BERS.into_iter().enumerate() {
             let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
             let n = frame.n_bits();
@@ -660,7 +660,7 @@ fn ge_cases(sw: &mut Sweep) {
     ];
     let budget = MemoryBudget::bytes(4e9).unwrap();
     for name in ["4:0x3", "CRC-5/USB", "CRC-8/SMBUS"] {
-        let g = catalogue::resolve(name).unwrap().generator;
+        let g = catalogue::resolve(name).unwrap().generator();
         let r = g.width();
         for n in [r + 1, max_n] {
             let words = codewords(&g, n);
@@ -732,7 +732,7 @@ fn ge_cases(sw: &mut Sweep) {
 
 fn burst_cases(sw: &mut Sweep) {
     for name in ["4:0x3", "CRC-5/USB", "CRC-8/SMBUS", "CRC-16/IBM-3740"] {
-        let g = catalogue::resolve(name).unwrap().generator;
+        let g = catalogue::resolve(name).unwrap().generator();
         let r = g.width();
         let top = (r + 4).min(if full() { 22 } else { 18 });
         for b in 1..=top {
