@@ -328,7 +328,8 @@ mod tests {
             "0x1C867", "0x100003", "0x1F", "0x83",
         ] {
             let g: Generator = spec.parse().unwrap();
-            if !supports(&g) {
+            // width 20 (80% of the time) in the full tier
+            if !supports(&g) || (g.width() >= 20 && !crate::tier::full()) {
                 continue;
             }
             let lengths = [0u64, 1, 2, 3, 5, 17, 40, 299, 300, 301, 1001];
