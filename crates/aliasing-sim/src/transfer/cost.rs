@@ -302,6 +302,16 @@ mod tests {
         assert!(t("ethernet-tcp", 1500, 5, 0) < t("ethernet-tcp", 1500, 5, 50_000));
         // weight 5 is not enumerated at 9000 (the pair limit): no change
         assert_eq!(t("ethernet-tcp", 9000, 4, 0), t("ethernet-tcp", 9000, 5, 0));
+        // weight 4 at 9018 bytes: CRC-32 is primitive, its search is the
+        // Zech scan (plus about 7e6 placements), cheaper than the probes
+        // that CRC-32C (the factor x + 1) needs
+        let pairs = |bytes: f64| (8.0 * bytes) * (8.0 * bytes) / 2.0;
+        let crc32 = t("ethernet-tcp", 9000, 4, 0) - t("ethernet-tcp", 9000, 3, 0);
+        assert!(crc32 > UNIT_SECONDS.zech4 * pairs(9018.0), "{crc32}");
+        assert!(crc32 < UNIT_SECONDS.probe4 * pairs(9018.0), "{crc32}");
+        let c = "ipv4-tcp+CRC-32C";
+        let crc32c = t(c, 9000, 4, 0) - t(c, 9000, 3, 0);
+        assert!(crc32c > UNIT_SECONDS.probe4 * pairs(9004.0), "{crc32c}");
         // a 16-bit CRC: the dual pass is nothing, the codewords many; the
         // weight-4 placements of a 1502-byte frame are about 1e9: a minute
         // or more (the request that once took minutes in a test)
@@ -349,8 +359,15 @@ mod tests {
             vec![1e-6, 1e-8, 1e-10, 1e-12],
             vec![1],
         );
-        let second = TransferParams::new("ethernet-tcp", tb, vec![68, 9216], vec![1e-6], vec![1, 255]);
-        let mut third = TransferParams::new("ethernet-tcp", 1_000_000_000, vec![1500, 9000], vec![1e-10], vec![1]);
+        let second =
+            TransferParams::new("ethernet-tcp", tb, vec![68, 9216], vec![1e-6], vec![1, 255]);
+        let mut third = TransferParams::new(
+            "ethernet-tcp",
+            1_000_000_000,
+            vec![1500, 9000],
+            vec![1e-10],
+            vec![1],
+        );
         third.payload_file = Some("data.bin".into());
         third.corruption = vec!["word:1e-6".parse().unwrap(), "bits:1e-7".parse().unwrap()];
         let mut kept = Tallies::new(&third);
@@ -368,7 +385,10 @@ mod tests {
         ] {
             let model = estimate_seconds(p, &kept, 1);
             println!("{name}: model {model:.1} s, measured {measured} s");
-            assert!(model > measured / 2.0 && model < measured * 2.0, "{name}: {model} vs {measured}");
+            assert!(
+                model > measured / 2.0 && model < measured * 2.0,
+                "{name}: {model} vs {measured}"
+            );
         }
     }
 }
