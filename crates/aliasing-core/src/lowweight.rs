@@ -477,8 +477,9 @@ pub fn weight_counts_with(
 pub const SHAPE_PAIR_LIMIT: f64 = 3e9;
 
 /// Largest number of position pairs [`shapes`] joins for weight 5
-/// (`max_len^2 / 2`; lengths up to 20,000 bits: each slice of the join
-/// scans every pair, so the work grows with the square of this).
+/// (`max_len^2 / 2`; lengths up to 20,000 bits: the join gathers each
+/// slice's pairs from the positions grouped by slice bits, so every pair is
+/// formed once, and the work grows with this number).
 pub const SHAPE5_PAIR_LIMIT: f64 = 2e8;
 
 /// Every weight-`w` codeword *shape* of span below `max_len` (`w` = 2 to 5):
