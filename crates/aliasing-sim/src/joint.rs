@@ -300,6 +300,17 @@ pub fn report(params: &StackParams, progress: &dyn Progress) -> Result<StackRepo
         return stack_report(params, &frames, &stacks);
     }
     let work = StackWork::new(params)?;
+    report_with(params, &work, progress)
+}
+
+/// [`report`] on `work`, the plans of `params` already built (as for a
+/// duration estimate before the run): the same result, bit for bit,
+/// without building the layouts and plans a second time.
+pub fn report_with(
+    params: &StackParams,
+    work: &StackWork,
+    progress: &dyn Progress,
+) -> Result<StackReport> {
     let opts = Drive {
         progress,
         ..Drive::default()

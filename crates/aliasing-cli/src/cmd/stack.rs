@@ -140,8 +140,10 @@ pub fn run(a: Args) -> Result<()> {
         }
         joint::report_from_tally(&params, &work, &tally, &bar)?
     } else {
-        drop(work); // the report builds its own
-        joint::report(&params, &bar)?
+        match &work {
+            Some(w) => joint::report_with(&params, w, &bar)?,
+            None => joint::report(&params, &bar)?,
+        }
     };
     bar.finish();
     emit(&doc, a.format, a.output.as_deref(), a.plot.as_deref())
