@@ -536,6 +536,11 @@ def test_another_thread_runs_while_a_computation_holds_no_gil():
 def test_ctrl_c_stops_a_long_computation_within_a_second():
     script = (
         "import aliasing, os, signal, threading, time\n"
+        # Ctrl-C as at an interactive prompt: a process started in the
+        # background by a non-interactive shell (as CI may start the test
+        # command) inherits SIGINT ignored, and Python then installs no
+        # handler, so the signal would be dropped before it reached alias
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "t = {}\n"
         "def hit():\n"
         "    t['sent'] = time.monotonic()\n"
