@@ -422,13 +422,7 @@ pub fn report_with(
             let sp_point = &stack.points[k * params.bers.len() + b];
             for &h in &params.hops {
                 let pt = point(params, mtu, sp_point, crc, h)?;
-                let entries = params
-                    .corruption
-                    .iter()
-                    .zip(&misses[k])
-                    .map(|(c, m)| c.point(m, pt.frames))
-                    .collect();
-                points.push(pt.with_corruption(entries));
+                points.push(with_corruption(params, &misses[k], pt));
             }
         }
     }
@@ -441,6 +435,22 @@ pub fn report_with(
     )
     .with_digest(params.resolve_digest()?.map(|d| d.name));
     Ok((doc, changed))
+}
+
+/// `pt` with one corruption entry per model of `params`, from its misses at
+/// the point's MTU (as [`corruption_misses`] gives them).
+pub(crate) fn with_corruption(
+    params: &TransferParams,
+    misses: &[Miss],
+    pt: TransferPoint,
+) -> TransferPoint {
+    let entries = params
+        .corruption
+        .iter()
+        .zip(misses)
+        .map(|(c, m)| c.point(m, pt.frames))
+        .collect();
+    pt.with_corruption(entries)
 }
 
 /// Per MTU, per corruption model: its miss over the payload file's data

@@ -130,13 +130,7 @@ pub fn report(params: &TransferParams, ge: GilbertElliott) -> Result<Transfer> {
         let j = joint_estimate(params, bytes, &jr)?;
         for &h in &params.hops {
             let pt = point(params, mtu, bytes, &ge, ln_c, &j, r.crc.ci_high, h)?;
-            let entries = params
-                .corruption
-                .iter()
-                .zip(&misses[k])
-                .map(|(c, m)| c.point(m, pt.frames))
-                .collect();
-            points.push(pt.with_corruption(entries));
+            points.push(super::with_corruption(params, &misses[k], pt));
         }
     }
     let mut model = format!(
