@@ -26,6 +26,7 @@ use aliasing_sim::run::{Engine, Plan, RunOptions, simulate};
 use aliasing_sim::sparse::Sparse;
 use aliasing_sim::stack::{Frame, Payload};
 use aliasing_sim::stream::chunk_rng;
+use aliasing_sim::{Frames, Seed};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
@@ -34,8 +35,8 @@ fn plan(stack: &str, frames: u64) -> Plan {
     Plan::new(
         Frame::new(stack, 1518, Payload::Random).unwrap(),
         Channel::Bsc { ber: 1e-5 },
-        1,
-        frames,
+        Frames(frames),
+        Seed(1),
     )
 }
 
@@ -139,8 +140,8 @@ fn rare_burst(c: &mut Criterion) {
         Plan::new(
             Frame::new("crc32", 1518, Payload::Random).unwrap(),
             Channel::Burst(ge),
-            1,
-            1,
+            Frames(1),
+            Seed(1),
         )
     };
     for (name, ge) in [

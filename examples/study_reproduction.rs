@@ -14,6 +14,7 @@ use aliasing_sim::channel::Channel;
 use aliasing_sim::interval::clopper_pearson;
 use aliasing_sim::run::{Plan, RunOptions, simulate};
 use aliasing_sim::stack::{Frame, Payload};
+use aliasing_sim::{Frames, Seed};
 use std::time::Instant;
 
 fn main() {
@@ -27,8 +28,8 @@ fn main() {
     let tcp = Plan::new(
         Frame::new("tcp", 1500, Payload::Random).unwrap(),
         Channel::Bsc { ber: 1.5e-5 },
-        1,
-        100_001,
+        Frames(100_001),
+        Seed(1),
     );
     let c = simulate(&tcp, &RunOptions::default(), None).unwrap();
     let (lo, hi) = clopper_pearson(c.escapes[0], c.frames_with_error, 0.95);
@@ -47,8 +48,8 @@ fn main() {
     let eth = Plan::new(
         Frame::new("ethernet", 1500, Payload::Random).unwrap(),
         Channel::Bsc { ber: 1e-4 },
-        1,
-        frames,
+        Frames(frames),
+        Seed(1),
     );
     let t = Instant::now();
     let c = simulate(&eth, &RunOptions::default(), None).unwrap();

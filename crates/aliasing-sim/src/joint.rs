@@ -568,6 +568,7 @@ fn with_bytes(e: Error, bytes: usize) -> Error {
 mod tests {
     use super::*;
     use crate::shard::{Checkpoint, Drive, drive, merge};
+    use crate::{Frames, Seed};
     use aliasing_core::progress::Silent;
     use aliasing_core::shard::Shard;
     // (the stacks from a tally, dual code included, are tested end to end
@@ -727,7 +728,7 @@ mod tests {
         use crate::channel::Channel;
         use crate::run::{Plan, RunOptions, simulate};
         let f = Frame::new(stack, bytes, Payload::Random).unwrap();
-        let plan = Plan::new(f, Channel::Bsc { ber }, seed, frames);
+        let plan = Plan::new(f, Channel::Bsc { ber }, Frames(frames), Seed(seed));
         let opts = RunOptions {
             engine: crate::run::Engine::Dense,
             ..RunOptions::default()

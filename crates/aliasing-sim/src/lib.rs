@@ -36,12 +36,12 @@
 //! ```
 //! use aliasing_sim::channel::Channel;
 //! use aliasing_sim::interval::clopper_pearson;
-//! use aliasing_sim::run::{Plan, RunOptions, simulate};
+//! use aliasing_sim::run::{Frames, Plan, RunOptions, Seed, simulate};
 //! use aliasing_sim::stack::{Frame, Payload};
 //!
 //! // 100,000 64-byte frames through CRC-8/SMBUS at BER 1e-3, seed 7.
 //! let frame = Frame::new("crc8", 64, Payload::Random).unwrap();
-//! let plan = Plan::new(frame, Channel::Bsc { ber: 1e-3 }, 7, 100_000);
+//! let plan = Plan::new(frame, Channel::Bsc { ber: 1e-3 }, Frames(100_000), Seed(7));
 //! let c = simulate(&plan, &RunOptions::default(), None).unwrap();
 //! assert_eq!(c.frames, 100_000);
 //! // same seed, same answer, whatever the thread count
@@ -113,6 +113,8 @@ pub mod stream;
 #[cfg(test)]
 mod tier;
 pub mod transfer;
+
+pub use run::{Frames, Seed};
 
 /// The crate's README, whose example runs as a doc test.
 #[doc = include_str!("../README.md")]

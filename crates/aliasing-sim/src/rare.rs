@@ -665,12 +665,13 @@ mod tests {
     use super::*;
     use crate::exact::exact_values;
     use crate::stack::{Frame, Payload};
+    use crate::{Frames, Seed};
 
     #[test]
     fn matches_the_exact_crc16_value() {
         // CRC-16/ARC on 64-byte frames at BER 1e-3: the exact DP gives P_ud.
         let frame = Frame::new("crc16", 64, Payload::Random).unwrap();
-        let plan = Plan::new(frame, Channel::Bsc { ber: 1e-3 }, 3, 1);
+        let plan = Plan::new(frame, Channel::Bsc { ber: 1e-3 }, Frames(1), Seed(3));
         let exact = exact_values(&plan).stack.unwrap();
         let r = estimate(&plan, 3_000_000, 0).unwrap();
         let z = (r.stack.rate - exact) / r.stack.std_err;
@@ -689,7 +690,7 @@ mod tests {
     #[test]
     fn stack_escapes_need_the_crc_and_the_checksums() {
         let frame = Frame::new("ethernet-tcp", 80, Payload::Random).unwrap();
-        let plan = Plan::new(frame, Channel::Bsc { ber: 1e-2 }, 3, 1);
+        let plan = Plan::new(frame, Channel::Bsc { ber: 1e-2 }, Frames(1), Seed(3));
         let r = estimate(&plan, 200_000, 0).unwrap();
         assert!(r.stack.rate <= r.crc.rate);
         // CRC-32 has no codewords of weight <= 3 at this length: exact zeros
@@ -701,8 +702,8 @@ mod tests {
                 &Plan::new(
                     Frame::new("tcp", 80, Payload::Random).unwrap(),
                     Channel::Bsc { ber: 1e-2 },
-                    3,
-                    1
+                    Frames(1),
+                    Seed(3)
                 ),
                 1000,
                 0
@@ -716,7 +717,7 @@ mod tests {
         use aliasing_core::joint::{JointOptions, JointStack};
         let frame = Frame::new("ethernet-tcp", 300, Payload::Random).unwrap();
         let ber = 1e-4;
-        let plan = Plan::new(frame.clone(), Channel::Bsc { ber }, 5, 1);
+        let plan = Plan::new(frame.clone(), Channel::Bsc { ber }, Frames(1), Seed(5));
         let r = estimate(&plan, 200_000, 0).unwrap();
         let st = JointStack::new(
             &frame,

@@ -3,11 +3,11 @@
 //! order), and reports progress and checkpoints between batches of chunks.
 //!
 //! ```
-//! use aliasing_sim::run::{Engine, Plan, RunOptions, simulate};
+//! use aliasing_sim::run::{Engine, Frames, Plan, RunOptions, Seed, simulate};
 //! use aliasing_sim::stack::{Frame, Payload};
 //! use aliasing_sim::channel::Channel;
 //! let plan = Plan::new(Frame::new("crc8", 16, Payload::Random).unwrap(),
-//!                      Channel::Bsc { ber: 0.05 }, 1, 20_000);
+//!                      Channel::Bsc { ber: 0.05 }, Frames(20_000), Seed(1));
 //! let c = simulate(&plan, &RunOptions::default(), None).unwrap();
 //! assert_eq!(c.frames, 20_000);
 //! assert!(c.frames_with_error > 0);
@@ -33,6 +33,29 @@ pub const DEFAULT_CHUNK_FRAMES: u64 = 1 << 16;
 /// The most frames one run accepts.
 pub const MAX_FRAMES: u64 = 10_000_000_000_000_000;
 
+/// The seed of every random stream of a run. A type of its own, beside
+/// [`Frames`], so that [`Plan::new`] and [`crate::spec::Params::new`] (both
+/// `frames, seed`, in that order) refuse a swapped pair at compile time;
+/// serialized as the bare number (the files keep their shape).
+///
+/// ```compile_fail
+/// use aliasing_sim::run::Plan;
+/// use aliasing_sim::stack::{Frame, Payload};
+/// use aliasing_sim::{Frames, Seed};
+/// let frame = Frame::new("crc8", 16, Payload::Random).unwrap();
+/// let ch = aliasing_sim::channel::Channel::Bsc { ber: 1e-3 };
+/// // seed and frames swapped: does not compile
+/// let plan = Plan::new(frame, ch, Seed(7), Frames(1000));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Seed(pub u64);
+
+/// A number of frames (of a run, or of a shard). See [`Seed`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Frames(pub u64);
+
 /// What to simulate.
 #[derive(Debug, Clone)]
 pub struct Plan {
@@ -49,13 +72,14 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// A plan with the default chunk size.
-    pub fn new(frame: Frame, channel: Channel, seed: u64, frames: u64) -> Self {
+    /// A plan of `frames` frames, every random stream from `seed`, with the
+    /// default chunk size.
+    pub fn new(frame: Frame, channel: Channel, frames: Frames, seed: Seed) -> Self {
         Plan {
             frame,
             channel,
-            seed,
-            frames,
+            seed: seed.0,
+            frames: frames.0,
             chunk_frames: DEFAULT_CHUNK_FRAMES,
         }
     }
@@ -550,7 +574,7 @@ mod tests {
         ] {
             let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
             let n = frame.checks.len();
-            let mut plan = Plan::new(frame, channel, 7, 10_000);
+            let mut plan = Plan::new(frame, channel, Frames(10_000), Seed(7));
             plan.chunk_frames = 4096;
             for engine in [Engine::Sparse, Engine::Dense] {
                 let p = Prepared::new(&plan, engine);

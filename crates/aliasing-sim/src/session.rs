@@ -21,8 +21,9 @@
 //! use aliasing_sim::session::Session;
 //! use aliasing_sim::shard::merge;
 //! use aliasing_sim::spec::{Params, PayloadSpec};
+//! use aliasing_sim::{Frames, Seed};
 //! use aliasing_core::shard::Shard;
-//! let p = Params::new("crc8", 32, Channel::Bsc { ber: 1e-2 }, PayloadSpec::Random, 300_000, 7);
+//! let p = Params::new("crc8", 32, Channel::Bsc { ber: 1e-2 }, PayloadSpec::Random, Frames(300_000), Seed(7));
 //! let whole = Session::new(p.clone(), Shard::WHOLE).unwrap().run(RunOptions::default()).unwrap();
 //! let files: Vec<_> = (1..=3)
 //!     .map(|i| {
@@ -42,6 +43,7 @@ use crate::report::Report;
 use crate::run::{Checkpoint, Counts, Plan, RunOptions, simulate};
 use crate::shard::{ShardFile, Tally};
 use crate::spec::{Params, PayloadSpec};
+use crate::{Frames, Seed};
 use aliasing_core::shard::Shard;
 use aliasing_core::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -85,8 +87,8 @@ impl Given {
             self.bytes.unwrap_or(1518),
             self.channel.unwrap_or(Channel::Bsc { ber: 1e-5 }),
             self.payload.clone().unwrap_or(PayloadSpec::Random),
-            self.frames.unwrap_or(1_000_000),
-            self.seed.unwrap_or(1),
+            Frames(self.frames.unwrap_or(1_000_000)),
+            Seed(self.seed.unwrap_or(1)),
         );
         if let Some(c) = self.chunk_frames {
             p.chunk_frames = c;
@@ -102,8 +104,8 @@ impl Given {
             self.bytes.unwrap_or(saved.bytes),
             self.channel.unwrap_or(saved.channel),
             self.payload.clone().unwrap_or(saved.payload.clone()),
-            self.frames.unwrap_or(saved.frames),
-            self.seed.unwrap_or(saved.seed),
+            Frames(self.frames.unwrap_or(saved.frames)),
+            Seed(self.seed.unwrap_or(saved.seed)),
         );
         p.chunk_frames = self.chunk_frames.unwrap_or(saved.chunk_frames);
         p

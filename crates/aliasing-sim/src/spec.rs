@@ -5,8 +5,9 @@
 //! ```
 //! use aliasing_sim::channel::Channel;
 //! use aliasing_sim::spec::{Params, PayloadSpec};
+//! use aliasing_sim::{Frames, Seed};
 //! let payload = PayloadSpec::parse("pattern:48656c6c6f").unwrap();
-//! let p = Params::new("ethernet-tcp", 1518, Channel::Bsc { ber: 1e-4 }, payload, 2_000_000, 7);
+//! let p = Params::new("ethernet-tcp", 1518, Channel::Bsc { ber: 1e-4 }, payload, Frames(2_000_000), Seed(7));
 //! let plan = p.plan().unwrap();
 //! assert_eq!(plan.frame.checks.len(), 3);
 //! // the parameters (payload bytes included) survive a file round trip
@@ -15,7 +16,7 @@
 //! ```
 
 use crate::channel::Channel;
-use crate::run::{DEFAULT_CHUNK_FRAMES, Plan};
+use crate::run::{DEFAULT_CHUNK_FRAMES, Frames, Plan, Seed};
 use crate::stack::{Frame, Payload};
 use aliasing_core::{Error, Result};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -157,15 +158,17 @@ pub struct Params {
 }
 
 impl Params {
-    /// A parameter set with the default chunk size.
+    /// A parameter set with the default chunk size (`frames, seed` in the
+    /// order of [`Plan::new`], each its own type).
     pub fn new(
         stack: &str,
         bytes: usize,
         channel: Channel,
         payload: PayloadSpec,
-        frames: u64,
-        seed: u64,
+        frames: Frames,
+        seed: Seed,
     ) -> Self {
+        let (Frames(frames), Seed(seed)) = (frames, seed);
         Params {
             stack: stack.trim().to_string(),
             bytes,
@@ -180,7 +183,7 @@ impl Params {
     /// The plan (frame layout with its payload, channel, chunks), validated.
     pub fn plan(&self) -> Result<Plan> {
         let frame = Frame::new(&self.stack, self.bytes, self.payload.payload())?;
-        let mut plan = Plan::new(frame, self.channel, self.seed, self.frames);
+        let mut plan = Plan::new(frame, self.channel, Frames(self.frames), Seed(self.seed));
         plan.chunk_frames = self.chunk_frames;
         plan.validate()?;
         Ok(plan)
@@ -236,8 +239,8 @@ mod tests {
             4,
             Channel::Bsc { ber: 0.1 },
             PayloadSpec::Fixed(vec![1, 2, 3, 4, 5, 6]),
-            10,
-            1,
+            Frames(10),
+            Seed(1),
         );
         assert_eq!(p.payload, PayloadSpec::Fixed(vec![1, 2, 3, 4]));
         let t = serde_json::to_string(&p).unwrap();

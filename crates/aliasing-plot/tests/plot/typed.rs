@@ -10,6 +10,7 @@ use aliasing_sim::channel::Channel;
 use aliasing_sim::report::Report;
 use aliasing_sim::run::{RunOptions, simulate};
 use aliasing_sim::spec::{Params, PayloadSpec};
+use aliasing_sim::{Frames, Seed};
 use serde_json::Value;
 
 const STACK: &str = "crc8";
@@ -22,8 +23,8 @@ fn run(ber: f64, frames: u64) -> (Report, Value) {
         64,
         Channel::Bsc { ber },
         PayloadSpec::Random,
-        frames,
-        3,
+        Frames(frames),
+        Seed(3),
     );
     let plan = p.plan().unwrap();
     let counts = simulate(&plan, &RunOptions::default(), None).unwrap();

@@ -1,5 +1,6 @@
 use super::*;
 use crate::stack::{Frame, Payload};
+use crate::{Frames, Seed};
 
 fn ge(s: &str) -> GilbertElliott {
     s.parse().unwrap()
@@ -149,7 +150,7 @@ fn check_unbiased_with(
 ) {
     let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
     let g = ge(channel);
-    let plan = Plan::new(frame, Channel::Burst(g), 1, 1);
+    let plan = Plan::new(frame, Channel::Burst(g), Frames(1), Seed(1));
     let mut work = BurstRareWork::new(&plan, 1, proposal.map(ge)).unwrap();
     // every other check's pass probability, as a joint run weighs it: a
     // pseudo-random value per pattern (0 for a fifth of them)
@@ -247,7 +248,12 @@ fn the_estimator_is_unbiased_over_every_pattern_of_a_small_frame() {
 fn the_burst_scan_finds_what_the_table_finds() {
     for (stack, bytes) in [("crc8", 6), ("CRC-16/ARC", 20), ("ethernet", 64)] {
         let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
-        let plan = Plan::new(frame, Channel::Burst(ge("1e-4,0.02,1e-3,0.05")), 1, 1);
+        let plan = Plan::new(
+            frame,
+            Channel::Burst(ge("1e-4,0.02,1e-3,0.05")),
+            Frames(1),
+            Seed(1),
+        );
         let work = BurstRareWork::new(&plan, 1, None).unwrap();
         let (t, r) = (&work.table, work.width as u32);
         let scan = ShortBursts::with(t, r, 20, true);
@@ -280,7 +286,12 @@ fn the_burst_scan_finds_what_the_table_finds() {
     }
     // a layout without the shift structure (padding bits in the field) has no scan
     let frame = Frame::new("CRC-5/USB", 4, Payload::Random).unwrap();
-    let plan = Plan::new(frame, Channel::Burst(ge("1e-4,0.02,1e-3,0.05")), 1, 1);
+    let plan = Plan::new(
+        frame,
+        Channel::Burst(ge("1e-4,0.02,1e-3,0.05")),
+        Frames(1),
+        Seed(1),
+    );
     let work = BurstRareWork::new(&plan, 1, None).unwrap();
     let s = ShortBursts::with(&work.table, 5, 6, true);
     assert!(matches!(s.finder, Finder::Table(_)));
@@ -295,7 +306,7 @@ fn run(
     seed: u64,
 ) -> (BurstRareResult, f64) {
     let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
-    let plan = Plan::new(frame, Channel::Burst(ge(channel)), seed, 1);
+    let plan = Plan::new(frame, Channel::Burst(ge(channel)), Frames(1), Seed(seed));
     let r = estimate(&plan, samples, None, 0).unwrap();
     let exact = match exact_escape(&plan) {
         Some(x) => x,
@@ -346,7 +357,7 @@ fn scanned_bursts_agree_with_the_exact_chain_on_a_sparse_channel() {
     let channels = ["1e-6,0.01,1e-4,0.05", "1e-5,0.05,1e-5,0.1"];
     for channel in &channels[..crate::tier::pick(1, 2)] {
         let frame = Frame::new("CRC-16/ARC", 128, Payload::Random).unwrap();
-        let plan = Plan::new(frame, Channel::Burst(ge(channel)), 7, 1);
+        let plan = Plan::new(frame, Channel::Burst(ge(channel)), Frames(1), Seed(7));
         let exact = exact_escape(&plan).unwrap();
         let mut work = BurstRareWork::new(&plan, 60_000, None).unwrap();
         work.short = ShortBursts::with(&work.table, 16, 24, true);
@@ -376,7 +387,12 @@ fn scanned_bursts_agree_with_the_exact_chain_on_a_sparse_channel() {
 #[test]
 fn draws_follow_the_proposal_law() {
     let frame = Frame::new("crc8", 2, Payload::Random).unwrap();
-    let plan = Plan::new(frame, Channel::Burst(ge("0.01,0.5,0.05,0.2")), 1, 1);
+    let plan = Plan::new(
+        frame,
+        Channel::Burst(ge("0.01,0.5,0.05,0.2")),
+        Frames(1),
+        Seed(1),
+    );
     let work = BurstRareWork::new(&plan, 1, None).unwrap();
     let mut rng = chunk_rng(1, 0, FAMILY);
     let mut counts = vec![0u64; 1 << 16];
@@ -521,7 +537,7 @@ fn joint_estimate_agrees_with_the_exact_joint_of_a_tiny_stack() {
     // the layout assumed by fourier_joint: an identity table makes the
     // chain sum over every pattern, weighted by its pass probability
     let g = ge("0.02,0.4,0.05,0.1");
-    let plan = Plan::new(frame, Channel::Burst(g), 5, 1);
+    let plan = Plan::new(frame, Channel::Burst(g), Frames(1), Seed(5));
     let work = BurstRareWork::joint(&plan, 1, None).unwrap();
     for e in [
         &[3u32, 19][..],
@@ -582,8 +598,8 @@ fn joint_estimate_agrees_with_the_exact_joint_of_a_tiny_stack() {
     let lone = Plan::new(
         Frame::new("CRC-8/MAXIM-DOW", 5, Payload::Random).unwrap(),
         Channel::Burst(g),
-        5,
-        1,
+        Frames(1),
+        Seed(5),
     );
     assert_eq!(estimate(&lone, 200_000, None, 1).unwrap().crc, res.crc.crc);
     assert_eq!(run_joint(&plan, 200_000, 2), res);
@@ -612,7 +628,7 @@ fn degenerate_burst_channel_agrees_with_the_exact_bsc_joint() {
         st.sample_next(50_000, 1).unwrap();
         let exact = st.at(p).unwrap();
         let g: GilbertElliott = format!("{p},{p},0.01,0.1").parse().unwrap();
-        let plan = Plan::new(frame, Channel::Burst(g), 9, 1);
+        let plan = Plan::new(frame, Channel::Burst(g), Frames(1), Seed(9));
         let res = run_joint(&plan, 600_000, 0);
         let j = &res.joint;
         eprintln!(
@@ -644,8 +660,8 @@ fn timing_joint_against_lone() {
         let plan = Plan::new(
             Frame::new(lone, bytes, Payload::Random).unwrap(),
             Channel::Burst(g),
-            7,
-            1,
+            Frames(1),
+            Seed(7),
         );
         let r = estimate(&plan, 20_000, None, 1).unwrap();
         let a = t.elapsed();
@@ -653,8 +669,8 @@ fn timing_joint_against_lone() {
         let plan = Plan::new(
             Frame::new(stack, bytes, Payload::Random).unwrap(),
             Channel::Burst(g),
-            7,
-            1,
+            Frames(1),
+            Seed(7),
         );
         let j = run_joint(&plan, 20_000, 1);
         eprintln!(

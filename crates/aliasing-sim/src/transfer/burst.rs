@@ -31,6 +31,7 @@ use super::{HEADERS, TransferParams, counts, two_or_more};
 use crate::burst_rare::{self, PatternLaw};
 use crate::channel::Channel;
 use crate::spec::{Params, PayloadSpec};
+use crate::{Frames, Seed};
 use aliasing_core::channel::GilbertElliott;
 use aliasing_core::document::{JointEstimate, Transfer, TransferPoint};
 use aliasing_core::joint::JointModel;
@@ -68,8 +69,8 @@ pub fn frame_params(params: &TransferParams, ge: GilbertElliott, bytes: u64) -> 
         bytes,
         Channel::Burst(ge),
         PayloadSpec::Random,
-        1,
-        params.seed,
+        Frames(1),
+        Seed(params.seed),
     ))
 }
 
@@ -317,8 +318,8 @@ mod tests {
             70,
             Channel::Burst(ge()),
             PayloadSpec::Random,
-            1,
-            7,
+            Frames(1),
+            Seed(7),
         )
         .plan()
         .unwrap();
@@ -342,8 +343,8 @@ mod tests {
             70,
             Channel::Burst(ge()),
             PayloadSpec::Random,
-            1,
-            7,
+            Frames(1),
+            Seed(7),
         )
         .plan()
         .unwrap();

@@ -9,6 +9,7 @@ use aliasing_sim::session::{
 };
 use aliasing_sim::shard::{Checkpoint, Drive, Tally};
 use aliasing_sim::spec::{Params, PayloadSpec};
+use aliasing_sim::{Frames, Seed};
 
 /// Shard `i` of `n`.
 fn shard(i: u64, n: u64) -> Shard {
@@ -22,8 +23,8 @@ fn params() -> BurstRareParams {
         128,
         Channel::Burst(ge),
         PayloadSpec::Random,
-        1,
-        5,
+        Frames(1),
+        Seed(5),
     );
     // four full chunks and a short one
     BurstRareParams::new(p, 4 * CHUNK + 1000, None).unwrap()

@@ -10,12 +10,13 @@ use aliasing_sim::exact::exact_values;
 use aliasing_sim::interval::clopper_pearson;
 use aliasing_sim::run::{Plan, RunOptions, simulate};
 use aliasing_sim::stack::{Frame, Payload};
+use aliasing_sim::{Frames, Seed};
 
 /// Coverage, the mean estimate over the exact value, and the tolerance on that
 /// ratio: 5 standard deviations of the pooled estimate (Poisson counts).
 fn coverage(stack: &str, bytes: usize, ber: f64, frames: u64, seeds: u64) -> (f64, f64, f64) {
     let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
-    let plan0 = Plan::new(frame, Channel::Bsc { ber }, 0, frames);
+    let plan0 = Plan::new(frame, Channel::Bsc { ber }, Frames(frames), Seed(0));
     let exact = exact_values(&plan0).stack.expect("exact value");
     let mut covered = 0;
     let mut mean = 0.0;

@@ -5,6 +5,7 @@ use aliasing_core::shard::Shard;
 use aliasing_sim::channel::{Channel, GilbertElliott};
 use aliasing_sim::run::{Checkpoint, Counts, Engine, Plan, Prepared, RunOptions, simulate};
 use aliasing_sim::stack::{Frame, Payload};
+use aliasing_sim::{Frames, Seed};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -57,7 +58,7 @@ fn sparse_and_dense_agree_frame_by_frame() {
     ];
     for (stack, bytes, payload, channel) in cases {
         let frame = Frame::new(stack, bytes, payload).unwrap();
-        let mut plan = Plan::new(frame, channel, 7, 30_000);
+        let mut plan = Plan::new(frame, channel, Frames(30_000), Seed(7));
         plan.chunk_frames = 4096;
         let (s, cs) = verdicts(&plan, Engine::Sparse);
         let (d, cd) = verdicts(&plan, Engine::Dense);
@@ -79,7 +80,7 @@ fn sparse_and_dense_agree_frame_by_frame() {
 
 fn plan() -> Plan {
     let frame = Frame::new("ethernet-tcp", 200, Payload::Random).unwrap();
-    let mut p = Plan::new(frame, Channel::Bsc { ber: 2e-3 }, 42, 100_000);
+    let mut p = Plan::new(frame, Channel::Bsc { ber: 2e-3 }, Frames(100_000), Seed(42));
     p.chunk_frames = 1000;
     p
 }

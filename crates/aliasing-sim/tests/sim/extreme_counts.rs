@@ -25,6 +25,7 @@ use aliasing_sim::session::{
 };
 use aliasing_sim::shard::{Checkpoint, Drive, ShardFile};
 use aliasing_sim::spec::{Params, PayloadSpec};
+use aliasing_sim::{Frames, Seed};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::fmt::Debug;
@@ -53,7 +54,14 @@ where
 }
 
 fn small_params(stack: &str, bytes: usize, channel: Channel) -> Params {
-    Params::new(stack, bytes, channel, PayloadSpec::Random, 3000, 11)
+    Params::new(
+        stack,
+        bytes,
+        channel,
+        PayloadSpec::Random,
+        Frames(3000),
+        Seed(11),
+    )
 }
 
 #[test]

@@ -8,6 +8,7 @@ use aliasing_sim::exact::internet_exact;
 use aliasing_sim::interval::clopper_pearson;
 use aliasing_sim::run::{Plan, RunOptions, simulate};
 use aliasing_sim::stack::{Frame, Payload};
+use aliasing_sim::{Frames, Seed};
 
 #[test]
 fn internet_checks_at_every_ber_against_monte_carlo() {
@@ -30,7 +31,12 @@ fn check_every_ber(edge_frames: u64, mid_frames: u64) {
                 edge_frames
             };
             let frame = Frame::new(stack, 200, Payload::Random).unwrap();
-            let plan = Plan::new(frame, Channel::Bsc { ber }, 7 + i as u64, frames);
+            let plan = Plan::new(
+                frame,
+                Channel::Bsc { ber },
+                Frames(frames),
+                Seed(7 + i as u64),
+            );
             let c = simulate(&plan, &RunOptions::default(), None).unwrap();
             for (k, check) in plan.frame.checks.iter().enumerate() {
                 if !check.is_internet() {

@@ -9,6 +9,7 @@ use aliasing_sim::run::{Checkpoint, Plan, RunOptions, simulate};
 use aliasing_sim::session::{Given, RareParams, RareSession};
 use aliasing_sim::shard::Drive;
 use aliasing_sim::stack::{Frame, Payload};
+use aliasing_sim::{Frames, Seed};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -20,7 +21,7 @@ fn shard(i: u64, n: u64) -> Shard {
 /// 10,500 frames in chunks of 1000: 11 chunks, the last one short.
 fn plan() -> Plan {
     let frame = Frame::new("ethernet-tcp", 100, Payload::Random).unwrap();
-    let mut p = Plan::new(frame, Channel::Bsc { ber: 1e-3 }, 5, 10_500);
+    let mut p = Plan::new(frame, Channel::Bsc { ber: 1e-3 }, Frames(10_500), Seed(5));
     p.chunk_frames = 1000;
     p
 }
@@ -163,7 +164,7 @@ fn a_rare_run_reports_its_sample_chunks() {
 fn exact_values_report_the_dual_code() {
     // the fast check of the same stages: aliasing-core's tests/progress.rs
     let frame = Frame::new("ethernet", 64, Payload::Random).unwrap();
-    let plan = Plan::new(frame, Channel::Bsc { ber: 1e-5 }, 1, 1);
+    let plan = Plan::new(frame, Channel::Bsc { ber: 1e-5 }, Frames(1), Seed(1));
     let r = Record::default();
     let got = aliasing_sim::exact::exact_values_with(&plan, &r);
     assert!(r.complete(), "{:?}", r.stages());

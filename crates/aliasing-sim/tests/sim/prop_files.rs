@@ -19,6 +19,7 @@ use aliasing_sim::session::{
 };
 use aliasing_sim::shard::{Drive, ShardFile};
 use aliasing_sim::spec::{Params, PayloadSpec};
+use aliasing_sim::{Frames, Seed};
 use proptest::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -35,8 +36,8 @@ fn run_files() -> Vec<RunFile> {
         16,
         Channel::Bsc { ber: 0.05 },
         PayloadSpec::Random,
-        3000,
-        11,
+        Frames(3000),
+        Seed(11),
     );
     (1..=3)
         .map(|i| {
@@ -60,8 +61,8 @@ fn rare_file() -> RareFile {
             16,
             Channel::Bsc { ber: 1e-3 },
             PayloadSpec::Fixed(vec![0xA5, 0x5A]),
-            1,
-            3,
+            Frames(1),
+            Seed(3),
         ),
         samples: 64,
     };
@@ -140,8 +141,8 @@ fn rare_burst_file() -> BurstRareFile {
             8,
             Channel::Burst("1e-3,0.3,0.01,0.2".parse().unwrap()),
             PayloadSpec::Random,
-            1,
-            3,
+            Frames(1),
+            Seed(3),
         ),
         100,
         None,
@@ -526,7 +527,7 @@ proptest! {
     /// Any stack name and frame length: a plan or a one-line refusal.
     #[test]
     fn stacks_and_lengths_never_panic(stack in spec_like(), bytes in 0usize..2000, ber in 0.0f64..=1.0) {
-        let p = Params::new(&stack, bytes, Channel::Bsc { ber }, PayloadSpec::Random, 1000, 1);
+        let p = Params::new(&stack, bytes, Channel::Bsc { ber }, PayloadSpec::Random, Frames(1000), Seed(1));
         if let Err(e) = p.plan() {
             prop_assert!(!e.to_string().contains('\n') || stack.contains('\n'), "{e}");
         }

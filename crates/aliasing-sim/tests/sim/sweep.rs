@@ -43,6 +43,7 @@ use aliasing_sim::channel::Channel;
 use aliasing_sim::interval::clopper_pearson;
 use aliasing_sim::run::{Engine, Plan, RunOptions, simulate};
 use aliasing_sim::stack::{Frame, Payload};
+use aliasing_sim::{Frames, Seed};
 
 const BERS: [f64; 12] = [
     0.0, 1e-300, 1e-12, 1e-6, 1e-3, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 1.0,
@@ -254,7 +255,7 @@ fn half(r: u32, n: u64) -> f64 {
 
 /// A seeded dense run: (escapes of the whole stack, frames).
 fn dense(frame: Frame, channel: Channel, seed: u64, frames: u64) -> (u64, u64) {
-    let plan = Plan::new(frame, channel, seed, frames);
+    let plan = Plan::new(frame, channel, Frames(frames), Seed(seed));
     let o = RunOptions {
         engine: Engine::Dense,
         ..Default::default()
