@@ -36,6 +36,9 @@
 //!   shared by the simulator and the exact joint computation.
 //! - [`joint`]: exact joint escape of a CRC and Internet checksums over a layout.
 //! - [`compare`]: exact curves of any check over byte lengths.
+//! - [`ctx`]: the one context of a run ([`ctx::Ctx`]: memory budget,
+//!   progress, threads, MPI team) and [`ctx::Job`], a command as a library
+//!   call.
 //! - [`document`]: every result as a typed serde document, tagged with its
 //!   kind and a schema version (the CLI's JSON output; what the plots read).
 //!
@@ -86,10 +89,11 @@
 //! [`internet`], the LFSR tables of [`dual`], fixed-point helpers of
 //! [`highprec`], and `atomic` (atomic file writes). Hidden items are public
 //! only so that the benches and the sibling crates reach them; they may
-//! change without notice. Functions come in up to three forms: `f` (the
-//! memory budget from the environment, no progress), `f_within` (an
-//! explicit [`units::MemoryBudget`]) and `f_with` (a budget and a
-//! [`progress::Progress`] watcher).
+//! change without notice. A command's computation is a job ([`ctx::Job`])
+//! run in a [`ctx::Ctx`]; functions not yet moved to a job still come in up
+//! to three forms: `f` (the memory budget from the environment, no
+//! progress), `f_within` (an explicit [`units::MemoryBudget`]) and `f_with`
+//! (a budget and a [`progress::Progress`] watcher).
 #![warn(missing_docs)]
 
 #[doc(hidden)] // internal: atomic writes for the CLI and the simulator
@@ -103,6 +107,7 @@ pub mod check;
 pub mod checksum;
 pub mod compare;
 pub mod crc;
+pub mod ctx;
 pub mod curve;
 pub mod document;
 pub mod dual;

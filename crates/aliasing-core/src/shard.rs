@@ -19,6 +19,9 @@
 //! [`as_pair`] at their field. Both forms are those files' forms from before
 //! the two were one type, byte for byte.
 //!
+//! [`Team`] is a group of processes (MPI ranks) sharing one computation,
+//! carried by a run's [`crate::ctx::Ctx`].
+//!
 //! ```
 //! use aliasing_core::shard::Shard;
 //! let s = Shard::new(2, 3).unwrap();
@@ -133,6 +136,30 @@ pub mod as_pair {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Shard, D::Error> {
         let (index, count) = <(u64, u64)>::deserialize(d)?;
         Ok(Shard { index, count })
+    }
+}
+
+/// A group of processes sharing one computation (MPI ranks); member 0 reduces.
+///
+/// Every member runs the same computation with the same arguments (the
+/// simulator's `aliasing_sim::shard::drive`, the generator search); the items of each
+/// batch are dealt to the members, and member 0 receives the others' tallies,
+/// adds them and alone reports progress and writes checkpoints. Only
+/// member 0's return value is the total; the others return their last part.
+pub trait Team {
+    /// This member's index, `0..size`.
+    fn rank(&self) -> usize;
+    /// Number of members.
+    fn size(&self) -> usize;
+    /// Member 0's `value`, on every member.
+    fn broadcast(&self, value: u64) -> u64;
+    /// At member 0: every member's bytes in member order (its own first);
+    /// elsewhere: sends `bytes` to member 0 and returns nothing.
+    fn gather(&self, bytes: Vec<u8>) -> Vec<Vec<u8>>;
+    /// Ends every member's process with `code` (a member that failed; MPI's
+    /// `MPI_Abort`). The default does nothing.
+    fn abort(&self, code: i32) {
+        let _ = code;
     }
 }
 

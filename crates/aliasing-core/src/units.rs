@@ -171,6 +171,13 @@ impl MemoryBudget {
                 ))
             });
         }
+        Ok(Self::available())
+    }
+
+    /// [`MEMORY_FRACTION`] of `MemAvailable` (of `MemTotal` if that is
+    /// missing; 4 GiB where `/proc/meminfo` cannot be read), ignoring
+    /// [`MEMORY_LIMIT_ENV`].
+    pub fn available() -> MemoryBudget {
         let info = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
         let field = |name: &str| {
             info.lines()
@@ -182,7 +189,7 @@ impl MemoryBudget {
         let avail = field("MemAvailable:")
             .or_else(|| field("MemTotal:"))
             .unwrap_or(4.0 * (1u64 << 30) as f64);
-        Ok(MemoryBudget(avail * MEMORY_FRACTION))
+        MemoryBudget(avail * MEMORY_FRACTION)
     }
 
     /// The budget in bytes.

@@ -123,28 +123,7 @@ impl<T> Checkpoint<T> {
 /// A checkpoint callback: saves the progress; an error stops the run.
 pub type CheckpointFn<'a, T> = &'a (dyn Fn(&Checkpoint<T>) -> Result<()> + Sync);
 
-/// A group of processes sharing one computation (MPI ranks); member 0 reduces.
-///
-/// Every member calls [`drive`] with the same arguments; the items of each
-/// batch are dealt to the members, and member 0 receives the others' tallies,
-/// adds them and alone calls the progress and checkpoint callbacks. Only
-/// member 0's return value is the total; the others return their last part.
-pub trait Team {
-    /// This member's index, `0..size`.
-    fn rank(&self) -> usize;
-    /// Number of members.
-    fn size(&self) -> usize;
-    /// Member 0's `value`, on every member.
-    fn broadcast(&self, value: u64) -> u64;
-    /// At member 0: every member's bytes in member order (its own first);
-    /// elsewhere: sends `bytes` to member 0 and returns nothing.
-    fn gather(&self, bytes: Vec<u8>) -> Vec<Vec<u8>>;
-    /// Ends every member's process with `code` (a member that failed; MPI's
-    /// `MPI_Abort`). The default does nothing.
-    fn abort(&self, code: i32) {
-        let _ = code;
-    }
-}
+pub use aliasing_core::shard::Team;
 
 /// How [`drive`] runs: threads, watcher, checkpoints, team.
 pub struct Drive<'a, T> {
@@ -174,21 +153,8 @@ impl<T> Default for Drive<'_, T> {
     }
 }
 
-/// The most worker threads a run accepts.
-pub const MAX_THREADS: usize = 1024;
+pub use aliasing_core::ctx::{MAX_THREADS, pool};
 
-/// A rayon pool of `threads` threads (0 = all cores), refusing more than [`MAX_THREADS`].
-pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
-    if threads > MAX_THREADS {
-        return Err(Error::Invalid(format!(
-            "{threads} threads: at most {MAX_THREADS} (0 uses every core)"
-        )));
-    }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::Invalid(format!("cannot start threads: {e}")))
-}
 /// Every item of a run in this process, on `threads` threads (0 = all
 /// cores), from nothing, without checkpoints: [`drive`] for library callers
 /// that want the whole result at once.

@@ -1,0 +1,232 @@
+//! [`Ctx`]: the one context every library job runs in, and [`Job`], a
+//! command as a library call.
+//!
+//! A context carries what is the caller's business rather than the
+//! request's: the memory budget (read once, by whoever builds the context),
+//! the progress watcher, the number of worker threads and, under MPI, the
+//! team of processes sharing the work. A job (a validated request, such as
+//! a curve or a search) takes it in [`Job::run`] and returns its result
+//! document; the same job gives the same numbers to a library user and to
+//! the `alias` command.
+//!
+//! ```
+//! use aliasing_core::ctx::{Ctx, Job};
+//! use aliasing_core::progress::Record;
+//! use aliasing_core::units::MemoryBudget;
+//!
+//! /// A toy job: the sum of `0..n`, on the context's threads.
+//! struct Sum(u64);
+//! impl Job for Sum {
+//!     type Output = u64;
+//!     fn run(&self, ctx: &Ctx) -> aliasing_core::Result<u64> {
+//!         use rayon::prelude::*;
+//!         ctx.progress().stage("numbers", self.0);
+//!         let s = ctx.install(|| (0..self.0).into_par_iter().sum::<u64>())?;
+//!         ctx.progress().advance(self.0);
+//!         Ok(s)
+//!     }
+//! }
+//!
+//! // a library user: silent, the environment's budget, every core
+//! assert_eq!(Sum(1000).run(&Ctx::default()).unwrap(), 499_500);
+//!
+//! // a caller that watches, bounds memory and threads
+//! let watch = Record::default();
+//! let ctx = Ctx::new(MemoryBudget::bytes(1e9).unwrap())
+//!     .with_progress(&watch)
+//!     .with_threads(2)
+//!     .unwrap();
+//! assert_eq!(Sum(10).run(&ctx).unwrap(), 45);
+//! assert!(watch.complete());
+//! assert!(Ctx::default().with_threads(100_000).is_err());
+//! ```
+
+use crate::error::{Error, Result};
+use crate::progress::{Progress, Silent};
+use crate::shard::Team;
+use crate::units::MemoryBudget;
+
+/// The most worker threads a context (and a run) accepts.
+pub const MAX_THREADS: usize = 1024;
+
+/// A rayon pool of `threads` threads (0 = all cores), refusing more than
+/// [`MAX_THREADS`].
+pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
+    if threads > MAX_THREADS {
+        return Err(Error::Invalid(format!(
+            "{threads} threads: at most {MAX_THREADS} (0 uses every core)"
+        )));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::Invalid(format!("cannot start threads: {e}")))
+}
+
+/// The context a job runs in: memory budget, progress watcher, threads and
+/// MPI team. Build one with [`Ctx::new`] (or [`Ctx::from_env`],
+/// [`Ctx::default`]) and the `with_` methods; it borrows its watcher and
+/// team for `'a`.
+#[derive(Clone, Copy)]
+pub struct Ctx<'a> {
+    budget: MemoryBudget,
+    progress: &'a dyn Progress,
+    threads: usize,
+    team: Option<&'a dyn Team>,
+}
+
+impl std::fmt::Debug for Ctx<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ctx")
+            .field("budget", &self.budget)
+            .field("threads", &self.threads)
+            .field("team", &self.team.map(|t| (t.rank(), t.size())))
+            .finish_non_exhaustive()
+    }
+}
+
+impl Ctx<'static> {
+    /// A silent context with memory budget `budget`, every core, no team.
+    pub fn new(budget: MemoryBudget) -> Ctx<'static> {
+        Ctx {
+            budget,
+            progress: &Silent,
+            threads: 0,
+            team: None,
+        }
+    }
+
+    /// [`Ctx::new`] with the budget of the environment
+    /// ([`MemoryBudget::from_env`]; a malformed `ALIAS_MEMORY_LIMIT` is an
+    /// error).
+    pub fn from_env() -> Result<Ctx<'static>> {
+        Ok(Ctx::new(MemoryBudget::from_env()?))
+    }
+}
+
+/// Silent, every core, no team, and the environment's memory budget
+/// ([`MemoryBudget::from_env`]); where `ALIAS_MEMORY_LIMIT` is malformed,
+/// [`MemoryBudget::available`] instead (use [`Ctx::from_env`] to have it
+/// refused).
+impl Default for Ctx<'static> {
+    fn default() -> Self {
+        Ctx::new(MemoryBudget::from_env().unwrap_or_else(|_| MemoryBudget::available()))
+    }
+}
+
+impl<'a> Ctx<'a> {
+    /// This context with memory budget `budget`.
+    pub fn with_budget(mut self, budget: MemoryBudget) -> Ctx<'a> {
+        self.budget = budget;
+        self
+    }
+
+    /// This context reporting progress to `progress`.
+    pub fn with_progress(mut self, progress: &'a dyn Progress) -> Ctx<'a> {
+        self.progress = progress;
+        self
+    }
+
+    /// This context running its parallel work on `threads` threads (0:
+    /// every core); more than [`MAX_THREADS`] is refused.
+    pub fn with_threads(mut self, threads: usize) -> Result<Ctx<'a>> {
+        if threads > MAX_THREADS {
+            return Err(Error::Invalid(format!(
+                "{threads} threads: at most {MAX_THREADS} (0 uses every core)"
+            )));
+        }
+        self.threads = threads;
+        Ok(self)
+    }
+
+    /// This context sharing its work with `team` (MPI ranks), or with none.
+    pub fn with_team(mut self, team: Option<&'a dyn Team>) -> Ctx<'a> {
+        self.team = team;
+        self
+    }
+
+    /// The memory budget.
+    pub fn budget(&self) -> MemoryBudget {
+        self.budget
+    }
+
+    /// The progress watcher.
+    pub fn progress(&self) -> &'a dyn Progress {
+        self.progress
+    }
+
+    /// The number of worker threads asked for (0: every core).
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The team sharing the work, if any.
+    pub fn team(&self) -> Option<&'a dyn Team> {
+        self.team
+    }
+
+    /// `true` unless this process is a team member other than member 0
+    /// (the process that prints, writes files and reports progress).
+    pub fn is_root(&self) -> bool {
+        self.team.is_none_or(|t| t.rank() == 0)
+    }
+
+    /// Runs `f` with rayon's parallel work on this context's threads: in a
+    /// pool of that many threads when a count is set, else in the global
+    /// pool (every core).
+    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> Result<R> {
+        if self.threads == 0 {
+            return Ok(f());
+        }
+        Ok(pool(self.threads)?.install(f))
+    }
+}
+
+/// A command as a library call: a request validated when it was built (its
+/// fields cannot be wrong), run in a [`Ctx`], returning its result (a
+/// [`crate::document::Document`] for every command's job).
+pub trait Job {
+    /// What a run returns.
+    type Output: serde::Serialize;
+
+    /// Runs the job in `ctx`.
+    fn run(&self, ctx: &Ctx) -> Result<Self::Output>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Two;
+    impl Team for Two {
+        fn rank(&self) -> usize {
+            1
+        }
+        fn size(&self) -> usize {
+            2
+        }
+        fn broadcast(&self, v: u64) -> u64 {
+            v
+        }
+        fn gather(&self, _: Vec<u8>) -> Vec<Vec<u8>> {
+            Vec::new()
+        }
+    }
+
+    #[test]
+    fn a_context_keeps_what_it_was_given() {
+        let b = MemoryBudget::bytes(123.0).unwrap();
+        let ctx = Ctx::new(b).with_threads(3).unwrap();
+        assert_eq!(ctx.budget(), b);
+        assert_eq!(ctx.threads(), 3);
+        assert!(ctx.is_root());
+        assert_eq!(ctx.install(rayon::current_num_threads).unwrap(), 3);
+        let t = Two;
+        let ctx = ctx.with_team(Some(&t));
+        assert!(!ctx.is_root());
+        assert_eq!(ctx.team().unwrap().size(), 2);
+        let e = Ctx::default().with_threads(MAX_THREADS + 1).unwrap_err();
+        assert!(e.to_string().contains("at most 1024"), "{e}");
+        assert!(pool(MAX_THREADS + 1).is_err());
+    }
+}
