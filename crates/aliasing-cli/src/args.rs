@@ -111,10 +111,9 @@ pub fn read_frame(file: Option<&Path>, hex: Option<&str>) -> Result<Option<Vec<u
 }
 
 /// Renders `doc` to `path` (SVG or PNG by extension) when `--plot` was given.
-pub fn plot<D: aliasing_core::document::Document>(path: Option<&Path>, doc: &D) -> Result<()> {
+pub fn plot<D: aliasing_plot::Plot + ?Sized>(path: Option<&Path>, doc: &D) -> Result<()> {
     if let Some(p) = path {
-        let doc = serde_json::to_value(aliasing_core::document::Tagged::new(doc))?;
-        aliasing_plot::render(&doc, p).with_context(|| format!("cannot plot {}", p.display()))?;
+        aliasing_plot::render(doc, p).with_context(|| format!("cannot plot {}", p.display()))?;
     }
     Ok(())
 }

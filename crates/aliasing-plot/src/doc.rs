@@ -269,6 +269,10 @@ pub enum Document {
     SimulateSweep(Vec<SimulateDoc>),
     /// `alias transfer`.
     Transfer(document::Transfer),
+    /// `alias stack`.
+    Stack(document::Stack),
+    /// `alias search`.
+    Search(document::Search),
 }
 
 fn parse<T: for<'de> Deserialize<'de>>(v: &Value, kind: &'static str) -> Result<T> {
@@ -356,8 +360,11 @@ fn from_tagged(v: &Value, kind: &str) -> Result<Document> {
         document::Transfer::KIND => Ok(Document::Transfer(document::from_value::<
             document::Transfer,
         >(v.clone())?)),
+        document::Stack::KIND => Ok(Document::Stack(document::from_value(v.clone())?)),
+        document::Search::KIND => Ok(Document::Search(document::from_value(v.clone())?)),
         other => Err(PlotError::UnknownDocument(format!(
-            "a `{other}` document has no plot (curve, compare, simulate and transfer results have)"
+            "a `{other}` document has no plot (curve, compare, simulate, transfer, stack and \
+             search results have)"
         ))),
     }
 }

@@ -1,8 +1,9 @@
 //! Plots of `alias` results as SVG or PNG.
 //!
 //! [`render`] takes any result document the `alias` subcommands print with
-//! `--format json` (a curve, a comparison, a simulate run, or a JSON array of
-//! simulate runs) and draws it to a file whose extension (`.svg` or `.png`)
+//! `--format json` (a curve, a comparison, a simulate run or several swept,
+//! a transfer, a stack, a search), typed ([`Plot`]) or read from a file
+//! ([`Document`]), and draws it to a file whose extension (`.svg` or `.png`)
 //! picks the format:
 //!
 //! - curve: P(alias | error) against codeword length on log-log axes, one line
@@ -10,6 +11,10 @@
 //! - compare: one line per (check, BER) against frame length;
 //! - simulate: each estimate with its confidence-interval bar and the exact
 //!   value beside it; a sweep over BER or length against that parameter;
+//! - transfer: expected escapes per petabyte against BER, per MTU;
+//! - stack: the joint P(escape | error) with its interval beside the
+//!   independence product against BER, per frame length;
+//! - search: the best generators and the catalogue's drawn as a comparison;
 //! - the HD profile and the weight distribution of a CRC ([`structure`],
 //!   drawn by [`plot_figure`]).
 //!
@@ -24,16 +29,15 @@
 //!
 //! ```
 //! use aliasing_core::bsc::CurvePoint;
-//! use aliasing_core::document::{CheckInfo, Curve, Tagged};
+//! use aliasing_core::document::{CheckInfo, Curve};
 //! let crc = aliasing_core::catalogue::resolve("crc8").unwrap();
 //! let points = vec![
 //!     CurvePoint::new(1e-3, 16, 8, 3.3e-5),
 //!     CurvePoint::new(1e-3, 64, 8, 2.2e-4),
 //! ];
 //! let curve = Curve::new(CheckInfo::from(&crc), "markov", points, None);
-//! let doc = serde_json::to_value(Tagged::new(&curve)).unwrap();
 //! let path = std::env::temp_dir().join(format!("aliasing-plot-doc-{}.svg", std::process::id()));
-//! aliasing_plot::render(&doc, &path).unwrap();
+//! aliasing_plot::render(&curve, &path).unwrap();
 //! assert!(std::fs::read_to_string(&path).unwrap().contains("CRC-8"));
 //! std::fs::remove_file(&path).unwrap();
 //! ```
@@ -44,7 +48,9 @@ pub mod doc;
 pub mod error;
 pub mod figure;
 pub mod font;
+pub mod search;
 pub mod simulate;
+pub mod stack;
 pub mod structure;
 pub mod ticks;
 pub mod transfer;
@@ -132,18 +138,89 @@ impl Format {
     }
 }
 
+/// A result document that has a figure: every document an `alias` command
+/// can plot (curve, compare, simulate runs, transfer, stack, search), typed,
+/// and [`Document`], a document read from a file. [`render`] takes any of
+/// them: no JSON between a command's result and its picture.
+pub trait Plot {
+    /// The document's figure.
+    fn figure(&self, opts: &Options) -> Result<Figure>;
+}
+
+impl Plot for aliasing_core::document::Curve {
+    fn figure(&self, opts: &Options) -> Result<Figure> {
+        curve::figure(&self.clone().into(), opts)
+    }
+}
+
+impl Plot for aliasing_core::document::Compare {
+    fn figure(&self, opts: &Options) -> Result<Figure> {
+        compare::figure(&self.clone().into(), opts)
+    }
+}
+
+impl Plot for aliasing_sim::report::Report {
+    fn figure(&self, opts: &Options) -> Result<Figure> {
+        simulate::figure(&self.into(), opts)
+    }
+}
+
+/// Simulate runs swept over BER or frame length (one run: its own figure).
+impl Plot for [aliasing_sim::report::Report] {
+    fn figure(&self, opts: &Options) -> Result<Figure> {
+        let docs: Vec<doc::SimulateDoc> = self.iter().map(Into::into).collect();
+        match docs.as_slice() {
+            [] => Err(PlotError::UnknownDocument("no simulate run".into())),
+            [one] => simulate::figure(one, opts),
+            _ => simulate::sweep_figure(&docs, opts),
+        }
+    }
+}
+
+impl Plot for aliasing_core::document::Transfer {
+    fn figure(&self, _opts: &Options) -> Result<Figure> {
+        transfer::figure(self)
+    }
+}
+
+impl Plot for aliasing_core::document::Stack {
+    fn figure(&self, _opts: &Options) -> Result<Figure> {
+        stack::figure(self)
+    }
+}
+
+impl Plot for aliasing_core::document::Search {
+    fn figure(&self, opts: &Options) -> Result<Figure> {
+        search::figure(self, opts)
+    }
+}
+
+impl Plot for Document {
+    fn figure(&self, opts: &Options) -> Result<Figure> {
+        figure_of(self, opts)
+    }
+}
+
+/// A document as JSON (read from a file): recognised and read by
+/// [`Document::from_value`], then drawn.
+impl Plot for serde_json::Value {
+    fn figure(&self, opts: &Options) -> Result<Figure> {
+        figure_of(&Document::from_value(self)?, opts)
+    }
+}
+
 /// Plots a result document to `path` (`.svg` or `.png`) with default options.
 ///
 /// This is the helper behind `--plot FILE` on the other subcommands:
-/// `aliasing_plot::render(&serde_json::to_value(&result)?, path)?`.
-pub fn render(doc: &serde_json::Value, path: &Path) -> Result<()> {
+/// `aliasing_plot::render(&result, path)?`, `result` the typed document.
+pub fn render<D: Plot + ?Sized>(doc: &D, path: &Path) -> Result<()> {
     render_with(doc, path, &Options::default())
 }
 
 /// Plots a result document to `path` with the given options.
-pub fn render_with(doc: &serde_json::Value, path: &Path, opts: &Options) -> Result<()> {
+pub fn render_with<D: Plot + ?Sized>(doc: &D, path: &Path, opts: &Options) -> Result<()> {
     let format = Format::from_path(path)?;
-    let fig = figure_of(&Document::from_value(doc)?, opts)?;
+    let fig = doc.figure(opts)?;
     write_figure(&fig, path, format, opts.size)
 }
 
@@ -155,6 +232,8 @@ pub fn figure_of(doc: &Document, opts: &Options) -> Result<Figure> {
         Document::Simulate(d) => simulate::figure(d, opts),
         Document::SimulateSweep(d) => simulate::sweep_figure(d, opts),
         Document::Transfer(d) => transfer::figure(d),
+        Document::Stack(d) => stack::figure(d),
+        Document::Search(d) => search::figure(d, opts),
     }
 }
 

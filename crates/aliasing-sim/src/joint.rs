@@ -38,6 +38,7 @@
 
 use crate::shard::{self, Checkpoint, Drive, ShardFile, Tally};
 use aliasing_core::bsc;
+use aliasing_core::ctx::{Ctx, Job};
 use aliasing_core::document::{self, JointEstimate, StackCheck, StackPoint, StackTerm};
 use aliasing_core::joint::{
     self as cjoint, FrameTally, JointMethod, JointModel, JointOptions, JointPlan, JointStack,
@@ -260,6 +261,138 @@ impl StackWork {
     }
 }
 
+/// `alias stack` as a library job: a request ([`StackParams`]) validated
+/// once, when the job is built, with every frame's layout and plan built
+/// then too (a bad stack or length is refused before any long work). Its
+/// [`Job::run`] is the whole computation ([`report`]'s numbers, bit for
+/// bit); [`StackJob::run_shard`] runs one shard into its result file, and
+/// [`StackJob::merge`] reports from the shard files of one run. The
+/// sampling policy (the next weight drawn only where the certified bracket
+/// is wider than 0.1% at some BER, [`wide`]) and the independence product
+/// are the library's: the `alias stack` command prints this job's document.
+///
+/// ```
+/// use aliasing_core::ctx::{Ctx, Job};
+/// use aliasing_sim::joint::{StackJob, StackParams, report};
+/// let params = StackParams {
+///     stack: "internet+CRC-8/SAE-J1850".into(),
+///     bytes: vec![21],
+///     bers: vec![1e-6, 0.5],
+///     max_weight: 5,
+///     samples: 0,
+///     seed: 1,
+/// };
+/// let job = StackJob::new(params.clone()).unwrap();
+/// let doc = job.run(&Ctx::default()).unwrap();
+/// assert_eq!(doc, report(&params, &aliasing_core::progress::Silent).unwrap());
+/// // refused when built: a BER past the bracket's range
+/// let bad = StackParams { bers: vec![0.6], ..params };
+/// assert!(StackJob::new(bad).is_err());
+/// ```
+pub struct StackJob {
+    params: StackParams,
+    /// Every length's layout and plan; `None` where every BER is 0 (nothing
+    /// to enumerate).
+    work: Option<StackWork>,
+}
+
+impl StackJob {
+    /// Validates `params` ([`StackParams::validate`]) and builds every
+    /// layout and plan (or, with only BER 0, checks every layout).
+    pub fn new(params: StackParams) -> Result<StackJob> {
+        params.validate()?;
+        let work = if params.bers.iter().any(|&p| p > 0.0) {
+            Some(StackWork::new(&params)?)
+        } else {
+            for &b in &params.bytes {
+                let b = usize::try_from(b)
+                    .map_err(|_| Error::Invalid(format!("{b} bytes: too long a frame")))?;
+                let f = Frame::new(&params.stack, b, Payload::Random)?;
+                JointModel::new(&f).map_err(|e| with_bytes(e, b))?;
+            }
+            None
+        };
+        Ok(StackJob { params, work })
+    }
+
+    /// The request.
+    pub fn params(&self) -> &StackParams {
+        &self.params
+    }
+
+    /// An estimate of the enumeration's wall-clock seconds for one shard of
+    /// `shards` ([`StackWork::estimate_seconds`]; `NaN` for a short run, 0
+    /// where nothing is enumerated).
+    pub fn estimate_seconds(&self, shards: u64) -> Result<f64> {
+        match &self.work {
+            Some(w) => Ok(w.estimate_seconds()? / shards.max(1) as f64),
+            None => Ok(0.0),
+        }
+    }
+
+    /// Runs shard `shard` of every work item (the draws included) in `ctx`
+    /// and returns its result file; with the whole run ([`Shard::WHOLE`])
+    /// the report too, equal to [`Job::run`]'s bit for bit. A shard's
+    /// tally alone is no result: merge the files ([`StackJob::merge`]).
+    pub fn run_shard(&self, shard: Shard, ctx: &Ctx) -> Result<(StackFile, Option<StackReport>)> {
+        let built;
+        let work = match &self.work {
+            Some(w) => w,
+            None => {
+                built = StackWork::new(&self.params)?;
+                &built
+            }
+        };
+        let opts = Drive {
+            progress: ctx.progress(),
+            threads: ctx.threads(),
+            team: ctx.team(),
+            ..Drive::default()
+        };
+        ctx.progress().stage("work items", work.items());
+        let start = Checkpoint::start(work.empty_tally());
+        let tally = shard::drive(work.items(), shard, start, &opts, |i| work.run(i))?;
+        let file = StackFile::finished(
+            STACK_FORMAT,
+            self.params.clone(),
+            shard,
+            work.items(),
+            tally.clone(),
+        );
+        if shard.count > 1 {
+            return Ok((file, None));
+        }
+        let doc = report_from_tally(&self.params, work, &tally, ctx.progress())?;
+        Ok((file, Some(doc)))
+    }
+
+    /// Reads the shard files of one run at `paths`, adds their tallies and
+    /// reports as the single run does, bit for bit (the dual code of each
+    /// length on `ctx`'s progress).
+    pub fn merge(paths: &[std::path::PathBuf], ctx: &Ctx) -> Result<StackReport> {
+        let mut read = Vec::new();
+        for p in paths {
+            read.push((p.display().to_string(), StackFile::read(p, STACK_FORMAT)?));
+        }
+        let (params, tally) = shard::merge(&read)?;
+        let work = StackWork::new(&params)?;
+        report_from_tally(&params, &work, &tally, ctx.progress())
+    }
+}
+
+impl Job for StackJob {
+    type Output = StackReport;
+
+    /// The whole computation ([`report`]'s numbers), watched by `ctx`'s
+    /// progress, on its threads.
+    fn run(&self, ctx: &Ctx) -> Result<StackReport> {
+        match &self.work {
+            Some(w) => report_on(&self.params, w, ctx.progress(), ctx.threads()),
+            None => report(&self.params, ctx.progress()),
+        }
+    }
+}
+
 /// The whole computation of a request, in one call: validates it
 /// ([`StackParams::validate`]) and builds every layout and plan (refusing a
 /// bad length or stack) before any long work; runs the enumeration of every
@@ -311,8 +444,19 @@ pub fn report_with(
     work: &StackWork,
     progress: &dyn Progress,
 ) -> Result<StackReport> {
+    report_on(params, work, progress, 0)
+}
+
+/// [`report_with`] on `threads` threads (0: every core).
+fn report_on(
+    params: &StackParams,
+    work: &StackWork,
+    progress: &dyn Progress,
+    threads: usize,
+) -> Result<StackReport> {
     let opts = Drive {
         progress,
+        threads,
         ..Drive::default()
     };
     let run_items = |items: &[u64]| {

@@ -106,6 +106,7 @@ pub mod report;
 pub mod run;
 pub mod session;
 pub mod shard;
+pub mod simulate;
 pub mod sparse;
 pub mod spec;
 pub mod stack;

@@ -4,7 +4,9 @@
 
 use super::simulate::Sink;
 use crate::output::OutPath;
-use aliasing_sim::session::{self, RARE_BURST_FORMAT, RARE_FORMAT};
+use aliasing_core::ctx::Ctx;
+use aliasing_sim::session;
+use aliasing_sim::simulate::SimulateJob;
 use anyhow::Result;
 use std::path::PathBuf;
 
@@ -24,11 +26,11 @@ pub struct Args {
 }
 
 /// The kinds of result file `alias merge` adds (shards of simulate,
-/// `--rare`, `--rare --burst`, weights and stack runs).
+/// `--rare`, `--rare --burst`, weights and stack runs): one table.
 const KINDS: [&str; 5] = [
-    session::FORMAT,
-    RARE_FORMAT,
-    RARE_BURST_FORMAT,
+    SimulateJob::KINDS[0],
+    SimulateJob::KINDS[1],
+    SimulateJob::KINDS[2],
     super::weights::FORMAT,
     aliasing_sim::joint::STACK_FORMAT,
 ];
@@ -107,30 +109,17 @@ pub fn run(a: Args) -> Result<()> {
             a.report.plot.as_deref(),
         );
     }
-    let rare = [Some(RARE_BURST_FORMAT), Some(RARE_FORMAT)].contains(&kind.as_deref());
-    if rare && a.report.plot.is_some() {
+    let kind = kind.unwrap_or_else(|| SimulateJob::KINDS[0].to_string());
+    if kind != SimulateJob::KINDS[0] && a.report.plot.is_some() {
         anyhow::bail!(super::simulate::RARE_NO_PLOT);
     }
-    if kind.as_deref() == Some(RARE_BURST_FORMAT) {
-        let (s, file) = session::merge_rare_burst_paths(&a.files)?;
-        if let Some(out) = &a.out {
-            file.write(out)?;
-        }
-        return a.report.report_rare_burst(&s, &file.progress.counts);
-    }
-    if kind.as_deref() == Some(RARE_FORMAT) {
-        let (s, file) = session::merge_rare_paths(&a.files)?;
-        if let Some(out) = &a.out {
-            file.write(out)?;
-        }
-        let bar = crate::progress::Bar::stderr();
-        let r = s.result_with(&file.progress.counts, a.report.no_exact, &bar)?;
-        bar.finish();
-        return a.report.report_rare(&s, &r);
-    }
-    let (s, counts) = session::merge_paths(&a.files)?;
-    if let Some(out) = &a.out {
-        s.result_file(counts.clone()).write(out)?;
-    }
-    a.report.report(&s, &counts)
+    let bar = crate::progress::Bar::stderr();
+    let done = SimulateJob::merge(
+        &kind,
+        &a.files,
+        a.report.no_exact,
+        &Ctx::default().with_progress(&bar),
+    );
+    bar.finish();
+    a.report.finish(done?, a.out.as_ref())
 }

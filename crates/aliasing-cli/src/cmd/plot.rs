@@ -29,8 +29,9 @@ pub enum XAxis {
 /// Arguments of `alias plot`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A saved `--format json` result of curve, compare or simulate (or a JSON
-    /// array of simulate results swept over BER or length); `-` reads stdin.
+    /// A saved `--format json` result of curve, compare, simulate, transfer,
+    /// stack or search (or a JSON array of simulate results swept over BER or
+    /// length); `-` reads stdin.
     pub input: PathBuf,
     /// The picture to write; its extension, .svg or .png, picks the format. [required]
     #[arg(short, long, value_parser = PlotPath::parse)]
@@ -74,8 +75,8 @@ pub fn run(args: Args) -> Result<()> {
     } else {
         aliasing_sim::shard::read_text(&args.input)?
     };
-    let doc: serde_json::Value = match serde_json::from_str(&text) {
-        Ok(v) => v,
+    let doc = match serde_json::from_str(&text) {
+        Ok(v) => aliasing_plot::Document::from_value(&v)?,
         Err(e) => bail!("{} is not valid JSON: {e}", args.input.display()),
     };
     let opts = aliasing_plot::Options {

@@ -4,13 +4,14 @@ use crate::lengths::count;
 use crate::output::{self, Format};
 use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
+use aliasing_core::ctx::Ctx;
 use aliasing_core::shard::Shard;
 use aliasing_sim::channel::{Channel, GilbertElliott};
-use aliasing_sim::rare::{MAX_SAMPLES, RareResult};
 use aliasing_sim::report::{Estimate, Report};
-use aliasing_sim::run::{Counts, Engine, MAX_FRAMES, RunOptions};
-use aliasing_sim::session::{Given, RareParams, RareSession, Session};
-use aliasing_sim::shard::{Drive, MAX_THREADS, ShardFile, Team};
+use aliasing_sim::run::{Engine, MAX_FRAMES};
+use aliasing_sim::session::Given;
+use aliasing_sim::shard::{MAX_THREADS, Team};
+use aliasing_sim::simulate::{Finished, SimulateDoc, SimulateJob, SimulateRequest};
 use aliasing_sim::spec::PayloadSpec;
 use anyhow::{Result, bail};
 use std::path::PathBuf;
@@ -129,38 +130,6 @@ fn channel(a: &Args) -> Result<Option<Channel>> {
     Ok(a.ber.map(|ber| Channel::Bsc { ber: ber.get() }))
 }
 
-// Per-core costs of the cost model behind the duration estimate (release
-// build, 2-core development machine, the README's performance section): the
-// sparse engine ran 2.2e8 frames/s per core at 0.12 bit errors a frame
-// (1518 bytes, BER 1e-5) and about 10 times slower at BER 1e-4, so its cost
-// is about 37 ns per bit error plus 1 ns per frame; the dense engine reads
-// 2.7 GB/s per core; `--rare` draws 3.8e7 samples/s per core after a set-up
-// of about 1.5 s.
-const SPARSE_FRAME_NS: f64 = 1.0;
-const SPARSE_ERROR_NS: f64 = 37.0;
-const DENSE_BYTE_NS: f64 = 1.0 / 2.7;
-const RARE_SAMPLE_NS: f64 = 26.0;
-const RARE_SETUP_S: f64 = 1.5;
-
-/// Mean bit errors per frame of `p`'s channel.
-fn mean_errors(p: &aliasing_sim::spec::Params) -> f64 {
-    let bits = 8.0 * p.bytes as f64;
-    match p.channel {
-        Channel::Bsc { ber } => ber * bits,
-        Channel::Burst(g) => g.mean_ber() * bits,
-        Channel::Exactly { k } => k as f64,
-        _ => 0.0,
-    }
-}
-
-/// The threads a run uses (`--threads`, 0 = every core).
-fn cores(threads: usize) -> f64 {
-    match threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()) as f64,
-        t => t as f64,
-    }
-}
-
 /// The parameters given on the command line (absent ones are defaults, or
 /// a resumed checkpoint's).
 fn given(a: &Args) -> Result<Given> {
@@ -258,8 +227,14 @@ fn check_flags(a: &Args) -> Result<()> {
     if a.report.plot.is_some() && a.rare {
         bail!(RARE_NO_PLOT);
     }
-    if a.proposal.is_some() && !a.rare {
+    if a.proposal.is_some() && (!a.rare || (a.burst.is_none() && a.resume.is_none())) {
         bail!("--proposal is for --rare --burst");
+    }
+    if a.rare && a.engine != EngineArg::Sparse {
+        bail!("--rare has its own sampler: no --engine");
+    }
+    if a.rare && a.frames.is_some() {
+        bail!("--rare draws --samples, not --frames");
     }
     if !(a.checkpoint_every.is_finite() && a.checkpoint_every >= 0.0) {
         bail!("--checkpoint-every must be a number of seconds");
@@ -273,9 +248,38 @@ pub fn run(a: Args) -> Result<()> {
     crate::team::run_ranked(|team| run_in(&a, team))
 }
 
+/// The request of the arguments (`shard`: the parsed `--shard`).
+fn request(a: &Args, shard: Option<Shard>) -> Result<SimulateRequest> {
+    let proposal = a
+        .proposal
+        .as_deref()
+        .map(|s| {
+            s.parse::<GilbertElliott>()
+                .map_err(|e| anyhow::anyhow!("{}", e.to_string().replace("--burst", "--proposal")))
+        })
+        .transpose()?;
+    Ok(SimulateRequest {
+        given: given(a)?,
+        rare: a.rare,
+        samples: a
+            .samples
+            .map(|s| in_range("--samples", s, u64::MAX))
+            .transpose()?,
+        proposal,
+        engine: match a.engine {
+            EngineArg::Sparse => Engine::Sparse,
+            EngineArg::Dense => Engine::Dense,
+        },
+        shard,
+        resume: a.resume.clone(),
+        checkpoint: a.checkpoint.as_ref().map(|c| c.path().to_path_buf()),
+        checkpoint_every: Duration::from_secs_f64(a.checkpoint_every),
+        no_exact: a.report.no_exact,
+    })
+}
+
 fn run_in(a: &Args, team: Option<&dyn Team>) -> Result<()> {
     check_flags(a)?;
-    let root = team.is_none_or(|t| t.rank() == 0);
     let shard = a
         .shard
         .as_deref()
@@ -284,51 +288,20 @@ fn run_in(a: &Args, team: Option<&dyn Team>) -> Result<()> {
     if shard.is_some_and(|s| s.count > 1) && a.out.is_none() {
         bail!("--shard needs --out FILE for its result file");
     }
-    if a.rare {
-        return run_rare(a, shard, team, root);
-    }
-    let given = given(a)?;
-    let mut session = match &a.resume {
-        Some(path) => <Session>::resume(path, &given, shard)?,
-        None => {
-            let p = given.params();
-            let sh = shard.unwrap_or(Shard::WHOLE);
-            let s = Session::new(p.clone(), sh)?;
-            let frames =
-                sh.strided_len(p.frames.div_ceil(p.chunk_frames.max(1))) * p.chunk_frames.max(1);
-            let per_frame = match a.engine {
-                EngineArg::Sparse => SPARSE_FRAME_NS + SPARSE_ERROR_NS * mean_errors(&p),
-                EngineArg::Dense => DENSE_BYTE_NS * p.bytes as f64,
-            };
-            let secs = frames.min(p.frames) as f64 * per_frame * 1e-9 / cores(a.threads);
-            crate::output::long_run(secs, "this simulation")?;
-            s
-        }
+    let job = SimulateJob::new(request(a, shard)?)?;
+    let what = match job.is_rare() {
+        true => "this rare-event run",
+        false => "this simulation",
     };
-    if let Some(cp) = &a.checkpoint {
-        session = session.checkpoint_to(cp.path().to_path_buf())?;
-    }
-    let bar = Bar::when(root);
-    let opts = RunOptions {
-        engine: match a.engine {
-            EngineArg::Sparse => Engine::Sparse,
-            EngineArg::Dense => Engine::Dense,
-        },
-        threads: a.threads,
-        progress: &bar,
-        checkpoint_every: Duration::from_secs_f64(a.checkpoint_every),
-        team,
-        ..Default::default()
-    };
-    let counts = session.run(opts)?;
+    crate::output::long_run(job.estimate_seconds(a.threads), what)?;
+    let bar = Bar::when(team.is_none_or(|t| t.rank() == 0));
+    let ctx = Ctx::default()
+        .with_progress(&bar)
+        .with_threads(a.threads)?
+        .with_team(team);
+    let done = job.run_shard(&ctx)?;
     bar.finish();
-    if !root {
-        return Ok(());
-    }
-    if let Some(out) = &a.out {
-        session.result_file(counts.clone()).write(out)?;
-    }
-    a.report.report(&session, &counts)
+    a.report.finish(done, a.out.as_ref())
 }
 
 /// Where a finished run's report goes: exact values or not, picture, format,
@@ -363,176 +336,29 @@ impl Sink {
         output::distinct(&all)
     }
 
-    /// Adds the exact values where available, then plots and prints the report.
-    pub fn report(&self, session: &Session, counts: &Counts) -> Result<()> {
-        let bar = Bar::stderr();
-        let report = session.report_with(counts, self.no_exact, &bar);
-        bar.finish();
-        crate::args::plot(self.plot.as_deref(), &report)?;
-        output::emit(self.output.as_deref(), &render(&report, self.format))
-    }
-
-    /// Prints a burst-channel rare-event result (the exact value beside it
-    /// unless `--no-exact`).
-    pub fn report_rare_burst(
-        &self,
-        session: &aliasing_sim::session::BurstRareSession,
-        tally: &aliasing_sim::burst_rare::BurstTally,
-    ) -> Result<()> {
-        // the exact value (the product chain) can take seconds: a bar on a terminal
-        let bar = Bar::stderr();
-        let r = session.result_with(tally, self.no_exact, &bar)?;
-        bar.finish();
-        output::emit(
-            self.output.as_deref(),
-            &render_rare_burst(&session.params.params, &r, self.format),
-        )
-    }
-
-    /// Prints a rare-event result.
-    pub fn report_rare(&self, session: &RareSession, r: &RareResult) -> Result<()> {
-        output::emit(
-            self.output.as_deref(),
-            &render_rare(session, r, self.format),
-        )
-    }
-}
-
-/// `alias simulate --rare` (`shard`: the parsed `--shard`, checked against
-/// `--out` by the caller).
-fn run_rare(a: &Args, shard: Option<Shard>, team: Option<&dyn Team>, root: bool) -> Result<()> {
-    if a.engine != EngineArg::Sparse {
-        bail!("--rare has its own sampler: no --engine");
-    }
-    let samples = a
-        .samples
-        .map(|s| in_range("--samples", s, MAX_SAMPLES))
-        .transpose()?;
-    let mut given = given(a)?;
-    if given.frames.is_some() {
-        bail!("--rare draws --samples, not --frames");
-    }
-    given.frames = Some(1);
-    // a burst channel given, or a burst run's checkpoint resumed
-    let resumes_burst = a
-        .resume
-        .as_deref()
-        .and_then(aliasing_sim::session::file_kind)
-        == Some(aliasing_sim::session::RARE_BURST_FORMAT.to_string());
-    if resumes_burst || matches!(given.channel, Some(Channel::Burst(_))) {
-        return run_rare_burst(a, &given, samples, shard, team, root);
-    }
-    if a.proposal.is_some() {
-        bail!("--proposal is for --rare --burst");
-    }
-    let mut session = match &a.resume {
-        Some(path) => RareSession::resume(path, &given, samples, shard)?,
-        None => {
-            let n = samples.unwrap_or(100_000_000);
-            let sh = shard.unwrap_or(Shard::WHOLE);
-            let s = RareSession::new(
-                RareParams {
-                    params: given.params(),
-                    samples: n,
-                },
-                sh,
-            )?;
-            let secs =
-                RARE_SETUP_S + (n / sh.count) as f64 * RARE_SAMPLE_NS * 1e-9 / cores(a.threads);
-            crate::output::long_run(secs, "this rare-event run")?;
-            s
+    /// Writes the result file to `out` (when given), then plots and prints
+    /// the document of a whole run (a shard's run prints nothing).
+    pub fn finish(&self, done: Finished, out: Option<&OutPath>) -> Result<()> {
+        if let (Some(out), Some(file)) = (out, &done.file) {
+            file.write(out)?;
         }
-    };
-    if let Some(cp) = &a.checkpoint {
-        session = session.checkpoint_to(cp.path().to_path_buf())?;
-    }
-    let bar = Bar::when(root);
-    let (tally, file) = session.run(&drive(a, &bar, team))?;
-    bar.finish();
-    if !keep_result(a, root, session.shard, &file)? {
-        return Ok(());
-    }
-    let bar = Bar::stderr();
-    let r = session.result_with(&tally, a.report.no_exact, &bar)?;
-    bar.finish();
-    a.report.report_rare(&session, &r)
-}
-
-/// How a `--rare` run is driven: `--threads`, the bar, `--checkpoint-every`
-/// and the MPI team (the session writes its own checkpoints).
-fn drive<'a, T>(a: &Args, bar: &'a Bar, team: Option<&'a dyn Team>) -> Drive<'a, T> {
-    Drive {
-        threads: a.threads,
-        progress: bar,
-        on_checkpoint: None,
-        checkpoint_every: Duration::from_secs_f64(a.checkpoint_every),
-        team,
+        let Some(doc) = done.doc else {
+            return Ok(());
+        };
+        if let SimulateDoc::Run(r) = &doc {
+            crate::args::plot(self.plot.as_deref(), r)?;
+        }
+        output::emit(self.output.as_deref(), &render_doc(&doc, self.format))
     }
 }
 
-/// After a `--rare` run: the root writes the result file to `--out`. `true`
-/// when this process reports an estimate: the root of a whole run (a
-/// shard's tally alone is no estimate; the shards are merged).
-fn keep_result<P, T>(a: &Args, root: bool, shard: Shard, file: &ShardFile<P, T>) -> Result<bool>
-where
-    P: serde::Serialize + serde::de::DeserializeOwned,
-    T: serde::Serialize + serde::de::DeserializeOwned,
-{
-    if !root {
-        return Ok(false);
+/// Renders a simulate document of any kind in `format`.
+pub fn render_doc(doc: &SimulateDoc, format: Format) -> String {
+    match doc {
+        SimulateDoc::Run(r) => render(r, format),
+        SimulateDoc::Rare(r) => render_rare(r, format),
+        SimulateDoc::RareBurst(r) => render_rare_burst(&r.params, &r.result, format),
     }
-    if let Some(out) = &a.out {
-        file.write(out)?;
-    }
-    Ok(shard.count == 1)
-}
-
-/// `alias simulate --rare --burst`: the importance-sampling estimate of a
-/// lone CRC's escape on a Gilbert-Elliott channel, with shards, checkpoints,
-/// resume and MPI ranks (any split, the same answer).
-fn run_rare_burst(
-    a: &Args,
-    given: &Given,
-    samples: Option<u64>,
-    shard: Option<Shard>,
-    team: Option<&dyn Team>,
-    root: bool,
-) -> Result<()> {
-    use aliasing_sim::burst_rare;
-    use aliasing_sim::session::{BurstRareParams, BurstRareSession};
-    if let Some(s) = samples
-        && s > burst_rare::MAX_SAMPLES
-    {
-        bail!(
-            "--samples {s}: at most {:e} for --rare --burst",
-            burst_rare::MAX_SAMPLES
-        );
-    }
-    let proposal = a
-        .proposal
-        .as_deref()
-        .map(|s| {
-            s.parse::<GilbertElliott>()
-                .map_err(|e| anyhow::anyhow!("{}", e.to_string().replace("--burst", "--proposal")))
-        })
-        .transpose()?;
-    let mut session = match &a.resume {
-        Some(path) => BurstRareSession::resume(path, given, samples, proposal, shard)?,
-        None => BurstRareSession::new(
-            BurstRareParams::new(given.params(), samples.unwrap_or(1_000_000), proposal)?,
-            shard.unwrap_or(Shard::WHOLE),
-        )?,
-    };
-    if let Some(cp) = &a.checkpoint {
-        session = session.checkpoint_to(cp.path().to_path_buf())?;
-    }
-    let bar = Bar::when(root);
-    let (tally, file) = session.run(&drive(a, &bar, team))?;
-    bar.finish();
-    if !keep_result(a, root, session.shard, &file)? {
-        return Ok(());
-    }
-    a.report.report_rare_burst(&session, &tally)
 }
 
 /// The table of rare-event estimates, one row per named estimate.
@@ -596,14 +422,10 @@ pub fn render_rare_burst(
 }
 
 /// Renders a rare-event result in `format`.
-pub fn render_rare(session: &RareSession, r: &RareResult, format: Format) -> String {
-    let params = &session.params.params;
-    let samples = session.params.samples;
+pub fn render_rare(doc: &aliasing_sim::rare::RareReport, format: Format) -> String {
+    let (params, samples, r) = (&doc.params, doc.samples, &doc.result);
     match format {
-        Format::Json => {
-            let doc = aliasing_sim::rare::RareReport::new(params.clone(), samples, r.clone());
-            aliasing_core::document::to_json_sorted(&doc).expect("serializable")
-        }
+        Format::Json => aliasing_core::document::to_json_sorted(doc).expect("serializable"),
         f => {
             let rows = rare_rows(&[(r.crc_name.as_str(), &r.crc), ("stack", &r.stack)]);
             if f == Format::Csv {

@@ -1,20 +1,18 @@
 //! `alias stack`: the exact joint escape of a stack of checks (one CRC plus
 //! Internet checksums, e.g. Ethernet FCS + IPv4 + TCP) on a binary symmetric
 //! channel, beside each check on its own and the study's independence
-//! product. Rendering of `aliasing_sim::joint::report`, the one library
-//! call that computes it.
+//! product. Parses the arguments into an [`aliasing_sim::joint::StackJob`],
+//! runs it and renders its document.
 
-use crate::args::parse_bers;
-use crate::args::parse_shard;
+use crate::args::{parse_bers, parse_shard};
 use crate::lengths::parse_lengths;
-use crate::output::{self, Format};
-use crate::output::{OutPath, PlotPath};
+use crate::output::{self, Format, OutPath, PlotPath};
 use crate::progress::Bar;
-use aliasing_core::document::{self, StackPoint};
+use aliasing_core::ctx::{Ctx, Job};
+use aliasing_core::document;
 use aliasing_core::shard::Shard;
-use aliasing_sim::joint::{self, STACK_FORMAT, StackFile, StackParams, StackWork};
-use aliasing_sim::shard::{self, Drive};
-use anyhow::{Context, Result, bail};
+use aliasing_sim::joint::{StackJob, StackParams};
+use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `alias stack`.
@@ -70,79 +68,44 @@ pub struct Args {
     plot: Option<PlotPath>,
 }
 
-/// Runs `alias stack`.
+/// Runs `alias stack`: the arguments into a [`StackJob`], its run (whole,
+/// or one shard into its result file), the document rendered.
 pub fn run(a: Args) -> Result<()> {
     crate::output::distinct(&[
         ("--output", a.output.as_ref()),
         ("--plot", a.plot.as_ref().map(PlotPath::out)),
         ("--out", a.out.as_ref()),
     ])?;
+    let bar = Bar::stderr();
+    let ctx = Ctx::default().with_progress(&bar);
     if let Some(files) = &a.merge {
-        return merge_report(files, a.format, a.output.as_deref(), a.plot.as_deref());
-    }
-    let bers = parse_bers(a.ber.as_deref().unwrap_or_default())?;
-    if let Some(&p) = bers.iter().find(|&&p| p > 0.5) {
-        bail!("bit error rate {p} is over 0.5, the limit of the dual-code bracket");
-    }
-    let bytes = parse_lengths(a.bytes.as_deref().unwrap_or_default())?;
-    if !(2..=5).contains(&a.max_weight) {
-        bail!("--max-weight must be 2 to 5, not {}", a.max_weight);
+        let doc = StackJob::merge(files, &ctx);
+        bar.finish();
+        return emit(&doc?, a.format, a.output.as_deref(), a.plot.as_deref());
     }
     let shard = a.shard.as_deref().map(parse_shard).transpose()?;
     if shard.is_some_and(|s| s.count > 1) && a.out.is_none() {
         bail!("--shard needs --out FILE for its result file");
     }
-    let params = StackParams {
+    let job = StackJob::new(StackParams {
         stack: a.stack.trim().to_string(),
-        bytes,
-        bers,
+        bytes: parse_lengths(a.bytes.as_deref().unwrap_or_default())?,
+        bers: parse_bers(a.ber.as_deref().unwrap_or_default())?,
         max_weight: a.max_weight,
         samples: a.samples,
         seed: a.seed,
-    };
-    params.validate()?;
-    let sharded = shard.is_some() || a.out.is_some();
-    // every layout and plan first, so a bad length stops before any long
-    // work; then a timed sample of the enumeration says how long it takes
-    let work = if sharded || params.bers.iter().any(|&p| p > 0.0) {
-        let work = StackWork::new(&params)?;
-        let share = shard.map_or(1, |s| s.count) as f64;
-        crate::output::long_run(work.estimate_seconds()? / share, "this stack computation")?;
-        Some(work)
-    } else {
-        None
-    };
-    let bar = Bar::stderr();
-    let doc = if sharded {
-        let work = work.expect("built above");
-        let opts = Drive {
-            progress: &bar,
-            ..Drive::default()
-        };
-        // every item of the shard, draws included, into a result file
-        let sh = shard.unwrap_or(Shard::WHOLE);
-        aliasing_core::progress::Progress::stage(&bar, "work items", work.items());
-        let start = shard::Checkpoint::start(work.empty_tally());
-        let tally = shard::drive(work.items(), sh, start, &opts, |i| work.run(i))?;
-        let out = a.out.as_ref().expect("checked above");
-        StackFile::finished(
-            STACK_FORMAT,
-            params.clone(),
-            sh,
-            work.items(),
-            tally.clone(),
-        )
-        .write(out)?;
-        if sh.count > 1 {
-            bar.finish();
-            // a shard's tally alone is no result: merge the shards
-            return Ok(());
-        }
-        joint::report_from_tally(&params, &work, &tally, &bar)?
-    } else {
-        match &work {
-            Some(w) => joint::report_with(&params, w, &bar)?,
-            None => joint::report(&params, &bar)?,
+    })?;
+    let share = shard.map_or(1, |s| s.count);
+    crate::output::long_run(job.estimate_seconds(share)?, "this stack computation")?;
+    let doc = match (&a.out, shard) {
+        (None, None) => job.run(&ctx)?,
+        (out, shard) => {
+            let (file, doc) = job.run_shard(shard.unwrap_or(Shard::WHOLE), &ctx)?;
+            file.write(out.as_ref().expect("checked above"))?;
+            match doc {
+                Some(d) => d,
+                None => return Ok(()), // a shard's tally alone is no result
+            }
         }
     };
     bar.finish();
@@ -150,23 +113,15 @@ pub fn run(a: Args) -> Result<()> {
 }
 
 /// Reads shard files of one `alias stack` run, adds their tallies and
-/// reports as the single run does, bit for bit.
+/// reports as the single run does, bit for bit (`alias merge`).
 pub fn merge_report(
     files: &[PathBuf],
     format: Format,
     output: Option<&Path>,
     plot: Option<&Path>,
 ) -> Result<()> {
-    let mut read = Vec::new();
-    for p in files {
-        read.push((p.display().to_string(), StackFile::read(p, STACK_FORMAT)?));
-    }
-    let (params, tally) = shard::merge(&read)?;
-    let work = StackWork::new(&params)?;
-    // the dual code of each length (about 19 s of CPU at 1518 bytes for
-    // CRC-32) on the bar, as the computing path shows it
     let bar = Bar::stderr();
-    let doc = joint::report_from_tally(&params, &work, &tally, &bar);
+    let doc = StackJob::merge(files, &Ctx::default().with_progress(&bar));
     bar.finish();
     emit(&doc?, format, output, plot)
 }
@@ -177,9 +132,7 @@ fn emit(
     output: Option<&Path>,
     plot_to: Option<&Path>,
 ) -> Result<()> {
-    if let Some(path) = plot_to {
-        plot(doc, path)?;
-    }
+    crate::args::plot(plot_to, doc)?;
     let text = match format {
         Format::Json => document::to_json_sorted(doc)?,
         Format::Csv => output::csv(&rows(doc, true)),
@@ -237,75 +190,4 @@ fn rows(doc: &document::Stack, full: bool) -> Vec<Vec<String>> {
         ]);
     }
     rows
-}
-
-/// The legend of one length's joint line, by how its points were obtained
-/// (the terms behind `joint.method`): exact terms and the certified bracket,
-/// or an estimate with a sampled weight.
-fn joint_label(at: &[&StackPoint]) -> String {
-    let sampled: Vec<u32> = at
-        .iter()
-        .flat_map(|p| p.terms.iter().filter(|t| !t.exact).map(|t| t.weight))
-        .collect();
-    match sampled.iter().max() {
-        None => "joint (exact terms + bracket)".into(),
-        Some(w) => format!("joint (estimate, sampled weight {w})"),
-    }
-}
-
-/// Joint P(escape | error) (with its interval) and the independence product
-/// against BER, one pair of series per frame length.
-fn plot(doc: &document::Stack, path: &Path) -> Result<()> {
-    use aliasing_plot::figure::{Interval, Series, Shape, XAxis, colour};
-    let mut lengths: Vec<u64> = doc.points.iter().map(|p| p.bytes).collect();
-    lengths.dedup();
-    let mut series = Vec::new();
-    for (k, &b) in lengths.iter().enumerate() {
-        // BER 0 has no place on a log axis
-        let at: Vec<&StackPoint> = doc
-            .points
-            .iter()
-            .filter(|p| p.bytes == b && p.p_error > 0.0)
-            .collect();
-        let joint: Vec<Interval> = at
-            .iter()
-            .map(|p| Interval {
-                x: p.ber,
-                y: p.joint_given_error(),
-                low: p.joint.low / p.p_error,
-                high: p.joint.high / p.p_error,
-            })
-            .collect();
-        let line: Vec<(f64, f64)> = joint.iter().filter_map(|i| i.y.map(|y| (i.x, y))).collect();
-        let product: Vec<(f64, f64)> = at
-            .iter()
-            .filter_map(|p| p.independence_product.map(|x| (p.ber, x)))
-            .collect();
-        series.push(Series {
-            label: format!("{b} bytes: {}", joint_label(&at)),
-            colour: colour(k),
-            shape: Shape::Line(line),
-        });
-        series.push(Series {
-            label: format!("{b} bytes: joint interval"),
-            colour: colour(k),
-            shape: Shape::Estimates(joint),
-        });
-        series.push(Series {
-            label: format!("{b} bytes: independence product (study's)"),
-            colour: colour(k),
-            shape: Shape::Exact(product),
-        });
-    }
-    let fig = aliasing_plot::Figure {
-        title: format!("Joint escape of {} vs the independence product", doc.stack),
-        subtitle: Some("P(every check passes | at least one bit error), BSC".into()),
-        x_label: "bit error rate".into(),
-        y_label: "P(escape | error)".into(),
-        x_axis: XAxis::Log,
-        series,
-    };
-    let format = aliasing_plot::Format::from_path(path)?;
-    aliasing_plot::write_figure(&fig, path, format, aliasing_plot::figure::SIZE)
-        .with_context(|| format!("cannot plot {}", path.display()))
 }

@@ -1,15 +1,16 @@
 //! `alias transfer`: how many frames reach the application corrupted in a
-//! transfer of a given size, per MTU, BER and hops. Rendering of
-//! `aliasing_sim::transfer::report_with`, the one library call that
-//! computes it (the model is written there).
+//! transfer of a given size, per MTU, BER and hops. Parses the arguments
+//! into an [`aliasing_sim::transfer::TransferJob`] (the model is written
+//! there), runs it and renders its document.
 
 use crate::args::parse_bers;
 use crate::lengths::{parse_lengths, parse_size};
 use crate::output::{self, Format, OutPath, PlotPath};
 use crate::progress::Bar;
+use aliasing_core::ctx::{Ctx, Job};
 use aliasing_core::document::{self, Transfer};
 use aliasing_sim::corruption::Corruption;
-use aliasing_sim::transfer::{self, Tallies, TransferParams};
+use aliasing_sim::transfer::{Tallies, TransferJob, TransferParams};
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 
@@ -95,81 +96,39 @@ pub struct Args {
     plot: Option<PlotPath>,
 }
 
-/// Runs `alias transfer`.
+/// Runs `alias transfer`: the arguments into a [`TransferJob`], its run
+/// (with the kept tallies of `--tallies`), the document rendered.
 pub fn run(a: Args) -> Result<()> {
     crate::output::distinct(&[
         ("--output", a.output.as_ref()),
         ("--plot", a.plot.as_ref().map(PlotPath::out)),
         ("--tallies", a.tallies.as_ref()),
     ])?;
-    let burst = a
-        .burst
-        .as_deref()
-        .map(str::parse::<aliasing_core::channel::GilbertElliott>)
-        .transpose()?;
+    let burst = a.burst.as_deref().map(str::parse).transpose()?;
     if burst.is_some() && a.tallies.is_some() {
         bail!("--tallies keeps the binary symmetric channel's tallies: --burst has none to keep");
     }
-    let (size, payload_file) = match (&a.size, &a.payload) {
-        (Some(s), _) => (parse_size(s)?, None),
-        (None, Some(f)) => (file_size(f)?, Some(f.display().to_string())),
-        (None, None) => bail!("give --size or --payload"),
-    };
-    let mtus = parse_lengths(&a.mtu)
-        .map_err(|e| anyhow::anyhow!(format!("--mtu: {e:#}").replace("invalid length: ", "")))?;
-    let bers = match &a.ber {
-        Some(b) => parse_bers(b)?,
-        None => Vec::new(),
-    };
-    let hops = parse_hops(&a.hops)?;
-    let corruption = a
-        .corruption
-        .iter()
-        .map(|c| c.parse::<Corruption>())
-        .collect::<aliasing_core::Result<Vec<_>>>()?;
-    let params = TransferParams {
-        corruption,
-        digest: a.digest.clone(),
-        stack: a.stack.trim().to_string(),
-        size,
-        payload_file,
-        mtus,
-        bers,
-        hops,
-        max_weight: a.max_weight,
-        samples: a.samples,
-        seed: a.seed,
-    };
-    if let Some(ge) = burst {
-        transfer::burst::validate(&params, ge)?;
-        let doc = transfer::burst::report(&params, ge)?;
-        let drawn = Some((params.samples, params.seed));
-        return emit(
-            &doc,
-            a.format,
-            a.output.as_deref(),
-            a.plot.as_deref(),
-            drawn,
-        );
-    }
-    params.validate()?;
+    let job = TransferJob::new(params(&a)?, burst)?;
+    let drawn = burst.map(|_| (job.params().samples, job.params().seed));
     let mut kept = match &a.tallies {
         Some(p) if p.path().exists() => {
             let t = Tallies::read(p.path())?;
-            t.check(&params)
+            t.check(job.params())
                 .with_context(|| format!("--tallies {}", p.path().display()))?;
             t
         }
-        _ => Tallies::new(&params),
+        _ => Tallies::new(job.params()),
     };
     // a cost model of the lengths not kept (no work done): announced beyond
     // a minute on a terminal, refused beyond a day without --allow-long
-    crate::output::long_run(
-        transfer::cost::estimate_seconds(&params, &kept, rayon::current_num_threads()),
-        "this transfer",
-    )?;
+    let threads = rayon::current_num_threads();
+    crate::output::long_run(job.estimate_seconds(&kept, threads), "this transfer")?;
     let bar = Bar::stderr();
-    let result = transfer::report_with(&params, &mut kept, &bar);
+    let ctx = Ctx::default().with_progress(&bar);
+    let result = match burst {
+        Some(_) => job.run(&ctx).map(|d| (d, false)),
+        None => job.run_kept(&mut kept, &ctx),
+    };
     bar.finish();
     let (doc, changed) = result?;
     if let Some(p) = &a.tallies
@@ -177,7 +136,47 @@ pub fn run(a: Args) -> Result<()> {
     {
         output::emit(Some(p.path()), &kept.to_text()?)?;
     }
-    emit(&doc, a.format, a.output.as_deref(), a.plot.as_deref(), None)
+    emit(
+        &doc,
+        a.format,
+        a.output.as_deref(),
+        a.plot.as_deref(),
+        drawn,
+    )
+}
+
+/// The request of the arguments.
+fn params(a: &Args) -> Result<TransferParams> {
+    let (size, payload_file) = match (&a.size, &a.payload) {
+        (Some(s), _) => (parse_size(s)?, None),
+        (None, Some(f)) => (file_size(f)?, Some(f.display().to_string())),
+        (None, None) => bail!("give --size or --payload"),
+    };
+    let mtus = parse_lengths(&a.mtu)
+        .map_err(|e| anyhow::anyhow!(format!("--mtu: {e:#}").replace("invalid length: ", "")))?;
+    let corruption = a
+        .corruption
+        .iter()
+        .map(|c| c.parse::<Corruption>())
+        .collect::<aliasing_core::Result<Vec<_>>>()?;
+    Ok(TransferParams {
+        corruption,
+        digest: a.digest.clone(),
+        stack: a.stack.trim().to_string(),
+        size,
+        payload_file,
+        mtus,
+        bers: a
+            .ber
+            .as_deref()
+            .map(parse_bers)
+            .transpose()?
+            .unwrap_or_default(),
+        hops: parse_hops(&a.hops)?,
+        max_weight: a.max_weight,
+        samples: a.samples,
+        seed: a.seed,
+    })
 }
 
 /// The size of the file at `path`: a regular file only (a FIFO or device

@@ -53,7 +53,7 @@ fn same_figure(name: &str, tagged: &Value) {
     assert_eq!(old, new, "{name}");
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("plot.svg");
-    aliasing_plot::render(&legacy(name), &path).unwrap();
+    aliasing_plot::render(&Document::from_value(&legacy(name)).unwrap(), &path).unwrap();
     assert!(std::fs::read_to_string(&path).unwrap().contains("</svg>"));
 }
 
@@ -92,11 +92,21 @@ fn legacy_documents_without_a_plot_read_into_their_types() {
 
 #[test]
 fn tagged_documents_are_read_by_their_kind() {
-    // a stack document's tag says it has no plot (its keys alone would have
-    // been guessed as a comparison)
+    // a stack document is read by its tag (its keys alone would have been
+    // guessed as a comparison), and so is a search; a bracket has no plot
     let tagged = reads_as::<document::Stack>("stack");
+    assert!(matches!(
+        Document::from_value(&tagged),
+        Ok(Document::Stack(_))
+    ));
+    let tagged = reads_as::<document::Search>("search");
+    assert!(matches!(
+        Document::from_value(&tagged),
+        Ok(Document::Search(_))
+    ));
+    let tagged = reads_as::<document::BracketDoc>("curve-bracket");
     let e = Document::from_value(&tagged).unwrap_err().to_string();
-    assert!(e.contains("`stack` document has no plot"), "{e}");
+    assert!(e.contains("`bracket` document has no plot"), "{e}");
     // a curve document from a newer schema is refused, not misread
     let mut v = reads_as::<document::Curve>("curve-crc");
     v["schema"] = (document::SCHEMA + 1).into();

@@ -5,7 +5,7 @@
 use crate::common;
 
 use aliasing_plot::figure::{ASYMPTOTE, PALETTE, SIZE};
-use aliasing_plot::{Options, PlotError, XUnit, YQuantity, render, render_with};
+use aliasing_plot::{Document, Options, PlotError, XUnit, YQuantity, render, render_with};
 use common::*;
 
 /// The `(attribute value, text)` of every text element whose opening tag has `anchor`.
@@ -188,7 +188,12 @@ fn curve_options_undetected_and_bytes() {
         ..Options::default()
     };
     let p = dir.path().join("ud.svg");
-    render_with(&fixture("curve.json"), &p, &opts).unwrap();
+    render_with(
+        &Document::from_value(&fixture("curve.json")).unwrap(),
+        &p,
+        &opts,
+    )
+    .unwrap();
     let svg = std::fs::read_to_string(&p).unwrap();
     let texts = svg_texts(&svg);
     assert!(texts.iter().any(|t| t.starts_with("P(undetected error)")));
@@ -201,7 +206,12 @@ fn curve_options_undetected_and_bytes() {
     assert!(!texts.iter().any(|t| t.starts_with("2^-")));
     assert!(polylines(&svg, &hex(ASYMPTOTE)).is_empty());
     let p = dir.path().join("ud.png");
-    render_with(&fixture("curve.json"), &p, &opts).unwrap();
+    render_with(
+        &Document::from_value(&fixture("curve.json")).unwrap(),
+        &p,
+        &opts,
+    )
+    .unwrap();
     check_png(&p, &PALETTE[..4]);
 }
 
@@ -473,7 +483,11 @@ fn long_titles_are_cut_and_small_pictures_do_not_panic() {
         };
         for name in ["s.svg", "s.png"] {
             // Either a picture or a one-line error; never a panic.
-            if let Err(e) = render_with(&fixture("curve.json"), &dir.path().join(name), &opts) {
+            if let Err(e) = render_with(
+                &Document::from_value(&fixture("curve.json")).unwrap(),
+                &dir.path().join(name),
+                &opts,
+            ) {
                 assert!(!e.to_string().contains('\n'));
             }
         }
