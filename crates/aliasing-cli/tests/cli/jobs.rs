@@ -23,7 +23,7 @@ fn printed(args: &[&str]) -> String {
 #[test]
 fn the_stack_job_gives_what_alias_stack_prints() {
     let params = StackParams {
-        stack: "ipv4-tcp+CRC-8/SAE-J1850".into(),
+        stack: "ipv4-tcp+CRC-16/ARC".into(),
         bytes: vec![60, 120],
         bers: vec![0.0, 1e-4, 1e-2],
         max_weight: 4,
@@ -34,7 +34,7 @@ fn the_stack_job_gives_what_alias_stack_prints() {
     let cli = printed(&[
         "stack",
         "--stack",
-        "ipv4-tcp+CRC-8/SAE-J1850",
+        "ipv4-tcp+CRC-16/ARC",
         "--bytes",
         "60,120",
         "--ber",
