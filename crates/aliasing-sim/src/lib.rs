@@ -22,11 +22,18 @@
 //! - [`shard`]: shards, checkpoints and merging for any computation cut
 //!   into a fixed list of work items (frames, rare-event strata, ...).
 //! - [`joint`]: the exact joint stack computation (`alias stack`) as shard
-//!   work: parameters, items, tallies and shard files.
+//!   work: parameters, items, tallies and shard files; [`joint::StackJob`],
+//!   the command as a library job.
+//! - [`simulate`]: `alias simulate` as a library job
+//!   ([`simulate::SimulateJob`]): one request routed to Monte Carlo or a
+//!   rare-event sampler, run in an `aliasing_core::ctx::Ctx`, and the merge
+//!   of its shard files.
 //! - [`report`]: escapes per check and for the stack, with intervals.
 //! - [`corruption`]: corruption inside hosts and routers (word, burst,
 //!   splice, bit flips) and whether the TCP checksum misses it, over uniform
 //!   data or a file.
+//! - [`transfer`]: corrupted frames delivered in a transfer
+//!   ([`transfer::TransferJob`], `alias transfer` as a library job).
 //! - [`exact`]: exact values to print beside the estimates (CRCs and Internet
 //!   checksums on a BSC).
 //!

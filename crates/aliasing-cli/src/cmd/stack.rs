@@ -158,22 +158,18 @@ fn rows(doc: &document::Stack, full: bool) -> Vec<Vec<String>> {
             output::prob(x)
         }
     };
-    let mut rows = vec![
-        [
-            "bytes",
-            "ber",
-            "p_error",
-            "joint",
-            "low",
-            "high",
-            "joint|error",
-            "product",
-            "ratio",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect::<Vec<_>>(),
+    let head = [
+        "bytes",
+        "ber",
+        "p_error",
+        "joint",
+        "low",
+        "high",
+        "joint|error",
+        "product",
+        "ratio",
     ];
+    let mut rows = vec![head.map(String::from).to_vec()];
     let or_dash = |x: Option<f64>| x.map_or_else(|| "-".to_string(), fmt);
     for pt in &doc.points {
         let j = &pt.joint;

@@ -273,29 +273,25 @@ fn rows(doc: &Transfer, full: bool) -> Vec<Vec<String>> {
         }
     };
     let or_dash = |x: Option<f64>| x.map_or_else(|| "-".to_string(), fmt);
-    let mut rows = vec![
-        [
-            "mtu",
-            "frame",
-            "ber",
-            "hops",
-            "frames",
-            "sent",
-            "p_error",
-            "joint",
-            "escapes",
-            "low",
-            "high",
-            "p_at_least_one",
-            "bytes_per_escape",
-            "independence",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect::<Vec<_>>(),
+    let head = [
+        "mtu",
+        "frame",
+        "ber",
+        "hops",
+        "frames",
+        "sent",
+        "p_error",
+        "joint",
+        "escapes",
+        "low",
+        "high",
+        "p_at_least_one",
+        "bytes_per_escape",
+        "independence",
     ];
+    let mut rows = vec![head.map(String::from).to_vec()];
     for pt in &doc.points {
-        rows.push(vec![
+        let mut row = vec![
             pt.mtu.to_string(),
             pt.frame_bytes.to_string(),
             fmt(pt.ber),
@@ -310,20 +306,16 @@ fn rows(doc: &Transfer, full: bool) -> Vec<Vec<String>> {
             or_dash(pt.p_at_least_one.estimate),
             or_dash(pt.bytes_per_escape),
             or_dash(pt.independence_escapes),
-        ]);
-        let last = rows.len() - 1;
+        ];
         if let Some(t) = &pt.total_escapes {
-            for c in &pt.corruption {
-                rows[last].push(fmt(c.escapes));
-            }
-            rows[last].extend([or_dash(t.estimate), fmt(t.low), fmt(t.high)]);
+            row.extend(pt.corruption.iter().map(|c| fmt(c.escapes)));
+            row.extend([or_dash(t.estimate), fmt(t.low), fmt(t.high)]);
         }
+        rows.push(row);
     }
     // corruption columns: one per model (its escapes), then the total
     if let Some(pt) = doc.points.iter().find(|p| p.total_escapes.is_some()) {
-        for c in &pt.corruption {
-            rows[0].push(format!("{}_escapes", c.model));
-        }
+        rows[0].extend(pt.corruption.iter().map(|c| format!("{}_escapes", c.model)));
         rows[0].extend(["total_escapes", "total_low", "total_high"].map(String::from));
     }
     rows

@@ -170,3 +170,46 @@ fn unknown_or_wrong_documents_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(is_empty(&d));
 }
+
+/// `alias plot` redraws the saved document of every command with a figure:
+/// a stack's and a search's `--format json` output replot to the very
+/// picture their `--plot` drew.
+#[test]
+fn stack_and_search_documents_replot_to_their_commands_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    for (cmd, args) in [
+        (
+            "stack",
+            vec!["--stack", "ipv4-tcp+CRC-16/ARC", "--bytes", "60,120"],
+        ),
+        ("search", vec!["--width", "8", "--bits", "48,64"]),
+    ] {
+        let (json, drawn, redrawn) = (
+            arg(&dir, &format!("{cmd}.json")),
+            arg(&dir, &format!("{cmd}.svg")),
+            arg(&dir, &format!("{cmd}-again.svg")),
+        );
+        let mut a = vec![cmd];
+        a.extend(&args);
+        a.extend(["--ber", "1e-4,1e-3", "--format", "json", "-o", &json]);
+        a.extend(["--plot", &drawn]);
+        let out = alias(&a, None);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let out = alias(&["plot", &json, "-o", &redrawn], None);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let (a, b) = (
+            std::fs::read(&drawn).unwrap(),
+            std::fs::read(&redrawn).unwrap(),
+        );
+        assert!(String::from_utf8_lossy(&a).contains("</svg>"), "{cmd}");
+        assert_eq!(a, b, "{cmd}: the replot differs from the command's figure");
+    }
+}
