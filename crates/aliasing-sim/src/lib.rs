@@ -27,6 +27,8 @@
 //! - [`corruption`]: corruption inside hosts and routers (word, burst,
 //!   splice, bit flips) and whether the TCP checksum misses it, over uniform
 //!   data or a file.
+//! - [`weights`]: `alias weights` as a job, its dual-code pass split into
+//!   shard files and their merge.
 //! - [`exact`]: exact values to print beside the estimates (CRCs and Internet
 //!   checksums on a BSC).
 //!
@@ -113,6 +115,7 @@ pub mod stream;
 #[cfg(test)]
 mod tier;
 pub mod transfer;
+pub mod weights;
 
 /// The crate's README, whose example runs as a doc test.
 #[doc = include_str!("../README.md")]
