@@ -8,6 +8,7 @@
 //! | job | document | command |
 //! |-----|----------|---------|
 //! | [`CurveJob`] | [`Curve`](crate::document::Curve) | `alias curve` (CRCs to 32 bits, checksums) |
+//! | [`CompareJob`] | [`Compare`](crate::document::Compare) | `alias compare` |
 //! | [`HdJob`] | [`Hd`](crate::document::Hd) | `alias hd` |
 //!
 //! ```
@@ -18,8 +19,10 @@
 //! assert_eq!(doc.profile[0], 32751); // HD 3 up to 32751 data bits
 //! ```
 
+mod compare;
 mod curve;
 mod hd;
 
+pub use compare::CompareJob;
 pub use curve::{CurveBuilder, CurveJob, GivenBytes};
 pub use hd::HdJob;

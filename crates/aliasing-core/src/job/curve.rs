@@ -25,7 +25,8 @@ pub enum GivenBytes {
 }
 
 impl GivenBytes {
-    fn borrow(&self) -> Given<'_> {
+    /// The bytes as a [`Given`].
+    pub fn borrow(&self) -> Given<'_> {
         match self {
             GivenBytes::Data(d) => Given::Data(d),
             GivenBytes::Frame(f) => Given::Frame(f),
