@@ -1,5 +1,7 @@
 //! Argument parsing shared by the subcommands: BER lists, payloads, shards.
 
+use aliasing_core::ctx::Ctx;
+use aliasing_core::units::MemoryBudget;
 use anyhow::{Context, Result, bail};
 use std::path::Path;
 
@@ -53,6 +55,19 @@ pub fn burst_spec(s: &str) -> std::result::Result<String, String> {
     s.parse::<aliasing_core::channel::GilbertElliott>()
         .map(|_| s.to_string())
         .map_err(|e| e.to_string())
+}
+
+/// The context of a run: the memory budget of `--memory` if given, else
+/// the environment's (read here, once per run), watched by nothing (set
+/// a bar with [`Ctx::with_progress`]), every core, no team.
+pub fn context(memory: Option<&str>) -> Result<Ctx<'static>> {
+    let budget = match memory {
+        Some(m) => MemoryBudget::parse(m).with_context(|| {
+            format!("--memory `{m}` is not a byte count (e.g. 8G, 512M, 1000000)")
+        })?,
+        None => MemoryBudget::from_env()?,
+    };
+    Ok(Ctx::new(budget))
 }
 
 /// Parses `--shard I/N` (1-based, `1 <= I <= N`: the `FromStr` of

@@ -338,7 +338,7 @@ fn kind_of(e: &anyhow::Error) -> (ErrorKind, &'static str) {
     use aliasing_plot::PlotError as P;
     for cause in e.chain() {
         if let Some(c) = cause.downcast_ref::<E>() {
-            return match c {
+            return match c.root() {
                 E::TooBig { .. } => (ErrorKind::Other, "too_big"),
                 E::BadPolynomial { .. } => (ErrorKind::Input, "bad_polynomial"),
                 E::UnknownName { .. } => (ErrorKind::Input, "unknown_name"),

@@ -55,6 +55,33 @@ pub enum Error {
     /// Any other invalid argument.
     #[error("{0}")]
     Invalid(String),
+    /// `error`, met in the part of a request named `what` (one check of a
+    /// comparison); [`Error::root`] is the error itself.
+    #[error("{what}: {error}")]
+    Within {
+        /// The part, e.g. a check's name.
+        what: String,
+        /// The error.
+        error: Box<Error>,
+    },
+}
+
+impl Error {
+    /// This error, met in the part of a request named `what`.
+    pub fn within(self, what: impl Into<String>) -> Error {
+        Error::Within {
+            what: what.into(),
+            error: Box::new(self),
+        }
+    }
+
+    /// The error under any [`Error::Within`] wrappers.
+    pub fn root(&self) -> &Error {
+        match self {
+            Error::Within { error, .. } => error.root(),
+            e => e,
+        }
+    }
 }
 
 fn suggest(s: &[String]) -> String {

@@ -39,6 +39,8 @@
 //! - [`ctx`]: the one context of a run ([`ctx::Ctx`]: memory budget,
 //!   progress, threads, MPI team) and [`ctx::Job`], a command as a library
 //!   call.
+//! - [`job`]: the commands as library jobs (validated requests whose run
+//!   returns their document).
 //! - [`document`]: every result as a typed serde document, tagged with its
 //!   kind and a schema version (the CLI's JSON output; what the plots read).
 //!
@@ -117,6 +119,7 @@ pub mod fletcher;
 pub mod gf2;
 pub mod highprec;
 pub mod internet;
+pub mod job;
 pub mod joint;
 pub mod layout;
 pub mod lowweight;

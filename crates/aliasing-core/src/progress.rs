@@ -56,6 +56,12 @@ pub trait Progress: Sync {
 
     /// The computation has ended (successfully or not); no more calls follow.
     fn finish(&self) {}
+
+    /// A part of a computation made of several begins (one check's column
+    /// of a comparison): the stages that follow belong to `name`.
+    fn part(&self, name: &str) {
+        let _ = name;
+    }
 }
 
 /// Watches nothing: the default for callers that want no progress.
@@ -75,6 +81,9 @@ impl<P: Progress + ?Sized> Progress for &P {
     }
     fn finish(&self) {
         (**self).finish()
+    }
+    fn part(&self, name: &str) {
+        (**self).part(name)
     }
 }
 

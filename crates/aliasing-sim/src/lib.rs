@@ -34,6 +34,8 @@
 //!   data or a file.
 //! - [`transfer`]: corrupted frames delivered in a transfer
 //!   ([`transfer::TransferJob`], `alias transfer` as a library job).
+//! - [`weights`]: `alias weights` as a job, its dual-code pass split into
+//!   shard files and their merge.
 //! - [`exact`]: exact values to print beside the estimates (CRCs and Internet
 //!   checksums on a BSC).
 //!
@@ -121,6 +123,7 @@ pub mod stream;
 #[cfg(test)]
 mod tier;
 pub mod transfer;
+pub mod weights;
 
 pub use run::{Frames, Seed};
 

@@ -7,13 +7,11 @@ use crate::output::{self, Format};
 use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
 use aliasing_core::bsc::CurvePoint;
-use aliasing_core::channel::GilbertElliott;
 use aliasing_core::check::CheckSpec;
-use aliasing_core::compare;
-use aliasing_core::crc::CrcAlgorithm;
-use aliasing_core::markov::gilbert;
-use aliasing_core::units::{Ber, Bits, MemoryBudget};
-use aliasing_core::{catalogue, curve, document};
+use aliasing_core::ctx::Job;
+use aliasing_core::document::{self, Curve};
+use aliasing_core::job::{CurveJob, GivenBytes};
+use aliasing_core::{catalogue, curve};
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -144,151 +142,30 @@ fn lengths(args: &Args) -> Result<(Vec<u64>, String)> {
     Ok((DEFAULT_BITS.to_vec(), DEFAULT_LENGTHS_NOTE.to_string()))
 }
 
-/// What was computed: the check, its identity in JSON, the method and points.
-struct Computed {
-    name: String,
-    width: u32,
-    /// Full and Koopman forms, for CRCs.
-    forms: Option<(String, String)>,
-    method: String,
-    points: Vec<CurvePoint>,
-    /// The burst channel, for `--burst`.
-    channel: Option<GilbertElliott>,
-}
-
-fn compute(args: &Args, bers: &[f64], bits: &[u64], budget: MemoryBudget) -> Result<Computed> {
+/// The job `args` ask for (after the routing of wide CRCs to a bracket).
+fn job(args: &Args, bers: Vec<f64>, bits: Vec<u64>) -> Result<CurveJob> {
     let data = read_payload(args.payload.as_deref(), args.payload_hex.as_deref())?;
     let frame = read_frame(args.frame.as_deref(), args.frame_hex.as_deref())?;
-    let given = match (&data, &frame) {
-        (Some(d), _) => Some(compare::Given::Data(d)),
-        (None, Some(f)) => Some(compare::Given::Frame(f)),
-        (None, None) => None,
+    let given = match (data, frame) {
+        (Some(d), _) => Some(GivenBytes::Data(d)),
+        (None, f) => f.map(GivenBytes::Frame),
     };
-    let kind = match (&args.crc, &args.check) {
+    let check = match (&args.crc, &args.check) {
         (Some(c), _) => CheckSpec::Crc(Box::new(catalogue::resolve(c)?)),
         (None, Some(c)) => c.parse::<CheckSpec>()?,
         (None, None) => bail!("give --crc or --check"),
     };
-    let no_lengths = args.bits.is_none() && args.bytes.is_none();
-    if let CheckSpec::Crc(crc) = &kind {
-        // A CRC's escapes do not depend on the data: given bytes only set the
-        // length (the data and the CRC's field, or the verified frame).
-        let field = (crc.width() as u64).div_ceil(8);
-        let bits = match given {
-            Some(compare::Given::Data(d)) if no_lengths => vec![8 * (d.len() as u64 + field)],
-            Some(compare::Given::Frame(f)) => {
-                compare::verify_frame(&kind, f)?;
-                if !no_lengths && bits.iter().any(|&b| b != 8 * f.len() as u64) {
-                    bail!(
-                        "a captured frame has one length, its own ({} bytes): drop --bits/--bytes",
-                        f.len()
-                    );
-                }
-                vec![8 * f.len() as u64]
-            }
-            _ => bits.to_vec(),
-        };
-        if let Some(spec) = &args.burst {
-            return burst(args, crc, spec, &bits, budget);
-        }
-        let bers = Ber::list(bers)?;
-        let lengths: Vec<Bits> = bits.iter().map(|&n| Bits(n)).collect();
-        let req = curve::Request::for_crc(crc, &lengths, &bers)?;
-        crate::output::long_run(
-            curve::estimated_seconds(&req, args.method.into(), budget),
-            "this curve",
-        )?;
-        let bar = Bar::stderr();
-        let res = curve::exact_with(&req, args.method.into(), budget, &bar)?;
-        bar.finish();
-        let g = res.generator;
-        return Ok(Computed {
-            name: res.name,
-            width: g.width(),
-            forms: Some((g.full_string(), g.koopman_string())),
-            method: res.method.name().into(),
-            points: res.points,
-            channel: None,
-        });
+    // without lengths, given bytes set the only one
+    let lengths_given = args.bits.is_some() || args.bytes.is_some() || given.is_none();
+    let mut job = CurveJob::builder(check)
+        .bers(bers)
+        .given(given)
+        .burst(args.burst.as_deref().map(str::parse).transpose()?)
+        .method(args.method.into());
+    if lengths_given {
+        job = job.bits(bits);
     }
-    if args.method != MethodArg::Auto {
-        bail!(
-            "--method applies to CRCs; {} has its own exact method",
-            kind.name()
-        );
-    }
-    let bytes: Vec<u64> = if given.is_some() && no_lengths {
-        Vec::new() // the data and the field, or the frame
-    } else {
-        bits.iter()
-            .map(|&b| {
-                if b % 8 == 0 {
-                    Ok(b / 8)
-                } else {
-                    bail!(
-                        "invalid length: {b} bits is not a whole number of bytes for {}",
-                        kind.name()
-                    )
-                }
-            })
-            .collect::<Result<_>>()?
-    };
-    let bar = Bar::stderr();
-    let points = compare::curve_with(&kind, &bytes, bers, given, &bar)?;
-    bar.finish();
-    Ok(Computed {
-        name: kind.name(),
-        width: kind.check_bits(),
-        forms: None,
-        method: match given {
-            Some(compare::Given::Data(_)) => "exact, given data, field computed from them",
-            Some(compare::Given::Frame(_)) => "exact, given frame, field verified",
-            None => "exact, random data",
-        }
-        .into(),
-        points,
-        channel: None,
-    })
-}
-
-/// `--burst`: the exact Gilbert-Elliott product chain ([`gilbert`]).
-fn burst(
-    args: &Args,
-    crc: &CrcAlgorithm,
-    spec: &str,
-    bits: &[u64],
-    budget: MemoryBudget,
-) -> Result<Computed> {
-    let ge: GilbertElliott = spec.parse()?;
-    let g = crc.generator();
-    if args.method == MethodArg::Dual {
-        bail!(
-            "--method dual does not take --burst: the exact burst-channel method is the \
-             Markov product chain (--method markov or auto)"
-        );
-    }
-    if g.width() > gilbert::MAX_WIDTH {
-        bail!(
-            "--burst: exact burst-channel curves take CRCs up to {} bits and {} has {}; \
-             estimate it with `alias simulate --stack {} --burst {spec}`",
-            gilbert::MAX_WIDTH,
-            crc.name(),
-            g.width(),
-            args.crc.as_deref().unwrap_or("CRC")
-        );
-    }
-    curve::validate(g.width(), bits, &[ge.mean_ber()])?;
-    let bar = Bar::stderr();
-    let points = gilbert::curve_with(&g, bits, &ge, budget, &bar)?;
-    bar.finish();
-    Ok(Computed {
-        name: crc.name().to_string(),
-        width: g.width(),
-        forms: Some((g.full_string(), g.koopman_string())),
-        method: curve::Method::Markov.name().into(),
-        points,
-        channel: Some(ge),
-    })
+    Ok(job.build()?)
 }
 
 /// Runs `alias curve`.
@@ -314,126 +191,85 @@ pub fn run(args: Args) -> Result<()> {
             );
         }
     }
-    let budget = match &args.memory {
-        Some(m) => MemoryBudget::parse(m).with_context(|| {
-            format!("--memory `{m}` is not a byte count (e.g. 8G, 512M, 1000000)")
-        })?,
-        None => MemoryBudget::from_env()?,
-    };
-    let mut res = compute(&args, &bers, &bits, budget)?;
-    // One frame, one meaning: a CRC whose width is not whole bytes is a
-    // codeword of exactly the length asked, its check bits packed after the
-    // data; the simulator stores the same CRC in whole bytes.
-    let frame_note = (res.forms.is_some() && res.width % 8 != 0).then(|| {
-        let w = res.width;
-        let pad = 8 * w.div_ceil(8) - w;
-        format!(
-            "frame: each length is one codeword, its {w} check bits right after the data (no \
-             padding); `alias simulate` stores this CRC in {} bytes with {pad} pad bits that \
-             an error must leave alone, so its frame of L bytes has (1-p)^{pad} x P(undetected) \
-             at 8L-{pad} bits",
-            w.div_ceil(8)
-        )
-    });
-    if let Some(n) = &frame_note {
-        res.method = format!("{}; {n}", res.method);
-    }
-    let ratio = |pt: &CurvePoint| pt.p_alias_given_error * 2f64.powi(res.width as i32);
-    // The JSON document is built only where it is used (60,000 points take
-    // a noticeable share of a width-16 run otherwise).
-    let doc = || {
-        let (full, koopman) = match &res.forms {
-            Some((f, k)) => (Some(f.clone()), Some(k.clone())),
-            None => (None, None),
-        };
-        let check = document::CheckInfo {
-            name: res.name.clone(),
-            width: res.width,
-            full,
-            koopman,
-        };
-        let channel = res.channel.as_ref().map(document::ChannelInfo::from);
-        document::Curve::new(check, res.method.clone(), res.points.clone(), channel)
-    };
-    if args.plot.is_some() {
-        plot(args.plot.as_deref(), &doc())?;
-    }
+    let ctx = crate::args::context(args.memory.as_deref())?;
+    let job = job(&args, bers, bits)?;
+    output::long_run(job.estimated_seconds(&ctx), "this curve")?;
+    let bar = Bar::stderr();
+    let doc = job.run(&ctx.with_progress(&bar))?;
+    plot(args.plot.as_deref(), &doc)?;
     let text = match args.format {
-        Format::Json => document::to_json_sorted(&doc())?,
-        Format::Csv | Format::Table => {
-            let ratio_head = format!("P(alias|error)/2^-{}", res.width);
-            let mut rows = vec![vec![
-                "ber".to_string(),
-                "bits".into(),
-                "data_bits".into(),
-                "P(error)".into(),
-                "P(undetected)".into(),
-                "P(alias|error)".into(),
-                ratio_head,
-            ]];
-            // Shortest round-trip formatting of 60,000 points is a visible
-            // share of a width-16 run: rows are formatted in parallel.
-            let num = |x: f64| {
-                if args.format == Format::Csv {
-                    format!("{x:e}")
-                } else {
-                    output::prob(x)
-                }
-            };
-            rows.par_extend(res.points.par_iter().map(|pt| {
-                vec![
-                    format!("{:e}", pt.ber),
-                    pt.bits.to_string(),
-                    pt.data_bits.to_string(),
-                    num(pt.p_error),
-                    num(pt.p_undetected),
-                    num(pt.p_alias_given_error),
-                    num(ratio(pt)),
-                ]
-            }));
-            if args.format == Format::Csv {
-                output::csv(&rows)
-            } else {
-                let head = match &res.forms {
-                    Some((f, k)) => format!(
-                        "CRC: {} (width {}, full {f}, Koopman {k})",
-                        res.name, res.width
-                    ),
-                    None => format!("check: {} ({} check bits)", res.name, res.width),
-                };
-                let head = match &res.channel {
-                    Some(ge) => format!(
-                        "{head}\nchannel: Gilbert-Elliott bursts, good-state BER {:e}, \
-                         bad-state BER {:e}, P(good->bad) {:e}, P(bad->good) {:e} per bit \
-                         (bad {:.4e} of the time, mean BER {:.4e}; first bit stationary); \
-                         ber column = mean BER, P(error) exact for this channel",
-                        ge.p_good,
-                        ge.p_bad,
-                        ge.good_to_bad,
-                        ge.bad_to_good,
-                        ge.bad_fraction(),
-                        ge.mean_ber()
-                    ),
-                    None => head,
-                };
-                let lengths_note = match &frame_note {
-                    Some(_) => format!("{lengths_note}\n{}", frame_note.as_deref().unwrap_or("")),
-                    None => lengths_note.clone(),
-                };
-                let method = res.method.split("; frame:").next().unwrap_or(&res.method);
-                format!(
-                    "{head}\n\
-                     method: {method} (exact)\n\
-                     lengths: codeword bits, check bits included; {}\n\
-                     P(alias|error) = P(undetected) / P(error); \
-                     2^-{} is an ideal {}-bit check on random data\n\n{}",
-                    lengths_note,
-                    res.width,
-                    res.width,
-                    output::table(&rows)
-                )
-            }
-        }
+        Format::Json => document::to_json_sorted(&doc)?,
+        Format::Csv => output::csv(&rows(&doc, true)),
+        Format::Table => table(&doc, &lengths_note),
     };
     output::emit(args.output.as_deref(), &text)
+}
+
+/// The points' rows, header first (numbers in full for CSV).
+fn rows(doc: &Curve, csv: bool) -> Vec<Vec<String>> {
+    let width = doc.check.width;
+    let head = [
+        "ber",
+        "bits",
+        "data_bits",
+        "P(error)",
+        "P(undetected)",
+        "P(alias|error)",
+    ];
+    let mut rows = vec![head.map(String::from).to_vec()];
+    rows[0].push(format!("P(alias|error)/2^-{width}"));
+    // Shortest round-trip formatting of 60,000 points is a visible share
+    // of a width-16 run: rows are formatted in parallel.
+    let num = |x: f64| {
+        if csv {
+            format!("{x:e}")
+        } else {
+            output::prob(x)
+        }
+    };
+    rows.par_extend(doc.points.par_iter().map(|pt: &CurvePoint| {
+        vec![
+            format!("{:e}", pt.ber),
+            pt.bits.to_string(),
+            pt.data_bits.to_string(),
+            num(pt.p_error),
+            num(pt.p_undetected),
+            num(pt.p_alias_given_error),
+            num(pt.p_alias_given_error * 2f64.powi(width as i32)),
+        ]
+    }));
+    rows
+}
+
+/// The table form: the check, channel, method and lengths, then the rows.
+fn table(doc: &Curve, lengths_note: &str) -> String {
+    let c = &doc.check;
+    let head = match (&c.full, &c.koopman) {
+        (Some(f), Some(k)) => format!("CRC: {} (width {}, full {f}, Koopman {k})", c.name, c.width),
+        _ => format!("check: {} ({} check bits)", c.name, c.width),
+    };
+    let head = match &doc.channel {
+        Some(ge) => format!(
+            "{head}\nchannel: Gilbert-Elliott bursts, good-state BER {:e}, \
+             bad-state BER {:e}, P(good->bad) {:e}, P(bad->good) {:e} per bit \
+             (bad {:.4e} of the time, mean BER {:.4e}; first bit stationary); \
+             ber column = mean BER, P(error) exact for this channel",
+            ge.p_good, ge.p_bad, ge.good_to_bad, ge.bad_to_good, ge.bad_fraction, ge.mean_ber
+        ),
+        None => head,
+    };
+    // the frame note of a CRC not of whole bytes rides on the method
+    let (method, lengths_note) = match doc.method.split_once("; frame:") {
+        Some((m, note)) => (m, format!("{lengths_note}\nframe:{note}")),
+        None => (doc.method.as_str(), lengths_note.to_string()),
+    };
+    format!(
+        "{head}\n\
+         method: {method} (exact)\n\
+         lengths: codeword bits, check bits included; {lengths_note}\n\
+         P(alias|error) = P(undetected) / P(error); \
+         2^-{w} is an ideal {w}-bit check on random data\n\n{}",
+        output::table(&rows(doc, false)),
+        w = c.width,
+    )
 }

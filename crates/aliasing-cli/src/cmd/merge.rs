@@ -4,7 +4,6 @@
 
 use super::simulate::Sink;
 use crate::output::OutPath;
-use aliasing_core::ctx::Ctx;
 use aliasing_sim::session;
 use aliasing_sim::simulate::SimulateJob;
 use anyhow::Result;
@@ -118,7 +117,7 @@ pub fn run(a: Args) -> Result<()> {
         &kind,
         &a.files,
         a.report.no_exact,
-        &Ctx::default().with_progress(&bar),
+        &crate::args::context(None)?.with_progress(&bar),
     );
     bar.finish();
     a.report.finish(done?, a.out.as_ref())

@@ -4,7 +4,6 @@ use crate::lengths::count;
 use crate::output::{self, Format};
 use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
-use aliasing_core::ctx::Ctx;
 use aliasing_core::shard::Shard;
 use aliasing_sim::channel::{Channel, GilbertElliott};
 use aliasing_sim::report::{Estimate, Report};
@@ -295,7 +294,7 @@ fn run_in(a: &Args, team: Option<&dyn Team>) -> Result<()> {
     };
     crate::output::long_run(job.estimate_seconds(a.threads), what)?;
     let bar = Bar::when(team.is_none_or(|t| t.rank() == 0));
-    let ctx = Ctx::default()
+    let ctx = crate::args::context(None)?
         .with_progress(&bar)
         .with_threads(a.threads)?
         .with_team(team);

@@ -8,7 +8,7 @@ use crate::args::{parse_bers, parse_shard};
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format, OutPath, PlotPath};
 use crate::progress::Bar;
-use aliasing_core::ctx::{Ctx, Job};
+use aliasing_core::ctx::Job;
 use aliasing_core::document;
 use aliasing_core::shard::Shard;
 use aliasing_sim::joint::{StackJob, StackParams};
@@ -77,7 +77,7 @@ pub fn run(a: Args) -> Result<()> {
         ("--out", a.out.as_ref()),
     ])?;
     let bar = Bar::stderr();
-    let ctx = Ctx::default().with_progress(&bar);
+    let ctx = crate::args::context(None)?.with_progress(&bar);
     if let Some(files) = &a.merge {
         let doc = StackJob::merge(files, &ctx);
         bar.finish();
@@ -121,7 +121,7 @@ pub fn merge_report(
     plot: Option<&Path>,
 ) -> Result<()> {
     let bar = Bar::stderr();
-    let doc = StackJob::merge(files, &Ctx::default().with_progress(&bar));
+    let doc = StackJob::merge(files, &crate::args::context(None)?.with_progress(&bar));
     bar.finish();
     emit(&doc?, format, output, plot)
 }

@@ -7,7 +7,7 @@ use crate::args::parse_bers;
 use crate::lengths::{parse_lengths, parse_size};
 use crate::output::{self, Format, OutPath, PlotPath};
 use crate::progress::Bar;
-use aliasing_core::ctx::{Ctx, Job};
+use aliasing_core::ctx::Job;
 use aliasing_core::document::{self, Transfer};
 use aliasing_sim::corruption::Corruption;
 use aliasing_sim::transfer::{Tallies, TransferJob, TransferParams};
@@ -124,7 +124,7 @@ pub fn run(a: Args) -> Result<()> {
     let threads = rayon::current_num_threads();
     crate::output::long_run(job.estimate_seconds(&kept, threads), "this transfer")?;
     let bar = Bar::stderr();
-    let ctx = Ctx::default().with_progress(&bar);
+    let ctx = crate::args::context(None)?.with_progress(&bar);
     let result = match burst {
         Some(_) => job.run(&ctx).map(|d| (d, false)),
         None => job.run_kept(&mut kept, &ctx),

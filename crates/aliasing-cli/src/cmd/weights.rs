@@ -9,15 +9,13 @@
 use crate::output::{self, Format};
 use crate::output::{OutPath, PlotPath};
 use aliasing_core::crc::CrcAlgorithm;
-use aliasing_core::dual::DualPass;
-use aliasing_core::progress::Progress as _;
+use aliasing_core::ctx::Job;
+use aliasing_core::document::{self, Weights};
 use aliasing_core::shard::Shard;
-use aliasing_core::units::MemoryBudget;
-use aliasing_core::weights::{self, WeightDistribution};
-use aliasing_core::{catalogue, document};
-use aliasing_sim::shard::{Checkpoint, Drive, ShardFile, Team, drive};
+use aliasing_core::weights::WeightMethod;
+use aliasing_sim::shard::Team;
+use aliasing_sim::weights::{self, PassFile, WeightsJob};
 use anyhow::{Result, bail};
-use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// Counting method of `alias weights`.
@@ -74,26 +72,7 @@ pub struct Args {
 }
 
 /// The kind of the result files of a split dual-code pass of `alias weights`.
-pub const FORMAT: &str = "alias-weights";
-
-/// What the output of a split `alias weights` depends on (the report flags
-/// `--format` and `--output` come from `alias merge`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Params {
-    /// The `--crc` given.
-    pub crc: String,
-    /// The generator it names, in full notation.
-    pub generator: String,
-    /// Codeword length in bits.
-    pub bits: u64,
-    /// `--max-weight`.
-    pub max_weight: u64,
-    /// `--dual`: print the dual code's weights too.
-    pub dual: bool,
-}
-
-/// A shard's (or the whole pass's) result file: dual-weight histograms per length.
-pub type PassFile = ShardFile<Params, Vec<Vec<u64>>>;
+pub const FORMAT: &str = weights::FORMAT;
 
 /// Runs `alias weights`. Under MPI, a rank that fails prints its error and
 /// ends the whole job.
@@ -107,100 +86,41 @@ fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
         ("--out", args.out.as_ref()),
         ("--plot", args.plot.as_ref().map(PlotPath::out)),
     ])?;
-    let crc = catalogue::resolve(&args.crc)?;
-    let g = crc.generator();
     let method = match args.method {
-        Method::Auto => weights::WeightMethod::Auto,
-        Method::Dual => weights::WeightMethod::Dual,
-        Method::Syndromes => weights::WeightMethod::Syndromes,
+        Method::Auto => WeightMethod::Auto,
+        Method::Dual => WeightMethod::Dual,
+        Method::Syndromes => WeightMethod::Syndromes,
     };
+    let job = WeightsJob::new(&args.crc, args.bits, args.max_weight, method, args.dual)?;
     let split = args.shard.is_some() || args.out.is_some() || team.is_some();
     if split && args.plot.is_some() {
         bail!("--plot draws a whole distribution: run without --shard, --out or MPI ranks");
     }
-    if !split {
-        output::long_run(
-            weights::estimated_seconds(&g, args.bits, args.max_weight, method, args.dual),
-            "this count",
-        )?;
-        let dist = {
-            let bar = crate::progress::Bar::stderr();
-            let d = weights::distribution_with(
-                &g,
-                args.bits,
-                args.max_weight,
-                method,
-                args.dual,
-                &bar,
-            )?;
-            bar.finish();
-            d
-        };
-        if let Some(p) = &args.plot {
-            draw(&crc, args.bits, &dist, args.dual, p)?;
+    let ctx = crate::args::context(None)?.with_team(team);
+    let doc = if split {
+        let shard = args.shard.as_deref().map(crate::args::parse_shard);
+        let pass = job.pass(shard.transpose()?.unwrap_or(Shard::WHOLE))?;
+        let bar = crate::progress::Bar::when(ctx.is_root());
+        let done = pass.run(&ctx.with_progress(&bar))?;
+        if !ctx.is_root() {
+            return Ok(());
         }
-        let text = render(&crc, args.bits, &dist, args.dual, args.format)?;
-        return output::emit(args.output.as_deref(), &text);
-    }
-    let shard = args
-        .shard
-        .as_deref()
-        .map(crate::args::parse_shard)
-        .transpose()?
-        .unwrap_or(Shard::WHOLE);
-    if args.bits <= g.width() as u64 {
-        // the refusal `distribution` gives, before the pass
-        weights::distribution(&g, args.bits, 0, weights::WeightMethod::Dual, false)?;
-    }
-    if !weights::uses_dual(&g, args.bits, args.max_weight, method, args.dual) {
-        bail!("--shard, --out and MPI ranks split the dual-code pass: use --method dual");
-    }
-    let params = Params {
-        crc: args.crc.clone(),
-        generator: g.full_string(),
-        bits: args.bits,
-        max_weight: args.max_weight,
-        dual: args.dual,
+        if let Some(out) = &args.out {
+            done.file.write(out)?;
+        }
+        match done.document {
+            Some(doc) => doc,
+            None => return Ok(()), // a shard's tally alone is no distribution: merge the shards
+        }
+    } else {
+        output::long_run(job.estimated_seconds(), "this count")?;
+        let bar = crate::progress::Bar::stderr();
+        job.run(&ctx.with_progress(&bar))?
     };
-    let pass = DualPass::new(&g, &[args.bits], MemoryBudget::from_env()?)?;
-    let root = team.is_none_or(|t| t.rank() == 0);
-    let bar = crate::progress::Bar::when(root);
-    bar.stage("dual-code state ranges", shard.strided_len(pass.items()));
-    let opts = Drive {
-        progress: &bar,
-        team,
-        ..Default::default()
-    };
-    let tally = drive(
-        pass.items(),
-        shard,
-        Checkpoint::start(pass.zero()),
-        &opts,
-        |i| pass.item(i),
-    )?;
-    bar.finish();
-    if !root {
-        return Ok(());
+    if let Some(p) = &args.plot {
+        draw(job.crc(), &doc, p)?;
     }
-    if let Some(out) = &args.out {
-        PassFile::finished(FORMAT, params.clone(), shard, pass.items(), tally.clone())
-            .write(out)?;
-    }
-    if shard.count > 1 {
-        // a shard's tally alone is no distribution: merge the shards
-        return Ok(());
-    }
-    let text = report(&params, &pass, &tally, args.format)?;
-    output::emit(args.output.as_deref(), &text)
-}
-
-/// The output of `alias weights` for `params` from the whole pass's tally
-/// (single run, MPI, or merged shards).
-fn report(params: &Params, pass: &DualPass, tally: &[Vec<u64>], format: Format) -> Result<String> {
-    let crc = catalogue::resolve(&params.crc)?;
-    let d = pass.finish(tally)?.remove(0);
-    let dist = weights::from_dual(d, params.max_weight)?;
-    render(&crc, params.bits, &dist, params.dual, format)
+    output::emit(args.output.as_deref(), &render(&doc, args.format)?)
 }
 
 /// Reads result files of a split dual-code pass, adds them (each shard once,
@@ -210,20 +130,10 @@ pub fn merge(paths: &[PathBuf], format: Format, out: Option<&Path>) -> Result<St
     for p in paths {
         files.push((p.display().to_string(), PassFile::read(p, FORMAT)?));
     }
-    let (params, tally) = aliasing_sim::shard::merge(&files)?;
-    let crc = catalogue::resolve(&params.crc)?;
-    if crc.generator().full_string() != params.generator {
-        bail!(
-            "{} names {}, not the file's generator {}",
-            params.crc,
-            crc.generator().full_string(),
-            params.generator
-        );
-    }
-    let pass = DualPass::new(&crc.generator(), &[params.bits], MemoryBudget::from_env()?)?;
-    let text = report(&params, &pass, &tally, format)?;
+    let (file, doc) = weights::merge(&files, &crate::args::context(None)?)?;
+    let text = render(&doc, format)?;
     if let Some(out) = out {
-        PassFile::finished(FORMAT, params, Shard::WHOLE, pass.items(), tally).write(out)?;
+        file.write(out)?;
     }
     Ok(text)
 }
@@ -231,91 +141,40 @@ pub fn merge(paths: &[PathBuf], format: Format, out: Option<&Path>) -> Result<St
 /// Draws a distribution (`--plot`): A_w, and B_w with `--dual`. The
 /// counts are exact integers; the picture takes each as the nearest `f64`
 /// (the decimal string parsed, correctly rounded).
-fn draw(
-    crc: &CrcAlgorithm,
-    bits: u64,
-    dist: &WeightDistribution,
-    want_dual: bool,
-    path: &Path,
-) -> Result<()> {
-    let a: Vec<f64> = dist
-        .counts
+fn draw(crc: &CrcAlgorithm, doc: &Weights, path: &Path) -> Result<()> {
+    let a: Vec<f64> = doc
+        .weights
         .iter()
-        .map(|c| c.to_string().parse::<f64>())
+        .map(|c| c.count.to_string().parse::<f64>())
         .collect::<std::result::Result<_, _>>()?;
-    let b: Vec<(usize, f64)> = match (&dist.dual, want_dual) {
-        (Some(d), true) => d
-            .counts
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| **c > 0)
-            .map(|(w, &c)| (w, c as f64))
-            .collect(),
-        _ => Vec::new(),
-    };
+    let b: Vec<(usize, f64)> = doc.dual.iter().map(|d| (d.w, d.count as f64)).collect();
     let name = format!("{} {}", crc.name(), crc.generator().full_string());
-    let fig = aliasing_plot::structure::weights_figure(&name, bits, &a, &b)?;
+    let fig = aliasing_plot::structure::weights_figure(&name, doc.bits, &a, &b)?;
     aliasing_plot::plot_figure(&fig, path, aliasing_plot::figure::SIZE)?;
     Ok(())
 }
 
 /// The table, CSV or JSON of a distribution.
-fn render(
-    crc: &CrcAlgorithm,
-    bits: u64,
-    dist: &WeightDistribution,
-    want_dual: bool,
-    format: Format,
-) -> Result<String> {
-    let g = crc.generator();
-    let (a, b) = (&dist.counts, &dist.dual);
-    let dual_list: Vec<(usize, u64)> = match (b, want_dual) {
-        (Some(d), true) => d
-            .counts
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| **c > 0)
-            .map(|(w, c)| (w, *c))
-            .collect(),
-        _ => Vec::new(),
-    };
-    let text = match format {
-        Format::Json => {
-            let ws = a
-                .iter()
-                .enumerate()
-                .map(|(w, c)| document::WeightCount {
-                    w,
-                    count: c.clone().into(),
-                })
-                .collect();
-            let ds = dual_list
-                .iter()
-                .map(|&(w, count)| document::DualWeightCount { w, count })
-                .collect();
-            document::to_json_sorted(&document::Weights::new(crc.into(), bits, ws, ds))?
-        }
-        Format::Table | Format::Csv => {
-            let mut rows = vec![vec!["code".to_string(), "w".into(), "count".into()]];
-            for (w, c) in a.iter().enumerate() {
-                rows.push(vec!["A".into(), w.to_string(), c.to_string()]);
-            }
-            for (w, c) in &dual_list {
-                rows.push(vec!["B".into(), w.to_string(), c.to_string()]);
-            }
-            if format == Format::Csv {
-                output::csv(&rows)
-            } else {
-                format!(
-                    "# {} {} at {} bits ({} data bits); A = code, B = dual code\n{}",
-                    crc.name(),
-                    g.full_string(),
-                    bits,
-                    bits.saturating_sub(g.width() as u64),
-                    output::table(&rows)
-                )
-            }
-        }
-    };
-    Ok(text)
+fn render(doc: &Weights, format: Format) -> Result<String> {
+    if format == Format::Json {
+        return Ok(document::to_json_sorted(doc)?);
+    }
+    let mut rows = vec![vec!["code".to_string(), "w".into(), "count".into()]];
+    for c in &doc.weights {
+        rows.push(vec!["A".into(), c.w.to_string(), c.count.to_string()]);
+    }
+    for c in &doc.dual {
+        rows.push(vec!["B".into(), c.w.to_string(), c.count.to_string()]);
+    }
+    if format == Format::Csv {
+        return Ok(output::csv(&rows));
+    }
+    Ok(format!(
+        "# {} {} at {} bits ({} data bits); A = code, B = dual code\n{}",
+        doc.crc.name,
+        doc.crc.full.as_deref().unwrap_or(""),
+        doc.bits,
+        doc.data_bits,
+        output::table(&rows)
+    ))
 }

@@ -1,0 +1,257 @@
+//! `alias weights` as a library job: a CRC code's weight distribution
+//! ([`WeightsJob`]), and its dual-code pass split into shards
+//! ([`WeightsPass`]) whose result files ([`PassFile`]) add up, by
+//! [`merge`], to what the whole run gives, bit for bit.
+//!
+//! ```
+//! use aliasing_core::ctx::{Ctx, Job};
+//! use aliasing_core::shard::Shard;
+//! use aliasing_core::weights::WeightMethod;
+//! use aliasing_sim::weights::{WeightsJob, merge};
+//! let job = WeightsJob::new("crc8", 64, 6, WeightMethod::Dual, false).unwrap();
+//! let whole = job.run(&Ctx::default()).unwrap();
+//! let files: Vec<_> = (1..=3)
+//!     .map(|i| {
+//!         let pass = job.pass(Shard::new(i, 3).unwrap()).unwrap();
+//!         (format!("shard {i}"), pass.run(&Ctx::default()).unwrap().file)
+//!     })
+//!     .collect();
+//! let (_, merged) = merge(&files, &Ctx::default()).unwrap();
+//! assert_eq!(merged, whole);
+//! ```
+
+use crate::shard::{Checkpoint, Drive, ShardFile, drive};
+use aliasing_core::crc::CrcAlgorithm;
+use aliasing_core::ctx::{Ctx, Job};
+use aliasing_core::document::{DualWeightCount, WeightCount, Weights};
+use aliasing_core::dual::DualPass;
+use aliasing_core::shard::Shard;
+use aliasing_core::weights::{self, WeightDistribution, WeightMethod};
+use aliasing_core::{Error, Result, catalogue};
+use serde::{Deserialize, Serialize};
+
+/// The kind of the result files of a split dual-code pass of `alias weights`.
+pub const FORMAT: &str = "alias-weights";
+
+/// What the output of a split `alias weights` depends on (the report flags
+/// `--format` and `--output` come from `alias merge`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Params {
+    /// The CRC as given (`--crc`).
+    pub crc: String,
+    /// The generator it names, in full notation.
+    pub generator: String,
+    /// Codeword length in bits.
+    pub bits: u64,
+    /// Highest weight reported (`--max-weight`).
+    pub max_weight: u64,
+    /// Whether the dual code's weights are reported too (`--dual`).
+    pub dual: bool,
+}
+
+/// A shard's (or the whole pass's) result file: dual-weight histograms per length.
+pub type PassFile = ShardFile<Params, Vec<Vec<u64>>>;
+
+/// The weight distribution `A_w` of a CRC code at one length (and the dual
+/// code's `B_w` if asked): the [`Weights`] document.
+#[derive(Debug, Clone)]
+pub struct WeightsJob {
+    crc: CrcAlgorithm,
+    params: Params,
+    method: WeightMethod,
+}
+
+impl WeightsJob {
+    /// The distribution of the CRC `crc` (a name or polynomial, as
+    /// [`catalogue::resolve`] reads it) at `bits` codeword bits, weights up
+    /// to `max_weight` (capped at the length), counted by `method`, with
+    /// the dual code's weights when `dual`. Refuses a length not longer
+    /// than the check.
+    pub fn new(
+        crc: &str,
+        bits: u64,
+        max_weight: u64,
+        method: WeightMethod,
+        dual: bool,
+    ) -> Result<WeightsJob> {
+        let algo = catalogue::resolve(crc)?;
+        let g = algo.generator();
+        if bits <= u64::from(g.width()) {
+            // the refusal `distribution` gives
+            weights::distribution(&g, bits, 0, WeightMethod::Dual, false)?;
+        }
+        let params = Params {
+            crc: crc.to_string(),
+            generator: g.full_string(),
+            bits,
+            max_weight,
+            dual,
+        };
+        Ok(WeightsJob {
+            crc: algo,
+            params,
+            method,
+        })
+    }
+
+    /// The CRC.
+    pub fn crc(&self) -> &CrcAlgorithm {
+        &self.crc
+    }
+
+    /// The parameters a split pass records.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// The estimated time of the count in seconds (`NaN` for the dual
+    /// method, which announces nothing).
+    pub fn estimated_seconds(&self) -> f64 {
+        let p = &self.params;
+        weights::estimated_seconds(
+            &self.crc.generator(),
+            p.bits,
+            p.max_weight,
+            self.method,
+            p.dual,
+        )
+    }
+
+    /// Shard `shard` of the dual-code pass of this count; refused where the
+    /// count does not use the dual code.
+    pub fn pass(&self, shard: Shard) -> Result<WeightsPass> {
+        let p = &self.params;
+        if !weights::uses_dual(
+            &self.crc.generator(),
+            p.bits,
+            p.max_weight,
+            self.method,
+            p.dual,
+        ) {
+            return Err(Error::Invalid(
+                "--shard, --out and MPI ranks split the dual-code pass: use --method dual".into(),
+            ));
+        }
+        Ok(WeightsPass {
+            crc: self.crc.clone(),
+            params: self.params.clone(),
+            shard,
+        })
+    }
+}
+
+impl Job for WeightsJob {
+    type Output = Weights;
+
+    fn run(&self, ctx: &Ctx) -> Result<Weights> {
+        let p = &self.params;
+        let g = self.crc.generator();
+        let (progress, method) = (ctx.progress(), self.method);
+        let dist = ctx.install(move || {
+            weights::distribution_with(&g, p.bits, p.max_weight, method, p.dual, progress)
+        })??;
+        ctx.progress().finish();
+        Ok(document(&self.crc, p, &dist))
+    }
+}
+
+/// The document of a distribution.
+fn document(crc: &CrcAlgorithm, p: &Params, dist: &WeightDistribution) -> Weights {
+    let ws = dist
+        .counts
+        .iter()
+        .enumerate()
+        .map(|(w, c)| WeightCount {
+            w,
+            count: c.clone().into(),
+        })
+        .collect();
+    let ds = match (&dist.dual, p.dual) {
+        (Some(d), true) => d
+            .counts
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c > 0)
+            .map(|(w, &count)| DualWeightCount { w, count })
+            .collect(),
+        _ => Vec::new(),
+    };
+    Weights::new(crc.into(), p.bits, ws, ds)
+}
+
+/// One shard of the dual-code pass of a [`WeightsJob`] (built by
+/// [`WeightsJob::pass`]); with the context's team, the members share it.
+#[derive(Debug, Clone)]
+pub struct WeightsPass {
+    crc: CrcAlgorithm,
+    params: Params,
+    shard: Shard,
+}
+
+/// What a [`WeightsPass`] gives: its result file and, for the whole pass,
+/// the document. On a team member other than 0 the file holds only that
+/// member's last part and there is no document.
+#[derive(Debug, Clone, Serialize)]
+pub struct PassOutcome {
+    /// The shard's result file (to write, and to [`merge`]).
+    pub file: PassFile,
+    /// The distribution, when the shard is the whole pass.
+    pub document: Option<Weights>,
+}
+
+impl Job for WeightsPass {
+    type Output = PassOutcome;
+
+    /// The shard's items on the context's threads and team, watched by its
+    /// progress (one stage, `"dual-code state ranges"`).
+    fn run(&self, ctx: &Ctx) -> Result<PassOutcome> {
+        let p = &self.params;
+        let pass = DualPass::new(&self.crc.generator(), &[p.bits], ctx.budget())?;
+        ctx.progress().stage(
+            "dual-code state ranges",
+            self.shard.strided_len(pass.items()),
+        );
+        let opts = Drive {
+            threads: ctx.threads(),
+            progress: ctx.progress(),
+            team: ctx.team(),
+            ..Default::default()
+        };
+        let start = Checkpoint::start(pass.zero());
+        let tally = drive(pass.items(), self.shard, start, &opts, |i| pass.item(i))?;
+        ctx.progress().finish();
+        let document = match self.shard.count == 1 && ctx.is_root() {
+            true => Some(report(&self.crc, p, &pass, &tally)?),
+            false => None,
+        };
+        let file = PassFile::finished(FORMAT, p.clone(), self.shard, pass.items(), tally);
+        Ok(PassOutcome { file, document })
+    }
+}
+
+/// The document of the whole pass's tally.
+fn report(crc: &CrcAlgorithm, p: &Params, pass: &DualPass, tally: &[Vec<u64>]) -> Result<Weights> {
+    let d = pass.finish(tally)?.remove(0);
+    let dist = weights::from_dual(d, p.max_weight)?;
+    Ok(document(crc, p, &dist))
+}
+
+/// Adds the result files of a split pass (each shard once, same
+/// parameters, named for messages): the whole pass's file and the
+/// document the single run gives.
+pub fn merge(files: &[(String, PassFile)], ctx: &Ctx) -> Result<(PassFile, Weights)> {
+    let (params, tally) = crate::shard::merge(files)?;
+    let crc = catalogue::resolve(&params.crc)?;
+    if crc.generator().full_string() != params.generator {
+        return Err(Error::Invalid(format!(
+            "{} names {}, not the file's generator {}",
+            params.crc,
+            crc.generator().full_string(),
+            params.generator
+        )));
+    }
+    let pass = DualPass::new(&crc.generator(), &[params.bits], ctx.budget())?;
+    let doc = report(&crc, &params, &pass, &tally)?;
+    let file = PassFile::finished(FORMAT, params, Shard::WHOLE, pass.items(), tally);
+    Ok((file, doc))
+}
