@@ -87,8 +87,8 @@ pub struct Args {
     rare: bool,
     /// Proposal channel of --rare --burst (default: bursts and good-state
     /// errors scaled up to about three errors a frame).
-    #[arg(long, value_name = "PG,PB,G2B,B2G")]
-    proposal: Option<String>,
+    #[arg(long, value_name = "PG,PB,G2B,B2G", value_parser = |s: &str| s.parse::<GilbertElliott>().map_err(|e| e.to_string()))]
+    proposal: Option<GilbertElliott>,
     /// Random draws in all for --rare (e.g. 1e8): conditional samples
     /// [default: 1e8]; with --burst, draws from the proposal [default: 1e6].
     /// As in `alias stack --samples`, the number of random draws behind the
@@ -249,14 +249,6 @@ pub fn run(a: Args) -> Result<()> {
 
 /// The request of the arguments (`shard`: the parsed `--shard`).
 fn request(a: &Args, shard: Option<Shard>) -> Result<SimulateRequest> {
-    let proposal = a
-        .proposal
-        .as_deref()
-        .map(|s| {
-            s.parse::<GilbertElliott>()
-                .map_err(|e| anyhow::anyhow!("{}", e.to_string().replace("--burst", "--proposal")))
-        })
-        .transpose()?;
     Ok(SimulateRequest {
         given: given(a)?,
         rare: a.rare,
@@ -264,7 +256,7 @@ fn request(a: &Args, shard: Option<Shard>) -> Result<SimulateRequest> {
             .samples
             .map(|s| in_range("--samples", s, u64::MAX))
             .transpose()?,
-        proposal,
+        proposal: a.proposal,
         engine: match a.engine {
             EngineArg::Sparse => Engine::Sparse,
             EngineArg::Dense => Engine::Dense,
