@@ -4,7 +4,6 @@
 //! combines them into the unsharded result.
 
 use crate::args::parse_bers;
-use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
 use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
@@ -97,20 +96,6 @@ pub struct Args {
     pub plot: Option<PlotPath>,
 }
 
-fn lengths(a: &Args) -> Result<Vec<u64>> {
-    if let Some(b) = &a.bits {
-        return parse_lengths(b);
-    }
-    let b = a.bytes.as_deref().expect("clap requires --bits or --bytes");
-    parse_lengths(b)?
-        .into_iter()
-        .map(|v| {
-            v.checked_mul(8)
-                .with_context(|| format!("invalid length: {v} bytes is too large"))
-        })
-        .collect()
-}
-
 /// Parses and verifies the text of a shard file; `name` names it in messages.
 fn shard_from_text(text: &str, name: &str) -> Result<ShardBody> {
     Ok(ShardFile::from_text(text, name)?)
@@ -121,7 +106,7 @@ fn job(a: &Args) -> Result<SearchJob> {
     let width = a.width.expect("clap requires --width");
     let query = Query {
         width,
-        lengths: lengths(a)?,
+        lengths: crate::lengths::bits_or_bytes(a.bits.as_deref(), a.bytes.as_deref())?,
         bers: parse_bers(a.ber.as_deref().expect("clap requires --ber"))?,
         min_hd: a.min_hd,
         top: a.top,
