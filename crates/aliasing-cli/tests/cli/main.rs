@@ -11,6 +11,7 @@ mod curve;
 mod exact_domains;
 mod golden;
 mod hd_weights;
+mod jobs;
 mod plot;
 mod progress;
 mod prop;
