@@ -106,7 +106,7 @@ pub fn lengths(spec: &str) -> Result<Vec<u64>> {
     out.sort_unstable();
     out.dedup();
     if out.is_empty() {
-        return Err(Error::BadLength(format!("empty length list")));
+        return Err(Error::BadLength("empty length list".into()));
     }
     Ok(out)
 }
