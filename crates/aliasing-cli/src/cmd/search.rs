@@ -349,30 +349,38 @@ fn table(doc: &Search) -> String {
         ));
     }
     s += &output::table(&rows);
-    if !doc.catalogue.is_empty() {
-        s += &format!("\n# the catalogue's CRCs of width {}\n", doc.width);
-        let mut rows = vec![head];
-        rows[0][3] = "names".into();
-        for k in &doc.catalogue {
-            let rank = match k.rank {
-                Some(st) if st.best == st.worst => st.best.to_string(),
-                Some(st) => format!("{}..{}", st.best, st.worst),
-                None => "-".into(),
-            };
-            rows.push(row(
-                rank,
-                &k.koopman,
-                &k.full,
-                k.names.clone(),
-                &k.hd,
-                &k.points,
-            ));
-        }
-        s += &output::table(&rows);
-    }
+    s += &catalogue_table(doc, head);
     for n in &doc.notes {
         s += &format!("# note: {n}\n");
     }
+    s
+}
+
+/// The catalogue's CRCs of the width, as rows under `head` (nothing when
+/// the catalogue has none).
+fn catalogue_table(doc: &Search, head: Vec<String>) -> String {
+    if doc.catalogue.is_empty() {
+        return String::new();
+    }
+    let mut s = format!("\n# the catalogue's CRCs of width {}\n", doc.width);
+    let mut rows = vec![head];
+    rows[0][3] = "names".into();
+    for k in &doc.catalogue {
+        let rank = match k.rank {
+            Some(st) if st.best == st.worst => st.best.to_string(),
+            Some(st) => format!("{}..{}", st.best, st.worst),
+            None => "-".into(),
+        };
+        rows.push(row(
+            rank,
+            &k.koopman,
+            &k.full,
+            k.names.clone(),
+            &k.hd,
+            &k.points,
+        ));
+    }
+    s += &output::table(&rows);
     s
 }
 
