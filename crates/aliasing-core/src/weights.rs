@@ -64,9 +64,9 @@ pub struct WeightDistribution {
 /// [`DualWeights`] (`null` unless the dual method was used).
 ///
 /// ```
-/// use aliasing_core::{poly::Generator, weights::{distribution, WeightMethod}};
+/// use aliasing_core::{ctx::Ctx, poly::Generator, weights::{distribution, WeightMethod}};
 /// let g = Generator::new(8, 0x07).unwrap();
-/// let d = distribution(&g, 12, 3, WeightMethod::Syndromes, false).unwrap();
+/// let d = distribution(&g, 12, 3, WeightMethod::Syndromes, false, &Ctx::default()).unwrap();
 /// assert_eq!(
 ///     serde_json::to_string(&d).unwrap(),
 ///     r#"{"bits":12,"weights":[{"w":0,"count":1},{"w":1,"count":0},{"w":2,"count":0},{"w":3,"count":0}],"dual":null}"#
