@@ -5,26 +5,10 @@ use aliasing_core::units::MemoryBudget;
 use anyhow::{Context, Result, bail};
 use std::path::Path;
 
-/// Parses a comma-separated list of bit error rates, each in [0, 1].
+/// Parses a comma-separated list of bit error rates, each in [0, 1]
+/// ([`aliasing_core::parse::bers`]).
 pub fn parse_bers(spec: &str) -> Result<Vec<f64>> {
-    let mut out = Vec::new();
-    for item in spec.split(',').map(str::trim) {
-        if item.is_empty() {
-            bail!("invalid bit error rate list `{spec}`: empty item");
-        }
-        let p: f64 = item
-            .parse()
-            .with_context(|| format!("bit error rate `{item}` is not a number"))?;
-        let mantissa = item.split(['e', 'E']).next().unwrap_or("");
-        if p == 0.0 && mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
-            bail!("bit error rate `{item}` underflows to 0 (the smallest is about 2.2e-308)");
-        }
-        if p > 0.0 && p < f64::MIN_POSITIVE {
-            bail!("bit error rate `{item}` is below the smallest normal number, 2.2e-308");
-        }
-        out.push(aliasing_core::units::Ber::new(p)?.get());
-    }
-    Ok(out)
+    Ok(aliasing_core::parse::bers(spec)?)
 }
 
 /// The clap value parser of every `--ber` list: the text if [`parse_bers`]

@@ -180,6 +180,21 @@ impl<'a> Ctx<'a> {
         }
         Ok(pool(self.threads)?.install(f))
     }
+
+    /// [`Ctx::install`] for work that takes a context: `f` gets this one
+    /// without its team (a team's calls belong to the thread that holds
+    /// it, and a context with a team cannot cross threads).
+    pub fn install_with<R: Send>(&self, f: impl FnOnce(&Ctx<'a>) -> R + Send) -> Result<R> {
+        let (budget, progress, threads) = (self.budget, self.progress, self.threads);
+        self.install(move || {
+            f(&Ctx {
+                budget,
+                progress,
+                threads,
+                team: None,
+            })
+        })
+    }
 }
 
 /// A command as a library call: a request validated when it was built (its
@@ -221,6 +236,8 @@ mod tests {
         assert_eq!(ctx.threads(), 3);
         assert!(ctx.is_root());
         assert_eq!(ctx.install(rayon::current_num_threads).unwrap(), 3);
+        let inner = ctx.install_with(|c| (c.threads(), c.budget())).unwrap();
+        assert_eq!(inner, (3, b));
         let t = Two;
         let ctx = ctx.with_team(Some(&t));
         assert!(!ctx.is_root());

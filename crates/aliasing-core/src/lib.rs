@@ -22,6 +22,7 @@
 //! - [`dual`], [`weights`], [`highprec`]: exact `P_ud` from the dual code's
 //!   weights (MacWilliams), up to 32-bit CRCs.
 //! - [`lowweight`]: low-weight codewords by meet-in-the-middle, HD profiles.
+//! - [`parse`]: the one syntax of counts, length lists, BER lists, sizes.
 //! - [`units`]: typed BER, lengths in bits or bytes, the memory budget.
 //! - [`curve`]: exact aliasing curves of CRCs: the [`curve::ExactMethod`]
 //!   trait (a new exact method goes here), `auto`, one-point [`curve::escape`].
@@ -124,6 +125,7 @@ pub mod joint;
 pub mod layout;
 pub mod lowweight;
 pub mod markov;
+pub mod parse;
 pub mod poly;
 pub mod progress;
 pub mod search;

@@ -139,6 +139,17 @@ pub mod as_pair {
     }
 }
 
+/// 64-bit FNV-1a hash (integrity and identity of files, not security).
+#[doc(hidden)] // internal: the shard-file checksum, shared by the search and the simulator
+pub fn fnv1a64(data: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in data {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    h
+}
+
 /// A group of processes sharing one computation (MPI ranks); member 0 reduces.
 ///
 /// Every member runs the same computation with the same arguments (the

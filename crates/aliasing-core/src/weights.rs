@@ -21,11 +21,11 @@
 //! assert_eq!(a.iter().map(|x| x.to_string()).collect::<Vec<_>>(), ["1", "0", "0", "1"]);
 //! ```
 
+use crate::ctx::Ctx;
 use crate::document::{Count, WeightCount};
 pub use crate::dual::DualWeights;
 use crate::error::{Error, Result};
 use crate::poly::Generator;
-use crate::progress::{Progress, Silent};
 use crate::{dual, lowweight};
 use dashu_int::{IBig, UBig};
 
@@ -64,9 +64,9 @@ pub struct WeightDistribution {
 /// [`DualWeights`] (`null` unless the dual method was used).
 ///
 /// ```
-/// use aliasing_core::{poly::Generator, weights::{distribution, WeightMethod}};
+/// use aliasing_core::{ctx::Ctx, poly::Generator, weights::{distribution, WeightMethod}};
 /// let g = Generator::new(8, 0x07).unwrap();
-/// let d = distribution(&g, 12, 3, WeightMethod::Syndromes, false).unwrap();
+/// let d = distribution(&g, 12, 3, WeightMethod::Syndromes, false, &Ctx::default()).unwrap();
 /// assert_eq!(
 ///     serde_json::to_string(&d).unwrap(),
 ///     r#"{"bits":12,"weights":[{"w":0,"count":1},{"w":1,"count":0},{"w":2,"count":0},{"w":3,"count":0}],"dual":null}"#
@@ -161,10 +161,14 @@ pub fn from_dual(d: DualWeights, max_weight: u64) -> Result<WeightDistribution> 
 /// bits (check bits included); `max_weight` is capped at `bits`. With
 /// `want_dual`, the dual method is required and its `B_w` are returned too.
 ///
+/// In `ctx`: its memory budget (the dual method) and its progress (the
+/// stage of [`dual::dual_weights_with`] with the dual method, else one
+/// stage of [`lowweight::weight_counts_with`] per weight).
+///
 /// ```
-/// use aliasing_core::{poly::Generator, weights::{distribution, WeightMethod}};
+/// use aliasing_core::{ctx::Ctx, poly::Generator, weights::{distribution, WeightMethod}};
 /// let g = Generator::new(32, 0x04C11DB7).unwrap();
-/// let d = distribution(&g, 12144, 4, WeightMethod::Auto, false).unwrap();
+/// let d = distribution(&g, 12144, 4, WeightMethod::Auto, false, &Ctx::default()).unwrap();
 /// assert_eq!(d.counts[4].to_string(), "223059"); // A_4 of CRC-32 on 1518 bytes
 /// ```
 pub fn distribution(
@@ -173,21 +177,9 @@ pub fn distribution(
     max_weight: u64,
     method: WeightMethod,
     want_dual: bool,
+    ctx: &Ctx,
 ) -> Result<WeightDistribution> {
-    distribution_with(g, bits, max_weight, method, want_dual, &Silent)
-}
-
-/// [`distribution`] watched by `progress`: the stage of
-/// [`dual::dual_weights_with`] with the dual method, else one stage of
-/// [`lowweight::weight_counts_with`] per weight.
-pub fn distribution_with(
-    g: &Generator,
-    bits: u64,
-    max_weight: u64,
-    method: WeightMethod,
-    want_dual: bool,
-    progress: &dyn Progress,
-) -> Result<WeightDistribution> {
+    let progress = ctx.progress();
     if bits <= g.width() as u64 {
         return Err(Error::BadLength(format!(
             "--bits {bits} leaves no data bits beside the {} check bits",
@@ -196,8 +188,7 @@ pub fn distribution_with(
     }
     let max_w = max_weight.min(bits) as usize;
     if uses_dual(g, bits, max_weight, method, want_dual) {
-        let budget = crate::units::MemoryBudget::from_env()?;
-        let d = dual::dual_weights_with(g, &[bits], budget, progress)?.remove(0);
+        let d = dual::dual_weights_with(g, &[bits], ctx.budget(), progress)?.remove(0);
         return from_dual(d, max_weight);
     }
     if want_dual {

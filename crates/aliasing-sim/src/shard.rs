@@ -297,16 +297,7 @@ pub fn drive<T: Tally + Sync>(
     Ok(state.counts)
 }
 
-/// 64-bit FNV-1a hash (integrity and identity of files, not security).
-#[doc(hidden)] // internal: the shard-file checksum, shared with `alias search`
-pub fn fnv1a64(data: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in data {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01B3);
-    }
-    h
-}
+pub use aliasing_core::shard::fnv1a64;
 
 /// Hash identifying a parameter set (of its compact JSON form); an error
 /// where the parameters cannot be written as JSON.

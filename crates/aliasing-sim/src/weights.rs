@@ -78,7 +78,7 @@ impl WeightsJob {
         let g = algo.generator();
         if bits <= u64::from(g.width()) {
             // the refusal `distribution` gives
-            weights::distribution(&g, bits, 0, WeightMethod::Dual, false)?;
+            weights::distribution(&g, bits, 0, WeightMethod::Dual, false, &Ctx::default())?;
         }
         let params = Params {
             crc: crc.to_string(),
@@ -146,9 +146,9 @@ impl Job for WeightsJob {
     fn run(&self, ctx: &Ctx) -> Result<Weights> {
         let p = &self.params;
         let g = self.crc.generator();
-        let (progress, method) = (ctx.progress(), self.method);
-        let dist = ctx.install(move || {
-            weights::distribution_with(&g, p.bits, p.max_weight, method, p.dual, progress)
+        let method = self.method;
+        let dist = ctx.install_with(|c| {
+            weights::distribution(&g, p.bits, p.max_weight, method, p.dual, c)
         })??;
         ctx.progress().finish();
         Ok(document(&self.crc, p, &dist))

@@ -2,7 +2,6 @@
 //! length for one check (a CRC or a checksum), at one or more bit error rates.
 
 use crate::args::{parse_bers, plot, read_frame, read_payload};
-use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
 use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
@@ -12,7 +11,7 @@ use aliasing_core::ctx::Job;
 use aliasing_core::document::{self, Curve};
 use aliasing_core::job::{CurveJob, GivenBytes};
 use aliasing_core::{catalogue, curve};
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use rayon::prelude::*;
 use std::path::PathBuf;
 
@@ -116,18 +115,11 @@ pub struct Args {
 }
 
 fn lengths(args: &Args) -> Result<(Vec<u64>, String)> {
-    if let Some(b) = &args.bits {
-        return Ok((parse_lengths(b)?, format!("--bits {b}")));
-    }
-    if let Some(b) = &args.bytes {
-        let bits = parse_lengths(b)?
-            .into_iter()
-            .map(|v| {
-                v.checked_mul(8)
-                    .with_context(|| format!("invalid length: {v} bytes is too large"))
-            })
-            .collect::<Result<Vec<u64>>>()?;
-        return Ok((bits, format!("--bytes {b} (x 8 bits)")));
+    let bits = crate::lengths::bits_or_bytes(args.bits.as_deref(), args.bytes.as_deref());
+    match (&args.bits, &args.bytes) {
+        (Some(b), _) => return Ok((bits?, format!("--bits {b}"))),
+        (None, Some(b)) => return Ok((bits?, format!("--bytes {b} (x 8 bits)"))),
+        (None, None) => {}
     }
     if args.payload.is_some() || args.payload_hex.is_some() {
         // `compute` takes the data's length plus the field

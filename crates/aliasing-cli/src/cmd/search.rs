@@ -4,16 +4,14 @@
 //! combines them into the unsharded result.
 
 use crate::args::parse_bers;
-use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
 use crate::output::{OutPath, PlotPath};
-use aliasing_core::poly::Generator;
-use aliasing_core::search::{self, Objective, Partial, Query, Ranked, Space};
-use aliasing_core::shard::Shard;
-use aliasing_core::{catalogue, document};
-use aliasing_sim::shard::{Team, fnv1a64};
+use crate::progress::Bar;
+use aliasing_core::ctx::Job;
+use aliasing_core::document::{self, HdAt, PudAt, Search};
+use aliasing_core::search::{self, Objective, Query, SearchJob, ShardBody, ShardFile};
+use aliasing_sim::shard::Team;
 use anyhow::{Context, Result, bail};
-use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// Ranking objective on the command line.
@@ -98,109 +96,43 @@ pub struct Args {
     pub plot: Option<PlotPath>,
 }
 
-/// Which candidates a search covered (enough to tell shards of one search apart).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct SpaceId {
-    /// `all`, `candidates` or `sample`.
-    kind: String,
-    /// Number of candidates.
-    count: u64,
-    /// FNV-1a of the candidates' full notations (lists), or the seed (samples).
-    id: String,
-}
-
-/// The body of a shard result file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct ShardBody {
-    format: String,
-    version: u32,
-    query: Query,
-    space: SpaceId,
-    shard: Shard,
-    partial: Partial,
-}
-
-#[derive(Serialize, Deserialize)]
-struct ShardFile {
-    checksum: String,
-    body: ShardBody,
-}
-
-const FORMAT: &str = "alias-search";
-
-fn checksum(body: &ShardBody) -> Result<String> {
-    Ok(format!(
-        "{:016x}",
-        fnv1a64(serde_json::to_string(body)?.as_bytes())
-    ))
-}
-
-fn read_shard(p: &Path) -> Result<ShardBody> {
-    let text = aliasing_sim::shard::read_text(p)?;
-    shard_from_text(&text, &p.display().to_string())
-}
-
 /// Parses and verifies the text of a shard file; `name` names it in messages.
 fn shard_from_text(text: &str, name: &str) -> Result<ShardBody> {
-    let f: ShardFile = serde_json::from_str(text)
-        .with_context(|| format!("{name} is not an `alias search` shard file"))?;
-    if f.body.format != FORMAT || f.body.version != 1 {
-        bail!("{name} is not an `alias search` shard file (version 1)");
-    }
-    if checksum(&f.body)? != f.checksum {
-        bail!("{name} is corrupt: its checksum does not match");
-    }
-    // byte for byte the text `alias search` writes: an edit the checksum
-    // cannot see (a hex digit's case, another spelling of the same number)
-    // is refused too
-    if serde_json::to_string(&f)? != text {
-        bail!("{name} is corrupt: edited (not the text alias search writes)");
-    }
-    Ok(f.body)
+    Ok(ShardFile::from_text(text, name)?)
 }
 
-fn lengths(a: &Args) -> Result<Vec<u64>> {
-    if let Some(b) = &a.bits {
-        return parse_lengths(b);
+/// The job `a` asks for.
+fn job(a: &Args) -> Result<SearchJob> {
+    let width = a.width.expect("clap requires --width");
+    let query = Query {
+        width,
+        lengths: crate::lengths::bits_or_bytes(a.bits.as_deref(), a.bytes.as_deref())?,
+        bers: parse_bers(a.ber.as_deref().expect("clap requires --ber"))?,
+        min_hd: a.min_hd,
+        top: a.top,
+        objective: match a.objective {
+            ObjectiveArg::Hd => Objective::Hd,
+            ObjectiveArg::Pud => Objective::Pud,
+        },
+    };
+    query.validate()?;
+    let shard = a.shard.as_deref().map(crate::args::parse_shard);
+    let job = if let Some(p) = &a.candidates {
+        let text = aliasing_sim::shard::read_text(p)?;
+        let list = search::parse_candidates(&text, &p.display().to_string(), width)?;
+        SearchJob::list(query, list, shard.transpose()?)?
+    } else if let Some(n) = a.sample {
+        let seed = a.seed.expect("clap requires --seed");
+        SearchJob::sample(query, n, seed, shard.transpose()?)?
+    } else {
+        SearchJob::all(query, shard.transpose()?)?
+    };
+    if let Some(out) = &a.out
+        && a.shard.is_none()
+    {
+        bail!("--out {} needs --shard I/N", out.display());
     }
-    let b = a.bytes.as_deref().expect("clap requires --bits or --bytes");
-    parse_lengths(b)?
-        .into_iter()
-        .map(|v| {
-            v.checked_mul(8)
-                .with_context(|| format!("invalid length: {v} bytes is too large"))
-        })
-        .collect()
-}
-
-fn read_candidates(p: &Path, width: u32) -> Result<Vec<Generator>> {
-    let text = aliasing_sim::shard::read_text(p)?;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let t = line.split('#').next().unwrap_or("").trim();
-        if t.is_empty() {
-            continue;
-        }
-        let g = catalogue::resolve(t)
-            .with_context(|| format!("{} line {}", p.display(), i + 1))?
-            .generator();
-        if g.width() != width {
-            bail!(
-                "{} line {}: {} has width {}, not {width}",
-                p.display(),
-                i + 1,
-                g.full_string(),
-                g.width()
-            );
-        }
-        out.push(g);
-    }
-    out.sort_unstable();
-    out.dedup();
-    if out.is_empty() {
-        bail!("{} lists no generators", p.display());
-    }
-    Ok(out)
+    Ok(job)
 }
 
 /// Runs `alias search`. Under MPI (the `mpi` feature, `mpirun -n S`) the
@@ -218,506 +150,273 @@ fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
         ("--plot", a.plot.as_ref().map(PlotPath::out)),
         ("--out", a.out.as_ref()),
     ])?;
+    let ctx = crate::args::context(None)?.with_team(team);
     if let Some(files) = &a.merge {
-        if team.is_some_and(|t| t.rank() != 0) {
+        if !ctx.is_root() {
             return Ok(());
         }
-        return merge(&a, files);
-    }
-    let width = a.width.expect("clap requires --width");
-    let query = Query {
-        width,
-        lengths: lengths(&a)?,
-        bers: parse_bers(a.ber.as_deref().expect("clap requires --ber"))?,
-        min_hd: a.min_hd,
-        top: a.top,
-        objective: match a.objective {
-            ObjectiveArg::Hd => Objective::Hd,
-            ObjectiveArg::Pud => Objective::Pud,
-        },
-    };
-    query.validate()?;
-    let (space, id) = if let Some(p) = &a.candidates {
-        let v = read_candidates(p, width)?;
-        let names: Vec<String> = v.iter().map(Generator::full_string).collect();
-        let id = SpaceId {
-            kind: "candidates".into(),
-            count: v.len() as u64,
-            id: format!("{:016x}", fnv1a64(names.join(",").as_bytes())),
-        };
-        (Space::List(v), id)
-    } else if let Some(n) = a.sample {
-        let seed = a.seed.expect("clap requires --seed");
-        let s = Space::sample(width, n, seed)?;
-        let id = SpaceId {
-            kind: "sample".into(),
-            count: n,
-            id: format!("seed {seed}"),
-        };
-        (s, id)
-    } else {
-        if width > 24 && a.shard.is_none() {
-            bail!(
-                "an exhaustive search of width {width} has {} candidates; \
-                 use --sample, --candidates or --shard",
-                1u64 << (width - 1)
-            );
+        let mut bodies = Vec::new();
+        for p in files {
+            let text = aliasing_sim::shard::read_text(p)?;
+            let name = p.display().to_string();
+            bodies.push((name.clone(), shard_from_text(&text, &name)?));
         }
-        let s = Space::All;
-        let id = SpaceId {
-            kind: "all".into(),
-            count: s.len(width),
-            id: String::new(),
-        };
-        (s, id)
-    };
-    let shard = match &a.shard {
-        Some(s) => crate::args::parse_shard(s)?,
-        None => Shard::WHOLE,
-    };
-    if let Some(out) = &a.out
-        && a.shard.is_none()
-    {
-        bail!("--out {} needs --shard I/N", out.display());
+        let bar = Bar::stderr();
+        let doc = search::merge_report(bodies, &ctx.with_progress(&bar))?;
+        return emit(&a, &doc);
     }
+    let job = job(&a)?;
     if a.rank == RankArg::PerLength {
-        return per_length(&a, &query, &space, &id);
+        return per_length(&a, &job);
     }
-    let root = team.is_none_or(|t| t.rank() == 0);
     if team.is_none() {
         // (under MPI every rank would have to take the same decision)
-        crate::output::long_run(
-            search::estimate_seconds(&query, &space, shard)?,
-            "this search",
-        )?;
+        output::long_run(job.estimated_seconds()?, "this search")?;
     }
-    let bar = crate::progress::Bar::when(root);
-    let part = match team {
-        None => search::run_with(&query, &space, shard, &bar)?,
-        Some(t) => {
-            let size = t.size() as u64;
-            let count = shard
-                .count
-                .checked_mul(size)
-                .context("--shard N times the number of ranks is too large")?;
-            let mine = Shard::new((shard.index - 1) * size + t.rank() as u64 + 1, count)?;
-            let part = search::run_with(&query, &space, mine, &bar)?;
-            let parts = t.gather(serde_json::to_vec(&part)?);
-            if !root {
-                return Ok(());
-            }
-            let parts = parts
-                .iter()
-                .map(|b| serde_json::from_slice(b))
-                .collect::<serde_json::Result<Vec<Partial>>>()
-                .context("a rank sent an unreadable partial result")?;
-            Partial::merge(&query, parts)
-        }
+    let bar = Bar::when(ctx.is_root());
+    let done = job.run(&ctx.with_progress(&bar))?;
+    let (Some(file), Some(doc)) = (done.file, done.document) else {
+        return Ok(()); // a rank other than 0
     };
-    bar.finish();
     if let Some(out) = &a.out {
-        let body = ShardBody {
-            format: FORMAT.into(),
-            version: 1,
-            query: query.clone(),
-            space: id.clone(),
-            shard,
-            partial: part.clone(),
-        };
-        let f = ShardFile {
-            checksum: checksum(&body)?,
-            body,
-        };
-        aliasing_core::atomic::write(out, serde_json::to_string(&f)?.as_bytes())
+        aliasing_core::atomic::write(out, file.to_text()?.as_bytes())
             .with_context(|| format!("cannot write {}", out.display()))?;
     }
-    report(&a, &query, &id, shard, &part)
+    emit(&a, &doc)
 }
 
-fn merge(a: &Args, files: &[PathBuf]) -> Result<()> {
-    let mut bodies = Vec::new();
-    for p in files {
-        bodies.push((p, read_shard(p)?));
+/// Prints (and plots) a report.
+fn emit(a: &Args, doc: &Search) -> Result<()> {
+    if let Some(p) = &a.plot {
+        plot(doc, p)?;
     }
-    let (_, first) = &bodies[0];
-    let n = first.shard.count;
-    if n == 0 || n > 1 << 20 {
-        bail!("{} has an invalid shard count {n}", bodies[0].0.display());
-    }
-    let mut seen: Vec<Option<&Path>> = vec![None; n as usize];
-    for (p, b) in &bodies {
-        if b.query != first.query || b.space != first.space {
-            bail!(
-                "{} is from another search (parameters differ from {})",
-                p.display(),
-                bodies[0].0.display()
-            );
-        }
-        if b.shard.count != n || b.shard.checked().is_err() {
-            bail!("{} is shard {}, not of {n}", p.display(), b.shard);
-        }
-        let slot = &mut seen[b.shard.index as usize - 1];
-        if let Some(q) = slot {
-            bail!(
-                "shard {}/{n} given twice: {} and {}",
-                b.shard.index,
-                q.display(),
-                p.display()
-            );
-        }
-        *slot = Some(p.as_path());
-    }
-    if let Some(i) = seen.iter().position(Option::is_none) {
-        bail!("shard {}/{n} is missing", i + 1);
-    }
-    let query = first.query.clone();
-    let id = first.space.clone();
-    let part = Partial::merge(&query, bodies.into_iter().map(|(_, b)| b.partial).collect());
-    report(a, &query, &id, Shard::WHOLE, &part)
-}
-
-/// A catalogue CRC of the searched width, evaluated like a candidate.
-struct Known {
-    names: String,
-    ranked: Ranked,
-    standing: Option<search::Standing>,
-}
-
-fn catalogue_of(query: &Query, id: &SpaceId, part: &Partial) -> Result<Vec<Known>> {
-    let mut by_gen: Vec<(Generator, Vec<&str>)> = Vec::new();
-    for e in catalogue::ENTRIES.iter().filter(|e| e.width == query.width) {
-        let g = Generator::new(e.width, e.poly)?;
-        match by_gen.iter_mut().find(|(h, _)| *h == g) {
-            Some((_, v)) => v.push(e.name),
-            None => by_gen.push((g, vec![e.name])),
-        }
-    }
-    let mut out = Vec::new();
-    // each is a full evaluation (a 32-bit CRC's dual code takes seconds)
-    let bar = crate::progress::Bar::stderr();
-    aliasing_core::progress::Progress::stage(&bar, "catalogue CRCs", by_gen.len() as u64);
-    for (g, names) in by_gen {
-        let ranked = search::evaluate(&g, query)?;
-        aliasing_core::progress::Progress::advance(&bar, 1);
-        let standing = (id.kind == "all" && query.objective == Objective::Hd)
-            .then(|| search::standing(&ranked, part));
-        out.push(Known {
-            names: names.join(" "),
-            ranked,
-            standing,
-        });
-    }
-    bar.finish();
-    Ok(out)
-}
-
-fn hd_text(r: &Ranked) -> String {
-    r.hd.iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
-/// Notes where a generator of lower distance has the lower P_ud.
-fn notes(query: &Query, listed: &[(String, &Ranked)]) -> Vec<String> {
-    let mut out = Vec::new();
-    let Some((best_name, best)) = listed.first() else {
-        return out;
-    };
-    for (name, r) in &listed[1..] {
-        if r.min_hd >= best.min_hd {
-            continue;
-        }
-        for (li, &n) in query.lengths.iter().enumerate() {
-            for (bi, &p) in query.bers.iter().enumerate() {
-                let (a, b) = (r.p_undetected[li][bi], best.p_undetected[li][bi]);
-                if a < b {
-                    out.push(format!(
-                        "{name} (HD {}) has a lower P_ud than {best_name} (HD {}) at {n} bits, BER {p:e}: {} < {}",
-                        r.min_hd,
-                        best.min_hd,
-                        output::prob(a),
-                        output::prob(b)
-                    ));
-                }
-            }
-        }
-    }
-    out.truncate(20);
-    out
+    output::emit(a.output.as_deref(), &render(doc, a.format)?)
 }
 
 /// `--rank per-length`: one search per length, each ranked as if it were
 /// the only length; the reports one after the other (table), one CSV with
 /// the `bits` column telling them apart, or one JSON document with a
 /// `per_length` list of the single-length documents.
-fn per_length(a: &Args, query: &Query, space: &Space, id: &SpaceId) -> Result<()> {
+fn per_length(a: &Args, job: &SearchJob) -> Result<()> {
     if a.shard.is_some() || a.plot.is_some() {
         bail!("--rank per-length does not combine with --shard or --plot; use --rank worst");
     }
-    let mut texts = Vec::new();
-    for &n in &query.lengths {
-        let q = Query {
-            lengths: vec![n],
-            ..query.clone()
-        };
-        let bar = crate::progress::Bar::when(true);
-        let part = search::run_with(&q, space, Shard::WHOLE, &bar)?;
-        bar.finish();
-        texts.push((n, render(a, &q, id, Shard::WHOLE, &part)?));
+    let mut docs = Vec::new();
+    for &n in &job.query().lengths {
+        let bar = Bar::when(true);
+        let ctx = crate::args::context(None)?;
+        let done = job.at_length(n)?.run(&ctx.with_progress(&bar))?;
+        docs.push((n, done.document.expect("one process")));
     }
     let text = match a.format {
         Format::Json => {
-            let docs = texts
-                .iter()
-                .map(|(_, t)| {
-                    let v: serde_json::Value = serde_json::from_str(t)?;
-                    Ok(document::from_value::<document::Search>(v)?)
-                })
-                .collect::<Result<Vec<_>>>()?;
-            document::to_json_sorted(&document::SearchPerLength::new(query, docs))?
+            let docs = docs.into_iter().map(|(_, d)| d).collect();
+            document::to_json_sorted(&document::SearchPerLength::new(job.query(), docs))?
         }
         Format::Csv => {
             let mut out = String::new();
-            for (i, (_, t)) in texts.iter().enumerate() {
+            for (i, (_, d)) in docs.iter().enumerate() {
+                let t = render(d, Format::Csv)?;
                 // one header: the later reports' first line is the same
-                let body = if i == 0 {
-                    t.as_str()
+                out += if i == 0 {
+                    &t
                 } else {
                     t.split_once('\n').map_or("", |x| x.1)
                 };
-                out += body;
             }
             out
         }
-        Format::Table => texts
+        Format::Table => docs
             .iter()
-            .map(|(n, t)| format!("## ranked at {n} bits alone\n{t}"))
-            .collect::<Vec<_>>()
+            .map(|(n, d)| {
+                Ok(format!(
+                    "## ranked at {n} bits alone\n{}",
+                    render(d, Format::Table)?
+                ))
+            })
+            .collect::<Result<Vec<_>>>()?
             .join("\n"),
     };
     output::emit(a.output.as_deref(), &text)
 }
 
-fn report(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -> Result<()> {
-    let text = render(a, query, id, shard, part)?;
-    output::emit(a.output.as_deref(), &text)
+/// The report's text in `format`.
+fn render(doc: &Search, format: Format) -> Result<String> {
+    Ok(match format {
+        Format::Json => document::to_json_sorted(doc)?,
+        Format::Csv => output::csv(&csv_rows(doc)),
+        Format::Table => table(doc),
+    })
 }
 
-/// The report's text; also draws the plot when `--plot` asks.
-fn render(a: &Args, query: &Query, id: &SpaceId, shard: Shard, part: &Partial) -> Result<String> {
-    let known = catalogue_of(query, id, part)?;
-    let rec = search::reciprocal_of(&part.results);
-    let mut listed: Vec<(String, &Ranked)> = part
+/// The CSV rows: one per result, length and BER.
+fn csv_rows(doc: &Search) -> Vec<Vec<String>> {
+    let head = [
+        "rank",
+        "koopman",
+        "full",
+        "reciprocal_of",
+        "min_hd",
+        "bits",
+        "hd",
+        "ber",
+        "p_undetected",
+    ];
+    let mut rows = vec![head.map(String::from).to_vec()];
+    for r in &doc.results {
+        for (li, h) in r.hd.iter().enumerate() {
+            for pt in &r.points[li * doc.bers.len()..(li + 1) * doc.bers.len()] {
+                rows.push(vec![
+                    r.rank.to_string(),
+                    r.koopman.clone(),
+                    r.full.clone(),
+                    r.reciprocal_of.clone().unwrap_or_default(),
+                    r.min_hd.to_string(),
+                    h.bits.to_string(),
+                    h.hd.to_string(),
+                    format!("{:e}", pt.ber),
+                    format!("{:e}", pt.p_undetected),
+                ]);
+            }
+        }
+    }
+    rows
+}
+
+/// A table row: rank, Koopman and full forms, mirror or names, the HDs and
+/// every P_ud.
+fn row(
+    rank: String,
+    koopman: &str,
+    full: &str,
+    mirror: String,
+    hd: &[HdAt],
+    points: &[PudAt],
+) -> Vec<String> {
+    let hd: Vec<String> = hd.iter().map(|h| h.hd.to_string()).collect();
+    let mut v = vec![rank, koopman.into(), full.into(), mirror, hd.join(",")];
+    v.extend(points.iter().map(|p| output::prob(p.p_undetected)));
+    v
+}
+
+/// The table form.
+fn table(doc: &Search) -> String {
+    let shard = match doc.shard.count {
+        1 => String::new(),
+        _ => format!("; shard {}/{}", doc.shard.index, doc.shard.count),
+    };
+    let mut s = format!(
+        "# search: {}; objective {}{shard}\n",
+        doc.candidates, doc.objective
+    );
+    s += "# lengths: codeword bits, check bits included; P_ud exact (dual-code weights); score = worst case over the lengths, BER by BER in the order given\n";
+    let hist: Vec<String> = doc
+        .hd_histogram
+        .iter()
+        .rev()
+        .map(|(h, c)| format!("HD {h}: {c}"))
+        .collect();
+    s += &format!("# minimum distance over the lengths: {}\n", hist.join(", "));
+    let (d, u) = (&doc.stages.distance, &doc.stages.p_undetected);
+    s += &format!(
+        "# stages: distance {} generators in {:.2} s ({:.0}/s); P_ud {} in {:.2} s ({:.1}/s)\n",
+        d.generators, d.seconds, d.per_second, u.generators, u.seconds, u.per_second
+    );
+    let mut head = ["rank", "koopman", "full", "mirror", "hd"]
+        .map(String::from)
+        .to_vec();
+    for &n in &doc.lengths {
+        for &p in &doc.bers {
+            head.push(format!("P_ud@{n},{p:e}"));
+        }
+    }
+    let mut rows = vec![head.clone()];
+    for r in &doc.results {
+        let mirror = r
+            .reciprocal_of
+            .as_ref()
+            .and_then(|k| doc.results.iter().position(|x| &x.koopman == k));
+        let mirror = mirror
+            .map(|j| format!("=#{} reversed", j + 1))
+            .unwrap_or_default();
+        rows.push(row(
+            r.rank.to_string(),
+            &r.koopman,
+            &r.full,
+            mirror,
+            &r.hd,
+            &r.points,
+        ));
+    }
+    s += &output::table(&rows);
+    s += &catalogue_table(doc, head);
+    for n in &doc.notes {
+        s += &format!("# note: {n}\n");
+    }
+    s
+}
+
+/// The catalogue's CRCs of the width, as rows under `head` (nothing when
+/// the catalogue has none).
+fn catalogue_table(doc: &Search, head: Vec<String>) -> String {
+    if doc.catalogue.is_empty() {
+        return String::new();
+    }
+    let mut s = format!("\n# the catalogue's CRCs of width {}\n", doc.width);
+    let mut rows = vec![head];
+    rows[0][3] = "names".into();
+    for k in &doc.catalogue {
+        let rank = match k.rank {
+            Some(st) if st.best == st.worst => st.best.to_string(),
+            Some(st) => format!("{}..{}", st.best, st.worst),
+            None => "-".into(),
+        };
+        rows.push(row(
+            rank,
+            &k.koopman,
+            &k.full,
+            k.names.clone(),
+            &k.hd,
+            &k.points,
+        ));
+    }
+    s += &output::table(&rows);
+    s
+}
+
+/// Draws P(alias | error) of the first 8 results and the catalogue's CRCs.
+fn plot(doc: &Search, path: &Path) -> Result<()> {
+    let results = doc
         .results
         .iter()
-        .map(|r| (r.generator.koopman_string(), r))
-        .collect();
-    for k in &known {
-        listed.push((k.names.clone(), &k.ranked));
-    }
-    let notes = notes(query, &listed);
-    let space_text = match id.kind.as_str() {
-        "all" => format!(
-            "all {} generators of width {} with the +1 term",
-            id.count, query.width
-        ),
-        "sample" => format!("a sample of {} generators ({})", id.count, id.id),
-        _ => format!("{} generators from the candidates file", id.count),
-    };
-    let text = match a.format {
-        Format::Json => {
-            let stages = document::SearchStages {
-                distance: (&part.distance_stage).into(),
-                p_undetected: (&part.pud_stage).into(),
+        .take(8)
+        .map(|r| (&r.koopman, r.min_hd, &r.points));
+    let known = doc
+        .catalogue
+        .iter()
+        .map(|k| (&k.names, k.min_hd, &k.points));
+    let mut checks: Vec<document::CompareCheck> = Vec::new();
+    let mut points = Vec::new();
+    for (name, min_hd, pts) in results.chain(known) {
+        let label = format!("{name} HD {min_hd}");
+        if checks.iter().any(|c| c.name == label) {
+            continue;
+        }
+        checks.push(document::CompareCheck::new(label.clone(), doc.width));
+        for pt in pts {
+            let pe = aliasing_core::bsc::p_error(pt.bits, pt.ber);
+            let cp = aliasing_core::bsc::CurvePoint {
+                ber: pt.ber,
+                bits: pt.bits,
+                data_bits: pt.bits.saturating_sub(u64::from(doc.width)),
+                p_error: pe,
+                p_undetected: pt.p_undetected,
+                p_alias_given_error: pt.p_undetected / pe,
             };
-            let mut doc = document::Search::new(
-                query,
-                space_text.clone(),
-                shard,
-                part.examined,
-                part.hd_histogram.clone(),
-                stages,
-            );
-            doc.results = part
-                .results
-                .iter()
-                .zip(&rec)
-                .enumerate()
-                .map(|(i, (r, m))| {
-                    let mirror = m.map(|j| part.results[j].generator.koopman_string());
-                    document::SearchResult::new(query, i as u64 + 1, r, mirror)
-                })
-                .collect();
-            doc.catalogue = known
-                .iter()
-                .map(|k| {
-                    document::SearchCatalogueEntry::new(
-                        query,
-                        k.names.clone(),
-                        &k.ranked,
-                        k.standing,
-                    )
-                })
-                .collect();
-            doc.notes = notes.clone();
-            document::to_json_sorted(&doc)?
+            points.push(document::ComparePoint::new(label.clone(), &cp, None));
         }
-        Format::Csv => {
-            let mut rows = vec![
-                [
-                    "rank",
-                    "koopman",
-                    "full",
-                    "reciprocal_of",
-                    "min_hd",
-                    "bits",
-                    "hd",
-                    "ber",
-                    "p_undetected",
-                ]
-                .map(String::from)
-                .to_vec(),
-            ];
-            for (i, (r, m)) in part.results.iter().zip(&rec).enumerate() {
-                for (li, &n) in query.lengths.iter().enumerate() {
-                    for (bi, &p) in query.bers.iter().enumerate() {
-                        rows.push(vec![
-                            (i + 1).to_string(),
-                            r.generator.koopman_string(),
-                            r.generator.full_string(),
-                            m.map(|j| part.results[j].generator.koopman_string())
-                                .unwrap_or_default(),
-                            r.min_hd.to_string(),
-                            n.to_string(),
-                            r.hd[li].to_string(),
-                            format!("{p:e}"),
-                            format!("{:e}", r.p_undetected[li][bi]),
-                        ]);
-                    }
-                }
-            }
-            output::csv(&rows)
-        }
-        Format::Table => {
-            let mut s = String::new();
-            s += &format!(
-                "# search: {space_text}; objective {}{}\n",
-                query.objective.name(),
-                if shard.count > 1 {
-                    format!("; shard {}/{}", shard.index, shard.count)
-                } else {
-                    String::new()
-                }
-            );
-            s += "# lengths: codeword bits, check bits included; P_ud exact (dual-code weights); score = worst case over the lengths, BER by BER in the order given\n";
-            let hist: Vec<String> = part
-                .hd_histogram
-                .iter()
-                .rev()
-                .map(|(h, c)| format!("HD {h}: {c}"))
-                .collect();
-            s += &format!("# minimum distance over the lengths: {}\n", hist.join(", "));
-            s += &format!(
-                "# stages: distance {} generators in {:.2} s ({:.0}/s); P_ud {} in {:.2} s ({:.1}/s)\n",
-                part.distance_stage.generators,
-                part.distance_stage.seconds,
-                part.distance_stage.rate(),
-                part.pud_stage.generators,
-                part.pud_stage.seconds,
-                part.pud_stage.rate()
-            );
-            let mut head = vec![
-                "rank".to_string(),
-                "koopman".into(),
-                "full".into(),
-                "mirror".into(),
-                "hd".into(),
-            ];
-            for &n in &query.lengths {
-                for &p in &query.bers {
-                    head.push(format!("P_ud@{n},{p:e}"));
-                }
-            }
-            let row = |rank: String, r: &Ranked, mirror: String| {
-                let mut v = vec![
-                    rank,
-                    r.generator.koopman_string(),
-                    r.generator.full_string(),
-                    mirror,
-                    hd_text(r),
-                ];
-                for row in &r.p_undetected {
-                    for &x in row {
-                        v.push(output::prob(x));
-                    }
-                }
-                v
-            };
-            let mut rows = vec![head.clone()];
-            for (i, (r, m)) in part.results.iter().zip(&rec).enumerate() {
-                rows.push(row(
-                    (i + 1).to_string(),
-                    r,
-                    m.map(|j| format!("=#{} reversed", j + 1))
-                        .unwrap_or_default(),
-                ));
-            }
-            s += &output::table(&rows);
-            if !known.is_empty() {
-                s += &format!("\n# the catalogue's CRCs of width {}\n", query.width);
-                let mut rows = vec![head];
-                rows[0][0] = "rank".into();
-                rows[0][3] = "names".into();
-                for k in &known {
-                    let rank = match k.standing {
-                        Some(st) if st.best == st.worst => st.best.to_string(),
-                        Some(st) => format!("{}..{}", st.best, st.worst),
-                        None => "-".into(),
-                    };
-                    rows.push(row(rank, &k.ranked, k.names.clone()));
-                }
-                s += &output::table(&rows);
-            }
-            for n in &notes {
-                s += &format!("# note: {n}\n");
-            }
-            s
-        }
-    };
-    if let Some(p) = &a.plot {
-        let mut checks: Vec<document::CompareCheck> = Vec::new();
-        let mut points = Vec::new();
-        for (name, r) in listed
-            .iter()
-            .take(8)
-            .chain(listed.iter().skip(part.results.len()))
-        {
-            let label = format!("{name} HD {}", r.min_hd);
-            if checks.iter().any(|c| c.name == label) {
-                continue;
-            }
-            checks.push(document::CompareCheck::new(label.clone(), query.width));
-            for (li, &n) in query.lengths.iter().enumerate() {
-                for (bi, &ber) in query.bers.iter().enumerate() {
-                    let pe = aliasing_core::bsc::p_error(n, ber);
-                    let ud = r.p_undetected[li][bi];
-                    let pt = aliasing_core::bsc::CurvePoint {
-                        ber,
-                        bits: n,
-                        data_bits: n.saturating_sub(u64::from(query.width)),
-                        p_error: pe,
-                        p_undetected: ud,
-                        p_alias_given_error: ud / pe,
-                    };
-                    points.push(document::ComparePoint::new(label.clone(), &pt, None));
-                }
-            }
-        }
-        let doc = document::Compare::new(None, checks, points);
-        crate::args::plot(Some(p), &doc)?;
     }
-    Ok(text)
+    crate::args::plot(Some(path), &document::Compare::new(None, checks, points))
 }
 
 #[cfg(test)]

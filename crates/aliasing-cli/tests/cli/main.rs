@@ -19,6 +19,7 @@ mod readme;
 mod refusals;
 mod robust;
 mod search;
+mod sim_jobs;
 mod simulate;
 mod stack;
 mod transfer;

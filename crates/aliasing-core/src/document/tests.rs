@@ -304,8 +304,15 @@ fn a_weight_distribution_lists_its_counts_as_the_weights_document_does() {
     let crc = catalogue::resolve("crc8").unwrap();
     // 8-bit CRC at 200 bits, every weight to 40 by the dual method: A_40 is
     // over 2^53, so some counts are decimal strings
-    let d = weights::distribution(&crc.generator(), 200, 40, weights::WeightMethod::Dual, true)
-        .unwrap();
+    let d = weights::distribution(
+        &crc.generator(),
+        200,
+        40,
+        weights::WeightMethod::Dual,
+        true,
+        &crate::ctx::Ctx::default(),
+    )
+    .unwrap();
     let v = serde_json::to_value(&d).unwrap();
     let doc = Weights::new(
         CheckInfo::from(&crc),

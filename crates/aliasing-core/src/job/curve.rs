@@ -310,7 +310,7 @@ impl Job for CurveJob {
 /// data; the simulator stores the same CRC in whole bytes.
 fn frame_note(check: &CheckInfo) -> Option<String> {
     let w = check.width;
-    (check.full.is_some() && w % 8 != 0).then(|| {
+    (check.full.is_some() && !w.is_multiple_of(8)).then(|| {
         let pad = 8 * w.div_ceil(8) - w;
         format!(
             "frame: each length is one codeword, its {w} check bits right after the data (no \

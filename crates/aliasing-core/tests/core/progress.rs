@@ -178,8 +178,9 @@ fn hd_profile_spans() {
 fn weight_distribution_by_either_method() {
     let g = catalogue::resolve("crc16-ccitt").unwrap().generator();
     let r = Record::default();
-    let d = weights::distribution_with(&g, 200, 4, weights::WeightMethod::Syndromes, false, &r)
-        .unwrap();
+    let ctx = aliasing_core::ctx::Ctx::new(budget()).with_progress(&r);
+    let d =
+        weights::distribution(&g, 200, 4, weights::WeightMethod::Syndromes, false, &ctx).unwrap();
     assert_eq!(
         complete(&r),
         stages(&[
@@ -189,8 +190,8 @@ fn weight_distribution_by_either_method() {
         ])
     );
     let r = Record::default();
-    let dd =
-        weights::distribution_with(&g, 200, 4, weights::WeightMethod::Dual, false, &r).unwrap();
+    let ctx = aliasing_core::ctx::Ctx::new(budget()).with_progress(&r);
+    let dd = weights::distribution(&g, 200, 4, weights::WeightMethod::Dual, false, &ctx).unwrap();
     assert_eq!(complete(&r), stages(&[("dual-code windows", 65536)]));
     assert_eq!(d.counts, dd.counts);
 }

@@ -1,0 +1,494 @@
+//! [`SearchJob`]: `alias search` as a library job, with its report (the
+//! [`Search`] document, the catalogue's CRCs of the width beside the
+//! results) and its shard files ([`ShardFile`]: a checksummed body read
+//! back byte for byte, [`merge`]d into the unsharded result).
+
+use super::{Objective, Partial, Query, Ranked, Space, Standing};
+use crate::catalogue;
+use crate::ctx::{Ctx, Job};
+use crate::document::{Search, SearchCatalogueEntry, SearchResult, SearchStages};
+use crate::error::{Error, Result};
+use crate::poly::Generator;
+use crate::shard::{Shard, fnv1a64};
+use serde::{Deserialize, Serialize};
+
+/// The kind of a search shard file.
+pub const FORMAT: &str = "alias-search";
+
+/// Which candidates a search covered (enough to tell shards of one search
+/// apart).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpaceId {
+    /// `all`, `candidates` or `sample`.
+    pub kind: String,
+    /// Number of candidates.
+    pub count: u64,
+    /// FNV-1a of the candidates' full notations (lists), or the seed (samples).
+    pub id: String,
+}
+
+impl SpaceId {
+    /// How the report names the candidates.
+    fn describe(&self, width: u32) -> String {
+        match self.kind.as_str() {
+            "all" => format!(
+                "all {} generators of width {width} with the +1 term",
+                self.count
+            ),
+            "sample" => format!("a sample of {} generators ({})", self.count, self.id),
+            _ => format!("{} generators from the candidates file", self.count),
+        }
+    }
+}
+
+/// The body of a shard file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShardBody {
+    /// [`FORMAT`].
+    pub format: String,
+    /// File version (1).
+    pub version: u32,
+    /// The search.
+    pub query: Query,
+    /// Its candidates.
+    pub space: SpaceId,
+    /// The shard.
+    pub shard: Shard,
+    /// The shard's result.
+    pub partial: Partial,
+}
+
+/// A search shard file: `{"checksum": "<fnv1a64 hex>", "body": {...}}`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ShardFile {
+    /// FNV-1a of the body's compact JSON.
+    pub checksum: String,
+    /// The body.
+    pub body: ShardBody,
+}
+
+fn checksum(body: &ShardBody) -> Result<String> {
+    let text = serde_json::to_string(body).map_err(|e| Error::Invalid(e.to_string()))?;
+    Ok(format!("{:016x}", fnv1a64(text.as_bytes())))
+}
+
+impl ShardFile {
+    /// The file of a shard's result.
+    pub fn new(query: Query, space: SpaceId, shard: Shard, partial: Partial) -> Result<ShardFile> {
+        let body = ShardBody {
+            format: FORMAT.into(),
+            version: 1,
+            query,
+            space,
+            shard,
+            partial,
+        };
+        Ok(ShardFile {
+            checksum: checksum(&body)?,
+            body,
+        })
+    }
+
+    /// The file's text (compact JSON).
+    pub fn to_text(&self) -> Result<String> {
+        serde_json::to_string(self).map_err(|e| Error::Invalid(e.to_string()))
+    }
+
+    /// Parses and verifies the text of a shard file; `name` names it in
+    /// messages. Refused: another kind or version, a checksum that does not
+    /// match, any text other than the one written (an edit the checksum
+    /// cannot see, such as a hex digit's case).
+    pub fn from_text(text: &str, name: &str) -> Result<ShardBody> {
+        let f: ShardFile = serde_json::from_str(text).map_err(|e| {
+            Error::Invalid(format!("{name} is not an `alias search` shard file: {e}"))
+        })?;
+        if f.body.format != FORMAT || f.body.version != 1 {
+            return Err(Error::Invalid(format!(
+                "{name} is not an `alias search` shard file (version 1)"
+            )));
+        }
+        if checksum(&f.body)? != f.checksum {
+            return Err(Error::Invalid(format!(
+                "{name} is corrupt: its checksum does not match"
+            )));
+        }
+        if f.to_text()? != text {
+            return Err(Error::Invalid(format!(
+                "{name} is corrupt: edited (not the text alias search writes)"
+            )));
+        }
+        Ok(f.body)
+    }
+}
+
+/// Combines the shard files of one search (named for messages): same
+/// query and candidates, every shard `1..=n` once. Returns the query, the
+/// candidates and the merged result (identical to the unsharded run's).
+pub fn merge(bodies: Vec<(String, ShardBody)>) -> Result<(Query, SpaceId, Partial)> {
+    let bad = |m: String| Err(Error::Invalid(m));
+    let Some((name0, first)) = bodies.first() else {
+        return bad("no files to merge".into());
+    };
+    let n = first.shard.count;
+    if n == 0 || n > 1 << 20 {
+        return bad(format!("{name0} has an invalid shard count {n}"));
+    }
+    let mut seen: Vec<Option<&str>> = vec![None; n as usize];
+    for (p, b) in &bodies {
+        if b.query != first.query || b.space != first.space {
+            return bad(format!(
+                "{p} is from another search (parameters differ from {name0})"
+            ));
+        }
+        if b.shard.count != n || b.shard.checked().is_err() {
+            return bad(format!("{p} is shard {}, not of {n}", b.shard));
+        }
+        let slot = &mut seen[b.shard.index as usize - 1];
+        if let Some(q) = slot {
+            return bad(format!(
+                "shard {}/{n} given twice: {q} and {p}",
+                b.shard.index
+            ));
+        }
+        *slot = Some(p);
+    }
+    if let Some(i) = seen.iter().position(Option::is_none) {
+        return bad(format!("shard {}/{n} is missing", i + 1));
+    }
+    let (query, space) = (first.query.clone(), first.space.clone());
+    let parts = bodies.into_iter().map(|(_, b)| b.partial).collect();
+    let part = Partial::merge(&query, parts);
+    Ok((query, space, part))
+}
+
+/// The generators listed in a candidates file's `text` (one per line, any
+/// notation [`catalogue::resolve`] reads, `#` comments), each of `width`
+/// bits, sorted without repeats; `name` names the file in messages.
+pub fn parse_candidates(text: &str, name: &str, width: u32) -> Result<Vec<Generator>> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.split('#').next().unwrap_or("").trim();
+        if t.is_empty() {
+            continue;
+        }
+        let g = catalogue::resolve(t)
+            .map_err(|e| e.within(format!("{name} line {}", i + 1)))?
+            .generator();
+        if g.width() != width {
+            return Err(Error::Invalid(format!(
+                "{name} line {}: {} has width {}, not {width}",
+                i + 1,
+                g.full_string(),
+                g.width()
+            )));
+        }
+        out.push(g);
+    }
+    out.sort_unstable();
+    out.dedup();
+    if out.is_empty() {
+        return Err(Error::Invalid(format!("{name} lists no generators")));
+    }
+    Ok(out)
+}
+
+/// A generator search: which generator of a width to use, by Hamming
+/// distance at the lengths and then by exact `P_ud` at the BERs, over all
+/// generators, a list or a seeded sample, optionally one shard of them.
+/// Its run gives the [`Search`] document (and the shard's file).
+///
+/// ```
+/// use aliasing_core::ctx::{Ctx, Job};
+/// use aliasing_core::search::{Objective, Query, SearchJob};
+/// let q = Query { width: 8, lengths: vec![64], bers: vec![1e-5], min_hd: 0, top: 3, objective: Objective::Hd };
+/// let job = SearchJob::all(q, None).unwrap();
+/// let doc = job.run(&Ctx::default()).unwrap().document.unwrap();
+/// assert_eq!(doc.results.len(), 3);
+/// assert_eq!(doc.examined, 128);
+/// ```
+#[derive(Debug, Clone)]
+pub struct SearchJob {
+    query: Query,
+    space: Space,
+    id: SpaceId,
+    shard: Shard,
+}
+
+/// What a [`SearchJob`] gives at a team's member 0 (or alone): the shard's
+/// file and the report. Other members give nothing.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchOutcome {
+    /// The shard's result file (`None` on members other than 0).
+    pub file: Option<ShardFile>,
+    /// The report (`None` on members other than 0).
+    pub document: Option<Search>,
+}
+
+impl SearchJob {
+    /// Every generator of the query's width (an exhaustive search over 24
+    /// bits only as a shard: `shard` given).
+    pub fn all(query: Query, shard: Option<Shard>) -> Result<SearchJob> {
+        query.validate()?;
+        let width = query.width;
+        if width > 24 && shard.is_none() {
+            return Err(Error::Invalid(format!(
+                "an exhaustive search of width {width} has {} candidates; \
+                 use --sample, --candidates or --shard",
+                1u64 << (width - 1)
+            )));
+        }
+        let id = SpaceId {
+            kind: "all".into(),
+            count: Space::All.len(width),
+            id: String::new(),
+        };
+        Ok(SearchJob::of(query, Space::All, id, shard))
+    }
+
+    /// The generators `list` (of the query's width; see [`parse_candidates`]).
+    pub fn list(query: Query, list: Vec<Generator>, shard: Option<Shard>) -> Result<SearchJob> {
+        query.validate()?;
+        if let Some(g) = list.iter().find(|g| g.width() != query.width) {
+            return Err(Error::Invalid(format!(
+                "{} has width {}, not {}",
+                g.full_string(),
+                g.width(),
+                query.width
+            )));
+        }
+        let names: Vec<String> = list.iter().map(Generator::full_string).collect();
+        let id = SpaceId {
+            kind: "candidates".into(),
+            count: list.len() as u64,
+            id: format!("{:016x}", fnv1a64(names.join(",").as_bytes())),
+        };
+        Ok(SearchJob::of(query, Space::List(list), id, shard))
+    }
+
+    /// A seeded random sample of `n` generators of the query's width.
+    pub fn sample(query: Query, n: u64, seed: u64, shard: Option<Shard>) -> Result<SearchJob> {
+        query.validate()?;
+        let space = Space::sample(query.width, n, seed)?;
+        let id = SpaceId {
+            kind: "sample".into(),
+            count: n,
+            id: format!("seed {seed}"),
+        };
+        Ok(SearchJob::of(query, space, id, shard))
+    }
+
+    fn of(query: Query, space: Space, id: SpaceId, shard: Option<Shard>) -> SearchJob {
+        SearchJob {
+            query,
+            space,
+            id,
+            shard: shard.unwrap_or(Shard::WHOLE),
+        }
+    }
+
+    /// The query.
+    pub fn query(&self) -> &Query {
+        &self.query
+    }
+
+    /// The same search ranked at `bits` alone (one of the query's lengths
+    /// or any other valid one), over the same candidates.
+    pub fn at_length(&self, bits: u64) -> Result<SearchJob> {
+        let query = Query {
+            lengths: vec![bits],
+            ..self.query.clone()
+        };
+        query.validate()?;
+        Ok(SearchJob {
+            query,
+            ..self.clone()
+        })
+    }
+
+    /// The estimated time of the run in seconds, in one process.
+    pub fn estimated_seconds(&self) -> Result<f64> {
+        super::estimate_seconds(&self.query, &self.space, self.shard)
+    }
+
+    /// The shard's result in `ctx`: with a team, its members split the
+    /// shard into consecutive ranges (member `r` of `S` runs shard
+    /// `(I-1) S + r + 1` of `N S`: together exactly shard `I/N`), and member
+    /// 0 gathers and merges their parts; `None` on the other members.
+    pub fn partial(&self, ctx: &Ctx) -> Result<Option<Partial>> {
+        let (q, space, shard, p) = (&self.query, &self.space, self.shard, ctx.progress());
+        let Some(t) = ctx.team() else {
+            return Ok(Some(ctx.install(|| super::run_with(q, space, shard, p))??));
+        };
+        let size = t.size() as u64;
+        let count = shard.count.checked_mul(size).ok_or_else(|| {
+            Error::Invalid("--shard N times the number of ranks is too large".into())
+        })?;
+        let mine = Shard::new((shard.index - 1) * size + t.rank() as u64 + 1, count)?;
+        let part = ctx.install(|| super::run_with(q, space, mine, p))??;
+        let bytes = serde_json::to_vec(&part).map_err(|e| Error::Invalid(e.to_string()))?;
+        let parts = t.gather(bytes);
+        if t.rank() != 0 {
+            return Ok(None);
+        }
+        let parts = parts
+            .iter()
+            .map(|b| serde_json::from_slice(b))
+            .collect::<serde_json::Result<Vec<Partial>>>()
+            .map_err(|e| {
+                Error::Invalid(format!("a rank sent an unreadable partial result: {e}"))
+            })?;
+        Ok(Some(Partial::merge(q, parts)))
+    }
+}
+
+impl Job for SearchJob {
+    type Output = SearchOutcome;
+
+    /// [`SearchJob::partial`], then, at member 0, the shard's file and the
+    /// report ([`report`]).
+    fn run(&self, ctx: &Ctx) -> Result<SearchOutcome> {
+        let Some(part) = self.partial(ctx)? else {
+            return Ok(SearchOutcome {
+                file: None,
+                document: None,
+            });
+        };
+        let document = report(&self.query, &self.id, self.shard, &part, ctx)?;
+        let file = ShardFile::new(self.query.clone(), self.id.clone(), self.shard, part)?;
+        Ok(SearchOutcome {
+            file: Some(file),
+            document: Some(document),
+        })
+    }
+}
+
+/// A catalogue CRC of the searched width, evaluated like a candidate.
+struct Known {
+    names: String,
+    ranked: Ranked,
+    standing: Option<Standing>,
+}
+
+/// The catalogue's CRCs of the query's width, each evaluated in full (a
+/// 32-bit CRC's dual code takes seconds; one stage, `"catalogue CRCs"`).
+fn catalogue_of(query: &Query, id: &SpaceId, part: &Partial, ctx: &Ctx) -> Result<Vec<Known>> {
+    let mut by_gen: Vec<(Generator, Vec<&str>)> = Vec::new();
+    for e in catalogue::ENTRIES.iter().filter(|e| e.width == query.width) {
+        let g = Generator::new(e.width, e.poly)?;
+        match by_gen.iter_mut().find(|(h, _)| *h == g) {
+            Some((_, v)) => v.push(e.name),
+            None => by_gen.push((g, vec![e.name])),
+        }
+    }
+    let p = ctx.progress();
+    p.stage("catalogue CRCs", by_gen.len() as u64);
+    let mut out = Vec::new();
+    for (g, names) in by_gen {
+        let ranked = ctx.install(|| super::evaluate(&g, query))??;
+        p.advance(1);
+        let standing = (id.kind == "all" && query.objective == Objective::Hd)
+            .then(|| super::standing(&ranked, part));
+        out.push(Known {
+            names: names.join(" "),
+            ranked,
+            standing,
+        });
+    }
+    p.finish();
+    Ok(out)
+}
+
+/// A probability as the reports print it: `0`, or 7 significant digits.
+fn prob(x: f64) -> String {
+    if x == 0.0 {
+        "0".into()
+    } else {
+        format!("{x:.6e}")
+    }
+}
+
+/// Notes where a generator of lower distance has the lower `P_ud` (at
+/// most 20).
+fn notes(query: &Query, listed: &[(String, &Ranked)]) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some((best_name, best)) = listed.first() else {
+        return out;
+    };
+    for (name, r) in &listed[1..] {
+        if r.min_hd >= best.min_hd {
+            continue;
+        }
+        for (li, &n) in query.lengths.iter().enumerate() {
+            for (bi, &p) in query.bers.iter().enumerate() {
+                let (a, b) = (r.p_undetected[li][bi], best.p_undetected[li][bi]);
+                if a < b {
+                    out.push(format!(
+                        "{name} (HD {}) has a lower P_ud than {best_name} (HD {}) at {n} bits, BER {p:e}: {} < {}",
+                        r.min_hd,
+                        best.min_hd,
+                        prob(a),
+                        prob(b)
+                    ));
+                }
+            }
+        }
+    }
+    out.truncate(20);
+    out
+}
+
+/// The report of a search's (merged) result `part`: the results, the
+/// catalogue's CRCs of the width evaluated beside them (watched by `ctx`),
+/// and notes where a lower distance has the lower `P_ud`.
+pub fn report(
+    query: &Query,
+    id: &SpaceId,
+    shard: Shard,
+    part: &Partial,
+    ctx: &Ctx,
+) -> Result<Search> {
+    let known = catalogue_of(query, id, part, ctx)?;
+    let rec = super::reciprocal_of(&part.results);
+    let mut listed: Vec<(String, &Ranked)> = part
+        .results
+        .iter()
+        .map(|r| (r.generator.koopman_string(), r))
+        .collect();
+    for k in &known {
+        listed.push((k.names.clone(), &k.ranked));
+    }
+    let stages = SearchStages {
+        distance: (&part.distance_stage).into(),
+        p_undetected: (&part.pud_stage).into(),
+    };
+    let mut doc = Search::new(
+        query,
+        id.describe(query.width),
+        shard,
+        part.examined,
+        part.hd_histogram.clone(),
+        stages,
+    );
+    doc.results = part
+        .results
+        .iter()
+        .zip(&rec)
+        .enumerate()
+        .map(|(i, (r, m))| {
+            let mirror = m.map(|j| part.results[j].generator.koopman_string());
+            SearchResult::new(query, i as u64 + 1, r, mirror)
+        })
+        .collect();
+    doc.catalogue = known
+        .iter()
+        .map(|k| SearchCatalogueEntry::new(query, k.names.clone(), &k.ranked, k.standing))
+        .collect();
+    doc.notes = notes(query, &listed);
+    Ok(doc)
+}
+
+/// The merged report of shard files (as [`merge`], then [`report`]).
+pub fn merge_report(bodies: Vec<(String, ShardBody)>, ctx: &Ctx) -> Result<Search> {
+    let (query, id, part) = merge(bodies)?;
+    report(&query, &id, Shard::WHOLE, &part, ctx)
+}
