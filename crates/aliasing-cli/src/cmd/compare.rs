@@ -127,7 +127,9 @@ pub fn run(args: Args) -> Result<()> {
             continue;
         }
         match compare::preflight(check, &fit, &bers, given) {
-            Ok(_) | Err(CoreError::Unsupported(_) | CoreError::TooBig { .. }) => {}
+            Ok(_)
+            | Err(CoreError::Unsupported(_) | CoreError::Refused(_) | CoreError::TooBig { .. }) => {
+            }
             Err(e) => return Err(e).with_context(|| check.name()),
         }
     }
@@ -180,7 +182,9 @@ pub fn run(args: Args) -> Result<()> {
                     note: short_note,
                 }
             }
-            Err(e @ (CoreError::Unsupported(_) | CoreError::TooBig { .. })) => {
+            Err(
+                e @ (CoreError::Unsupported(_) | CoreError::Refused(_) | CoreError::TooBig { .. }),
+            ) => {
                 let mut note = Some(e.to_string());
                 let mut points = vec![None; total];
                 let short = short_note;
