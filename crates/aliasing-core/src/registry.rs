@@ -406,7 +406,8 @@ impl Entry {
                 let bers = bers_of(self, channel)?;
                 match (self, given) {
                     (Entry::InternetRandom, None) => {
-                        lengths_in(self, lengths, 8, u64::MAX, 8)?;
+                        // data and the 16-bit field: 3 bytes or more
+                        lengths_in(self, lengths, 24, u64::MAX, 8)?;
                     }
                     (Entry::InternetRandom, Some(_)) => {
                         return Err(refused(Refusal::Data {
@@ -913,7 +914,7 @@ impl Entry {
                 channel: "BSC",
                 data: "uniformly random bytes",
                 bers: "[0, 1]".into(),
-                sizes: "whole bytes, at least 1; refused where the bound is not certified to 1e-13 relative".into(),
+                sizes: "frames from 3 bytes (data and the 16-bit field); refused where the bound is not certified to 1e-13 relative".into(),
             },
             Entry::InternetGiven => Domain {
                 method: "Internet checksum, given data",
