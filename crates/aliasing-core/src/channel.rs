@@ -99,7 +99,7 @@ impl FromStr for GilbertElliott {
     fn from_str(s: &str) -> Result<Self> {
         let bad = || {
             Error::Invalid(format!(
-                "--burst `{s}`: expected four numbers PG,PB,G2B,B2G"
+                "Gilbert-Elliott channel `{s}`: expected four numbers PG,PB,G2B,B2G"
             ))
         };
         let v: Vec<f64> = s
@@ -117,7 +117,7 @@ impl FromStr for GilbertElliott {
             bad_to_good,
         };
         ge.validate()
-            .map_err(|e| Error::Invalid(format!("--burst `{s}`: {e}")))?;
+            .map_err(|e| Error::Invalid(format!("Gilbert-Elliott channel `{s}`: {e}")))?;
         Ok(ge)
     }
 }
