@@ -318,7 +318,7 @@ fn placed_bits(c: &CheckDef, width: u32) -> u32 {
     (8 * c.field_len as u32).max(width)
 }
 
-fn the_check<'a>(entry: Entry, frame: &'a Frame, index: usize) -> Result<&'a CheckDef> {
+fn the_check(entry: Entry, frame: &Frame, index: usize) -> Result<&CheckDef> {
     frame.checks.get(index).ok_or_else(|| {
         Error::Invalid(format!(
             "{}: stack `{}` has {} checks, not {}",
