@@ -126,7 +126,7 @@ mod series;
 pub mod shard;
 #[cfg(test)]
 mod tier;
-pub mod trinomial;
+pub use lowweight::trinomial;
 pub mod units;
 pub mod weights;
 
