@@ -15,7 +15,7 @@
 //! Fletcher-32 and Adler-32 keep two sums modulo 65535 (65521), a joint state
 //! space of about 4.3e9 residues: a characteristic-function sum over it costs
 //! `4.3e9 x` (columns) per point, and a transition-matrix method is out of
-//! reach; [`curve`] returns [`Error::Unsupported`] for them, and
+//! reach; [`curve`] returns [`Error::Refused`] for them, and
 //! `alias compare` shows `n/a` with that note.
 //!
 //! ```
@@ -33,6 +33,8 @@ use crate::check::CheckSpec;
 use crate::crc::CrcAlgorithm;
 use crate::error::{Error, Result};
 use crate::progress::{Progress, Silent};
+use crate::registry::{self, Ask, Channel, Entry};
+use crate::units::{Ber, Bits, MemoryBudget};
 use crate::{fletcher, internet};
 use rayon::prelude::*;
 
@@ -47,31 +49,7 @@ pub const DEFAULT_CHECKS: &[&str] = &[
     "adler32",
 ];
 
-/// Known bytes for a given-data computation: what `alias curve` and
-/// `alias compare` take with `--payload` (data) or `--frame` (a frame).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Given<'a> {
-    /// The data a sender puts before the check field: each frame of `L`
-    /// bytes is these bytes repeated or cut to `L - field` bytes, then the
-    /// check field computed from them as a sender would (big-endian for
-    /// the Internet checksum); the frame of `alias simulate --stack CHECK
-    /// --payload pattern:HEX --bytes L`. Without lengths, `L` is the data's
-    /// length plus the field.
-    Data(&'a [u8]),
-    /// A whole frame as captured from a wire, its check field in place: the
-    /// field is verified (a frame that does not verify is refused with
-    /// [`Error::Invalid`]) and the only length is the frame's.
-    Frame(&'a [u8]),
-}
-
-impl Given<'_> {
-    /// The bytes given.
-    pub fn bytes(&self) -> &[u8] {
-        match self {
-            Given::Data(b) | Given::Frame(b) => b,
-        }
-    }
-}
+pub use crate::registry::Given;
 
 /// Bytes of the stored field of `check` (the CRC's field is `ceil(width / 8)`
 /// bytes, as the simulator stores it).
@@ -120,7 +98,7 @@ pub fn verify_frame(check: &CheckSpec, frame: &[u8]) -> Result<()> {
     let bad = |what: String| {
         Err(Error::Invalid(format!(
             "the {}-byte frame does not verify under {}: {what} (give the data alone with \
-             --payload/--payload-hex to have the field computed)",
+             to have the field computed)",
             frame.len(),
             check.name()
         )))
@@ -181,9 +159,11 @@ pub fn verify_frame(check: &CheckSpec, frame: &[u8]) -> Result<()> {
 /// [`Given::Data`], or on a verified [`Given::Frame`]); a CRC does not
 /// depend on the data, so only the lengths matter (a frame is still verified).
 ///
-/// Returns [`Error::Unsupported`] (one line, saying why) where no exact method
-/// applies: Fletcher-32 and Adler-32, Fletcher-16 with given data, and
-/// Fletcher-16 where its value cannot be certified.
+/// Returns [`Error::Refused`] (one line, the typed reason) where no exact
+/// method of the registry applies: Fletcher-32 and Adler-32
+/// ([`registry::Refusal::TwoSums`]), Fletcher-16 with given data
+/// ([`registry::Refusal::Data`]), and Fletcher-16 where its value cannot be
+/// certified ([`registry::Refusal::Uncertified`]).
 pub fn curve(
     check: &CheckSpec,
     bytes: &[u64],
@@ -290,46 +270,52 @@ pub fn preflight(
     Ok(from_given.then(|| bytes.to_vec()))
 }
 
-/// The exact curve of a checksum (not a CRC), BER-major, after validation.
+/// The exact curve of a checksum (not a CRC), BER-major, after validation:
+/// by the entry the registry chooses ([`registry::choose`]), or its typed
+/// refusal.
 fn checksum_curve(
     check: &CheckSpec,
     bytes: &[u64],
     bers: &[f64],
     given: Option<Given<'_>>,
 ) -> Result<Vec<CurvePoint>> {
-    match check {
-        CheckSpec::Internet => match given {
-            None => internet::curve(bytes, bers),
-            Some(Given::Frame(f)) => internet::curve_payload(f, bytes, bers),
-            Some(Given::Data(d)) => {
-                let mut pts = Vec::new();
-                for &p in bers {
-                    for &b in bytes {
-                        let frame = internet_frame(d, b)?;
-                        pts.extend(internet::curve_payload(&frame, &[], &[p])?);
-                    }
+    let bits: Vec<Bits> = bytes.iter().map(|&b| Bits(8 * b)).collect();
+    let ber_list = Ber::list(bers)?;
+    let ask = Ask::Codeword {
+        check: check.into(),
+        lengths: &bits,
+        channel: Channel::Bsc(&ber_list),
+        given,
+    };
+    // (a checksum's entries need no memory to speak of: no budget is read)
+    let budget = MemoryBudget::bytes(f64::MAX)?;
+    match (registry::choose(&ask, budget)?, given) {
+        (Entry::InternetRandom, _) => internet::curve(bytes, bers),
+        (Entry::InternetGiven, Some(Given::Frame(f))) => internet::curve_payload(f, bytes, bers),
+        (Entry::InternetGiven, Some(Given::Data(d))) => {
+            let mut pts = Vec::new();
+            for &p in bers {
+                for &b in bytes {
+                    let frame = internet_frame(d, b)?;
+                    pts.extend(internet::curve_payload(&frame, &[], &[p])?);
                 }
-                Ok(pts)
             }
+            Ok(pts)
+        }
+        (Entry::Fletcher16, _) => fletcher::curve16(bytes, bers),
+        (Entry::Markov | Entry::Dual, _) => match check {
+            CheckSpec::Crc(crc) => crc_curve(crc, bytes, bers, &Silent),
+            _ => unreachable_entry(check),
         },
-        CheckSpec::Fletcher16 => match given {
-            None => fletcher::curve16(bytes, bers),
-            Some(_) => Err(Error::Unsupported(
-                "Fletcher-16 for given data is not computed exactly (only for random data)".into(),
-            )),
-        },
-        CheckSpec::Fletcher32 | CheckSpec::Adler32 => Err(Error::Unsupported(format!(
-            "no exact method for {}: two sums modulo {} give about 4.3e9 joint states; \
-             use `alias simulate`",
-            check.name(),
-            if *check == CheckSpec::Adler32 {
-                65521
-            } else {
-                65535
-            }
-        ))),
-        CheckSpec::Crc(crc) => crc_curve(crc, bytes, bers, &Silent),
+        _ => unreachable_entry(check),
     }
+}
+
+fn unreachable_entry<T>(check: &CheckSpec) -> Result<T> {
+    Err(Error::Invalid(format!(
+        "internal error: the registry chose a method that does not compute {}",
+        check.name()
+    )))
 }
 
 /// The estimated time, in seconds, of [`curve`] for `check` at these
@@ -340,7 +326,6 @@ fn checksum_curve(
 /// starts.
 pub fn estimated_seconds(check: &CheckSpec, bytes: &[u64], bers: &[f64]) -> f64 {
     use crate::curve::{Method, Request};
-    use crate::units::{Ber, Bits, MemoryBudget};
     let CheckSpec::Crc(crc) = check else {
         return f64::NAN;
     };
@@ -364,7 +349,6 @@ fn crc_curve(
     progress: &dyn Progress,
 ) -> Result<Vec<CurvePoint>> {
     use crate::curve::{Method, Request, exact_with};
-    use crate::units::{Ber, Bits, MemoryBudget};
     let bits: Vec<Bits> = bytes.iter().map(|&b| Bits(8 * b)).collect();
     let req = Request::for_crc(crc, &bits, &Ber::list(bers)?)?;
     // exact_with returns its points BER-major, whatever method it picked.
@@ -458,12 +442,21 @@ mod tests {
                 assert!(rel < 1e-10, "{m:?} {pt:?} {d:?}");
             }
         }
-        for k in [CheckSpec::Fletcher32, CheckSpec::Adler32] {
+        for (k, m) in [(CheckSpec::Fletcher32, 65535), (CheckSpec::Adler32, 65521)] {
             assert!(matches!(
                 curve(&k, &[100], &[1e-5], None),
-                Err(Error::Unsupported(_))
+                Err(Error::Refused(registry::Refusal::TwoSums { modulus, .. })) if modulus == m
             ));
         }
+        assert!(matches!(
+            curve(
+                &CheckSpec::Fletcher16,
+                &[100],
+                &[1e-5],
+                Some(Given::Data(&[1, 2]))
+            ),
+            Err(Error::Refused(registry::Refusal::Data { given: true, .. }))
+        ));
     }
 
     #[test]

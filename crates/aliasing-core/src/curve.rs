@@ -22,6 +22,7 @@ use crate::crc::CrcAlgorithm;
 use crate::error::{Error, Result};
 use crate::poly::Generator;
 use crate::progress::{Progress, Silent};
+use crate::registry::{self, Ask, Channel, Check, Entry};
 use crate::units::{Ber, Bits, MemoryBudget};
 use crate::{dual, markov};
 use std::fmt;
@@ -198,29 +199,22 @@ impl Request {
     }
 }
 
-/// What an exact method expects a request to cost. Estimates, used only to
-/// refuse what does not fit and to choose between methods.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[non_exhaustive]
-pub struct Cost {
-    /// Estimated time in seconds (a model with per-operation costs measured
-    /// on the development machine; only ratios between methods matter).
-    pub seconds: f64,
-    /// Estimated peak memory in bytes.
-    pub bytes: f64,
-}
+pub use crate::registry::{Cost, Domain, domain_table, domains};
 
-impl Cost {
-    /// A cost of `seconds` and `bytes` (the struct may grow, so it is built
-    /// here).
-    pub const fn new(seconds: f64, bytes: f64) -> Cost {
-        Cost { seconds, bytes }
+/// The registry's ask for a curve request on the binary symmetric channel.
+fn ask(req: &Request) -> Ask<'_> {
+    Ask::Codeword {
+        check: Check::Crc(req.generator),
+        lengths: &req.lengths,
+        channel: Channel::Bsc(&req.bers),
+        given: None,
     }
 }
 
-/// An exact method for a CRC's curve. A new method is a type implementing
-/// this trait, listed in [`methods`] and given a [`Method`] variant;
-/// [`Method::Auto`] then considers it.
+/// An exact method for a CRC's curve. A new method is an entry of the
+/// registry ([`registry::Entry`], whose assessment and domain it returns),
+/// a type implementing this trait, listed in [`methods`] and given a
+/// [`Method`] variant; [`Method::Auto`] asks the registry.
 pub trait ExactMethod: Sync {
     /// Its name.
     fn method(&self) -> Method;
@@ -262,148 +256,6 @@ pub trait ExactMethod: Sync {
     }
 }
 
-// Per-operation costs measured on the development machine (2 cores): a chain
-// state update about 0.15 ns with the fused kernel of [`markov::walk`]
-// (`alias curve --crc 16 --bits 17:12144:1 --ber 1e-5`: 0.1 s of chain for
-// 8e8 updates), a dual-code window step about 0.8 ns (CRC-32 weights at 12144
-// bits: 3.3 s for 2^32 windows) and a high-precision term of the dual
-// evaluation about 250 ns (3.1 ms for one P_ud at 12144 bits). Only the ratio
-// matters.
-const CHAIN_NS: f64 = 0.15;
-const WINDOW_NS: f64 = 0.8;
-const TERM_NS: f64 = 250.0;
-
-/// The highest BER the dual-code method takes (above it `1 - 2p` is
-/// negative and the terms of MacWilliams' sum alternate in sign).
-const DUAL_MAX_BER: f64 = 0.5;
-
-/// Where one exact method holds: the domain its refusal enforces. One entry
-/// of [`domains`], the source of the "where each exact method holds" table
-/// ([`domain_table`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Domain {
-    /// The method's name.
-    pub method: &'static str,
-    /// The function or check that refuses a request outside the domain.
-    pub refused_by: &'static str,
-    /// The checks it computes.
-    pub checks: &'static str,
-    /// The channel.
-    pub channel: &'static str,
-    /// What the data is (the value of a CRC does not depend on it).
-    pub data: &'static str,
-    /// The BERs it accepts.
-    pub bers: String,
-    /// The widths and lengths it accepts.
-    pub sizes: String,
-}
-
-/// Every exact method of the crate with the domain where its value is exact
-/// (or, for the bracket, the burst theorem and the joint terms, where its
-/// bounds and counts are certified): the CRC methods of [`methods`] first,
-/// then the others. Each refuses a request outside its domain with a typed
-/// error, named in [`Domain::refused_by`].
-pub fn domains() -> Vec<Domain> {
-    let mut v: Vec<Domain> = methods().iter().map(|m| m.domain()).collect();
-    v.extend([
-        Domain {
-            method: "certified bracket (bounds, not a value)",
-            refused_by: "`bracket::bracket`, `bracket::low_weights`",
-            checks: "any CRC, widths 1 to 64",
-            channel: "BSC",
-            data: "any",
-            bers: "[0, 1]".into(),
-            sizes: format!(
-                "weights counted exactly up to {} (meet in the middle); lengths from r + 1 bits",
-                crate::bracket::MAX_ENUMERATED
-            ),
-        },
-        Domain {
-            method: "Gilbert-Elliott product chain",
-            refused_by: "`markov::gilbert::check`",
-            checks: "any CRC",
-            channel: "Gilbert-Elliott (stationary start; state BERs and transitions in [0, 1], not both transitions 0)",
-            data: "any",
-            bers: "each state's BER in [0, 1]".into(),
-            sizes: format!(
-                "widths 1 to {}, as the memory budget admits; lengths from r + 1 bits",
-                markov::gilbert::MAX_WIDTH
-            ),
-        },
-        Domain {
-            method: "Internet checksum, random data",
-            refused_by: "`internet::p_undetected`",
-            checks: "Internet checksum (RFC 1071), field computed from the data",
-            channel: "BSC",
-            data: "uniformly random bytes",
-            bers: "[0, 1]".into(),
-            sizes: "frames from 3 bytes (data and the 16-bit field); refused where the bound is not certified to 1e-13 relative".into(),
-        },
-        Domain {
-            method: "Internet checksum, given data",
-            refused_by: "`internet::p_undetected_payload`",
-            checks: "Internet checksum (RFC 1071)",
-            channel: "BSC",
-            data: "the data given, its field computed as a sender would (`--payload`), or a captured frame whose field verifies (`--frame`)",
-            bers: "[0, 1]".into(),
-            sizes: "frames of an even number of bytes, at least 4".into(),
-        },
-        Domain {
-            method: "Fletcher-16: closed forms, enumeration, independent-field sum with a coupling bound, whole-frame character sum over Z_255^4",
-            refused_by: "`fletcher::p_undetected16` (a point where neither the coupling bound nor the whole-frame sum's rounding bound is within 1e-9 of it)",
-            checks: "Fletcher-16 (mod 255): data, then sum2 and sum1 computed from it (the simulator's frame)",
-            channel: "BSC",
-            data: "uniformly random data bytes",
-            bers: "0, 1/2 and 1 always; elsewhere where certified to 1e-9 relative (refused only for short frames at low BER, where the coupling bound is wide and the whole-frame sum cancels to the no-error term)".into(),
-            sizes: "3 bytes or more".into(),
-        },
-        Domain {
-            method: "joint stack terms",
-            refused_by: "`joint::JointStack::new`",
-            checks: format_static_joint(),
-            channel: "BSC",
-            data: "random payload, fixed headers",
-            bers: "[0, 1]: exact at 0 and 1/2; elsewhere exact terms up to weight 5 and a certified bracket, an estimate only where the enumerated (and sampled) weights dominate the remainder, else the bracket alone".into(),
-            sizes: "CRCs the dual code takes (widths up to 32)".into(),
-        },
-        Domain {
-            method: "burst guarantees",
-            refused_by: "`burst::count_undetected`",
-            checks: "any CRC",
-            channel: "single bursts of length b",
-            data: "any",
-            bers: "-".into(),
-            sizes: format!(
-                "the theorem for every b; counted one pattern at a time up to {} patterns",
-                crate::burst::MAX_ENUMERATED
-            ),
-        },
-    ]);
-    v
-}
-
-fn format_static_joint() -> &'static str {
-    // `joint::MAX_CHECKS` is 4 (a test holds the two together)
-    "one CRC and up to 4 Internet checksums"
-}
-
-/// The table of [`domains`] in Markdown, as `docs/guide/exact-methods.md`
-/// quotes it.
-pub fn domain_table() -> String {
-    let mut s = String::from(
-        "| method | checks | channel | data | BERs | widths and lengths | refused by |\n\
-         |---|---|---|---|---|---|---|\n",
-    );
-    for d in domains() {
-        s += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} |\n",
-            d.method, d.checks, d.channel, d.data, d.bers, d.sizes, d.refused_by
-        );
-    }
-    s
-}
-
 /// The Markov chain over register states ([`crate::markov`]).
 struct MarkovMethod;
 
@@ -412,26 +264,10 @@ impl ExactMethod for MarkovMethod {
         Method::Markov
     }
     fn domain(&self) -> Domain {
-        Domain {
-            method: "Markov chain over register states",
-            refused_by: "`curve::MarkovMethod::assess` (memory), `Request::new`, `Ber::new`",
-            checks: "any CRC",
-            channel: "BSC",
-            data: "any (a CRC's escape depends on the error pattern alone)",
-            bers: "[0, 1]".into(),
-            sizes: "every width whose 2^r-state vector (8 * 2^r bytes per BER in flight) fits \
-                    the memory budget; lengths from r + 1 bits"
-                .into(),
-        }
+        Entry::Markov.domain()
     }
     fn assess(&self, req: &Request) -> Result<Cost> {
-        let r = req.generator().width();
-        let n_max = req.lengths().last().map_or(0, |n| n.0) as f64;
-        let bers = req.bers().len();
-        Ok(Cost {
-            seconds: CHAIN_NS * 1e-9 * n_max * (r as f64).exp2() * bers as f64,
-            bytes: markov::estimate_bytes(r, bers),
-        })
+        Entry::Markov.assess(&ask(req))
     }
     fn compute(
         &self,
@@ -445,12 +281,7 @@ impl ExactMethod for MarkovMethod {
         Ok(markov::points(req.generator(), &lengths, &bers, &pud))
     }
     fn describe(&self, req: &Request) -> String {
-        let bers = req.bers().len();
-        format!(
-            "the exact Markov solver for a {}-bit CRC ({bers} BER{})",
-            req.generator().width(),
-            if bers == 1 { "" } else { "s" }
-        )
+        Entry::Markov.describe(&ask(req))
     }
 }
 
@@ -462,42 +293,10 @@ impl ExactMethod for DualMethod {
         Method::Dual
     }
     fn domain(&self) -> Domain {
-        Domain {
-            method: "dual code (MacWilliams)",
-            refused_by: "`curve::DualMethod::assess`, `Request::new`, `Ber::new`",
-            checks: "any CRC",
-            channel: "BSC",
-            data: "any (a CRC's escape depends on the error pattern alone)",
-            bers: format!("[0, {DUAL_MAX_BER}]"),
-            sizes: format!(
-                "widths 1 to {}; lengths from r + 1 bits, as the memory budget admits",
-                dual::MAX_WIDTH
-            ),
-        }
+        Entry::Dual.domain()
     }
     fn assess(&self, req: &Request) -> Result<Cost> {
-        let g = req.generator();
-        if g.width() > dual::MAX_WIDTH {
-            return Err(Error::Unsupported(format!(
-                "the dual-code method handles widths up to {}, not {}",
-                dual::MAX_WIDTH,
-                g.width()
-            )));
-        }
-        if let Some(p) = req.bers().iter().find(|p| p.get() > DUAL_MAX_BER) {
-            return Err(Error::Unsupported(format!(
-                "the dual-code method handles bit error rates up to {DUAL_MAX_BER}, not {p}"
-            )));
-        }
-        let lengths = req.raw_lengths();
-        let terms: f64 = lengths.iter().map(|&n| n as f64 + 1.0).sum();
-        let seconds = 1e-9
-            * (WINDOW_NS * dual::work_estimate(g, &lengths)
-                + TERM_NS * terms * req.bers().len() as f64);
-        Ok(Cost {
-            seconds,
-            bytes: dual::memory_estimate(g, &lengths),
-        })
+        Entry::Dual.assess(&ask(req))
     }
     fn compute(
         &self,
@@ -515,10 +314,7 @@ impl ExactMethod for DualMethod {
             .collect())
     }
     fn describe(&self, req: &Request) -> String {
-        format!(
-            "the dual-code weights of {} at these lengths",
-            req.generator().full_string()
-        )
+        Entry::Dual.describe(&ask(req))
     }
 }
 
@@ -623,26 +419,20 @@ pub fn escape(crc: &CrcAlgorithm, length: impl Into<Bits>, ber: Ber) -> Result<C
     Ok(res.points[0])
 }
 
+/// `auto` for a CRC's curve: the registry's choice ([`registry::choose`])
+/// among the value methods of [`methods`].
 fn choose_within(req: &Request, budget: MemoryBudget) -> Result<&'static dyn ExactMethod> {
-    let mut best: Option<(&'static dyn ExactMethod, f64)> = None;
-    let mut first_error = None;
-    for &m in methods() {
-        match m.admit(req, budget) {
-            Ok(c) => {
-                if best.is_none_or(|(_, s)| c.seconds < s) {
-                    best = Some((m, c.seconds));
-                }
-            }
-            Err(e) => {
-                first_error.get_or_insert(e);
-            }
+    let entry = registry::choose(&ask(req), budget)?;
+    let m = match entry {
+        Entry::Markov => Method::Markov,
+        Entry::Dual => Method::Dual,
+        e => {
+            return Err(Error::Invalid(format!(
+                "internal error: the registry chose {e} for a CRC's curve"
+            )));
         }
-    }
-    match (best, first_error) {
-        (Some((m, _)), _) => Ok(m),
-        (None, Some(e)) => Err(e),
-        (None, None) => Err(Error::Unsupported("no exact method is listed".into())),
-    }
+    };
+    Ok(method_of(m).expect("every method but auto is listed"))
 }
 
 /// The method [`Method::Auto`] picks for `g` at `lengths` with `bers`
@@ -720,17 +510,29 @@ mod tests {
 
     #[test]
     fn every_method_states_its_domain() {
-        assert_eq!(crate::joint::MAX_CHECKS, 4, "update format_static_joint");
+        assert_eq!(
+            crate::joint::MAX_CHECKS,
+            4,
+            "update the joint terms' domain"
+        );
         let d = domains();
-        assert_eq!(d.len(), methods().len() + 7);
+        assert_eq!(d.len(), registry::Entry::ALL.len() + 1);
         let t = domain_table();
         assert_eq!(t.lines().count(), d.len() + 2);
         // the dual code's stated BER range is the one it enforces
         let crc = catalogue::resolve("crc16-ccitt").unwrap();
-        assert!(exact(&crc, &[40], &[DUAL_MAX_BER], Method::Dual).is_ok());
-        let above = f64::from_bits(DUAL_MAX_BER.to_bits() + 1);
+        let max = registry::DUAL_MAX_BER;
+        assert!(exact(&crc, &[40], &[max], Method::Dual).is_ok());
+        let above = f64::from_bits(max.to_bits() + 1);
         let e = exact(&crc, &[40], &[above], Method::Dual).unwrap_err();
-        assert!(matches!(e, Error::Unsupported(_)), "{e}");
+        assert!(
+            matches!(e, Error::Refused(registry::Refusal::Ber { ber, max: 0.5, .. }) if ber == above),
+            "{e}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("the dual-code method handles bit error rates up to 0.5, not {above}")
+        );
         assert!(t.contains(&format!("widths 1 to {}", dual::MAX_WIDTH)));
         assert!(t.contains(&format!("widths 1 to {}", markov::gilbert::MAX_WIDTH)));
     }

@@ -52,6 +52,11 @@ pub enum Error {
     /// A request that is valid but not supported by the chosen method.
     #[error("{0}")]
     Unsupported(String),
+    /// A request outside the domain of an exact method of the registry
+    /// ([`crate::registry`]), or of every method: the typed reason, with
+    /// the numbers outside the domain.
+    #[error("{0}")]
+    Refused(crate::registry::refusal::Refusal),
     /// Any other invalid argument.
     #[error("{0}")]
     Invalid(String),

@@ -64,7 +64,7 @@
 //!
 //! A value is returned only when the bound (coupling plus rounding, or the
 //! whole-frame sum's rounding) is below [`TOLERANCE`] (`1e-9`) of it;
-//! otherwise [`p_undetected16`] returns [`Error::Unsupported`] with both
+//! otherwise [`p_undetected16`] returns [`Error::Refused`] with both
 //! bounds: short frames at low BER. [`domain16`] probes where it answers.
 //! Cost `O(255^2 x classes)` for methods 1 to 3.
 //!
@@ -136,7 +136,7 @@ pub const TOLERANCE: f64 = 1e-9;
 /// fletcher16` sends: `len - 2` uniformly random data bytes, then the sum
 /// `sum2 << 8 | sum1` big-endian, computed from the data as a sender would
 /// (model and methods in the module docs). Certified to [`TOLERANCE`]
-/// relative, or refused with [`Error::Unsupported`] naming the bound that
+/// relative, or refused with [`Error::Refused`] naming the bound that
 /// failed; [`domain16`] says where it answers.
 pub fn p_undetected16(len: u64, p: f64) -> Result<f64> {
     bsc::check_ber(p)?;
@@ -215,15 +215,22 @@ pub fn p_undetected16(len: u64, p: f64) -> Result<f64> {
 }
 
 /// The typed refusal of a point neither method certifies.
-fn refusal(len: u64, p: f64, what: &str, bound: f64, v: f64, whole: Option<(f64, f64)>) -> Error {
-    let whole = match whole {
-        Some((b, v)) => format!("; whole-frame sum's rounding bound {b:.1e} against {v:.3e}"),
-        None => "; whole-frame sum: cancels to the no-error term here".into(),
-    };
-    Error::Unsupported(format!(
-        "Fletcher-16 over {len} bytes at BER {p:e} is not certified exact ({what} bound \
-         {bound:.1e} against {v:.3e}{whole}): use `alias simulate --stack fletcher16`"
-    ))
+fn refusal(
+    len: u64,
+    p: f64,
+    what: &'static str,
+    bound: f64,
+    v: f64,
+    whole: Option<(f64, f64)>,
+) -> Error {
+    Error::Refused(crate::registry::refusal::Refusal::Uncertified {
+        bytes: len,
+        ber: p,
+        method: what,
+        bound,
+        value: v,
+        whole,
+    })
 }
 
 /// Longest frame the exact Fletcher-16 method takes (the coupling bound
@@ -943,7 +950,9 @@ mod tests {
         // short frames at low BER: the coupling bound is too wide and the
         // whole-frame sum cancels to the no-error term
         match p_undetected16(8, 1e-6) {
-            Err(Error::Unsupported(m)) => assert!(m.contains("not certified"), "{m}"),
+            Err(e @ Error::Refused(crate::registry::Refusal::Uncertified { .. })) => {
+                assert!(e.to_string().contains("not certified"), "{e}")
+            }
             other => panic!("{other:?}"),
         }
         // long frames: every BER

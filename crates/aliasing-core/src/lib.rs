@@ -60,17 +60,19 @@
 //!   layout in [`layout`] (a [`layout::CheckDef`] names the check by its
 //!   [`check::CheckSpec`] and adds only its placement), and its exact method (if any) reached from
 //!   [`compare::curve`].
-//! - **A new exact method** for CRCs: a type implementing
-//!   [`curve::ExactMethod`] (whether it applies, its cost in time and memory
-//!   against the one [`units::MemoryBudget`], the computation), listed in
-//!   [`curve::methods`] with a [`curve::Method`] variant; `auto` then
-//!   considers it.
+//! - **A new exact method**: an [`registry::Entry`] (its domain, and its
+//!   assessment of a request: a cost in time and memory against the one
+//!   [`units::MemoryBudget`], or a typed [`registry::Refusal`]); `auto`
+//!   ([`registry::choose`]) then considers it. For a CRC's curve, also a type
+//!   implementing [`curve::ExactMethod`] (the computation), listed in
+//!   [`curve::methods`] with a [`curve::Method`] variant.
 //! - **A new stack** (frame layout): [`layout::Frame::new`]; the simulator
 //!   and the exact joint computation read the same layout.
 //! - **A new exact method for a checksum** (not a CRC): a function in that
 //!   check's module ([`internet`], [`fletcher`]) returning
-//!   [`bsc::CurvePoint`]s, reached from [`compare::curve`] for its
-//!   [`check::CheckSpec`] variant.
+//!   [`bsc::CurvePoint`]s, an [`registry::Entry`] that states its domain,
+//!   and its arm in [`compare::curve`], which computes what the registry
+//!   chose.
 //! - **A new result document** (a command's JSON output): a serde struct in
 //!   its own module under [`document`], `#[non_exhaustive]` with a
 //!   constructor, implementing [`document::Document`] with its `KIND` tag;
@@ -128,12 +130,13 @@ pub mod markov;
 pub mod parse;
 pub mod poly;
 pub mod progress;
+pub mod registry;
 pub mod search;
 mod series;
 pub mod shard;
 #[cfg(test)]
 mod tier;
-pub mod trinomial;
+pub use lowweight::trinomial;
 pub mod units;
 pub mod weights;
 

@@ -23,6 +23,7 @@ use crate::poly::Generator;
 use crate::progress::{Batch, Progress, Silent};
 use rayon::prelude::*;
 
+pub mod trinomial;
 pub(crate) mod zech;
 
 /// Widest generator this module accepts.

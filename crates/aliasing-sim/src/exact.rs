@@ -7,15 +7,19 @@
 //! register chain's kernel (`aliasing_core::markov::walk`) carries, per
 //! syndrome value, the mass of the paths that have seen at least one error
 //! (every term positive, no `1 - (1-p)^n` cancellation), stepping by the
-//! table's values, at `O(n 2^r)`. It is used up to
-//! `n 2^r <= 4e9`; a 32-bit CRC over the whole frame goes to the exact
-//! engines of `aliasing-core` (the dual code, a few seconds; `--no-exact`
-//! skips it).
+//! table's values, at `O(n 2^r)`. The core's registry of exact methods
+//! chooses each check's method ([`aliasing_core::registry`]): this chain
+//! up to `n 2^r <= 4e9` and 24 bits, else a CRC over the whole frame as a
+//! plain codeword (the dual code, a few seconds for 32 bits), the
+//! Gilbert-Elliott walk on a burst channel, the Internet checksum's and
+//! Fletcher-16's own methods.
 
 use crate::channel::Channel;
 use crate::run::Plan;
 use crate::sparse::{crc_bit_table, crc_wire_table};
 use aliasing_core::markov::walk::escape_of_translations;
+use aliasing_core::registry::{self, Ask, Entry};
+use aliasing_core::units::{Ber, Bits, MemoryBudget};
 
 /// Exact values per check and for the stack (`None` where no exact method applies here).
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -33,99 +37,92 @@ pub fn exact_values(plan: &Plan) -> ExactValues {
 }
 
 /// [`exact_values`] watched by `progress`: the stages of
-/// [`aliasing_core::curve::exact_with`] for a 32-bit CRC over the whole
-/// frame (the dual code's few seconds); the other values take no stage.
+/// [`aliasing_core::curve::exact_with`] for a CRC over the whole frame that
+/// its syndrome chain does not reach (the dual code's few seconds for a
+/// 32-bit CRC); the other values take no stage.
+///
+/// Each check's method is the one the core's registry chooses for it in
+/// its frame ([`registry::choose`] on an [`Ask::Placed`]); a check no
+/// entry takes (or whose computation refuses a point) has no exact value.
 pub fn exact_values_with(
     plan: &Plan,
     progress: &dyn aliasing_core::progress::Progress,
 ) -> ExactValues {
     let f = &plan.frame;
-    let n = f.n_bits();
     let mut out = ExactValues {
         checks: vec![None; f.checks.len()],
         stack: None,
     };
-    let ber = match &plan.channel {
-        Channel::Bsc { ber } => *ber,
-        Channel::Burst(ge) => {
-            burst_values(plan, ge, &mut out);
-            return out;
-        }
+    let bers;
+    let channel = match &plan.channel {
+        Channel::Bsc { ber } => match Ber::new(*ber) {
+            Ok(b) => {
+                bers = [b];
+                registry::Channel::Bsc(&bers)
+            }
+            Err(_) => return out,
+        },
+        Channel::Burst(ge) => registry::Channel::Burst(ge),
         _ => return out,
     };
+    let Ok(budget) = MemoryBudget::from_env() else {
+        return out;
+    };
     for (i, c) in f.checks.iter().enumerate() {
-        if let Some(alg) = c.crc() {
-            let w = alg.width();
-            // the stored field is 8 * field_len bits: padding bits make syndromes up to that width
-            let bits = (8 * c.field_len as u32).max(w);
-            if bits > 24 || (n as f64) * (1u64 << bits) as f64 > 4e9 {
-                // A CRC over the whole frame with its field at the end is a
-                // plain codeword of length n: ask the exact engines of the core
-                // (they refuse what does not fit in memory).
-                let whole = c.data == (0, c.field) && c.field + c.field_len == f.bytes;
-                // (only 32 bits: the dual code's O(2^32) per length; other
-                // widths here would take the chain's O(n 2^r), too slow to print)
-                if whole && w == 32 && 8 * c.field_len as u32 == w {
-                    use aliasing_core::curve::{Method, Request, exact_with};
-                    use aliasing_core::units::{Ber, Bits, MemoryBudget};
-                    let curve = Ber::new(ber)
-                        .and_then(|b| Request::for_crc(alg, &[Bits(n)], &[b]))
-                        .and_then(|req| {
-                            exact_with(&req, Method::Auto, MemoryBudget::from_env()?, progress)
-                        });
-                    if let Ok(r) = curve {
-                        out.checks[i] = r.points.first().map(|pt| pt.p_undetected);
-                    }
-                }
-                continue;
+        let ask = Ask::Placed {
+            frame: f,
+            index: i,
+            channel,
+            weights: None,
+        };
+        let Ok(entry) = registry::choose(&ask, budget) else {
+            continue;
+        };
+        out.checks[i] = match (entry, channel) {
+            (Entry::PlacedCrc, registry::Channel::Bsc(b)) => {
+                let alg = c.crc().expect("the registry placed a CRC");
+                // the stored field is 8 * field_len bits: padding bits make
+                // syndromes up to that width
+                let bits = (8 * c.field_len as u32).max(alg.width());
+                let table = crc_bit_table(f, c);
+                Some(escape_of_translations(bits, &table, b[0].get()))
             }
-            let table = crc_bit_table(f, c);
-            out.checks[i] = Some(escape_of_translations(bits, &table, ber));
-        }
-    }
-    for (i, c) in f.checks.iter().enumerate() {
-        if c.is_internet() {
-            out.checks[i] = internet_exact(plan, &c.ranges, c.field, c.constant, ber);
-        }
-        // Fletcher-16 over random data with its sum after it, alone in the
-        // frame: the frame of `aliasing_core::fletcher::p_undetected16`
-        // (refused points stay without an exact value)
-        if c.spec == aliasing_core::check::CheckSpec::Fletcher16
-            && f.checks.len() == 1
-            && f.payload == crate::stack::Payload::Random
-            && c.data == (0, c.field)
-            && c.field_len == 2
-            && c.field + 2 == f.bytes
-        {
-            out.checks[i] = aliasing_core::fletcher::p_undetected16(f.bytes as u64, ber).ok();
-        }
+            (Entry::Markov | Entry::Dual, registry::Channel::Bsc(b)) => {
+                // a CRC over the whole frame with its field at the end is a
+                // plain codeword of length n: the core's curve methods
+                use aliasing_core::curve::{Method, Request, exact_with};
+                let alg = c.crc().expect("the registry placed a CRC");
+                let method = if entry == Entry::Dual {
+                    Method::Dual
+                } else {
+                    Method::Markov
+                };
+                Request::for_crc(alg, &[Bits(f.n_bits())], b)
+                    .and_then(|req| exact_with(&req, method, budget, progress))
+                    .ok()
+                    .and_then(|r| r.points.first().map(|pt| pt.p_undetected))
+            }
+            (Entry::GilbertChain, registry::Channel::Burst(ge)) => {
+                let alg = c.crc().expect("the registry placed a CRC");
+                let bits = (8 * c.field_len as u32).max(alg.width());
+                let wire = crc_wire_table(f, c);
+                aliasing_core::markov::gilbert::escape_of_translations(bits, &wire, ge).ok()
+            }
+            (Entry::PlacedInternet, registry::Channel::Bsc(b)) => {
+                internet_exact(plan, &c.ranges, c.field, c.constant, b[0].get())
+            }
+            // Fletcher-16 over random data with its sum after it, alone in
+            // the frame (refused points stay without an exact value)
+            (Entry::Fletcher16, registry::Channel::Bsc(b)) => {
+                aliasing_core::fletcher::p_undetected16(f.bytes as u64, b[0].get()).ok()
+            }
+            _ => None,
+        };
     }
     if f.checks.len() == 1 {
         out.stack = out.checks[0];
     }
     out
-}
-
-/// On a Gilbert-Elliott channel: each CRC check of up to 24 bits by the
-/// product chain over its syndrome table in wire order (the channel's state
-/// follows the bits as they are sent; [`aliasing_core::markov::gilbert::escape_of_translations`]),
-/// where `n 2^r` is small enough to print; the stack when it is that check alone.
-fn burst_values(plan: &Plan, ge: &aliasing_core::channel::GilbertElliott, out: &mut ExactValues) {
-    use aliasing_core::markov::gilbert;
-    let f = &plan.frame;
-    for (i, c) in f.checks.iter().enumerate() {
-        if let Some(alg) = c.crc() {
-            let bits = (8 * c.field_len as u32).max(alg.width());
-            if bits > gilbert::MAX_WIDTH {
-                continue;
-            }
-            let wire = crc_wire_table(f, c);
-            out.checks[i] = gilbert::escape_of_translations(bits, &wire, ge).ok();
-        }
-    }
-    if f.checks.len() == 1 {
-        out.stack = out.checks[0];
-    }
 }
 
 /// The Internet checksum over `ranges` with its field at byte `field`:

@@ -41,7 +41,7 @@ use aliasing_core::bsc;
 use aliasing_core::ctx::{Ctx, Job};
 use aliasing_core::document::{self, JointEstimate, StackCheck, StackPoint, StackTerm};
 use aliasing_core::joint::{
-    self as cjoint, FrameTally, JointMethod, JointModel, JointOptions, JointPlan, JointStack,
+    FrameTally, JointMethod, JointModel, JointOptions, JointPlan, JointStack,
 };
 use aliasing_core::layout::{Frame, Payload};
 use aliasing_core::progress::Progress;
@@ -560,7 +560,7 @@ pub fn end_to_end_check(f: &Frame) -> Option<usize> {
 }
 
 /// Bits check `i` covers (its field included), as
-/// [`cjoint::check_p_undetected`] counts them.
+/// [`aliasing_core::registry::placed_p_undetected`] counts them.
 fn covered_bits(f: &Frame, i: usize) -> u64 {
     let c = &f.checks[i];
     if c.is_internet() {
@@ -585,7 +585,7 @@ fn point(f: &Frame, st: Option<&JointStack>, p: f64, opts: &JointOptions) -> Res
             Ok((covered_bits(f, i), 0.0))
         } else {
             let dual = st.map(|s| &s.dual);
-            cjoint::check_p_undetected(f, i, dual, p)
+            aliasing_core::registry::placed_p_undetected(f, i, dual, p)
         };
         match value {
             Ok((bits, pud)) => {

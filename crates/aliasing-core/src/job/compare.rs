@@ -99,7 +99,7 @@ impl CompareJob {
                 continue;
             }
             match compare::preflight(check, &fit, &job.bers, job.given()) {
-                Ok(_) | Err(Error::Unsupported(_) | Error::TooBig { .. }) => {}
+                Ok(_) | Err(Error::Unsupported(_) | Error::Refused(_) | Error::TooBig { .. }) => {}
                 Err(e) => return Err(e.within(check.name())),
             }
         }
@@ -179,7 +179,7 @@ impl CompareJob {
                     note: short_note,
                 })
             }
-            Err(e @ (Error::Unsupported(_) | Error::TooBig { .. })) => {
+            Err(e @ (Error::Unsupported(_) | Error::Refused(_) | Error::TooBig { .. })) => {
                 // A checksum may be exact at some points and not others
                 // (Fletcher-16 certifies each point): retry point by point.
                 // A CRC's refusal is global, and its points are costly, so

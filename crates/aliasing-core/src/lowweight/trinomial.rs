@@ -30,9 +30,9 @@
 //! assert!(trinomial::shortest(&crc32).is_err());
 //! ```
 
+use super::Table;
 use crate::error::{Error, Result};
 use crate::factor::{self, Factor};
-use crate::lowweight::Table;
 use crate::poly::Generator;
 
 /// Largest order of `x` modulo one factor for which a Zech table is built
@@ -297,7 +297,7 @@ mod tests {
 
     /// `data/koopman-period-limited.txt`: (Koopman, width, hd, data bits, source).
     fn published_rows() -> Vec<(u64, u32, u32, u64, String)> {
-        include_str!("../data/koopman-period-limited.txt")
+        include_str!("../../data/koopman-period-limited.txt")
             .lines()
             .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
             .map(|l| {
