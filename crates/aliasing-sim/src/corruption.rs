@@ -673,7 +673,44 @@ fn burst_low(seg: &[u8], bits: u32) -> u64 {
 type BitsKey = ([u32; 16], usize);
 
 /// Given-data `bits:P` values already computed: `(P_ud, P_err)` by key.
-type BitsCache = HashMap<BitsKey, (f64, f64)>;
+type BitsCache = FastMap<BitsKey, (f64, f64)>;
+
+/// A multiply-rotate hasher for the small integer keys of the `bits:P`
+/// caches (SipHash, the default, costs more per segment than a cache hit
+/// saves on random data). The keys are computed, not chosen by a peer.
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl FxHasher {
+    fn add(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl std::hash::Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for c in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..c.len()].copy_from_slice(c);
+            self.add(u64::from_le_bytes(b));
+        }
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.add(x.into());
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.add(x);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.add(x as u64);
+    }
+}
+
+/// A hash map keyed through [`FxHasher`].
+type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
 
 /// The most keys a [`BitsCache`] keeps (per thread and chunk).
 const BITS_CACHE_MAX: usize = 4096;
@@ -712,8 +749,8 @@ fn bits_key(seg: &[u8]) -> BitsKey {
 type Heads = Option<([f64; 9], [f64; 9])>;
 
 thread_local! {
-    static HEADS: std::cell::RefCell<(f64, HashMap<u64, Heads>)> =
-        std::cell::RefCell::new((f64::NAN, HashMap::new()));
+    static HEADS: std::cell::RefCell<(f64, FastMap<u64, Heads>)> =
+        std::cell::RefCell::new((f64::NAN, FastMap::default()));
 }
 
 /// Relative bound on the mass the fast carry chain leaves out, as in
@@ -763,6 +800,14 @@ fn binomial_head(n: u64, p: f64) -> Option<([f64; 9], [f64; 9])> {
 /// down flip in one column, which always escape). `None` where no such cut
 /// exists (the caller then uses `internet::p_undetected_payload`).
 fn bits_fast(key: &BitsKey, p: f64) -> Option<f64> {
+    bits_fast_with(key, p, carry_chain)
+}
+
+/// The signature of [`carry_chain`].
+type Chain = fn(usize, i64, &[[[f64; 9]; 17]; 16], &[[f64; 17]; 16], &[f64; 16], &[usize; 17]) -> f64;
+
+/// [`bits_fast`] with the carry chain `chain`.
+fn bits_fast_with(key: &BitsKey, p: f64, chain: Chain) -> Option<f64> {
     let (ones, len) = key;
     if !(p > 0.0 && p < 0.5) {
         return None;
@@ -779,7 +824,7 @@ fn bits_fast(key: &BitsKey, p: f64) -> Option<f64> {
     let ok = HEADS.with(|cell| {
         let mut memo = cell.borrow_mut();
         if memo.0.to_bits() != p.to_bits() {
-            *memo = (p, HashMap::new());
+            *memo = (p, FastMap::default());
         }
         for k in 0..16 {
             for (i, n) in [(2 * k, up[k]), (2 * k + 1, down[k])] {
@@ -861,52 +906,73 @@ fn bits_fast(key: &BitsKey, p: f64) -> Option<f64> {
         (hi - l + 1).max(0) as usize
     };
     let widths: [usize; 17] = std::array::from_fn(|c| if c < w { width(c) } else { 0 });
-    {
-        let mut total = 0.0;
-        for t in 0..w {
-            // a0: no flip yet, weight x0 at carry c0 (or gone)
-            let mut x0 = 1.0f64;
-            let mut c0 = Some(t);
-            let mut a1 = [0.0f64; 17];
-            for k in 0..16 {
-                let mut b1 = [0.0f64; 17];
-                for c in 0..w {
-                    let x = a1[c];
-                    if x == 0.0 {
-                        continue;
-                    }
-                    let l = lo(c);
-                    let row = &band[k][c];
-                    for j in 0..widths[c] {
-                        b1[l + j] += x * row[j];
-                    }
-                }
-                if let Some(c) = c0 {
-                    // the first flips of this run, in this column
-                    let l = lo(c);
-                    for j in 0..widths[c] {
-                        let d = 2 * ((l + j) as i64 - fi) - (c as i64 - fi);
-                        b1[l + j] += x0 * flip[k][(d + fi) as usize];
-                    }
-                    // no flip: carry c - f must be even, halved
-                    let cv = c as i64 - fi;
-                    if cv.rem_euclid(2) == 0 {
-                        x0 *= clean[k];
-                        c0 = Some((cv / 2 + fi) as usize);
-                    } else {
-                        c0 = None;
-                    }
-                }
-                a1 = b1;
-            }
-            total += a1[t];
-        }
-        // the cut was chosen against a lower bound; check against the result
-        if tail == 0.0 || tail <= CUT_TOLERANCE * total {
-            return Some(total);
-        }
+    let total = chain(w, fi, &band, &flip, &clean, &widths);
+    // the cut was chosen against a lower bound; check against the result
+    if tail == 0.0 || tail <= CUT_TOLERANCE * total {
+        return Some(total);
     }
     None
+}
+
+/// The carry chain of [`bits_fast`] over its `w` start carries at once:
+/// `sum_t` (the weight of the runs that start at carry `t`, flip at least
+/// once and end at carry `t`). Each start carry `t` is one lane of every
+/// vector, so a column step is a few broadcast multiply-adds over the lanes
+/// (vectorised), and each lane does exactly the operations, in the same
+/// order, of a run computed on its own (the tests' reference computes the
+/// runs one by one): the digits do not depend on the layout.
+fn carry_chain(
+    w: usize,
+    fi: i64,
+    band: &[[[f64; 9]; 17]; 16],
+    flip: &[[f64; 17]; 16],
+    clean: &[f64; 16],
+    widths: &[usize; 17],
+) -> f64 {
+    let lo = |c: usize| -> usize { c.div_ceil(2) };
+    // a1[c][t]: weight at carry c of the runs started at t that have flipped
+    let mut a1 = [[0.0f64; 17]; 17];
+    // a0: the run of lane t that has not flipped yet, weight x0[t] at c0[t]
+    let mut x0 = [1.0f64; 17];
+    let mut c0: [Option<usize>; 17] = std::array::from_fn(|t| (t < w).then_some(t));
+    for k in 0..16 {
+        let mut b1 = [[0.0f64; 17]; 17];
+        for c in 0..w {
+            let l = lo(c);
+            let row = &band[k][c];
+            let src = &a1[c];
+            for j in 0..widths[c] {
+                let r = row[j];
+                for (b, &x) in b1[l + j][..w].iter_mut().zip(&src[..w]) {
+                    *b += x * r;
+                }
+            }
+        }
+        for t in 0..w {
+            if let Some(c) = c0[t] {
+                // the first flips of this run, in this column
+                let l = lo(c);
+                for j in 0..widths[c] {
+                    let d = 2 * ((l + j) as i64 - fi) - (c as i64 - fi);
+                    b1[l + j][t] += x0[t] * flip[k][(d + fi) as usize];
+                }
+                // no flip: carry c - f must be even, halved
+                let cv = c as i64 - fi;
+                if cv.rem_euclid(2) == 0 {
+                    x0[t] *= clean[k];
+                    c0[t] = Some((cv / 2 + fi) as usize);
+                } else {
+                    c0[t] = None;
+                }
+            }
+        }
+        a1 = b1;
+    }
+    let mut total = 0.0;
+    for t in 0..w {
+        total += a1[t][t];
+    }
+    total
 }
 
 /// One segment's contribution to a model's tally.
@@ -1064,7 +1130,7 @@ fn tally_all(models: &[Model], buf: &[u8], seg: usize, after: &[u8]) -> Result<T
         .into_par_iter()
         .with_min_len(64)
         .fold(
-            || Ok((Tallies::new(models.len()), HashMap::new())),
+            || Ok((Tallies::new(models.len()), BitsCache::default())),
             |acc: Result<(Tallies, BitsCache)>, i| {
                 let (mut t, mut cache) = acc?;
                 let a = i * seg;
@@ -1192,7 +1258,7 @@ pub fn segment(model: &Model, seg: &[u8], next: &[u8]) -> Result<Option<f64>> {
         return Ok(None);
     }
     let mut t = Tally::default();
-    add_segment(&mut t, model, seg, next, true, &mut HashMap::new())?;
+    add_segment(&mut t, model, seg, next, true, &mut BitsCache::default())?;
     let r = finish(
         std::slice::from_ref(model),
         &Tallies(vec![t]),
