@@ -522,14 +522,27 @@ pub fn uniform(model: &Model, segment_bytes: u64) -> Result<Miss> {
 
 /// Full data words equal to 0x0000 or 0xFFFF.
 fn word_count(seg: &[u8]) -> u64 {
+    // 4 words per little-endian u64 (a word's two bytes form one 16-bit
+    // lane whatever their order): a lane is 0 iff its low 15 bits plus
+    // 0x7FFF do not carry into bit 15 and its bit 15 is 0, exactly (no
+    // carry crosses lanes); each lane of `acc` counts its zero lanes of
+    // x and of !x, at most 2 x 8191 before it is folded
+    const LOW: u64 = 0x7FFF_7FFF_7FFF_7FFF;
+    let zeros = |x: u64| (!(((x & LOW) + LOW) | x) >> 15) & 0x0001_0001_0001_0001;
     let mut n = 0u64;
-    let mut it = seg.chunks_exact(64);
-    for c in &mut it {
-        let mut k = 0u32;
-        for w in c.chunks_exact(2) {
-            k += (w[0] == w[1] && (w[0] == 0 || w[0] == 0xFF)) as u32;
+    let mut it = seg.chunks_exact(8);
+    loop {
+        let mut acc = 0u64;
+        let mut k = 0;
+        for c in it.by_ref().take(8191) {
+            let x = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+            acc += zeros(x) + zeros(!x);
+            k += 1;
         }
-        n += k as u64;
+        if k == 0 {
+            break;
+        }
+        n += acc.wrapping_mul(0x0001_0001_0001_0001) >> 48;
     }
     for w in it.remainder().chunks_exact(2) {
         n += (w[0] == w[1] && (w[0] == 0 || w[0] == 0xFF)) as u64;
@@ -716,22 +729,33 @@ type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
 const BITS_CACHE_MAX: usize = 4096;
 
 fn bits_key(seg: &[u8]) -> BitsKey {
-    // per column: the high bytes (columns 8..15) and the low bytes (0..7)
-    // of 8 words packed into a u64 each, one popcount per bit position
+    // 16 bytes (8 words) as two little-endian u64: even byte lanes hold
+    // high bytes (columns 8..15), odd lanes low bytes (0..7). acc[b] counts
+    // bit b of every byte lane, up to 2 x 127 = 254 per lane before it is
+    // folded into the columns (no popcount instruction needed)
+    const LANES: u64 = 0x0101_0101_0101_0101;
+    const EVEN: u64 = 0x00FF_00FF_00FF_00FF;
     let mut ones = [0u32; 16];
     let mut it = seg.chunks_exact(16);
-    for c in &mut it {
-        // 8 words: high bytes at even offsets, low bytes at odd ones
-        let mut hi = 0u64;
-        let mut lo = 0u64;
-        for i in 0..8 {
-            hi |= (c[2 * i] as u64) << (8 * i);
-            lo |= (c[2 * i + 1] as u64) << (8 * i);
+    loop {
+        let mut acc = [0u64; 8];
+        let mut n = 0;
+        for c in it.by_ref().take(127) {
+            let x0 = u64::from_le_bytes(c[..8].try_into().expect("8 bytes"));
+            let x1 = u64::from_le_bytes(c[8..].try_into().expect("8 bytes"));
+            for (bit, a) in acc.iter_mut().enumerate() {
+                *a += ((x0 >> bit) & LANES) + ((x1 >> bit) & LANES);
+            }
+            n += 1;
         }
-        for bit in 0..8 {
-            let m = 0x0101_0101_0101_0101u64 << bit;
-            ones[8 + bit] += (hi & m).count_ones();
-            ones[bit] += (lo & m).count_ones();
+        if n == 0 {
+            break;
+        }
+        for (bit, &a) in acc.iter().enumerate() {
+            // four 16-bit lanes of at most 254 each: their sum in the top one
+            let sum = |x: u64| (x.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32;
+            ones[8 + bit] += sum(a & EVEN);
+            ones[bit] += sum((a >> 8) & EVEN);
         }
     }
     for (i, &byte) in it.remainder().iter().enumerate() {
@@ -931,12 +955,17 @@ fn carry_chain(
 ) -> f64 {
     let lo = |c: usize| -> usize { c.div_ceil(2) };
     // a1[c][t]: weight at carry c of the runs started at t that have flipped
-    let mut a1 = [[0.0f64; 17]; 17];
+    // (two buffers, swapped by reference after each column; only carries
+    // and lanes below w are ever used)
+    let [buf0, buf1] = &mut [[[0.0f64; 17]; 17]; 2];
+    let (mut a1, mut b1) = (buf0, buf1);
     // a0: the run of lane t that has not flipped yet, weight x0[t] at c0[t]
     let mut x0 = [1.0f64; 17];
     let mut c0: [Option<usize>; 17] = std::array::from_fn(|t| (t < w).then_some(t));
     for k in 0..16 {
-        let mut b1 = [[0.0f64; 17]; 17];
+        for row in b1[..w].iter_mut() {
+            row[..w].fill(0.0);
+        }
         for c in 0..w {
             let l = lo(c);
             let row = &band[k][c];
@@ -966,7 +995,7 @@ fn carry_chain(
                 }
             }
         }
-        a1 = b1;
+        std::mem::swap(&mut a1, &mut b1);
     }
     let mut total = 0.0;
     for t in 0..w {

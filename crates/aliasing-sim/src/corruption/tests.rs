@@ -812,3 +812,62 @@ fn carry_chain_lanes_equal_the_per_start_chain() {
     }
     assert!(compared >= 60, "{compared}");
 }
+
+/// The column counts of ones against a count bit by bit, on lengths around
+/// the fold of the byte-lane counters (127 chunks of 16 bytes) and odd ones.
+#[test]
+fn bits_key_counts_every_column() {
+    for (i, len) in [0usize, 1, 15, 16, 17, 2031, 2032, 2033, 2047, 4065, 8960, 9001]
+        .into_iter()
+        .enumerate()
+    {
+        for data in [
+            random_bytes(len, 300 + i as u64),
+            mixed_bytes(len, 320 + i as u64),
+            vec![0xFF; len],
+        ] {
+            let mut want = [0u32; 16];
+            for (j, &byte) in data.iter().enumerate() {
+                for bit in 0..8 {
+                    // byte 2i is the high byte of its word (columns 8..15)
+                    want[bit + if j % 2 == 0 { 8 } else { 0 }] += ((byte >> bit) & 1) as u32;
+                }
+            }
+            assert_eq!(bits_key(&data), (want, len), "{len}");
+        }
+    }
+}
+
+/// The word count against a count word by word, with 0x0000 and 0xFFFF
+/// words (and near misses: 0x00FF, 0xFF00, 0x0001, 0x8000, 0x7FFF) planted
+/// at every offset class.
+#[test]
+fn word_count_is_the_word_by_word_count() {
+    for (i, len) in [0usize, 1, 2, 7, 8, 9, 64, 1460, 1461, 65_535, 131_073]
+        .into_iter()
+        .enumerate()
+    {
+        let mut data = random_bytes(len, 400 + i as u64);
+        let plant: [[u8; 2]; 7] = [
+            [0, 0],
+            [0xFF, 0xFF],
+            [0, 0xFF],
+            [0xFF, 0],
+            [0, 1],
+            [0x80, 0],
+            [0x7F, 0xFF],
+        ];
+        for (j, w) in data.chunks_exact_mut(2).enumerate() {
+            if j % 3 != 2 {
+                w.copy_from_slice(&plant[(j * 5 + i) % 7]);
+            }
+        }
+        let want = data
+            .chunks_exact(2)
+            .filter(|w| u16::from_be_bytes([w[0], w[1]]) % 0xFFFF == 0)
+            .count() as u64;
+        assert_eq!(word_count(&data), want, "{len}");
+        assert_eq!(word_count(&vec![0u8; len]), (len / 2) as u64);
+        assert_eq!(word_count(&vec![0xFFu8; len]), (len / 2) as u64);
+    }
+}
