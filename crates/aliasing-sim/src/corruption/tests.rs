@@ -817,9 +817,11 @@ fn carry_chain_lanes_equal_the_per_start_chain() {
 /// the fold of the byte-lane counters (127 chunks of 16 bytes) and odd ones.
 #[test]
 fn bits_key_counts_every_column() {
-    for (i, len) in [0usize, 1, 15, 16, 17, 2031, 2032, 2033, 2047, 4065, 8960, 9001]
-        .into_iter()
-        .enumerate()
+    for (i, len) in [
+        0usize, 1, 15, 16, 17, 2031, 2032, 2033, 2047, 4065, 8960, 9001,
+    ]
+    .into_iter()
+    .enumerate()
     {
         for data in [
             random_bytes(len, 300 + i as u64),
