@@ -713,6 +713,39 @@ fn slices5(n: usize) -> u64 {
     (pairs / (1 << 22)).max(1).next_power_of_two() as u64
 }
 
+/// `v` sorted by its first field (equal keys in any order): least
+/// significant digit first, 8 bits a pass, over the bytes where the keys
+/// differ (a slice's keys share their slice bits), each pass a stable
+/// counting sort; a short `v` by comparisons.
+fn sort_by_key_radix(v: &mut Vec<(u64, u32, u32)>) {
+    if v.len() < 1024 {
+        v.sort_unstable_by_key(|e| e.0);
+        return;
+    }
+    let first = v[0].0;
+    let differ = v.iter().fold(0u64, |m, e| m | (e.0 ^ first));
+    let mut tmp = vec![(0u64, 0u32, 0u32); v.len()];
+    for shift in (0..64).step_by(8) {
+        if (differ >> shift) & 0xFF == 0 {
+            continue;
+        }
+        let digit = |e: &(u64, u32, u32)| ((e.0 >> shift) & 0xFF) as usize;
+        let mut at = [0usize; 257];
+        for e in v.iter() {
+            at[digit(e) + 1] += 1;
+        }
+        for d in 0..256 {
+            at[d + 1] += at[d];
+        }
+        for e in v.iter() {
+            let d = digit(e);
+            tmp[at[d]] = *e;
+            at[d] += 1;
+        }
+        std::mem::swap(v, &mut tmp);
+    }
+}
+
 /// Weight-5 shapes `{0, a, b, c, L}` of one slice: pairs `(x, y)`,
 /// `1 <= x < y < n`, keyed by `s_x ^ s_y`; a left pair `(a, b)` with key `k`
 /// and a right pair `(c, L)` with key `k ^ 1` and `b < c` make a shape. The
@@ -753,7 +786,7 @@ fn shapes5_slice(syn: &[u64], slice: u64, slices: u64) -> Vec<Vec<u32>> {
         }
     }
     // by key only: the join takes every pair of a run, in any order
-    v.sort_unstable_by_key(|e| e.0);
+    sort_by_key_radix(&mut v);
     // keys k and k ^ 1 differ in the lowest bit only: sorted, their runs
     // are neighbours (the even key first), found by a linear scan
     let run_end = |i: usize| {
@@ -1875,6 +1908,41 @@ pub(crate) mod tests {
                     "{spec} w={w}"
                 );
             }
+        }
+    }
+
+    /// The radix sort orders the keys as a comparison sort does and keeps
+    /// every element, on short and long vectors, full-width keys and keys
+    /// sharing bits (as a slice's do), with many equal keys.
+    #[test]
+    fn radix_sort_orders_like_a_comparison_sort() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for (len, mask, set) in [
+            (0usize, u64::MAX, 0u64),
+            (5, u64::MAX, 0),
+            (1023, 0xFFFF, 0),
+            (1024, 0xFFFF_FFFF, 0),
+            (50_000, 0xFFFF_FFFF & !0x7FE, 0x2A4),
+            (70_000, u64::MAX, 0),
+            (70_000, 0xFF, 0x1_0000_0000),
+            (20_000, 0, 7),
+        ] {
+            let v: Vec<(u64, u32, u32)> = (0..len)
+                .map(|i| ((next() & mask) | set, i as u32, next() as u32))
+                .collect();
+            let mut a = v.clone();
+            sort_by_key_radix(&mut a);
+            assert!(a.windows(2).all(|w| w[0].0 <= w[1].0), "{len}");
+            let mut b = v.clone();
+            b.sort_unstable();
+            a.sort_unstable();
+            assert_eq!(a, b, "{len}");
         }
     }
 }

@@ -718,3 +718,158 @@ fn bits_over_text_match_real_segments() {
     );
     assert!(passes > 100, "{passes} {exact}");
 }
+
+/// The carry chain of `bits_fast` one start carry at a time (the layout
+/// `carry_chain` replaced): the reference its lanes must equal bit for bit.
+fn carry_chain_per_start(
+    w: usize,
+    fi: i64,
+    band: &[[[f64; 9]; 17]; 16],
+    flip: &[[f64; 17]; 16],
+    clean: &[f64; 16],
+    widths: &[usize; 17],
+) -> f64 {
+    let lo = |c: usize| -> usize { c.div_ceil(2) };
+    let mut total = 0.0;
+    for t in 0..w {
+        let mut x0 = 1.0f64;
+        let mut c0 = Some(t);
+        let mut a1 = [0.0f64; 17];
+        for k in 0..16 {
+            let mut b1 = [0.0f64; 17];
+            for c in 0..w {
+                let x = a1[c];
+                if x == 0.0 {
+                    continue;
+                }
+                let l = lo(c);
+                let row = &band[k][c];
+                for j in 0..widths[c] {
+                    b1[l + j] += x * row[j];
+                }
+            }
+            if let Some(c) = c0 {
+                let l = lo(c);
+                for j in 0..widths[c] {
+                    let d = 2 * ((l + j) as i64 - fi) - (c as i64 - fi);
+                    b1[l + j] += x0 * flip[k][(d + fi) as usize];
+                }
+                let cv = c as i64 - fi;
+                if cv.rem_euclid(2) == 0 {
+                    x0 *= clean[k];
+                    c0 = Some((cv / 2 + fi) as usize);
+                } else {
+                    c0 = None;
+                }
+            }
+            a1 = b1;
+        }
+        total += a1[t];
+    }
+    total
+}
+
+/// The vectorised carry chain gives the digits of the per-start one, bit for
+/// bit, over random, text-like, sparse and nearly constant segments at the
+/// rates and lengths of real transfers.
+#[test]
+fn carry_chain_lanes_equal_the_per_start_chain() {
+    let mut compared = 0;
+    for (i, len) in [2usize, 17, 255, 1460, 1461, 8960].into_iter().enumerate() {
+        let mut sparse = vec![0u8; len];
+        for (j, b) in sparse.iter_mut().enumerate() {
+            if j % 7 == 3 {
+                *b = (j * 31) as u8;
+            }
+        }
+        let mut ones = vec![0xFFu8; len];
+        ones[len / 2] = 0x5A;
+        let text: Vec<u8> = b"The quick brown fox jumps over the lazy dog. "
+            .iter()
+            .cycle()
+            .take(len)
+            .copied()
+            .collect();
+        for data in [
+            random_bytes(len, 90 + i as u64),
+            mixed_bytes(len, 95 + i as u64),
+            text,
+            sparse,
+            ones,
+        ] {
+            for p in [1e-12, 1e-9, 1e-7, 3e-6, 1e-5, 1e-3, 0.1] {
+                let key = bits_key(&data);
+                let lanes = bits_fast(&key, p);
+                let one = bits_fast_with(&key, p, carry_chain_per_start);
+                assert_eq!(
+                    lanes.map(f64::to_bits),
+                    one.map(f64::to_bits),
+                    "{len} {p}: {lanes:?} vs {one:?}"
+                );
+                compared += lanes.is_some() as u32;
+            }
+        }
+    }
+    assert!(compared >= 60, "{compared}");
+}
+
+/// The column counts of ones against a count bit by bit, on lengths around
+/// the fold of the byte-lane counters (127 chunks of 16 bytes) and odd ones.
+#[test]
+fn bits_key_counts_every_column() {
+    for (i, len) in [
+        0usize, 1, 15, 16, 17, 2031, 2032, 2033, 2047, 4065, 8960, 9001,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        for data in [
+            random_bytes(len, 300 + i as u64),
+            mixed_bytes(len, 320 + i as u64),
+            vec![0xFF; len],
+        ] {
+            let mut want = [0u32; 16];
+            for (j, &byte) in data.iter().enumerate() {
+                for bit in 0..8 {
+                    // byte 2i is the high byte of its word (columns 8..15)
+                    want[bit + if j % 2 == 0 { 8 } else { 0 }] += ((byte >> bit) & 1) as u32;
+                }
+            }
+            assert_eq!(bits_key(&data), (want, len), "{len}");
+        }
+    }
+}
+
+/// The word count against a count word by word, with 0x0000 and 0xFFFF
+/// words (and near misses: 0x00FF, 0xFF00, 0x0001, 0x8000, 0x7FFF) planted
+/// at every offset class.
+#[test]
+fn word_count_is_the_word_by_word_count() {
+    for (i, len) in [0usize, 1, 2, 7, 8, 9, 64, 1460, 1461, 65_535, 131_073]
+        .into_iter()
+        .enumerate()
+    {
+        let mut data = random_bytes(len, 400 + i as u64);
+        let plant: [[u8; 2]; 7] = [
+            [0, 0],
+            [0xFF, 0xFF],
+            [0, 0xFF],
+            [0xFF, 0],
+            [0, 1],
+            [0x80, 0],
+            [0x7F, 0xFF],
+        ];
+        for (j, w) in data.chunks_exact_mut(2).enumerate() {
+            if j % 3 != 2 {
+                w.copy_from_slice(&plant[(j * 5 + i) % 7]);
+            }
+        }
+        let want = data
+            .chunks_exact(2)
+            .filter(|w| u16::from_be_bytes([w[0], w[1]]) % 0xFFFF == 0)
+            .count() as u64;
+        assert_eq!(word_count(&data), want, "{len}");
+        assert_eq!(word_count(&vec![0u8; len]), (len / 2) as u64);
+        assert_eq!(word_count(&vec![0xFFu8; len]), (len / 2) as u64);
+    }
+}

@@ -1,0 +1,617 @@
+//! [`JointModel`]: the CRC and, per wire bit, its role in each Internet
+//! checksum; the pass counts and probabilities of error patterns, and the
+//! exact weight terms.
+
+use super::*;
+
+/// The stack's checks as the joint computation sees them: the CRC and, per
+/// wire bit, its role in each Internet checksum.
+#[derive(Debug, Clone)]
+pub struct JointModel {
+    /// Frame length in bits.
+    pub n: u32,
+    /// The CRC's generator.
+    pub generator: Generator,
+    /// Index of the CRC in the frame's checks.
+    pub crc: usize,
+    /// Indices of the Internet checksums in the frame's checks.
+    pub internet: Vec<usize>,
+    pub(super) roles: Vec<BitRole>,
+    /// `[z0, z1)`: wire bits whose role repeats with period 16.
+    pub(super) zone: Option<(u32, u32)>,
+    /// Per Internet check with a random field: its 16-bit words that are
+    /// wholly random payload (for the field model's bound); `None` for a
+    /// check whose field is fixed.
+    pub(super) random_words: Vec<Option<u64>>,
+}
+
+pub(super) fn column(offset: usize, bit: u32) -> u8 {
+    // big-endian words: the even byte of a word holds columns 8..16
+    if offset.is_multiple_of(2) {
+        8 + bit as u8
+    } else {
+        bit as u8
+    }
+}
+
+impl JointModel {
+    /// The model of `frame`: exactly one CRC over the whole frame with its
+    /// field at the end, sent in the bit order the CRC reads (checked on a
+    /// real frame), plus up to [`MAX_CHECKS`] Internet checksums; at most
+    /// one Internet field may depend on random data, and no other varying
+    /// field may lie under an Internet checksum.
+    pub fn new(frame: &Frame) -> Result<Self> {
+        let refuse = |why: &str| {
+            Error::Unsupported(format!(
+                "the joint computation does not handle stack `{}`: {why}",
+                frame.stack
+            ))
+        };
+        let crcs: Vec<usize> = (0..frame.checks.len())
+            .filter(|&i| frame.checks[i].crc().is_some())
+            .collect();
+        let internet: Vec<usize> = (0..frame.checks.len())
+            .filter(|&i| frame.checks[i].is_internet())
+            .collect();
+        if crcs.len() != 1 || crcs.len() + internet.len() != frame.checks.len() {
+            return Err(refuse(
+                "it needs one CRC and otherwise Internet checksums only",
+            ));
+        }
+        if internet.len() > MAX_CHECKS {
+            return Err(refuse("more than 4 Internet checksums"));
+        }
+        let crc = crcs[0];
+        let c = &frame.checks[crc];
+        let alg = c.crc().expect("filtered above");
+        if c.data != (0, c.field)
+            || c.field + c.field_len != frame.bytes
+            || 8 * c.field_len as u32 != alg.width()
+        {
+            return Err(refuse(
+                "the CRC must cover the whole frame with its field, of whole bytes, at the end",
+            ));
+        }
+        let n = u32::try_from(frame.n_bits()).map_err(|_| refuse("frame too long"))?;
+        let mut roles: Vec<BitRole> = vec![[None; MAX_CHECKS]; n as usize];
+        let mut random_words = Vec::new();
+        let random_byte = |b: usize| {
+            frame.payload == Payload::Random && (frame.random.0..frame.random.1).contains(&b)
+        };
+        for (k, &i) in internet.iter().enumerate() {
+            let ch = &frame.checks[i];
+            let ranges = &ch.ranges;
+            let field_varies = frame.varies[ch.field];
+            let mut off = 0usize;
+            let mut words = 0u64;
+            let mut pending_random = false;
+            for &(a, b) in ranges {
+                for byte in a..b {
+                    let own = (ch.field..ch.field + ch.field_len).contains(&byte);
+                    if own && (off - (byte - ch.field)) % 2 == 1 {
+                        return Err(refuse("a checksum field does not start a 16-bit word"));
+                    }
+                    let random = random_byte(byte);
+                    if frame.varies[byte] && !random && !own {
+                        return Err(refuse(
+                            "a field computed from random data lies under another checksum",
+                        ));
+                    }
+                    if off.is_multiple_of(2) {
+                        pending_random = random;
+                    } else if random && pending_random {
+                        words += 1;
+                    }
+                    for bit in 0..8u32 {
+                        let dir = if own && field_varies {
+                            Dir::Field
+                        } else if random {
+                            Dir::Coin
+                        } else if (frame.template[byte] >> bit) & 1 == 0 {
+                            Dir::Up
+                        } else {
+                            Dir::Down
+                        };
+                        let t = wire_bit(frame, byte, bit);
+                        roles[t as usize][k] = Some((column(off, bit), dir));
+                    }
+                    off += 1;
+                }
+            }
+            random_words.push(field_varies.then_some(words));
+        }
+        if random_words.iter().filter(|w| w.is_some()).count() > 1 {
+            return Err(refuse(
+                "more than one checksum field computed from random data",
+            ));
+        }
+        let zone = periodic_zone(&roles);
+        let model = JointModel {
+            n,
+            generator: alg.generator(),
+            crc,
+            internet,
+            roles,
+            zone,
+            random_words,
+        };
+        model.check_wire_order(frame)?;
+        Ok(model)
+    }
+
+    /// Flips a codeword (`x^k g(x)` in wire positions) in a real frame and
+    /// checks that the CRC still passes, and that one flip fails it.
+    pub(super) fn check_wire_order(&self, frame: &Frame) -> Result<()> {
+        let fr = frame.sent(&vec![0; frame.random.1 - frame.random.0]);
+        let g = self.generator.full();
+        let deg = self.generator.width();
+        let n = self.n;
+        let bad = || {
+            Error::Unsupported(format!(
+                "stack `{}`: its CRC does not read the frame in wire bit order",
+                frame.stack
+            ))
+        };
+        if !frame.verify(self.crc, &fr) {
+            return Err(bad());
+        }
+        let k = (n - deg - 1) / 2;
+        let codeword: Vec<u32> = (0..=deg)
+            .filter(|e| (g >> e) & 1 == 1)
+            .map(|e| n - 1 - (e + k))
+            .collect();
+        let mut flipped = fr.clone();
+        frame.flip(&mut flipped, &codeword);
+        let mut one = fr.clone();
+        frame.flip(&mut one, &[n / 2]);
+        if !frame.verify(self.crc, &flipped) || frame.verify(self.crc, &one) {
+            return Err(bad());
+        }
+        Ok(())
+    }
+
+    /// The probability over the random bytes that every Internet checksum
+    /// passes when the wire bits `pattern` (distinct) flip; the CRC is not
+    /// consulted. Exact for patterns that flip no field computed from random
+    /// data, else within the bound of the module documentation.
+    ///
+    /// # Panics
+    /// If a position is not below [`JointModel::n`] or more than
+    /// [`MAX_COINS`] random payload bits flip.
+    pub fn pass_probability(&self, pattern: &[u32]) -> f64 {
+        let c = self
+            .pass_count(pattern)
+            .expect("too many random bits flipped");
+        c as f64 / PASS_SCALE as f64
+    }
+
+    /// [`JointModel::pass_probability`] times [`PASS_SCALE`]: an exact
+    /// integer (coins contribute halves, the field model 65535ths). `None`
+    /// when more than [`MAX_COINS`] random payload bits flip.
+    ///
+    /// # Panics
+    /// If a position is not below [`JointModel::n`].
+    pub fn pass_count(&self, pattern: &[u32]) -> Option<u64> {
+        let nc = self.internet.len();
+        let mut fixed = [0i64; MAX_CHECKS];
+        let mut coins = [[0i64; MAX_CHECKS]; MAX_COINS];
+        let mut has_coin = [false; MAX_CHECKS];
+        let mut k = 0usize;
+        let mut field = [0u16; MAX_CHECKS];
+        for &t in pattern {
+            let role = &self.roles[t as usize];
+            let mut coin = None;
+            for (i, r) in role.iter().enumerate().take(nc) {
+                let Some((c, d)) = *r else { continue };
+                let v = 1i64 << c;
+                match d {
+                    Dir::Up => fixed[i] += v,
+                    Dir::Down => fixed[i] -= v,
+                    Dir::Field => field[i] |= 1 << c,
+                    Dir::Coin => {
+                        let j = match coin {
+                            Some(j) => j,
+                            None => {
+                                if k == MAX_COINS {
+                                    return None;
+                                }
+                                k += 1;
+                                coin = Some(k - 1);
+                                k - 1
+                            }
+                        };
+                        coins[j][i] = v;
+                        has_coin[i] = true;
+                    }
+                }
+            }
+        }
+        // At most one check has a random field (JointModel::new), so each
+        // coin assignment contributes 65535 (every check passes), 0, or the
+        // field's count. The checks no coin reaches give the same factor for
+        // every assignment: taken once.
+        let mut base = MODULUS as u64;
+        let mut live = [0usize; MAX_CHECKS];
+        let mut nl = 0;
+        for i in 0..nc {
+            if has_coin[i] {
+                live[nl] = i;
+                nl += 1;
+            } else if field[i] == 0 {
+                if fixed[i] % MODULUS != 0 {
+                    return Some(0);
+                }
+            } else {
+                base = field_count(fixed[i], field[i]);
+                if base == 0 {
+                    return Some(0);
+                }
+            }
+        }
+        let live = &live[..nl];
+        // the coin assignments in Gray-code order: one coin changes sign a
+        // step (a 1 bit of the mask: the coin's bit was 1, a flip down)
+        let mut d = fixed;
+        for c in coins.iter().take(k) {
+            for &i in live {
+                d[i] += c[i];
+            }
+        }
+        let mut total = 0u64;
+        let mut mask = 0u32;
+        for step in 0u32..1 << k {
+            if step > 0 {
+                let j = step.trailing_zeros() as usize;
+                mask ^= 1 << j;
+                let twice = if (mask >> j) & 1 == 1 { -2 } else { 2 };
+                for &i in live {
+                    d[i] += twice * coins[j][i];
+                }
+            }
+            let mut v = base;
+            for &i in live {
+                if field[i] == 0 {
+                    if d[i] % MODULUS != 0 {
+                        v = 0;
+                        break;
+                    }
+                } else {
+                    // the field's check has coins: `base` is 65535 here
+                    v = field_count(d[i], field[i]);
+                    if v == 0 {
+                        break;
+                    }
+                }
+            }
+            total += v;
+        }
+        Some(total << (MAX_COINS - k))
+    }
+
+    /// The first form of [`JointModel::pass_count`] (every check for every
+    /// coin assignment), for the tests.
+    #[cfg(test)]
+    pub(super) fn pass_count_reference(&self, pattern: &[u32]) -> Option<u64> {
+        let nc = self.internet.len();
+        let mut fixed = [0i64; MAX_CHECKS];
+        let mut coins = [[0i64; MAX_CHECKS]; MAX_COINS];
+        let mut k = 0usize;
+        let mut field = [0u16; MAX_CHECKS];
+        for &t in pattern {
+            let role = &self.roles[t as usize];
+            let mut coin = None;
+            for (i, r) in role.iter().enumerate().take(nc) {
+                let Some((c, d)) = *r else { continue };
+                let v = 1i64 << c;
+                match d {
+                    Dir::Up => fixed[i] += v,
+                    Dir::Down => fixed[i] -= v,
+                    Dir::Field => field[i] |= 1 << c,
+                    Dir::Coin => {
+                        let j = match coin {
+                            Some(j) => j,
+                            None => {
+                                if k == MAX_COINS {
+                                    return None;
+                                }
+                                k += 1;
+                                coin = Some(k - 1);
+                                k - 1
+                            }
+                        };
+                        coins[j][i] = v;
+                    }
+                }
+            }
+        }
+        // at most one check has a random field (JointModel::new), so each
+        // coin assignment contributes 65535 (passes), 0, or the field's count
+        let mut total = 0u64;
+        for mask in 0u32..1 << k {
+            let mut v = MODULUS as u64;
+            for i in 0..nc {
+                let mut d = fixed[i];
+                for (j, c) in coins.iter().enumerate().take(k) {
+                    if (mask >> j) & 1 == 1 {
+                        d -= c[i]
+                    } else {
+                        d += c[i]
+                    }
+                }
+                v = if field[i] == 0 {
+                    v * (d.rem_euclid(MODULUS) == 0) as u64
+                } else {
+                    field_count(d, field[i]) * (v / MODULUS as u64)
+                };
+                if v == 0 {
+                    break;
+                }
+            }
+            total += v;
+        }
+        Some(total << (MAX_COINS - k))
+    }
+
+    /// [`JointModel::pass_probability`] for any number of flipped random
+    /// payload bits, as a float: `None` only where more than [`MAX_COINS`]
+    /// of them flip and some lie under two checks, or under different
+    /// checks (no stack of [`crate::layout::StackSpec`] puts random bytes
+    /// under two Internet checksums).
+    ///
+    /// Where the random bits flipped lie under one check `i`, the other
+    /// checks see fixed changes (their factor is 0 or 1, or the field
+    /// model's count), and check `i` sees `d + sum_j s_j 2^(c_j)` with fair
+    /// signs `s_j`. One flipped random bit in each of the 16 columns adds
+    /// `2J - 65535` for `J` uniform on `0..=65535`, which is uniform on
+    /// `Z_65535` except that 0 has twice the mass: its law is
+    /// `(1 + [x = 0]) / 65536`, so with such a full set taken out,
+    /// `P(pass) = (1 + P(pass without it)) / 65536`. Full sets are taken
+    /// out while every column has a flipped random bit; the rest (some
+    /// column without one) is counted exactly, meeting in the middle (the
+    /// residues of half the signs sorted, the other half looked up), up to
+    /// 24 bits, else summed over the 65535 residues. A flipped field of `f`
+    /// bits: the model's `F`, uniform on `0..=0xFFFE`, is `65536/65535`
+    /// times fair bits minus `1/65535` times the excluded `0xFFFF`, whose
+    /// term is at most `2^(f-16)` of the first (so no cancellation below
+    /// 16 bits; at 16 a full set makes it `1 + P - P'`). Same conventions
+    /// and field model as [`JointModel::pass_probability`], equal to it up
+    /// to rounding.
+    ///
+    /// # Panics
+    /// If a position is not below [`JointModel::n`].
+    pub fn pass_probability_any(&self, pattern: &[u32]) -> Option<f64> {
+        let nc = self.internet.len();
+        let mut fixed = [0i64; MAX_CHECKS];
+        let mut field = [0u16; MAX_CHECKS];
+        let mut columns = [0u32; 16];
+        let (mut owner, mut coins, mut shared) = (None, 0usize, false);
+        for &t in pattern {
+            let role = &self.roles[t as usize];
+            let mut here = 0;
+            for (i, r) in role.iter().enumerate().take(nc) {
+                let Some((c, d)) = *r else { continue };
+                let v = 1i64 << c;
+                match d {
+                    Dir::Up => fixed[i] += v,
+                    Dir::Down => fixed[i] -= v,
+                    Dir::Field => field[i] |= 1 << c,
+                    Dir::Coin => {
+                        here += 1;
+                        shared |= owner.is_some_and(|o| o != i);
+                        owner = Some(i);
+                        columns[c as usize] += 1;
+                    }
+                }
+            }
+            coins += (here > 0) as usize;
+            shared |= here > 1;
+        }
+        if shared {
+            return self
+                .pass_count(pattern)
+                .map(|c| c as f64 / PASS_SCALE as f64);
+        }
+        // the checks without random bits flipped: a fixed factor
+        let pass = |i: usize, d: i64| {
+            if field[i] == 0 {
+                (d.rem_euclid(MODULUS) == 0) as u8 as f64
+            } else {
+                field_count(d, field[i]) as f64 / MODULUS as f64
+            }
+        };
+        let i = owner.unwrap_or(0);
+        let mut other = 1.0;
+        for j in (0..nc).filter(|&j| j != i) {
+            other *= pass(j, fixed[j]);
+        }
+        if other == 0.0 || nc == 0 {
+            return Some(if nc == 0 { 1.0 } else { 0.0 });
+        }
+        if coins == 0 {
+            return Some(other * pass(i, fixed[i]));
+        }
+        let p = if field[i] == 0 {
+            coin_pass(fixed[i], &columns)
+        } else {
+            // F uniform on 0..=0xFFFE: 65536 x (its flipped bits fair coins)
+            // minus the excluded 0xFFFF (every flipped bit 1: -2^c each),
+            // over 65535; the first term is at least 2^(16-f) times the
+            // second, so at most one bit is lost below 16 flipped columns,
+            // and all 16 give 1 + P - P' (a full set: see above)
+            let mut with = columns;
+            for (c, w) in with.iter_mut().enumerate() {
+                *w += u32::from(field[i] >> c & 1);
+            }
+            let all_ones = coin_pass(fixed[i] - i64::from(field[i]), &columns);
+            ((65536.0 * coin_pass(fixed[i], &with) - all_ones) / MODULUS as f64).max(0.0)
+        };
+        Some(other * p)
+    }
+
+    /// `true` if every random payload bit lies under at most one Internet
+    /// checksum, the same for all: then
+    /// [`JointModel::pass_probability_any`] answers every pattern.
+    pub fn random_bits_under_one_check(&self) -> bool {
+        let mut owner = None;
+        self.roles.iter().all(|role| {
+            let mut here = role
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| matches!(r, Some((_, Dir::Coin))))
+                .map(|(i, _)| i);
+            match (here.next(), here.next()) {
+                (None, _) => true,
+                (Some(i), None) => *owner.get_or_insert(i) == i,
+                _ => false,
+            }
+        })
+    }
+
+    /// `true` if `pattern` flips a bit of a field computed from random data
+    /// (its pass probability is then the field model's, within
+    /// [`JointModel::field_model_bound`]).
+    pub fn flips_random_field(&self, pattern: &[u32]) -> bool {
+        self.touches_field(pattern)
+    }
+
+    /// `true` if `pattern` flips a bit of a field computed from random data.
+    pub(super) fn touches_field(&self, pattern: &[u32]) -> bool {
+        pattern.iter().any(|&t| {
+            self.roles[t as usize]
+                .iter()
+                .any(|r| matches!(r, Some((_, Dir::Field))))
+        })
+    }
+
+    /// Bound on `|true - model|` for one pattern of weight `w` that flips a
+    /// field bit: `2^(15 - 16 m)`, `m` the random words of that check not
+    /// touched (at least its random words minus `w - 1`), capped at 1.
+    pub fn field_model_bound(&self, w: u32) -> f64 {
+        self.random_words
+            .iter()
+            .flatten()
+            .map(|&words| {
+                let m = words as i64 - (w as i64 - 1);
+                if m <= 0 {
+                    1.0
+                } else {
+                    (2f64.powi(15) * 2f64.powi(-16 * m.min(70) as i32)).min(1.0)
+                }
+            })
+            .fold(0.0, f64::max)
+    }
+
+    /// Sum of the pass counts ([`JointModel::pass_count`], in units of
+    /// `1 / PASS_SCALE`) of `shape` (wire positions, lowest 0) over every
+    /// offset at which it fits in the frame: `(pass count sum, placements,
+    /// placements that flip a random field)`. Exact integers.
+    ///
+    /// # Panics
+    /// If the shape flips more than [`MAX_COINS`] random payload bits.
+    pub fn shape_sum(&self, shape: &[u32]) -> (u128, u64, u64) {
+        let span = *shape.last().expect("non-empty shape");
+        if span >= self.n {
+            return (0, 0, 0);
+        }
+        let offsets = self.n - span;
+        let (lo, hi) = match self.zone {
+            Some((z0, z1)) if z1 >= span && z0 < z1 - span => (z0, z1 - span),
+            _ => (0, 0),
+        };
+        let w = shape.len();
+        let mut buf = [0u32; 64];
+        let place = |buf: &mut [u32; 64], o: u32| {
+            for (b, &s) in buf.iter_mut().zip(shape) {
+                *b = s + o;
+            }
+        };
+        let count = |buf: &[u32]| -> u128 {
+            self.pass_count(buf).expect("too many random bits flipped") as u128
+        };
+        let (mut sum, mut touching) = (0u128, 0u64);
+        for o in (0..lo).chain(hi.max(lo)..offsets) {
+            place(&mut buf, o);
+            sum += count(&buf[..w]);
+            touching += self.touches_field(&buf[..w]) as u64;
+        }
+        if hi > lo {
+            for r in 0..16u32.min(hi - lo) {
+                let first = lo + r;
+                let times = (hi - first).div_ceil(16);
+                place(&mut buf, first);
+                sum += times as u128 * count(&buf[..w]);
+            }
+        }
+        (sum, offsets as u64, touching)
+    }
+
+    /// The weight-`w` term: every shape of span below `n` placed at every
+    /// offset (weights 2 to 5; see [`lowweight::shapes`] for the limits),
+    /// summed exactly in integers, so the result does not depend on the
+    /// number of threads.
+    pub fn exact_term(&self, w: u32) -> Result<Term> {
+        let parts = lowweight::ShapeParts::new(&self.generator, w, self.n as u64)?;
+        let t = (0..parts.parts())
+            .into_par_iter()
+            .map(|i| {
+                let mut t = TermTally {
+                    weight: w,
+                    ..TermTally::default()
+                };
+                for s in parts.part(i) {
+                    let span = *s.last().expect("non-empty");
+                    let wire: Vec<u32> = s.iter().rev().map(|&e| span - e).collect();
+                    let (pass, placements, touching) = self.shape_sum(&wire);
+                    t.codewords += placements as u128;
+                    t.pass_count += pass;
+                    t.touching += touching as u128;
+                }
+                t
+            })
+            .reduce(
+                || TermTally {
+                    weight: w,
+                    ..TermTally::default()
+                },
+                |mut a, b| {
+                    a.codewords += b.codewords;
+                    a.pass_count += b.pass_count;
+                    a.touching += b.touching;
+                    a
+                },
+            );
+        Ok(t.term(self))
+    }
+}
+
+pub(super) fn wire_bit(frame: &Frame, byte: usize, bit: u32) -> u32 {
+    let within = if frame.lsb_first { bit } else { 7 - bit };
+    8 * byte as u32 + within
+}
+
+/// The longest run of wire bits whose role equals that of the bit 16
+/// before, extended back by 16: `[z0, z1)` with `role[t] = role[t + 16]`
+/// wherever both lie inside. `None` if shorter than 32 bits.
+pub(super) fn periodic_zone(roles: &[BitRole]) -> Option<(u32, u32)> {
+    let mut best = (0usize, 0usize);
+    let mut start = None;
+    for t in 16..=roles.len() {
+        let same = t < roles.len() && roles[t] == roles[t - 16];
+        match (same, start) {
+            (true, None) => start = Some(t),
+            (false, Some(s)) => {
+                if t - s > best.1 - best.0 {
+                    best = (s, t);
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    let (s, e) = best;
+    if s >= 16 && e > s && e - s + 16 >= 32 {
+        Some(((s - 16) as u32, e as u32))
+    } else {
+        None
+    }
+}
