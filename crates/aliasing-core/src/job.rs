@@ -10,6 +10,7 @@
 //! | [`CurveJob`] | [`Curve`](crate::document::Curve) | `alias curve` (CRCs to 32 bits, checksums) |
 //! | [`CompareJob`] | [`Compare`](crate::document::Compare) | `alias compare` |
 //! | [`HdJob`] | [`Hd`](crate::document::Hd) | `alias hd` |
+//! | [`SearchJob`] | [`Search`](crate::document::Search) | `alias search` (its shard files and merge in [`search`]) |
 //!
 //! ```
 //! use aliasing_core::ctx::{Ctx, Job};
@@ -22,7 +23,9 @@
 mod compare;
 mod curve;
 mod hd;
+pub mod search;
 
 pub use compare::CompareJob;
 pub use curve::{CurveBuilder, CurveJob, GivenBytes};
 pub use hd::HdJob;
+pub use search::SearchJob;

@@ -39,12 +39,6 @@
 //! ```
 
 pub mod distance;
-mod job;
-
-pub use job::{
-    FORMAT, SearchJob, SearchOutcome, ShardBody, ShardFile, SpaceId, merge, merge_report,
-    parse_candidates, report,
-};
 
 use crate::error::{Error, Result};
 use crate::poly::Generator;

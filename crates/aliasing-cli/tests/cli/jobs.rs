@@ -88,7 +88,8 @@ fn curve_hd_weights_and_compare_match_the_library() {
 
 #[test]
 fn search_matches_the_library() {
-    use aliasing_core::search::{Objective, Query, SearchJob};
+    use aliasing_core::job::SearchJob;
+    use aliasing_core::search::{Objective, Query};
     let q = Query {
         width: 8,
         lengths: vec![40, 64],

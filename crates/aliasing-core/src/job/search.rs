@@ -3,12 +3,12 @@
 //! results) and its shard files ([`ShardFile`]: a checksummed body read
 //! back byte for byte, [`merge`]d into the unsharded result).
 
-use super::{Objective, Partial, Query, Ranked, Space, Standing};
 use crate::catalogue;
 use crate::ctx::{Ctx, Job};
 use crate::document::{Search, SearchCatalogueEntry, SearchResult, SearchStages};
 use crate::error::{Error, Result};
 use crate::poly::Generator;
+use crate::search::{self as space_search, Objective, Partial, Query, Ranked, Space, Standing};
 use crate::shard::{Shard, fnv1a64};
 use serde::{Deserialize, Serialize};
 
@@ -199,7 +199,8 @@ pub fn parse_candidates(text: &str, name: &str, width: u32) -> Result<Vec<Genera
 ///
 /// ```
 /// use aliasing_core::ctx::{Ctx, Job};
-/// use aliasing_core::search::{Objective, Query, SearchJob};
+/// use aliasing_core::job::SearchJob;
+/// use aliasing_core::search::{Objective, Query};
 /// let q = Query { width: 8, lengths: vec![64], bers: vec![1e-5], min_hd: 0, top: 3, objective: Objective::Hd };
 /// let job = SearchJob::all(q, None).unwrap();
 /// let doc = job.run(&Ctx::default()).unwrap().document.unwrap();
@@ -307,7 +308,7 @@ impl SearchJob {
 
     /// The estimated time of the run in seconds, in one process.
     pub fn estimated_seconds(&self) -> Result<f64> {
-        super::estimate_seconds(&self.query, &self.space, self.shard)
+        space_search::estimate_seconds(&self.query, &self.space, self.shard)
     }
 
     /// The shard's result in `ctx`: with a team, its members split the
@@ -317,14 +318,16 @@ impl SearchJob {
     pub fn partial(&self, ctx: &Ctx) -> Result<Option<Partial>> {
         let (q, space, shard, p) = (&self.query, &self.space, self.shard, ctx.progress());
         let Some(t) = ctx.team() else {
-            return Ok(Some(ctx.install(|| super::run_with(q, space, shard, p))??));
+            return Ok(Some(
+                ctx.install(|| space_search::run_with(q, space, shard, p))??,
+            ));
         };
         let size = t.size() as u64;
         let count = shard.count.checked_mul(size).ok_or_else(|| {
             Error::Invalid("--shard N times the number of ranks is too large".into())
         })?;
         let mine = Shard::new((shard.index - 1) * size + t.rank() as u64 + 1, count)?;
-        let part = ctx.install(|| super::run_with(q, space, mine, p))??;
+        let part = ctx.install(|| space_search::run_with(q, space, mine, p))??;
         let bytes = serde_json::to_vec(&part).map_err(|e| Error::Invalid(e.to_string()))?;
         let parts = t.gather(bytes);
         if t.rank() != 0 {
@@ -384,10 +387,10 @@ fn catalogue_of(query: &Query, id: &SpaceId, part: &Partial, ctx: &Ctx) -> Resul
     p.stage("catalogue CRCs", by_gen.len() as u64);
     let mut out = Vec::new();
     for (g, names) in by_gen {
-        let ranked = ctx.install(|| super::evaluate(&g, query))??;
+        let ranked = ctx.install(|| space_search::evaluate(&g, query))??;
         p.advance(1);
         let standing = (id.kind == "all" && query.objective == Objective::Hd)
-            .then(|| super::standing(&ranked, part));
+            .then(|| space_search::standing(&ranked, part));
         out.push(Known {
             names: names.join(" "),
             ranked,
@@ -448,7 +451,7 @@ pub fn report(
     ctx: &Ctx,
 ) -> Result<Search> {
     let known = catalogue_of(query, id, part, ctx)?;
-    let rec = super::reciprocal_of(&part.results);
+    let rec = space_search::reciprocal_of(&part.results);
     let mut listed: Vec<(String, &Ranked)> = part
         .results
         .iter()
