@@ -82,7 +82,6 @@
 //! ```
 
 use crate::bsc;
-use crate::check::CheckSpec;
 use crate::error::{Error, Result};
 use crate::layout::{Frame, Payload};
 use crate::lowweight;
@@ -99,7 +98,7 @@ mod uniform;
 use coins::*;
 pub use model::JointModel;
 pub use plan::{FrameTally, JointPlan, SAMPLE_CHUNK, SampleTally, TermTally};
-pub use single::{check_p_undetected, internet_p_undetected};
+pub use single::internet_p_undetected;
 pub use stack::{JointMethod, JointOptions, JointPoint, JointStack};
 pub use uniform::{escape_at_half, uniform_pass_probability};
 

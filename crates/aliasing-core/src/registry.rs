@@ -766,14 +766,15 @@ pub fn placed_p_undetected(
         channel: Channel::Bsc(&bers),
         weights,
     };
-    let entry = choose(&ask, MemoryBudget::from_env()?)?;
+    let budget = MemoryBudget::from_env()?;
+    let entry = choose(&ask, budget)?;
     let c = &frame.checks[i];
     let n = frame.n_bits();
     match (entry, weights) {
         (Entry::Dual, Some(d)) => Ok((d.bits, dual::p_undetected(d, p)?)),
         (Entry::Dual, None) => {
             let g = c.crc().expect("assessed as a CRC").generator();
-            let pts = dual::curve_within(&g, &[n], &[p], MemoryBudget::from_env()?)?;
+            let pts = dual::curve_within(&g, &[n], &[p], budget)?;
             Ok((n, pts[0].p_undetected))
         }
         (Entry::Markov, _) => {

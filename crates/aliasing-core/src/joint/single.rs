@@ -2,37 +2,6 @@
 
 use super::*;
 
-/// One check of the stack on its own at BER `p`: `(covered bits, P_ud)`,
-/// counting only errors inside the bits it covers (its field included).
-/// A CRC over the whole frame comes from `dual` (its exact dual weights at
-/// the frame length); an Internet checksum from
-/// [`crate::internet::p_undetected_payload`] when every covered byte is
-/// fixed, else [`crate::internet::p_undetected_mixed`] (fixed bytes in their
-/// known directions, random payload, the field a real checksum of it).
-pub fn check_p_undetected(
-    frame: &Frame,
-    i: usize,
-    dual: Option<&crate::weights::DualWeights>,
-    p: f64,
-) -> Result<(u64, f64)> {
-    let c = &frame.checks[i];
-    match &c.spec {
-        CheckSpec::Crc(_) => {
-            let d = dual.filter(|d| d.bits == frame.n_bits()).ok_or_else(|| {
-                Error::Unsupported(format!("{}: no dual weights at this length", c.name))
-            })?;
-            Ok((d.bits, crate::dual::p_undetected(d, p)?))
-        }
-        CheckSpec::Internet => {
-            internet_p_undetected(frame, &c.name, &c.ranges, c.field, c.constant, p)
-        }
-        _ => Err(Error::Unsupported(format!(
-            "{}: no exact method for this check here",
-            c.name
-        ))),
-    }
-}
-
 /// An Internet checksum of `frame` named `name` (for errors), summing
 /// `ranges` plus `constant` with its field at byte `field`, on its own at
 /// BER `p`: `(covered bits, P_ud)`, counting only errors inside its ranges.

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::catalogue;
+use crate::check::CheckSpec;
 use crate::layout::CheckDef;
 
 /// A 7-byte frame sent most significant bit first: a fixed header word,
