@@ -42,13 +42,15 @@ fn bench(c: &mut Criterion) {
     assert!(aliasing_core::gf2::is_primitive(&g24));
     let n = 12144u64;
     assert_eq!(
-        dual::dual_weights(&g24, &[n]).unwrap()[0].counts,
+        dual::dual_weights(&g24, &[n], &aliasing_core::ctx::Ctx::default()).unwrap()[0].counts,
         serial_dual(&g24, n)
     );
     let mut grp = c.benchmark_group("dual_weights_24bit");
     grp.sample_size(10).measurement_time(Duration::from_secs(5));
     grp.bench_function("blocks", |b| {
-        b.iter(|| dual::dual_weights(black_box(&g24), &[n]).unwrap())
+        b.iter(|| {
+            dual::dual_weights(black_box(&g24), &[n], &aliasing_core::ctx::Ctx::default()).unwrap()
+        })
     });
     grp.bench_function("serial", |b| b.iter(|| serial_dual(black_box(&g24), n)));
     grp.finish();
@@ -62,7 +64,9 @@ fn bench(c: &mut Criterion) {
     grp.bench_function("a4_all_lengths_to_12144", |b| {
         b.iter(|| lowweight::weight_counts(black_box(&crc32), 4, n + 1).unwrap())
     });
-    let d = dual::dual_weights(&crc32, &[n]).unwrap().remove(0);
+    let d = dual::dual_weights(&crc32, &[n], &aliasing_core::ctx::Ctx::default())
+        .unwrap()
+        .remove(0);
     for p in [1e-15, 1e-5, 0.5] {
         grp.bench_function(format!("p_undetected_from_dual_{p:e}"), |b| {
             b.iter(|| highprec::p_undetected(black_box(&d), p).unwrap())
@@ -71,7 +75,10 @@ fn bench(c: &mut Criterion) {
     grp.sample_size(10)
         .measurement_time(Duration::from_secs(30));
     grp.bench_function("dual_weights_12144", |b| {
-        b.iter(|| dual::dual_weights(black_box(&crc32), &[n]).unwrap())
+        b.iter(|| {
+            dual::dual_weights(black_box(&crc32), &[n], &aliasing_core::ctx::Ctx::default())
+                .unwrap()
+        })
     });
     grp.finish();
 }

@@ -37,19 +37,45 @@ fn bench(c: &mut Criterion) {
     });
     let g: Generator = "0x1A2EB".parse().unwrap();
     grp.bench_function("pud_one_w16_1518B", |b| {
-        b.iter(|| search::p_undetected(black_box(&g), &[12144], &[1e-5, 1e-7]).unwrap())
+        b.iter(|| {
+            search::p_undetected(
+                black_box(&g),
+                &[12144],
+                &[1e-5, 1e-7],
+                &aliasing_core::ctx::Ctx::default(),
+            )
+            .unwrap()
+        })
     });
     grp.bench_function("markov_one_w16_1518B", |b| {
         b.iter(|| {
-            aliasing_core::markov::p_undetected(black_box(&g), &[12144], &[1e-5, 1e-7]).unwrap()
+            aliasing_core::markov::p_undetected(
+                black_box(&g),
+                &[12144],
+                &[1e-5, 1e-7],
+                &aliasing_core::ctx::Ctx::default(),
+            )
+            .unwrap()
         })
     });
     grp.bench_function("search_w8_w12_4len", |b| {
         b.iter(|| {
             let q8 = query(8, &[16, 40, 128, 512], &[1e-5, 1e-3]);
             let q12 = query(12, &[64, 256, 1024, 4096], &[1e-6, 1e-4]);
-            search::run(&q8, &Space::All, Shard::WHOLE).unwrap();
-            search::run(&q12, &Space::All, Shard::WHOLE).unwrap()
+            search::run(
+                &q8,
+                &Space::All,
+                Shard::WHOLE,
+                &aliasing_core::ctx::Ctx::default(),
+            )
+            .unwrap();
+            search::run(
+                &q12,
+                &Space::All,
+                Shard::WHOLE,
+                &aliasing_core::ctx::Ctx::default(),
+            )
+            .unwrap()
         })
     });
     grp.finish();

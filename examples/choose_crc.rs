@@ -6,7 +6,9 @@
 //! (Markov chain or dual code, whichever is cheaper) and the Hamming
 //! distance at that length; candidates meeting the target are marked.
 
-use aliasing_core::curve::{self, Method};
+use aliasing_core::ctx::Ctx;
+use aliasing_core::curve::{self, Method, Request};
+use aliasing_core::units::{Ber, Bits};
 use aliasing_core::{catalogue, lowweight};
 
 const CANDIDATES: &[&str] = &[
@@ -25,6 +27,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let ber: f64 = args.get(1).map_or(Ok(1e-6), |s| s.parse())?;
     let target: f64 = args.get(2).map_or(Ok(1e-15), |s| s.parse())?;
     let bits = 8 * bytes;
+    let ctx = Ctx::from_env()?;
     println!(
         "frame {bytes} bytes ({bits} bits incl. check), BER {ber:e}, target P_ud <= {target:e}"
     );
@@ -34,7 +37,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     for name in CANDIDATES {
         let crc = catalogue::resolve(name)?;
-        let res = curve::exact(&crc, &[bits], &[ber], Method::Auto)?;
+        let req = Request::for_crc(&crc, &[Bits(bits)], &[Ber::new(ber)?])?;
+        let res = curve::exact(&req, Method::Auto, &ctx)?;
         let pt = res.points[0];
         // Hamming distance at this data length from the HD profile.
         let data_bits = bits - crc.width() as u64;

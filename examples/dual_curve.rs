@@ -25,7 +25,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .collect::<Result<_, _>>()?;
     let g = crc.generator();
     let t0 = Instant::now();
-    let duals = dual::dual_weights(&g, &lengths)?;
+    let duals = dual::dual_weights(&g, &lengths, &aliasing_core::ctx::Ctx::from_env()?)?;
     let t1 = Instant::now();
     println!(
         "# {} {}: cycle method {:?}",

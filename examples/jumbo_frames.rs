@@ -14,6 +14,7 @@
 //! not random-error escapes at jumbo sizes.
 
 use aliasing_core::curve::{self, Method};
+use aliasing_core::units::{Ber, Bits};
 use aliasing_core::{catalogue, lowweight};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -29,11 +30,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         lowweight::hd_profile(&crcs[0].generator(), Some(8))?,
         lowweight::hd_profile(&crcs[1].generator(), Some(8))?,
     ];
+    let ctx = aliasing_core::ctx::Ctx::from_env()?;
     for bytes in sizes {
         let bits = 8 * bytes;
         let mut row = Vec::new();
         for (crc, prof) in crcs.iter().zip(&profiles) {
-            let p = curve::exact(crc, &[bits], &[ber], Method::Dual)?.points[0].p_undetected;
+            let req = curve::Request::for_crc(crc, &[Bits(bits)], &[Ber::new(ber)?])?;
+            let p = curve::exact(&req, Method::Dual, &ctx)?.points[0].p_undetected;
             let data = bits - 32;
             let hd = prof
                 .entries

@@ -71,7 +71,7 @@ pub fn curves_to(max_bits: u64) -> Result<Study, Error> {
         .filter(|&n| n <= max_bits)
         .collect();
     let crc16 = catalogue::resolve("16")?;
-    let fig6 = curve::exact(&crc16, &lengths, &STUDY_BERS, Method::Markov)?;
+    let fig6 = exact(&crc16, &lengths, &STUDY_BERS, Method::Markov)?;
     figures.push(("fig6", curve_doc(&fig6)));
 
     // Figure 7: 8-, 16- and 20-bit maximal-length CRCs at BER 1e-7.
@@ -84,7 +84,7 @@ pub fn curves_to(max_bits: u64) -> Result<Study, Error> {
             .copied()
             .filter(|&n| n > crc.width() as u64)
             .collect();
-        let res = curve::exact(&crc, &lens, &[1e-7], Method::Markov)?;
+        let res = exact(&crc, &lens, &[1e-7], Method::Markov)?;
         let name = format!("{} ({})", res.name, res.generator.full_string());
         checks.push(json!({"name": name, "check_bits": crc.width()}));
         for pt in &res.points {
@@ -123,7 +123,7 @@ pub fn curves_to(max_bits: u64) -> Result<Study, Error> {
     )?;
     for spec in ["16", "CRC-16/IBM-3740", "CRC-16/ARC"] {
         let crc = catalogue::resolve(spec)?;
-        let res = curve::exact(&crc, &[512, 12000, 12144, 65536], &STUDY_BERS, Method::Auto)?;
+        let res = exact(&crc, &[512, 12000, 12144, 65536], &STUDY_BERS, Method::Auto)?;
         writeln!(
             out,
             "{} {} (method {})",
@@ -178,7 +178,7 @@ pub fn curves_to(max_bits: u64) -> Result<Study, Error> {
         "  study product {study_product:.3e}; packets until one escape {:.3e}",
         1.0 / study_product
     )?;
-    let crc16_pt = curve::exact(&crc16, &[12000], &[1e-5], Method::Auto)?.points[0];
+    let crc16_pt = exact(&crc16, &[12000], &[1e-5], Method::Auto)?.points[0];
     let tcp5 = internet::curve(&[1500], &[1e-5])?[0];
     let indep = crc16_pt.p_alias_given_error * tcp5.p_alias_given_error;
     writeln!(
@@ -211,7 +211,7 @@ fn billion(out: &mut String) -> Result<(), Error> {
     )?;
     let crc32 = catalogue::resolve("crc32")?;
     for bytes in [1500u64, 1518] {
-        let pt = curve::exact(&crc32, &[8 * bytes], &[1e-4], Method::Dual)?.points[0];
+        let pt = exact(&crc32, &[8 * bytes], &[1e-4], Method::Dual)?.points[0];
         let expected = 1e9 * pt.p_undetected;
         writeln!(
             out,
@@ -237,6 +237,24 @@ fn billion(out: &mut String) -> Result<(), Error> {
 }
 
 /// `count` lengths spaced evenly in log scale from `a` to `b`, plus `extra`.
+/// The exact curve of `crc` at `bits` (codeword bits) and `bers` with
+/// `method`, in the environment's context.
+fn exact(
+    crc: &aliasing_core::crc::CrcAlgorithm,
+    bits: &[u64],
+    bers: &[f64],
+    method: Method,
+) -> Result<curve::CurveResult, Error> {
+    use aliasing_core::units::{Ber, Bits};
+    let bits: Vec<Bits> = bits.iter().map(|&n| Bits(n)).collect();
+    let req = curve::Request::for_crc(crc, &bits, &Ber::list(bers)?)?;
+    Ok(curve::exact(
+        &req,
+        method,
+        &aliasing_core::ctx::Ctx::from_env()?,
+    )?)
+}
+
 fn log_lengths(a: u64, b: u64, count: usize, extra: &[u64]) -> Vec<u64> {
     let (la, lb) = ((a as f64).ln(), (b as f64).ln());
     let mut v: Vec<u64> = (0..count)

@@ -306,7 +306,8 @@ mod tests {
             let g: Generator = spec.parse().unwrap();
             let bers = [1e-12, 1e-8, 1e-5, 1e-3, 0.1];
             // one dual-code pass for every length (2^32 states for CRC-32)
-            let exact_all = crate::search::p_undetected(&g, &ns, &bers).unwrap();
+            let exact_all =
+                crate::search::p_undetected(&g, &ns, &bers, &crate::ctx::Ctx::default()).unwrap();
             for (&n, exact) in ns.iter().zip(&exact_all) {
                 // the pair table grows as n^2: weight 5 only up to 1000 bits
                 let top = if n > 1000 { 4 } else { 5 };

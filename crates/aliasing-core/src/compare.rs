@@ -22,7 +22,8 @@
 //! use aliasing_core::{check::CheckSpec, compare::curve};
 //! let inet: CheckSpec = "internet".parse().unwrap();
 //! assert_eq!(inet.name(), "Internet");
-//! let pts = curve(&inet, &[1500], &[1.5e-5], None).unwrap();
+//! let ctx = aliasing_core::ctx::Ctx::default();
+//! let pts = curve(&inet, &[1500], &[1.5e-5], None, &ctx).unwrap();
 //! assert_eq!(pts[0].bits, 12000);
 //! assert!("crc32".parse::<CheckSpec>().is_ok());
 //! assert!("no-such-check".parse::<CheckSpec>().is_err());
@@ -31,8 +32,8 @@
 use crate::bsc::{self, CurvePoint};
 use crate::check::CheckSpec;
 use crate::crc::CrcAlgorithm;
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
-use crate::progress::{Progress, Silent};
 use crate::registry::{self, Ask, Channel, Entry};
 use crate::units::{Ber, Bits, MemoryBudget};
 use crate::{fletcher, internet};
@@ -164,29 +165,22 @@ pub fn verify_frame(check: &CheckSpec, frame: &[u8]) -> Result<()> {
 /// ([`registry::Refusal::TwoSums`]), Fletcher-16 with given data
 /// ([`registry::Refusal::Data`]), and Fletcher-16 where its value cannot be
 /// certified ([`registry::Refusal::Uncertified`]).
+///
+/// Runs in `ctx`: a CRC's curve is held to its memory budget and watched
+/// by its progress (the stages of [`crate::curve::exact`]); a checksum's
+/// has one stage, `"points"`, of one unit per (BER, length).
 pub fn curve(
     check: &CheckSpec,
     bytes: &[u64],
     bers: &[f64],
     given: Option<Given<'_>>,
+    ctx: &Ctx,
 ) -> Result<Vec<CurvePoint>> {
-    curve_with(check, bytes, bers, given, &Silent)
-}
-
-/// [`curve`] watched by `progress`: for a CRC the stages of
-/// [`crate::curve::exact_with`], for a checksum one stage, `"points"`, of
-/// one unit per (BER, length).
-pub fn curve_with(
-    check: &CheckSpec,
-    bytes: &[u64],
-    bers: &[f64],
-    given: Option<Given<'_>>,
-    progress: &dyn Progress,
-) -> Result<Vec<CurvePoint>> {
+    let progress = ctx.progress();
     let whole = preflight(check, bytes, bers, given)?;
     let bytes: &[u64] = whole.as_deref().unwrap_or(bytes);
     if let CheckSpec::Crc(crc) = check {
-        return crc_curve(crc, bytes, bers, progress);
+        return crc_curve(crc, bytes, bers, ctx);
     }
     // one point at a time (each in parallel inside), BER-major
     let jobs: Vec<(u64, f64)> = bers
@@ -205,7 +199,7 @@ pub fn curve_with(
     Ok(per.into_iter().flatten().collect())
 }
 
-/// Refuses, without computing, what [`curve_with`] would refuse for the
+/// Refuses, without computing, what [`curve`] would refuse for the
 /// request itself (an empty or bad BER list, lengths too short or long for
 /// `check`, a captured frame that does not verify, given data that make no
 /// frame of a length asked for); `Ok` carries the lengths of a request that
@@ -303,10 +297,6 @@ fn checksum_curve(
             Ok(pts)
         }
         (Entry::Fletcher16, _) => fletcher::curve16(bytes, bers),
-        (Entry::Markov | Entry::Dual, _) => match check {
-            CheckSpec::Crc(crc) => crc_curve(crc, bytes, bers, &Silent),
-            _ => unreachable_entry(check),
-        },
         _ => unreachable_entry(check),
     }
 }
@@ -322,15 +312,20 @@ fn unreachable_entry<T>(check: &CheckSpec) -> Result<T> {
 /// lengths (bytes) and BERs: for a CRC the cost model of
 /// [`crate::curve::estimated_seconds`] (the method [`curve`] picks), for a
 /// checksum `NaN` (no cost model: its points take well under a minute at
-/// the lengths accepted). For announcing a long comparison before it
-/// starts.
-pub fn estimated_seconds(check: &CheckSpec, bytes: &[u64], bers: &[f64]) -> f64 {
+/// the lengths accepted), under the memory budget `budget`. For announcing
+/// a long comparison before it starts.
+pub fn estimated_seconds(
+    check: &CheckSpec,
+    bytes: &[u64],
+    bers: &[f64],
+    budget: MemoryBudget,
+) -> f64 {
     use crate::curve::{Method, Request};
     let CheckSpec::Crc(crc) = check else {
         return f64::NAN;
     };
     let bits: Vec<Bits> = bytes.iter().map(|&b| Bits(b.saturating_mul(8))).collect();
-    let (Ok(bers), Ok(budget)) = (Ber::list(bers), MemoryBudget::from_env()) else {
+    let Ok(bers) = Ber::list(bers) else {
         return f64::NAN;
     };
     Request::for_crc(crc, &bits, &bers)
@@ -346,13 +341,13 @@ fn crc_curve(
     crc: &CrcAlgorithm,
     bytes: &[u64],
     bers: &[f64],
-    progress: &dyn Progress,
+    ctx: &Ctx,
 ) -> Result<Vec<CurvePoint>> {
-    use crate::curve::{Method, Request, exact_with};
+    use crate::curve::{Method, Request, exact};
     let bits: Vec<Bits> = bytes.iter().map(|&b| Bits(8 * b)).collect();
     let req = Request::for_crc(crc, &bits, &Ber::list(bers)?)?;
-    // exact_with returns its points BER-major, whatever method it picked.
-    Ok(exact_with(&req, Method::Auto, MemoryBudget::from_env()?, progress)?.points)
+    // exact returns its points BER-major, whatever method it picked.
+    Ok(exact(&req, Method::Auto, ctx)?.points)
 }
 
 #[cfg(test)]
@@ -360,17 +355,29 @@ mod tests {
     #[test]
     fn estimated_seconds_come_from_the_crc_cost_model() {
         let crc: CheckSpec = "crc32".parse().unwrap();
-        let one = estimated_seconds(&crc, &[9000], &[1e-5]);
+        let b = MemoryBudget::bytes(8e9).unwrap();
+        let one = estimated_seconds(&crc, &[9000], &[1e-5], b);
         let many = estimated_seconds(
             &crc,
             &(1..=20).map(|k| 450 * k).collect::<Vec<_>>(),
             &[1e-5],
+            b,
         );
         assert!(one > 0.0 && many > one, "{one} {many}");
-        assert!(estimated_seconds(&"internet".parse().unwrap(), &[9000], &[1e-5]).is_nan());
+        assert!(estimated_seconds(&"internet".parse().unwrap(), &[9000], &[1e-5], b).is_nan());
     }
 
     use super::*;
+
+    /// [`super::curve`] in a default context.
+    fn curve(
+        check: &CheckSpec,
+        bytes: &[u64],
+        bers: &[f64],
+        given: Option<Given<'_>>,
+    ) -> Result<Vec<CurvePoint>> {
+        super::curve(check, bytes, bers, given, &Ctx::default())
+    }
 
     #[test]
     fn names() {
@@ -425,7 +432,9 @@ mod tests {
         let pts = curve(&crc, &[64, 1518], &[1e-3, 1e-5], None).unwrap();
         let CheckSpec::Crc(alg) = &crc else { panic!() };
         for m in [crate::curve::Method::Markov, crate::curve::Method::Dual] {
-            let direct = crate::curve::exact(alg, &[512, 12144], &[1e-3, 1e-5], m)
+            let bers = Ber::list(&[1e-3, 1e-5]).unwrap();
+            let req = crate::curve::Request::for_crc(alg, &[Bits(512), Bits(12144)], &bers);
+            let direct = crate::curve::exact(&req.unwrap(), m, &Ctx::default())
                 .unwrap()
                 .points;
             assert_eq!(direct.len(), 4);

@@ -246,4 +246,91 @@ mod tests {
         assert!(e.to_string().contains("at most 1024"), "{e}");
         assert!(pool(MAX_THREADS + 1).is_err());
     }
+
+    /// The one budget: a budget set on the context (not in the environment)
+    /// is the one every exact path honours: a tiny one refuses each of
+    /// them before any work, a roomy one lets the same request through,
+    /// and `auto` chooses the method that fits it.
+    #[test]
+    fn every_exact_path_honours_the_context_budget() {
+        use crate::check::CheckSpec;
+        use crate::layout::{Frame, Payload};
+        use crate::units::{Ber, Bits};
+        use crate::{catalogue, compare, curve, dual, markov, registry, search};
+        let tiny = Ctx::new(MemoryBudget::bytes(1024.0).unwrap());
+        let roomy = Ctx::new(MemoryBudget::bytes(1e9).unwrap());
+        fn too_big<T>(r: Result<T>, what: &str) {
+            match r {
+                Err(e) => assert!(matches!(e.root(), Error::TooBig { .. }), "{what}: {e}"),
+                Ok(_) => panic!("{what}: a 1 KiB budget let the run through"),
+            }
+        }
+        let crc = catalogue::resolve("CRC-16/ARC").unwrap();
+        let g = crc.generator();
+        let bers = Ber::list(&[1e-5]).unwrap();
+        // curve::exact, every method
+        let req = curve::Request::for_crc(&crc, &[Bits(512)], &bers).unwrap();
+        for m in [
+            curve::Method::Auto,
+            curve::Method::Markov,
+            curve::Method::Dual,
+        ] {
+            too_big(curve::exact(&req, m, &tiny), "curve::exact");
+            assert!(curve::exact(&req, m, &roomy).is_ok(), "{m}");
+        }
+        // compare's CRC column (and its cost estimate)
+        let check = CheckSpec::Crc(Box::new(crc.clone()));
+        too_big(
+            compare::curve(&check, &[64], &[1e-5], None, &tiny),
+            "compare",
+        );
+        assert!(compare::curve(&check, &[64], &[1e-5], None, &roomy).is_ok());
+        assert!(compare::estimated_seconds(&check, &[64], &[1e-5], tiny.budget()).is_nan());
+        assert!(compare::estimated_seconds(&check, &[64], &[1e-5], roomy.budget()).is_finite());
+        // the dual code, the chain, the Gilbert-Elliott chain
+        too_big(dual::curve(&g, &[512], &[1e-5], &tiny), "dual::curve");
+        too_big(dual::dual_weights(&g, &[512], &tiny), "dual_weights");
+        too_big(markov::p_undetected(&g, &[512], &[1e-5], &tiny), "markov");
+        let ge: crate::channel::GilbertElliott = "1e-7,0.3,1e-4,0.05".parse().unwrap();
+        too_big(markov::gilbert::curve(&g, &[512], &ge, &tiny), "gilbert");
+        assert!(markov::gilbert::curve(&g, &[512], &ge, &roomy).is_ok());
+        // the search's dual step (and the pilot of its estimate)
+        let q = search::Query {
+            width: 8,
+            lengths: vec![64],
+            bers: vec![1e-5],
+            min_hd: 0,
+            top: 2,
+            objective: search::Objective::Hd,
+        };
+        let (all, whole) = (search::Space::All, crate::shard::Shard::WHOLE);
+        too_big(search::run(&q, &all, whole, &tiny), "search::run");
+        assert_eq!(
+            search::run(&q, &all, whole, &roomy).unwrap().results.len(),
+            2
+        );
+        too_big(search::evaluate(&g, &q, &tiny), "search::evaluate");
+        // the stack's per-check column: a 24-bit CRC over 30 bytes, past
+        // the placed chain's work limit, goes to the dual code
+        let frame = Frame::new("CRC-24/OPENPGP", 30, Payload::Random).unwrap();
+        let placed = registry::placed_p_undetected(&frame, 0, None, 1e-3, tiny.budget());
+        too_big(placed, "placed_p_undetected");
+        let ok = registry::placed_p_undetected(&frame, 0, None, 1e-3, roomy.budget());
+        assert!(ok.is_ok(), "{ok:?}");
+        // auto chooses what fits: at 100,000 bits one BER, the dual code
+        // (65,536 windows) beats the chain (100,000 steps of 65,536 states)
+        // when both fit; a budget of 4 MB holds the chain's two vectors
+        // (about 2 MB) but not the dual code's histograms (over 12 MB)
+        let long = [Bits(100_000)];
+        let four = MemoryBudget::bytes(4e6).unwrap();
+        assert_eq!(
+            curve::choose(&g, &long, &bers, roomy.budget()).unwrap(),
+            curve::Method::Dual
+        );
+        assert_eq!(
+            curve::choose(&g, &long, &bers, four).unwrap(),
+            curve::Method::Markov
+        );
+        assert!(curve::choose(&g, &long, &bers, tiny.budget()).is_err());
+    }
 }

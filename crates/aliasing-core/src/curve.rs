@@ -6,9 +6,10 @@
 //! points with the method used.
 //!
 //! ```
-//! use aliasing_core::{catalogue, curve};
+//! use aliasing_core::{catalogue, ctx::Ctx, curve, units::{Ber, Bits}};
 //! let crc = catalogue::resolve("CRC-16/IBM-3740").unwrap();
-//! let res = curve::exact(&crc, &[512, 12144], &[1e-5], curve::Method::Auto).unwrap();
+//! let req = curve::Request::for_crc(&crc, &[Bits(512), Bits(12144)], &[Ber::new(1e-5).unwrap()]).unwrap();
+//! let res = curve::exact(&req, curve::Method::Auto, &Ctx::default()).unwrap();
 //! // two lengths of a 16-bit CRC: the dual code is cheaper than the chain
 //! assert_eq!(res.method, curve::Method::Dual);
 //! let pt = &res.points[1];
@@ -19,9 +20,10 @@
 
 use crate::bsc::CurvePoint;
 use crate::crc::CrcAlgorithm;
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::poly::Generator;
-use crate::progress::{Progress, Silent};
+use crate::progress::Progress;
 use crate::registry::{self, Ask, Channel, Check, Entry};
 use crate::units::{Ber, Bits, MemoryBudget};
 use crate::{dual, markov};
@@ -126,10 +128,10 @@ impl Request {
     ///
     /// ```
     /// use aliasing_core::{catalogue, curve::{self, Method, Request}, units::{Ber, Bits}};
-    /// use aliasing_core::units::MemoryBudget;
+    /// use aliasing_core::ctx::Ctx;
     /// let crc = catalogue::resolve("crc32c")?;
     /// let req = Request::for_crc(&crc, &[Bits(12144)], &[Ber::new(1e-6)?])?;
-    /// let res = curve::exact_within(&req, Method::Auto, MemoryBudget::from_env()?)?;
+    /// let res = curve::exact(&req, Method::Auto, &Ctx::from_env()?)?;
     /// assert_eq!(res.name, "CRC-32/ISCSI");
     /// assert_eq!(res.generator, crc.generator());
     /// # Ok::<(), aliasing_core::Error>(())
@@ -306,7 +308,7 @@ impl ExactMethod for DualMethod {
     ) -> Result<Vec<CurvePoint>> {
         let (lengths, bers) = (req.raw_lengths(), req.raw_bers());
         // dual::curve is length-major: point (l, b) sits at l * |bers| + b.
-        let by_length = dual::curve_with(req.generator(), &lengths, &bers, budget, progress)?;
+        let by_length = dual::curve_in(req.generator(), &lengths, &bers, budget, progress)?;
         let nb = bers.len();
         Ok((0..nb)
             .flat_map(|b| (0..lengths.len()).map(move |l| (l, b)))
@@ -352,40 +354,18 @@ pub fn validate(width: u32, lengths: &[u64], bers: &[f64]) -> Result<()> {
     Request::new(&g, &lengths, &bers).map(|_| ())
 }
 
-/// The exact curve of `crc` at every length (bits, check bits included) and
-/// BER, with `method` ([`Method::Auto`] picks one), held to the memory
-/// budget of [`MemoryBudget::from_env`]. Points are BER-major, lengths
-/// ascending (repeats dropped).
+/// The exact curve of a validated request (the CRC, its lengths in bits,
+/// check bits included, and its BERs: see [`Request::for_crc`]) with
+/// `method` ([`Method::Auto`] picks one), in `ctx`: held to its memory
+/// budget and watched by its progress (the stages of the method chosen:
+/// `"chain steps"` of the Markov chain, or the dual code's `"dual-code
+/// windows"` and `"P_ud terms"`). Points are BER-major, lengths ascending
+/// (repeats dropped).
 ///
-/// Fails with a one-line error on a bad request, or with [`Error::TooBig`]
-/// when the method would not fit in memory (checked before allocating).
-pub fn exact(
-    crc: &CrcAlgorithm,
-    lengths: &[u64],
-    bers: &[f64],
-    method: Method,
-) -> Result<CurveResult> {
-    let bers = Ber::list(bers)?;
-    let lengths: Vec<Bits> = lengths.iter().map(|&n| Bits(n)).collect();
-    let req = Request::for_crc(crc, &lengths, &bers)?;
-    exact_within(&req, method, MemoryBudget::from_env()?)
-}
-
-/// [`exact`] for a validated request (which names the CRC: see
-/// [`Request::for_crc`]), held to `budget`.
-pub fn exact_within(req: &Request, method: Method, budget: MemoryBudget) -> Result<CurveResult> {
-    exact_with(req, method, budget, &Silent)
-}
-
-/// [`exact_within`] watched by `progress`: the stages of the method chosen
-/// (`"chain steps"` of [`markov::solve_with`], or the dual code's
-/// `"dual-code windows"` and `"P_ud terms"` of [`dual::curve_with`]).
-pub fn exact_with(
-    req: &Request,
-    method: Method,
-    budget: MemoryBudget,
-    progress: &dyn Progress,
-) -> Result<CurveResult> {
+/// Fails with [`Error::TooBig`] when the method would not fit the budget
+/// (checked before allocating), or with the method's refusal.
+pub fn exact(req: &Request, method: Method, ctx: &Ctx) -> Result<CurveResult> {
+    let (budget, progress) = (ctx.budget(), ctx.progress());
     let chosen: &dyn ExactMethod = match method {
         Method::Auto => choose_within(req, budget)?,
         m => {
@@ -407,15 +387,21 @@ pub fn exact_with(
 /// call (the method chosen as by [`Method::Auto`]).
 ///
 /// ```
-/// use aliasing_core::{catalogue::CRC_16_IBM_3740, curve::escape, units::{Ber, Bytes}};
-/// let pt = escape(&CRC_16_IBM_3740.algorithm(), Bytes(1518), Ber::new(1e-9)?)?;
+/// use aliasing_core::{catalogue::CRC_16_IBM_3740, ctx::Ctx, curve::escape, units::{Ber, Bytes}};
+/// let ctx = Ctx::default();
+/// let pt = escape(&CRC_16_IBM_3740.algorithm(), Bytes(1518), Ber::new(1e-9)?, &ctx)?;
 /// assert_eq!((pt.bits, pt.data_bits), (12144, 12128));
 /// assert!(pt.p_undetected > 0.0 && pt.p_undetected < 1e-20);
 /// # Ok::<(), aliasing_core::Error>(())
 /// ```
-pub fn escape(crc: &CrcAlgorithm, length: impl Into<Bits>, ber: Ber) -> Result<CurvePoint> {
+pub fn escape(
+    crc: &CrcAlgorithm,
+    length: impl Into<Bits>,
+    ber: Ber,
+    ctx: &Ctx,
+) -> Result<CurvePoint> {
     let req = Request::for_crc(crc, &[length.into()], &[ber])?;
-    let res = exact_within(&req, Method::Auto, MemoryBudget::from_env()?)?;
+    let res = exact(&req, Method::Auto, ctx)?;
     Ok(res.points[0])
 }
 
@@ -436,14 +422,19 @@ fn choose_within(req: &Request, budget: MemoryBudget) -> Result<&'static dyn Exa
 }
 
 /// The method [`Method::Auto`] picks for `g` at `lengths` with `bers`
-/// (validated BERs), under the budget of [`MemoryBudget::from_env`]: among
-/// the methods that apply and fit, the one with the smallest estimated time.
+/// (validated BERs), under the memory budget `budget` (a context's
+/// [`Ctx::budget`]): among the methods that apply and fit, the one with the
+/// smallest estimated time.
 ///
-/// Fails when no method applies (the first method's reason), or when the
-/// budget cannot be read (a malformed [`crate::units::MEMORY_LIMIT_ENV`]).
-pub fn choose(g: &Generator, lengths: &[Bits], bers: &[Ber]) -> Result<Method> {
+/// Fails when no method applies (the registry's typed refusal).
+pub fn choose(
+    g: &Generator,
+    lengths: &[Bits],
+    bers: &[Ber],
+    budget: MemoryBudget,
+) -> Result<Method> {
     let req = Request::new(g, lengths, bers)?;
-    Ok(choose_within(&req, MemoryBudget::from_env()?)?.method())
+    Ok(choose_within(&req, budget)?.method())
 }
 
 #[cfg(test)]
@@ -459,25 +450,24 @@ mod tests {
         for name in ["CRC-16/ARC", "CRC-16/KERMIT", "CRC-8/SMBUS"] {
             let crc = catalogue::resolve(name).unwrap();
             let req = Request::for_crc(&crc, &[Bits(1000)], &bers).unwrap();
-            let res = exact_within(&req, Method::Auto, MemoryBudget::from_env().unwrap()).unwrap();
+            let res = exact(&req, Method::Auto, &Ctx::default()).unwrap();
             assert_eq!(
                 (res.name.as_str(), res.generator),
                 (crc.name(), crc.generator())
             );
             let bare = Request::new(&crc.generator(), &[Bits(1000)], &bers).unwrap();
-            let plain =
-                exact_within(&bare, Method::Auto, MemoryBudget::from_env().unwrap()).unwrap();
+            let plain = exact(&bare, Method::Auto, &Ctx::default()).unwrap();
             assert_eq!(plain.name, CrcAlgorithm::plain(crc.generator()).name());
             assert_eq!(plain.points, res.points);
         }
-        let a = exact(
+        let a = ex(
             &catalogue::resolve("CRC-16/ARC").unwrap(),
             &[1000],
             &[1e-6],
             Method::Auto,
         )
         .unwrap();
-        let b = exact(
+        let b = ex(
             &catalogue::resolve("CRC-16/KERMIT").unwrap(),
             &[1000],
             &[1e-6],
@@ -490,6 +480,24 @@ mod tests {
     use super::*;
     use crate::catalogue;
 
+    /// [`exact`] on raw lengths (bits) and BERs, validated as a caller
+    /// would, in a default context.
+    fn ex(crc: &CrcAlgorithm, lengths: &[u64], bers: &[f64], m: Method) -> Result<CurveResult> {
+        ex_in(crc, lengths, bers, m, &Ctx::default())
+    }
+
+    fn ex_in(
+        crc: &CrcAlgorithm,
+        lengths: &[u64],
+        bers: &[f64],
+        m: Method,
+        ctx: &Ctx,
+    ) -> Result<CurveResult> {
+        let lengths: Vec<Bits> = lengths.iter().map(|&n| Bits(n)).collect();
+        let req = Request::for_crc(crc, &lengths, &Ber::list(bers)?)?;
+        exact(&req, m, ctx)
+    }
+
     #[test]
     fn validation() {
         let crc = catalogue::resolve("crc16-ccitt").unwrap();
@@ -500,9 +508,9 @@ mod tests {
             (vec![100], vec![-0.1]),
             (vec![100], vec![f64::NAN]),
         ] {
-            assert!(exact(&crc, &l, &b, Method::Auto).is_err(), "{l:?} {b:?}");
+            assert!(ex(&crc, &l, &b, Method::Auto).is_err(), "{l:?} {b:?}");
         }
-        let res = exact(&crc, &[17], &[0.5], Method::Markov).unwrap();
+        let res = ex(&crc, &[17], &[0.5], Method::Markov).unwrap();
         // 2^-16 - 2^-17 = 2^-17 at n = 17.
         assert_eq!(res.points[0].p_undetected, 2f64.powi(-17));
         assert_eq!(res.method, Method::Markov);
@@ -522,9 +530,9 @@ mod tests {
         // the dual code's stated BER range is the one it enforces
         let crc = catalogue::resolve("crc16-ccitt").unwrap();
         let max = registry::DUAL_MAX_BER;
-        assert!(exact(&crc, &[40], &[max], Method::Dual).is_ok());
+        assert!(ex(&crc, &[40], &[max], Method::Dual).is_ok());
         let above = f64::from_bits(max.to_bits() + 1);
-        let e = exact(&crc, &[40], &[above], Method::Dual).unwrap_err();
+        let e = ex(&crc, &[40], &[above], Method::Dual).unwrap_err();
         assert!(
             matches!(e, Error::Refused(registry::Refusal::Ber { ber, max: 0.5, .. }) if ber == above),
             "{e}"
@@ -551,8 +559,8 @@ mod tests {
         let crc = catalogue::resolve("crc16-ccitt").unwrap();
         let lengths = [40, 512, 1000];
         let bers = [0.5, 1e-3, 1e-9];
-        let m = exact(&crc, &lengths, &bers, Method::Markov).unwrap();
-        let d = exact(&crc, &lengths, &bers, Method::Dual).unwrap();
+        let m = ex(&crc, &lengths, &bers, Method::Markov).unwrap();
+        let d = ex(&crc, &lengths, &bers, Method::Dual).unwrap();
         assert_eq!(d.method, Method::Dual);
         for (a, b) in m.points.iter().zip(&d.points) {
             let rel = (a.p_undetected - b.p_undetected).abs() / a.p_undetected;
@@ -563,7 +571,13 @@ mod tests {
         let b1 = Ber::list(&[1e-5]).unwrap();
         let b5 = Ber::list(&[1e-4, 1e-5, 1e-6, 1e-7, 1e-8]).unwrap();
         assert_eq!(
-            choose(&crc32.generator(), &[Bits(12144)], &b1).unwrap(),
+            choose(
+                &crc32.generator(),
+                &[Bits(12144)],
+                &b1,
+                MemoryBudget::bytes(8e9).unwrap()
+            )
+            .unwrap(),
             Method::Dual
         );
         // Every length of a 16-bit CRC goes to the chain (one pass for all),
@@ -571,25 +585,43 @@ mod tests {
         let all: Vec<Bits> = (17..=12144).map(Bits).collect();
         let crc16 = catalogue::resolve("16").unwrap();
         assert_eq!(
-            choose(&crc16.generator(), &all, &b5).unwrap(),
+            choose(
+                &crc16.generator(),
+                &all,
+                &b5,
+                MemoryBudget::bytes(8e9).unwrap()
+            )
+            .unwrap(),
             Method::Markov
         );
         assert_eq!(
-            choose(&crc16.generator(), &[Bits(512), Bits(12144)], &b5).unwrap(),
+            choose(
+                &crc16.generator(),
+                &[Bits(512), Bits(12144)],
+                &b5,
+                MemoryBudget::bytes(8e9).unwrap()
+            )
+            .unwrap(),
             Method::Dual
         );
         // A BER above 1/2 is outside the dual code's range: auto takes the
         // chain (`alias curve --crc 16 --ber 0.7 --bits 12144`).
         let high = Ber::list(&[0.7]).unwrap();
         assert_eq!(
-            choose(&crc16.generator(), &[Bits(12144)], &high).unwrap(),
+            choose(
+                &crc16.generator(),
+                &[Bits(12144)],
+                &high,
+                MemoryBudget::bytes(8e9).unwrap()
+            )
+            .unwrap(),
             Method::Markov
         );
-        let res = exact(&crc16, &[12144], &[0.7], Method::Auto).unwrap();
+        let res = ex(&crc16, &[12144], &[0.7], Method::Auto).unwrap();
         // At BER > 1/2 long codewords alias at almost exactly 2^-16.
         let pt = res.points[0];
         assert!((res.ratio_to_ideal(&pt) - 1.0).abs() < 1e-6, "{pt:?}");
-        assert!(exact(&crc16, &[12144], &[0.7], Method::Dual).is_err());
+        assert!(ex(&crc16, &[12144], &[0.7], Method::Dual).is_err());
     }
 
     #[test]
@@ -598,8 +630,8 @@ mod tests {
         let crc = catalogue::resolve("crc16-ccitt").unwrap();
         let lengths = [1000, 40, 512, 40];
         let bers = [1e-3, 0.5, 1e-9];
-        let m = exact(&crc, &lengths, &bers, Method::Markov).unwrap();
-        let d = exact(&crc, &lengths, &bers, Method::Dual).unwrap();
+        let m = ex(&crc, &lengths, &bers, Method::Markov).unwrap();
+        let d = ex(&crc, &lengths, &bers, Method::Dual).unwrap();
         let key = |r: &CurveResult| -> Vec<(f64, u64)> {
             r.points.iter().map(|p| (p.ber, p.bits)).collect()
         };
@@ -617,11 +649,11 @@ mod tests {
         let req = Request::for_crc(&crc, &[Bits(12144)], &Ber::list(&[1e-5]).unwrap()).unwrap();
         let tiny = MemoryBudget::bytes(1024.0).unwrap();
         for m in [Method::Auto, Method::Markov, Method::Dual] {
-            let e = exact_within(&req, m, tiny).unwrap_err();
+            let e = exact(&req, m, &Ctx::new(tiny)).unwrap_err();
             assert!(matches!(e, Error::TooBig { .. }), "{m}: {e}");
         }
         let ok = MemoryBudget::bytes(1e9).unwrap();
-        assert!(exact_within(&req, Method::Auto, ok).is_ok());
+        assert!(exact(&req, Method::Auto, &Ctx::new(ok)).is_ok());
     }
 
     #[test]
@@ -629,12 +661,11 @@ mod tests {
         // CRC-32 needs 32 GiB: refused wherever the limit is below that
         // (only then is it safe to ask: above, the run would go ahead).
         let crc = catalogue::resolve("crc32").unwrap();
-        if crate::units::MemoryBudget::from_env().unwrap().get() < markov::estimate_bytes(32, 1) {
-            let e = exact(&crc, &[12144], &[1e-5], Method::Markov);
-            assert!(matches!(e, Err(Error::TooBig { .. })));
-        }
+        let gib = Ctx::new(MemoryBudget::bytes(1024.0 * 1024.0 * 1024.0).unwrap());
+        let e = ex_in(&crc, &[12144], &[1e-5], Method::Markov, &gib);
+        assert!(matches!(e, Err(Error::TooBig { .. })));
         let crc = catalogue::resolve("crc64-xz").unwrap();
-        let e = exact(&crc, &[12144], &[1e-5], Method::Auto).unwrap_err();
+        let e = ex(&crc, &[12144], &[1e-5], Method::Auto).unwrap_err();
         assert!(matches!(e, Error::TooBig { .. }), "{e}");
     }
 }

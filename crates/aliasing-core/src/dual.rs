@@ -29,9 +29,10 @@
 //! ```
 //! use aliasing_core::{dual, poly::Generator};
 //! let g: Generator = "0x11021".parse().unwrap(); // CRC-16/CCITT
-//! let b = dual::dual_weights(&g, &[100]).unwrap();
+//! let ctx = aliasing_core::ctx::Ctx::default();
+//! let b = dual::dual_weights(&g, &[100], &ctx).unwrap();
 //! assert_eq!(b[0].total(), 1 << 16);
-//! let pts = dual::curve(&g, &[100], &[1e-6]).unwrap();
+//! let pts = dual::curve(&g, &[100], &[1e-6], &ctx).unwrap();
 //! assert!(pts[0].p_undetected > 0.0 && pts[0].p_undetected < 1e-20);
 //! ```
 
@@ -42,15 +43,16 @@ mod weights;
 
 pub use cycles::{Cycle, CycleMethod, cycle_method, cycles};
 pub use lfsr::MAX_WIDTH;
-pub use pass::{DualPass, dual_weights, dual_weights_with, dual_weights_within};
+pub use pass::{DualPass, dual_weights, dual_weights_with};
 pub(crate) use pass::{memory_estimate, work_estimate};
 pub use weights::DualWeights;
 
 use crate::bsc::{CurvePoint, check_ber};
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::highprec;
 use crate::poly::Generator;
-use crate::progress::{Progress, Silent};
+use crate::progress::Progress;
 use crate::units::MemoryBudget;
 use rayon::prelude::*;
 
@@ -64,24 +66,15 @@ pub fn p_undetected(dual: &DualWeights, p: f64) -> Result<f64> {
 /// lengths in the outer loop, BERs in the inner, in the order given.
 ///
 /// Lengths are codeword bits (check bits included); BERs must lie in
-/// [0, 0.5]. Widths up to 32.
-pub fn curve(g: &Generator, lengths: &[u64], bers: &[f64]) -> Result<Vec<CurvePoint>> {
-    curve_within(g, lengths, bers, MemoryBudget::from_env()?)
+/// [0, 0.5]. Widths up to 32. Held to the context's memory budget and
+/// watched by its progress: the stage of [`dual_weights`], then `"P_ud
+/// terms"`, one unit per (length, BER).
+pub fn curve(g: &Generator, lengths: &[u64], bers: &[f64], ctx: &Ctx) -> Result<Vec<CurvePoint>> {
+    curve_in(g, lengths, bers, ctx.budget(), ctx.progress())
 }
 
-/// [`curve`] held to `budget`.
-pub fn curve_within(
-    g: &Generator,
-    lengths: &[u64],
-    bers: &[f64],
-    budget: MemoryBudget,
-) -> Result<Vec<CurvePoint>> {
-    curve_with(g, lengths, bers, budget, &Silent)
-}
-
-/// [`curve_within`] watched by `progress`: the stage of
-/// [`dual_weights_with`], then `"P_ud terms"`, one unit per (length, BER).
-pub fn curve_with(
+/// [`curve`] held to `budget`, watched by `progress`.
+pub(crate) fn curve_in(
     g: &Generator,
     lengths: &[u64],
     bers: &[f64],

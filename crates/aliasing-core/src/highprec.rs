@@ -256,7 +256,9 @@ mod tests {
     fn remainder_above_low_weights_matches_the_direct_sum() {
         // x^3+x+1 at n = 7 (Hamming code): A = 1,0,0,7,7,0,0,1.
         let g: crate::poly::Generator = "0xB".parse().unwrap();
-        let d = crate::dual::dual_weights(&g, &[7]).unwrap().remove(0);
+        let d = crate::dual::dual_weights(&g, &[7], &crate::ctx::Ctx::default())
+            .unwrap()
+            .remove(0);
         let a = crate::weights::macwilliams(&d, 7).unwrap();
         for p in [0.3, 1e-3, 1e-9] {
             let direct = |from: usize| -> f64 {

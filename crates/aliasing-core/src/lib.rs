@@ -95,10 +95,11 @@
 //! [`highprec`], and `atomic` (atomic file writes). Hidden items are public
 //! only so that the benches and the sibling crates reach them; they may
 //! change without notice. A command's computation is a job ([`ctx::Job`])
-//! run in a [`ctx::Ctx`]; functions not yet moved to a job still come in up
-//! to three forms: `f` (the memory budget from the environment, no
-//! progress), `f_within` (an explicit [`units::MemoryBudget`]) and `f_with`
-//! (a budget and a [`progress::Progress`] watcher).
+//! run in a [`ctx::Ctx`]; a long computation outside a job takes the
+//! context too (`f(.., ctx: &Ctx)`), and honours its memory budget and
+//! progress watcher. The memory budget is read from the environment
+//! (`ALIAS_MEMORY_LIMIT`) only where a context is built
+//! ([`ctx::Ctx::from_env`], [`ctx::Ctx::default`]).
 #![warn(missing_docs)]
 
 #[doc(hidden)] // internal: atomic writes for the CLI and the simulator

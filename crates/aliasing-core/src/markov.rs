@@ -38,7 +38,8 @@
 //! ```
 //! use aliasing_core::{markov, poly::Generator};
 //! let g: Generator = "0x11021".parse().unwrap(); // CRC-16/CCITT polynomial
-//! let pts = markov::curve(&g, &[512, 12144], &[1e-5]).unwrap();
+//! let ctx = aliasing_core::ctx::Ctx::default();
+//! let pts = markov::curve(&g, &[512, 12144], &[1e-5], &ctx).unwrap();
 //! assert_eq!(pts[1].bits, 12144);
 //! assert!(pts[1].p_undetected > 0.0 && pts[1].p_undetected < 1e-9);
 //! ```
@@ -58,6 +59,7 @@ pub mod sparse;
 pub mod walk;
 
 use crate::bsc::{self, CurvePoint};
+use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::poly::Generator;
 use crate::progress::{Progress, Silent};
@@ -136,27 +138,30 @@ pub(crate) fn check_memory(width: u32, bers: usize, limit: f64) -> Result<()> {
 }
 
 /// `P_undetected` of the CRC `g` for every BER (outer index) and length
-/// (inner index), after checking the BERs and the memory (against
-/// [`crate::units::MemoryBudget::from_env`]); see [`solve`].
-pub fn p_undetected(g: &Generator, lengths: &[u64], bers: &[f64]) -> Result<Vec<Vec<f64>>> {
-    p_undetected_with(g, lengths, bers, &Silent)
-}
-
-/// [`p_undetected`] watched by `progress` (see [`solve_with`]).
-pub fn p_undetected_with(
+/// (inner index), after checking the BERs and the memory (against the
+/// context's budget, [`Ctx::budget`]), watched by the context's progress;
+/// see [`solve_with`].
+pub fn p_undetected(
     g: &Generator,
     lengths: &[u64],
     bers: &[f64],
+    ctx: &Ctx,
+) -> Result<Vec<Vec<f64>>> {
+    p_undetected_in(g, lengths, bers, ctx.budget(), ctx.progress())
+}
+
+/// [`p_undetected`] held to `budget`, watched by `progress`.
+pub(crate) fn p_undetected_in(
+    g: &Generator,
+    lengths: &[u64],
+    bers: &[f64],
+    budget: crate::units::MemoryBudget,
     progress: &dyn Progress,
 ) -> Result<Vec<Vec<f64>>> {
     for &p in bers {
         bsc::check_ber(p)?;
     }
-    check_memory(
-        g.width(),
-        bers.len(),
-        crate::units::MemoryBudget::from_env()?.get(),
-    )?;
+    check_memory(g.width(), bers.len(), budget.get())?;
     Ok(solve_with(g, lengths, bers, progress))
 }
 
@@ -198,19 +203,10 @@ pub fn solve_with(
 }
 
 /// The aliasing curve of `g`: one [`CurvePoint`] per BER and length, BER-major
-/// (all lengths of the first BER, then the next), computed in one pass per BER.
-pub fn curve(g: &Generator, lengths: &[u64], bers: &[f64]) -> Result<Vec<CurvePoint>> {
-    curve_with(g, lengths, bers, &Silent)
-}
-
-/// [`curve`] watched by `progress` (see [`solve_with`]).
-pub fn curve_with(
-    g: &Generator,
-    lengths: &[u64],
-    bers: &[f64],
-    progress: &dyn Progress,
-) -> Result<Vec<CurvePoint>> {
-    let pud = p_undetected_with(g, lengths, bers, progress)?;
+/// (all lengths of the first BER, then the next), computed in one pass per
+/// BER, in `ctx` (see [`p_undetected`]).
+pub fn curve(g: &Generator, lengths: &[u64], bers: &[f64], ctx: &Ctx) -> Result<Vec<CurvePoint>> {
+    let pud = p_undetected(g, lengths, bers, ctx)?;
     Ok(points(g, lengths, bers, &pud))
 }
 

@@ -752,12 +752,14 @@ fn no_entry(ask: &Ask<'_>) -> Refusal {
 /// bits it covers, by the entry [`choose`] picks (`weights`, the CRC's dual
 /// weights at the frame's length, are used where given). Refused, typed,
 /// where no entry applies; a placed CRC that only the simulator's syndrome
-/// chain reaches is refused here too.
+/// chain reaches is refused here too. The choice and the computation are
+/// held to one memory budget, `budget` (a context's [`crate::ctx::Ctx::budget`]).
 pub fn placed_p_undetected(
     frame: &Frame,
     i: usize,
     weights: Option<&DualWeights>,
     p: f64,
+    budget: MemoryBudget,
 ) -> Result<(u64, f64)> {
     let bers = [Ber::new(p)?];
     let ask = Ask::Placed {
@@ -766,7 +768,6 @@ pub fn placed_p_undetected(
         channel: Channel::Bsc(&bers),
         weights,
     };
-    let budget = MemoryBudget::from_env()?;
     let entry = choose(&ask, budget)?;
     let c = &frame.checks[i];
     let n = frame.n_bits();
@@ -774,12 +775,16 @@ pub fn placed_p_undetected(
         (Entry::Dual, Some(d)) => Ok((d.bits, dual::p_undetected(d, p)?)),
         (Entry::Dual, None) => {
             let g = c.crc().expect("assessed as a CRC").generator();
-            let pts = dual::curve_within(&g, &[n], &[p], budget)?;
+            let pts = dual::curve_in(&g, &[n], &[p], budget, &crate::progress::Silent)?;
             Ok((n, pts[0].p_undetected))
         }
         (Entry::Markov, _) => {
             let g = c.crc().expect("assessed as a CRC").generator();
-            Ok((n, markov::p_undetected(&g, &[n], &[p])?[0][0]))
+            let silent = &crate::progress::Silent;
+            Ok((
+                n,
+                markov::p_undetected_in(&g, &[n], &[p], budget, silent)?[0][0],
+            ))
         }
         (Entry::PlacedInternet, _) => {
             crate::joint::internet_p_undetected(frame, &c.name, &c.ranges, c.field, c.constant, p)

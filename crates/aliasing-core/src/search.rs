@@ -33,17 +33,20 @@
 //! use aliasing_core::shard::Shard;
 //! let q = Query { width: 5, lengths: vec![5 + 10], bers: vec![1e-3], min_hd: 0,
 //!                 top: 3, objective: Objective::Hd };
-//! let part = search::run(&q, &Space::All, Shard::WHOLE).unwrap();
+//! let ctx = aliasing_core::ctx::Ctx::default();
+//! let part = search::run(&q, &Space::All, Shard::WHOLE, &ctx).unwrap();
 //! let best = &part.results[0];
 //! assert_eq!(best.min_hd, 4); // HD 4 at 10 data bits needs (x+1) p(x), p primitive
 //! ```
 
 pub mod distance;
 
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::poly::Generator;
 use crate::progress::{Progress, Silent};
 use crate::shard::Shard;
+use crate::units::MemoryBudget;
 use crate::{bsc, dual, highprec};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -341,24 +344,42 @@ impl Partial {
 }
 
 /// Exact `P_ud[length][ber]` of `g` at the query's lengths and BERs, by the
-/// dual code's weight distribution and the high-precision MacWilliams sum.
-pub fn p_undetected(g: &Generator, lengths: &[u64], bers: &[f64]) -> Result<Vec<Vec<f64>>> {
-    let duals = dual::dual_weights(g, lengths)?;
+/// dual code's weight distribution and the high-precision MacWilliams sum,
+/// held to the context's memory budget.
+pub fn p_undetected(
+    g: &Generator,
+    lengths: &[u64],
+    bers: &[f64],
+    ctx: &Ctx,
+) -> Result<Vec<Vec<f64>>> {
+    pud_in(g, lengths, bers, ctx.budget())
+}
+
+/// [`p_undetected`] held to `budget` (unwatched: a search reports one unit
+/// per candidate, not the dual pass's windows).
+fn pud_in(
+    g: &Generator,
+    lengths: &[u64],
+    bers: &[f64],
+    budget: MemoryBudget,
+) -> Result<Vec<Vec<f64>>> {
+    let duals = dual::dual_weights_with(g, lengths, budget, &Silent)?;
     duals
         .iter()
         .map(|d| bers.iter().map(|&p| highprec::p_undetected(d, p)).collect())
         .collect()
 }
 
-/// Evaluates one candidate completely: distances and `P_ud`.
-pub fn evaluate(g: &Generator, query: &Query) -> Result<Ranked> {
+/// Evaluates one candidate completely: distances and `P_ud` (held to the
+/// context's memory budget).
+pub fn evaluate(g: &Generator, query: &Query, ctx: &Ctx) -> Result<Ranked> {
     let hd = distance::min_distances(g, &query.lengths)?;
     let min_hd = *hd.iter().min().expect("lengths non-empty");
     Ok(Ranked {
         generator: *g,
         hd,
         min_hd,
-        p_undetected: p_undetected(g, &query.lengths, &query.bers)?,
+        p_undetected: p_undetected(g, &query.lengths, &query.bers, ctx)?,
     })
 }
 
@@ -433,7 +454,12 @@ const PILOT_MIN: u64 = 1024;
 /// `top` 0, else `top`). A measured cost model, not a bound; `NaN` where
 /// the shard has under 1024 candidates (there the pilot's own `P_ud` would
 /// be a tenth or more of the work, done twice).
-pub fn estimate_seconds(query: &Query, space: &Space, shard: Shard) -> Result<f64> {
+pub fn estimate_seconds(
+    query: &Query,
+    space: &Space,
+    shard: Shard,
+    budget: MemoryBudget,
+) -> Result<f64> {
     query.validate()?;
     let range = shard.range(space.len(query.width));
     let n = range.end - range.start;
@@ -459,7 +485,7 @@ pub fn estimate_seconds(query: &Query, space: &Space, shard: Shard) -> Result<f6
     // distance of the sample; degenerate ones can be far slower)
     let best = sampled.iter().max_by_key(|(hd, _)| *hd).expect("sampled").1;
     let t1 = Instant::now();
-    p_undetected(&best, &query.lengths, &query.bers)?;
+    pud_in(&best, &query.lengths, &query.bers, budget)?;
     let one = t1.elapsed().as_secs_f64();
     let needing = match query.objective {
         Objective::Hd if query.top > 0 => (query.top as u64).min(n),
@@ -480,20 +506,14 @@ pub fn hd_histogram(query: &Query, space: &Space, shard: Shard) -> Result<BTreeM
     Ok(h)
 }
 
-/// Runs the search over the shard's part of `space`.
-pub fn run(query: &Query, space: &Space, shard: Shard) -> Result<Partial> {
-    run_with(query, space, shard, &Silent)
-}
-
-/// [`run`] watched by `progress`: the stage `"distance"` over every
-/// candidate of the shard, then `"P_ud"` over the survivors needed (one
-/// unit per candidate).
-pub fn run_with(
-    query: &Query,
-    space: &Space,
-    shard: Shard,
-    progress: &dyn Progress,
-) -> Result<Partial> {
+/// Runs the search over the shard's part of `space` in `ctx`: `P_ud` held
+/// to its memory budget, watched by its progress (the stage `"distance"`
+/// over every candidate of the shard, then `"P_ud"` over the survivors
+/// needed, one unit per candidate). The parallel work runs on the threads
+/// of the caller (see [`Ctx::install`]); the context's team is not used
+/// here ([`crate::job::SearchJob`] shares a search among a team).
+pub fn run(query: &Query, space: &Space, shard: Shard, ctx: &Ctx) -> Result<Partial> {
+    let (budget, progress) = (ctx.budget(), ctx.progress());
     let (mut all, distance_stage) = distance_stage(query, space, shard, progress)?;
     let mut hd_histogram = BTreeMap::new();
     let mut classes: BTreeMap<Vec<u32>, u64> = BTreeMap::new();
@@ -538,7 +558,7 @@ pub fn run_with(
         .par_iter_mut()
         .filter(|c| !is_copy(&c.generator))
         .map(|c| {
-            c.p_undetected = p_undetected(&c.generator, &query.lengths, &query.bers)?;
+            c.p_undetected = pud_in(&c.generator, &query.lengths, &query.bers, budget)?;
             progress.advance(1);
             Ok(())
         })

@@ -392,7 +392,9 @@ mod published {
             let want: u64 = f[4].parse().unwrap();
             let g = Generator::guess_koopman(k).unwrap();
             let n = data_bits + g.width() as u64;
-            let d = dual::dual_weights(&g, &[n]).unwrap().remove(0);
+            let d = dual::dual_weights(&g, &[n], &crate::ctx::Ctx::default())
+                .unwrap()
+                .remove(0);
             let a = macwilliams(&d, w).unwrap();
             assert_eq!(a[w], UBig::from(want), "{} A_{w} at {n} bits", f[5]);
         }

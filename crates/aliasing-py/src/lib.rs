@@ -284,14 +284,17 @@ fn library_curve_seconds(
     ber: f64,
     calls: u32,
 ) -> PyResult<f64> {
-    use aliasing_core::curve::{Method, exact};
+    use aliasing_core::curve::{Method, Request, exact};
+    use aliasing_core::units::{Ber, Bits};
     not_forked()?;
     let calls = calls.max(1);
     py.detach(|| {
         let start = std::time::Instant::now();
         for _ in 0..calls {
             let c = aliasing_core::catalogue::resolve(crc)?;
-            std::hint::black_box(exact(&c, &[bits], &[ber], Method::Auto)?);
+            let req = Request::for_crc(&c, &[Bits(bits)], &[Ber::new(ber)?])?;
+            let ctx = aliasing_core::ctx::Ctx::from_env()?;
+            std::hint::black_box(exact(&req, Method::Auto, &ctx)?);
         }
         Ok(start.elapsed().as_secs_f64() / f64::from(calls))
     })

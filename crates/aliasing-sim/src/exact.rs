@@ -17,9 +17,10 @@
 use crate::channel::Channel;
 use crate::run::Plan;
 use crate::sparse::{crc_bit_table, crc_wire_table};
+use aliasing_core::ctx::Ctx;
 use aliasing_core::markov::walk::escape_of_translations;
 use aliasing_core::registry::{self, Ask, Entry};
-use aliasing_core::units::{Ber, Bits, MemoryBudget};
+use aliasing_core::units::{Ber, Bits};
 
 /// Exact values per check and for the stack (`None` where no exact method applies here).
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -31,23 +32,16 @@ pub struct ExactValues {
     pub stack: Option<f64>,
 }
 
-/// Exact values for `plan`, where available.
-pub fn exact_values(plan: &Plan) -> ExactValues {
-    exact_values_with(plan, &aliasing_core::progress::Silent)
-}
-
-/// [`exact_values`] watched by `progress`: the stages of
-/// [`aliasing_core::curve::exact_with`] for a CRC over the whole frame that
-/// its syndrome chain does not reach (the dual code's few seconds for a
-/// 32-bit CRC); the other values take no stage.
+/// Exact values for `plan`, where available, in `ctx`: every choice and
+/// computation held to its memory budget, watched by its progress (the
+/// stages of [`aliasing_core::curve::exact`] for a CRC over the whole frame
+/// that its syndrome chain does not reach, the dual code's few seconds for
+/// a 32-bit CRC; the other values take no stage).
 ///
 /// Each check's method is the one the core's registry chooses for it in
 /// its frame ([`registry::choose`] on an [`Ask::Placed`]); a check no
 /// entry takes (or whose computation refuses a point) has no exact value.
-pub fn exact_values_with(
-    plan: &Plan,
-    progress: &dyn aliasing_core::progress::Progress,
-) -> ExactValues {
+pub fn exact_values(plan: &Plan, ctx: &Ctx) -> ExactValues {
     let f = &plan.frame;
     let mut out = ExactValues {
         checks: vec![None; f.checks.len()],
@@ -65,9 +59,7 @@ pub fn exact_values_with(
         Channel::Burst(ge) => registry::Channel::Burst(ge),
         _ => return out,
     };
-    let Ok(budget) = MemoryBudget::from_env() else {
-        return out;
-    };
+    let budget = ctx.budget();
     for (i, c) in f.checks.iter().enumerate() {
         let ask = Ask::Placed {
             frame: f,
@@ -90,7 +82,7 @@ pub fn exact_values_with(
             (Entry::Markov | Entry::Dual, registry::Channel::Bsc(b)) => {
                 // a CRC over the whole frame with its field at the end is a
                 // plain codeword of length n: the core's curve methods
-                use aliasing_core::curve::{Method, Request, exact_with};
+                use aliasing_core::curve::{Method, Request, exact};
                 let alg = c.crc().expect("the registry placed a CRC");
                 let method = if entry == Entry::Dual {
                     Method::Dual
@@ -98,7 +90,7 @@ pub fn exact_values_with(
                     Method::Markov
                 };
                 Request::for_crc(alg, &[Bits(f.n_bits())], b)
-                    .and_then(|req| exact_with(&req, method, budget, progress))
+                    .and_then(|req| exact(&req, method, ctx))
                     .ok()
                     .and_then(|r| r.points.first().map(|pt| pt.p_undetected))
             }
@@ -169,6 +161,7 @@ mod tests {
                     &alg.generator(),
                     &[8 * bytes as u64],
                     &[p],
+                    &Ctx::default(),
                 )
                 .unwrap()[0][0];
                 assert!((dp / mk - 1.0).abs() < 1e-12, "{stack} {p}: {dp} {mk}");

@@ -362,7 +362,7 @@ impl StackJob {
         if shard.count > 1 {
             return Ok((file, None));
         }
-        let doc = report_from_tally(&self.params, work, &tally, ctx.progress())?;
+        let doc = report_from_tally(&self.params, work, &tally, ctx)?;
         Ok((file, Some(doc)))
     }
 
@@ -376,7 +376,7 @@ impl StackJob {
         }
         let (params, tally) = shard::merge(&read)?;
         let work = StackWork::new(&params)?;
-        report_from_tally(&params, &work, &tally, ctx.progress())
+        report_from_tally(&params, &work, &tally, ctx)
     }
 }
 
@@ -384,11 +384,12 @@ impl Job for StackJob {
     type Output = StackReport;
 
     /// The whole computation ([`report`]'s numbers), watched by `ctx`'s
-    /// progress, on its threads.
+    /// progress, on its threads, each check's column held to its memory
+    /// budget.
     fn run(&self, ctx: &Ctx) -> Result<StackReport> {
         match &self.work {
-            Some(w) => report_on(&self.params, w, ctx.progress(), ctx.threads()),
-            None => report(&self.params, ctx.progress()),
+            Some(w) => report_on(&self.params, w, ctx),
+            None => report_in(&self.params, ctx),
         }
     }
 }
@@ -419,6 +420,11 @@ impl Job for StackJob {
 /// assert!((half * 256.0 * 65535.0 - 1.0).abs() < 1e-9);
 /// ```
 pub fn report(params: &StackParams, progress: &dyn Progress) -> Result<StackReport> {
+    report_in(params, &Ctx::default().with_progress(progress))
+}
+
+/// [`report`] in `ctx` (its progress, threads and memory budget).
+fn report_in(params: &StackParams, ctx: &Ctx) -> Result<StackReport> {
     params.validate()?;
     if params.bers.iter().all(|&p| p == 0.0) {
         let mut frames = Vec::new();
@@ -430,30 +436,17 @@ pub fn report(params: &StackParams, progress: &dyn Progress) -> Result<StackRepo
             frames.push(f);
         }
         let stacks = vec![None; frames.len()];
-        return stack_report(params, &frames, &stacks);
+        return stack_report_in(params, &frames, &stacks, ctx.budget());
     }
     let work = StackWork::new(params)?;
-    report_with(params, &work, progress)
+    report_on(params, &work, ctx)
 }
 
 /// [`report`] on `work`, the plans of `params` already built (as for a
-/// duration estimate before the run): the same result, bit for bit,
-/// without building the layouts and plans a second time.
-pub fn report_with(
-    params: &StackParams,
-    work: &StackWork,
-    progress: &dyn Progress,
-) -> Result<StackReport> {
-    report_on(params, work, progress, 0)
-}
-
-/// [`report_with`] on `threads` threads (0: every core).
-fn report_on(
-    params: &StackParams,
-    work: &StackWork,
-    progress: &dyn Progress,
-    threads: usize,
-) -> Result<StackReport> {
+/// duration estimate before the run), in `ctx`: the same result, bit for
+/// bit, without building the layouts and plans a second time.
+fn report_on(params: &StackParams, work: &StackWork, ctx: &Ctx) -> Result<StackReport> {
+    let (progress, threads) = (ctx.progress(), ctx.threads());
     let opts = Drive {
         progress,
         threads,
@@ -482,7 +475,7 @@ fn report_on(
         }
     }
     let stacks: Vec<Option<JointStack>> = stacks.into_iter().map(Some).collect();
-    stack_report(params, &work.frames, &stacks)
+    stack_report_in(params, &work.frames, &stacks, ctx.budget())
 }
 
 /// The result from the total tally of every item of `work` (the merged
@@ -494,17 +487,17 @@ pub fn report_from_tally(
     params: &StackParams,
     work: &StackWork,
     tally: &StackTally,
-    progress: &dyn Progress,
+    ctx: &Ctx,
 ) -> Result<StackReport> {
     params.validate()?;
     let mut stacks = Vec::new();
-    for mut st in work.stacks_with(tally, progress)? {
+    for mut st in work.stacks_with(tally, ctx.progress())? {
         if !wide(&st, &params.bers)? {
             st.sampled = None;
         }
         stacks.push(Some(st));
     }
-    stack_report(params, &work.frames, &stacks)
+    stack_report_in(params, &work.frames, &stacks, ctx.budget())
 }
 
 /// `true` when the certified bracket from the exact terms alone is wider
@@ -525,16 +518,30 @@ pub fn wide(st: &JointStack, bers: &[f64]) -> Result<bool> {
 /// `None` only where every BER is 0. [`report`] and [`report_from_tally`]
 /// end here, and so does a caller that built each length's stack itself
 /// (`alias transfer`, from kept tallies), so the digits are the same.
+///
+/// Each check's column is held to the memory budget of the environment
+/// ([`Ctx::default`]); [`stack_report_in`] takes the budget.
 pub fn stack_report(
     params: &StackParams,
     frames: &[Frame],
     stacks: &[Option<JointStack>],
 ) -> Result<StackReport> {
+    stack_report_in(params, frames, stacks, Ctx::default().budget())
+}
+
+/// [`stack_report`] with each check's column
+/// ([`aliasing_core::registry::placed_p_undetected`]) held to `budget`.
+pub fn stack_report_in(
+    params: &StackParams,
+    frames: &[Frame],
+    stacks: &[Option<JointStack>],
+    budget: aliasing_core::units::MemoryBudget,
+) -> Result<StackReport> {
     let opts = params.options();
     let mut points = Vec::new();
     for (f, st) in frames.iter().zip(stacks) {
         for &p in &params.bers {
-            points.push(point(f, st.as_ref(), p, &opts)?);
+            points.push(point(f, st.as_ref(), p, &opts, budget)?);
         }
     }
     Ok(document::Stack::new(&params.stack, points))
@@ -571,7 +578,13 @@ fn covered_bits(f: &Frame, i: usize) -> u64 {
 }
 
 /// One (length, BER) point.
-fn point(f: &Frame, st: Option<&JointStack>, p: f64, opts: &JointOptions) -> Result<StackPoint> {
+fn point(
+    f: &Frame,
+    st: Option<&JointStack>,
+    p: f64,
+    opts: &JointOptions,
+    budget: aliasing_core::units::MemoryBudget,
+) -> Result<StackPoint> {
     let n = f.n_bits();
     let pe = bsc::p_error(n, p);
     let crc = (0..f.checks.len()).find(|&i| f.checks[i].crc().is_some());
@@ -585,7 +598,7 @@ fn point(f: &Frame, st: Option<&JointStack>, p: f64, opts: &JointOptions) -> Res
             Ok((covered_bits(f, i), 0.0))
         } else {
             let dual = st.map(|s| &s.dual);
-            aliasing_core::registry::placed_p_undetected(f, i, dual, p)
+            aliasing_core::registry::placed_p_undetected(f, i, dual, p, budget)
         };
         match value {
             Ok((bits, pud)) => {

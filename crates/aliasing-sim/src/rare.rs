@@ -672,7 +672,9 @@ mod tests {
         // CRC-16/ARC on 64-byte frames at BER 1e-3: the exact DP gives P_ud.
         let frame = Frame::new("crc16", 64, Payload::Random).unwrap();
         let plan = Plan::new(frame, Channel::Bsc { ber: 1e-3 }, Frames(1), Seed(3));
-        let exact = exact_values(&plan).stack.unwrap();
+        let exact = exact_values(&plan, &aliasing_core::ctx::Ctx::default())
+            .stack
+            .unwrap();
         let r = estimate(&plan, 3_000_000, 0).unwrap();
         let z = (r.stack.rate - exact) / r.stack.std_err;
         assert!(

@@ -137,23 +137,17 @@ impl Report {
 impl Report {
     /// The report of a run of `plan`: its check names, and the exact values
     /// (computed from the plan itself, its payload included) unless `no_exact`.
-    pub fn of(plan: &Plan, params: Params, c: &Counts, no_exact: bool) -> Self {
-        Report::of_with(plan, params, c, no_exact, &aliasing_core::progress::Silent)
-    }
-
-    /// [`Report::of`] with the exact values watched by `progress` (see
-    /// [`crate::exact::exact_values_with`]).
-    pub fn of_with(
+    pub fn of(
         plan: &Plan,
         params: Params,
         c: &Counts,
         no_exact: bool,
-        progress: &dyn aliasing_core::progress::Progress,
+        ctx: &aliasing_core::ctx::Ctx,
     ) -> Self {
         let exact = if no_exact {
             Default::default()
         } else {
-            crate::exact::exact_values_with(plan, progress)
+            crate::exact::exact_values(plan, ctx)
         };
         let names: Vec<String> = plan.frame.checks.iter().map(|c| c.name.clone()).collect();
         Report::new(params, &names, c, &exact.checks, exact.stack)

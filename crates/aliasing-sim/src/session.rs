@@ -44,6 +44,7 @@ use crate::run::{Checkpoint, Counts, Plan, RunOptions, simulate};
 use crate::shard::{ShardFile, Tally};
 use crate::spec::{Params, PayloadSpec};
 use crate::{Frames, Seed};
+use aliasing_core::ctx::Ctx;
 use aliasing_core::shard::Shard;
 use aliasing_core::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -364,19 +365,10 @@ impl Session<Params> {
         self.finished(self.plan.chunks(), counts)
     }
 
-    /// The report of `counts`, with exact values unless `no_exact`.
-    pub fn report(&self, counts: &Counts, no_exact: bool) -> Report {
-        Report::of(&self.plan, self.params.clone(), counts, no_exact)
-    }
-
-    /// [`Session::report`] with the exact values watched by `progress`.
-    pub fn report_with(
-        &self,
-        counts: &Counts,
-        no_exact: bool,
-        progress: &dyn aliasing_core::progress::Progress,
-    ) -> Report {
-        Report::of_with(&self.plan, self.params.clone(), counts, no_exact, progress)
+    /// The report of `counts`, with exact values unless `no_exact`, computed
+    /// in `ctx` (see [`crate::exact::exact_values`]).
+    pub fn report(&self, counts: &Counts, no_exact: bool, ctx: &Ctx) -> Report {
+        Report::of(&self.plan, self.params.clone(), counts, no_exact, ctx)
     }
 }
 
@@ -443,22 +435,14 @@ impl Session<RareParams> {
     }
 
     /// The estimate from a whole run's tally, with the exact values unless `no_exact`.
-    pub fn result(&self, tally: &RareTally, no_exact: bool) -> Result<RareResult> {
-        self.result_with(tally, no_exact, &aliasing_core::progress::Silent)
-    }
-
-    /// [`RareSession::result`] with the exact values watched by `progress`.
-    pub fn result_with(
-        &self,
-        tally: &RareTally,
-        no_exact: bool,
-        progress: &dyn aliasing_core::progress::Progress,
-    ) -> Result<RareResult> {
+    /// The exact values are computed in `ctx` (see
+    /// [`crate::exact::exact_values`]).
+    pub fn result(&self, tally: &RareTally, no_exact: bool, ctx: &Ctx) -> Result<RareResult> {
         tally.in_range()?;
         let work = RareWork::new(&self.plan, self.params.samples, 0)?;
         let mut r = work.finish(tally);
         if !no_exact {
-            let exact = crate::exact::exact_values_with(&self.plan, progress);
+            let exact = crate::exact::exact_values(&self.plan, ctx);
             r.stack.exact = exact.stack;
             if let Some(i) = self
                 .plan
@@ -579,21 +563,12 @@ impl Session<BurstRareParams> {
 
     /// The estimate from a whole run's tally, with the exact value (where a
     /// cheap exact method applies) unless `no_exact`.
-    pub fn result(&self, tally: &BurstTally, no_exact: bool) -> Result<BurstRareResult> {
-        self.result_with(tally, no_exact, &aliasing_core::progress::Silent)
-    }
-
-    /// [`BurstRareSession::result`] with the exact value watched by
-    /// `progress` (the stages of [`crate::burst_rare::exact_escape_with`]).
-    pub fn result_with(
-        &self,
-        tally: &BurstTally,
-        no_exact: bool,
-        progress: &dyn aliasing_core::progress::Progress,
-    ) -> Result<BurstRareResult> {
+    /// The exact value is computed in `ctx` (see
+    /// [`crate::burst_rare::exact_escape_in`]).
+    pub fn result(&self, tally: &BurstTally, no_exact: bool, ctx: &Ctx) -> Result<BurstRareResult> {
         let mut r = self.work()?.finish(tally);
         if !no_exact {
-            r.crc.exact = crate::burst_rare::exact_escape_with(&self.plan, progress);
+            r.crc.exact = crate::burst_rare::exact_escape_in(&self.plan, ctx);
         }
         Ok(r)
     }

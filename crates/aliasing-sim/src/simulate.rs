@@ -367,13 +367,13 @@ impl SimulateJob {
 
     /// The document of a whole run's result file.
     fn document(&self, file: &ResultFile, ctx: &Ctx) -> Result<SimulateDoc> {
-        let (no_exact, progress) = (self.no_exact, ctx.progress());
+        let no_exact = self.no_exact;
         Ok(match (&self.kind, file) {
             (Kind::Run(s), ResultFile::Run(f)) => {
-                SimulateDoc::Run(s.report_with(&f.progress.counts, no_exact, progress))
+                SimulateDoc::Run(s.report(&f.progress.counts, no_exact, ctx))
             }
             (Kind::Rare(s), ResultFile::Rare(f)) => {
-                let r = s.result_with(&f.progress.counts, no_exact, progress)?;
+                let r = s.result(&f.progress.counts, no_exact, ctx)?;
                 SimulateDoc::Rare(RareReport::new(
                     s.params.params.clone(),
                     s.params.samples,
@@ -381,7 +381,7 @@ impl SimulateJob {
                 ))
             }
             (Kind::RareBurst(s), ResultFile::RareBurst(f)) => {
-                let r = s.result_with(&f.progress.counts, no_exact, progress)?;
+                let r = s.result(&f.progress.counts, no_exact, ctx)?;
                 SimulateDoc::RareBurst(BurstRareReport::new(s.params.params.clone(), r))
             }
             _ => unreachable!("a job's file is of its own kind"),

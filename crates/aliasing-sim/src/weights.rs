@@ -77,8 +77,10 @@ impl WeightsJob {
         let algo = catalogue::resolve(crc)?;
         let g = algo.generator();
         if bits <= u64::from(g.width()) {
-            // the refusal `distribution` gives
-            weights::distribution(&g, bits, 0, WeightMethod::Dual, false, &Ctx::default())?;
+            // the refusal `distribution` gives (a length refusal: no
+            // memory is asked for)
+            let unbounded = Ctx::new(aliasing_core::units::MemoryBudget::bytes(f64::MAX)?);
+            weights::distribution(&g, bits, 0, WeightMethod::Dual, false, &unbounded)?;
         }
         let params = Params {
             crc: crc.to_string(),

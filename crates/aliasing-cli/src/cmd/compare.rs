@@ -109,9 +109,10 @@ pub fn run(args: Args) -> Result<()> {
         ("--plot", args.plot.as_ref().map(PlotPath::out)),
     ])?;
     let job = job(&args)?;
-    output::long_run(job.estimated_seconds(), "this comparison")?;
+    let ctx = crate::args::context(None)?;
+    output::long_run(job.estimated_seconds(&ctx), "this comparison")?;
     let bar = Bar::stderr();
-    let doc = job.run(&crate::args::context(None)?.with_progress(&Columns(&bar)))?;
+    let doc = job.run(&ctx.with_progress(&Columns(&bar)))?;
     plot(args.plot.as_deref(), &doc)?;
     let text = match args.format {
         Format::Json => document::to_json_sorted(&doc)?,

@@ -172,7 +172,7 @@ fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
     }
     if team.is_none() {
         // (under MPI every rank would have to take the same decision)
-        output::long_run(job.estimated_seconds()?, "this search")?;
+        output::long_run(job.estimated_seconds(&ctx)?, "this search")?;
     }
     let bar = Bar::when(ctx.is_root());
     let done = job.run(&ctx.with_progress(&bar))?;

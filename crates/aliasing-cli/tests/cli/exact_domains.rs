@@ -25,7 +25,13 @@ const END: &str = "<!-- exact-domains: end -->";
 /// One cell: `exact` where the method answers, `refused` where it returns its
 /// typed refusal, `-` where the length is outside the check's frames.
 fn cell(check: &CheckSpec, bytes: u64, p: f64, given: Option<Given<'_>>) -> &'static str {
-    match compare::curve(check, &[bytes], &[p], given) {
+    match compare::curve(
+        check,
+        &[bytes],
+        &[p],
+        given,
+        &aliasing_core::ctx::Ctx::default(),
+    ) {
         Ok(pts) => {
             let v = pts[0].p_undetected;
             assert!(

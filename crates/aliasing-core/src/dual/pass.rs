@@ -4,6 +4,7 @@
 use super::cycles::{Cycle, CycleMethod, cycle_method, cycles};
 use super::lfsr::Lfsr;
 use super::weights::DualWeights;
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::poly::Generator;
 use crate::progress::{Batch, Progress, Silent};
@@ -154,25 +155,18 @@ pub(super) fn run_task(
 /// `O(n)` per thread, plus the cycle walk (see the module documentation) for
 /// generators that are neither primitive nor `(x+1)` times a primitive.
 ///
-/// Refused with [`Error::TooBig`] when `memory_estimate` exceeds the memory
-/// budget of [`MemoryBudget::from_env`]; [`dual_weights_within`] takes the
-/// budget as an argument. [`DualPass`] runs the same pass in pieces (shards,
-/// MPI ranks).
-pub fn dual_weights(g: &Generator, lengths: &[u64]) -> Result<Vec<DualWeights>> {
-    dual_weights_within(g, lengths, MemoryBudget::from_env()?)
+/// Refused with [`Error::TooBig`] when `memory_estimate` exceeds the
+/// context's memory budget ([`Ctx::budget`]); watched by the context's
+/// progress: one stage, `"dual-code windows"`, of one unit per register
+/// state and length (`2^r` per length). [`DualPass`] runs the same pass in
+/// pieces (shards, MPI ranks).
+pub fn dual_weights(g: &Generator, lengths: &[u64], ctx: &Ctx) -> Result<Vec<DualWeights>> {
+    dual_weights_with(g, lengths, ctx.budget(), ctx.progress())
 }
 
-/// [`dual_weights`] held to `budget`.
-pub fn dual_weights_within(
-    g: &Generator,
-    lengths: &[u64],
-    budget: MemoryBudget,
-) -> Result<Vec<DualWeights>> {
-    dual_weights_with(g, lengths, budget, &Silent)
-}
-
-/// [`dual_weights_within`] watched by `progress`: one stage, `"dual-code
-/// windows"`, of one unit per register state and length (`2^r` per length).
+/// [`dual_weights`] with a budget and a watcher instead of a context (kept
+/// for callers not yet moved to [`Ctx`]).
+#[doc(hidden)]
 pub fn dual_weights_with(
     g: &Generator,
     lengths: &[u64],
@@ -235,7 +229,7 @@ fn joined(tasks: &[Task]) -> Vec<Task> {
 ///         }
 ///     }
 /// }
-/// assert_eq!(pass.finish(&total).unwrap(), dual::dual_weights(&g, &[100]).unwrap());
+/// assert_eq!(pass.finish(&total).unwrap(), dual::dual_weights(&g, &[100], &aliasing_core::ctx::Ctx::default()).unwrap());
 /// ```
 #[derive(Debug, Clone)]
 pub struct DualPass {

@@ -26,9 +26,15 @@ fn lengths_in_one_pass_weigh_as_one_pass_each() {
     for spec in ["0x11021", "0x18005", "0x1864CFB"] {
         let g: Generator = spec.parse().unwrap();
         let lengths = [40u64, 300, 1000, 12144];
-        let all = dual_weights(&g, &lengths).unwrap();
+        let all = dual_weights(&g, &lengths, &crate::ctx::Ctx::default()).unwrap();
         for (d, &n) in all.iter().zip(&lengths) {
-            assert_eq!(*d, dual_weights(&g, &[n]).unwrap().remove(0), "{spec} {n}");
+            assert_eq!(
+                *d,
+                dual_weights(&g, &[n], &crate::ctx::Ctx::default())
+                    .unwrap()
+                    .remove(0),
+                "{spec} {n}"
+            );
         }
     }
 }
@@ -68,7 +74,7 @@ fn dual_weights_match_definition_for_all_small_generators() {
         for normal in (1..(1u64 << width)).step_by(2) {
             let g = Generator::new(width, normal).unwrap();
             let lens = [1u64, 3, 8, 13, 64, 65, 130];
-            let d = dual_weights(&g, &lens).unwrap();
+            let d = dual_weights(&g, &lens, &crate::ctx::Ctx::default()).unwrap();
             for (k, &n) in lens.iter().enumerate() {
                 assert_eq!(d[k].counts, naive_dual(&g, n), "{} n={n}", g.full_string());
             }
@@ -83,7 +89,7 @@ fn dual_weights_match_definition_for_16_bit_crcs_and_long_cycles() {
     for spec in ["0x11021", "0x18005", "0x1100B", "0x18BB7", "0x13D65"] {
         let g: Generator = spec.parse().unwrap();
         let lens = [17u64, 200, 1000];
-        let d = dual_weights(&g, &lens).unwrap();
+        let d = dual_weights(&g, &lens, &crate::ctx::Ctx::default()).unwrap();
         for (k, &n) in lens.iter().enumerate() {
             assert_eq!(d[k].counts, naive_dual(&g, n), "{spec} n={n}");
         }
@@ -96,7 +102,7 @@ fn segmented_cycles_agree_with_one_segment() {
     let g = Generator::new(23, (1 << 5) | 1).unwrap();
     assert!(gf2::is_primitive(&g));
     let lens = [30u64, 333];
-    let d = dual_weights(&g, &lens).unwrap();
+    let d = dual_weights(&g, &lens, &crate::ctx::Ctx::default()).unwrap();
     let lf = Lfsr::new(&g).unwrap();
     let mut h = Hists::new(&lens);
     run_task(
@@ -108,7 +114,7 @@ fn segmented_cycles_agree_with_one_segment() {
         },
         &lens,
         &mut h,
-        &Silent,
+        &crate::progress::Silent,
     );
     for (k, hk) in h.h.iter().enumerate() {
         let mut counts: Vec<u64> = hk.chunks(LANES).map(|c| c.iter().sum()).collect();
@@ -184,19 +190,22 @@ fn pass_items_of_a_long_cycle_match_one_task() {
     }
     assert_eq!(
         pass.finish(&total).unwrap(),
-        dual_weights(&g, &[40]).unwrap()
+        dual_weights(&g, &[40], &crate::ctx::Ctx::default()).unwrap()
     );
 }
 
 #[test]
 fn rejects_bad_input() {
     let g: Generator = "0x104C11DB7".parse().unwrap();
-    assert!(matches!(dual_weights(&g, &[0]), Err(Error::BadLength(_))));
-    assert!(curve(&g, &[100], &[0.7]).is_err());
-    assert!(curve(&g, &[100], &[-1.0]).is_err());
+    assert!(matches!(
+        dual_weights(&g, &[0], &crate::ctx::Ctx::default()),
+        Err(Error::BadLength(_))
+    ));
+    assert!(curve(&g, &[100], &[0.7], &crate::ctx::Ctx::default()).is_err());
+    assert!(curve(&g, &[100], &[-1.0], &crate::ctx::Ctx::default()).is_err());
     let wide = Generator::new(40, 0x11).unwrap();
     assert!(matches!(
-        dual_weights(&wide, &[100]),
+        dual_weights(&wide, &[100], &crate::ctx::Ctx::default()),
         Err(Error::Unsupported(_))
     ));
 }
@@ -267,7 +276,7 @@ fn curve_matches_exact_codeword_enumeration_over_the_whole_ber_range() {
     ] {
         let g: Generator = spec.parse().unwrap();
         let bers = bers();
-        let pts = curve(&g, &lens, &bers).unwrap();
+        let pts = curve(&g, &lens, &bers, &crate::ctx::Ctx::default()).unwrap();
         for (i, &n) in lens.iter().enumerate() {
             let a = codeword_weights(&g, n);
             for (j, &p) in bers.iter().enumerate() {
@@ -321,7 +330,7 @@ fn curve_matches_markov_state_vector_at_longer_lengths() {
     ] {
         let g: Generator = spec.parse().unwrap();
         let bers = [1e-12, 1e-6, 1e-3, 0.05, 0.5];
-        let pts = curve(&g, &lens, &bers).unwrap();
+        let pts = curve(&g, &lens, &bers, &crate::ctx::Ctx::default()).unwrap();
         for (i, &n) in lens.iter().enumerate() {
             for (j, &p) in bers.iter().enumerate() {
                 let got = pts[i * bers.len() + j].p_undetected;
@@ -337,9 +346,9 @@ fn curve_matches_markov_state_vector_at_longer_lengths() {
 #[test]
 fn short_lengths_have_no_codewords() {
     let g: Generator = "0x11021".parse().unwrap();
-    let pts = curve(&g, &[1, 16], &[0.1, 0.5]).unwrap();
+    let pts = curve(&g, &[1, 16], &[0.1, 0.5], &crate::ctx::Ctx::default()).unwrap();
     assert!(pts.iter().all(|p| p.p_undetected == 0.0));
-    let pts = curve(&g, &[17], &[0.0]).unwrap();
+    let pts = curve(&g, &[17], &[0.0], &crate::ctx::Ctx::default()).unwrap();
     assert_eq!(pts[0].p_undetected, 0.0);
 }
 
@@ -353,7 +362,7 @@ fn macwilliams_matches_codeword_enumeration_and_sums_to_2_pow_k() {
         ("0x1F", vec![5u64, 12, 20]),
     ] {
         let g: Generator = spec.parse().unwrap();
-        let d = dual_weights(&g, &lens).unwrap();
+        let d = dual_weights(&g, &lens, &crate::ctx::Ctx::default()).unwrap();
         for (k, &n) in lens.iter().enumerate() {
             let a = macwilliams(&d[k], n as usize).unwrap();
             let want = codeword_weights(&g, n);
@@ -374,7 +383,7 @@ fn macwilliams_matches_syndrome_counts_at_long_lengths() {
     let g20 = Generator::new(20, (1 << 3) | 1).unwrap();
     for g in [g20, "0x11021".parse().unwrap(), "0x18BB7".parse().unwrap()] {
         let lens = [60u64, 700, 5000];
-        let d = dual_weights(&g, &lens).unwrap();
+        let d = dual_weights(&g, &lens, &crate::ctx::Ctx::default()).unwrap();
         let counts: Vec<Vec<u128>> = (2..=4)
             .map(|w| weight_counts(&g, w, 5001).unwrap())
             .collect();
@@ -430,14 +439,16 @@ fn curve_matches_exact_rationals_at_longer_lengths() {
     use crate::weights::macwilliams;
     for (spec, n) in [("0x180F", 300u64), ("0x11021", 200), ("0x107", 500)] {
         let g: Generator = spec.parse().unwrap();
-        let d = dual_weights(&g, &[n]).unwrap().remove(0);
+        let d = dual_weights(&g, &[n], &crate::ctx::Ctx::default())
+            .unwrap()
+            .remove(0);
         let a = macwilliams(&d, n as usize).unwrap();
         assert!(
             a.iter().any(|x| u64::try_from(x).is_err()),
             "big counts exercised"
         );
         for p in [1e-15, 3e-11, 1e-7, 1e-4, 0.01, 0.3, 0.5] {
-            let got = curve(&g, &[n], &[p]).unwrap()[0].p_undetected;
+            let got = curve(&g, &[n], &[p], &crate::ctx::Ctx::default()).unwrap()[0].p_undetected;
             let want = exact_pud_big(&a, n, p);
             let rel = (got / want - 1.0).abs();
             assert!(rel < 1e-12, "{spec} n={n} p={p}: {got} vs {want} ({rel:e})");

@@ -126,12 +126,12 @@ impl CompareJob {
         self.given.as_ref().map(GivenBytes::borrow)
     }
 
-    /// The estimated time in seconds: the CRCs' cost models, summed over
-    /// the columns (a checksum has none).
-    pub fn estimated_seconds(&self) -> f64 {
+    /// The estimated time in seconds in `ctx` (its memory budget): the
+    /// CRCs' cost models, summed over the columns (a checksum has none).
+    pub fn estimated_seconds(&self, ctx: &Ctx) -> f64 {
         self.checks
             .iter()
-            .map(|c| compare::estimated_seconds(c, &self.bytes, &self.bers))
+            .map(|c| compare::estimated_seconds(c, &self.bytes, &self.bers, ctx.budget()))
             .filter(|s| s.is_finite())
             .sum()
     }
@@ -166,7 +166,7 @@ impl CompareJob {
             return Ok(na(short_note));
         }
         let mut points = vec![None; total];
-        match compare::curve_with(check, &fit, bers, self.given(), ctx.progress()) {
+        match compare::curve(check, &fit, bers, self.given(), ctx) {
             Ok(v) => {
                 for bi in 0..bers.len() {
                     for (fi, &b) in fit.iter().enumerate() {
@@ -191,12 +191,13 @@ impl CompareJob {
                     });
                 }
                 let mut note = short_note;
+                let quiet = ctx.with_progress(&Silent);
                 for (bi, &p) in bers.iter().enumerate() {
                     for (li, &b) in bytes.iter().enumerate() {
                         if b < check.min_bytes() {
                             continue;
                         }
-                        match compare::curve_with(check, &[b], &[p], self.given(), &Silent) {
+                        match compare::curve(check, &[b], &[p], self.given(), &quiet) {
                             Ok(v) => points[bi * bytes.len() + li] = Some(v[0]),
                             Err(e) => {
                                 note.get_or_insert_with(|| e.to_string());

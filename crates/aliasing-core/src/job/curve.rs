@@ -264,7 +264,7 @@ impl Job for CurveJob {
         let (check, method, points, channel): (CheckInfo, String, Vec<CurvePoint>, _) =
             match &self.plan {
                 Plan::Crc(req) => {
-                    let res = curve::exact_with(req, self.method, ctx.budget(), p)?;
+                    let res = curve::exact(req, self.method, ctx)?;
                     let g = res.generator;
                     let info = CheckInfo {
                         name: res.name,
@@ -275,7 +275,7 @@ impl Job for CurveJob {
                     (info, res.method.name().into(), res.points, None)
                 }
                 Plan::Burst(crc, bits, ge) => {
-                    let points = gilbert::curve_with(&crc.generator(), bits, ge, ctx.budget(), p)?;
+                    let points = gilbert::curve(&crc.generator(), bits, ge, ctx)?;
                     let info = CheckInfo::from(crc.as_ref());
                     (
                         info,
@@ -286,7 +286,7 @@ impl Job for CurveJob {
                 }
                 Plan::Checksum(bytes, bers) => {
                     let given = self.given.as_ref().map(GivenBytes::borrow);
-                    let points = compare::curve_with(&self.check, bytes, bers, given, p)?;
+                    let points = compare::curve(&self.check, bytes, bers, given, ctx)?;
                     let method = match given {
                         Some(Given::Data(_)) => "exact, given data, field computed from them",
                         Some(Given::Frame(_)) => "exact, given frame, field verified",

@@ -306,9 +306,10 @@ impl SearchJob {
         })
     }
 
-    /// The estimated time of the run in seconds, in one process.
-    pub fn estimated_seconds(&self) -> Result<f64> {
-        space_search::estimate_seconds(&self.query, &self.space, self.shard)
+    /// The estimated time of the run in seconds, in one process, under the
+    /// memory budget of `ctx`.
+    pub fn estimated_seconds(&self, ctx: &Ctx) -> Result<f64> {
+        space_search::estimate_seconds(&self.query, &self.space, self.shard, ctx.budget())
     }
 
     /// The shard's result in `ctx`: with a team, its members split the
@@ -316,10 +317,10 @@ impl SearchJob {
     /// `(I-1) S + r + 1` of `N S`: together exactly shard `I/N`), and member
     /// 0 gathers and merges their parts; `None` on the other members.
     pub fn partial(&self, ctx: &Ctx) -> Result<Option<Partial>> {
-        let (q, space, shard, p) = (&self.query, &self.space, self.shard, ctx.progress());
+        let (q, space, shard) = (&self.query, &self.space, self.shard);
         let Some(t) = ctx.team() else {
             return Ok(Some(
-                ctx.install(|| space_search::run_with(q, space, shard, p))??,
+                ctx.install_with(|c| space_search::run(q, space, shard, c))??,
             ));
         };
         let size = t.size() as u64;
@@ -327,7 +328,7 @@ impl SearchJob {
             Error::Invalid("--shard N times the number of ranks is too large".into())
         })?;
         let mine = Shard::new((shard.index - 1) * size + t.rank() as u64 + 1, count)?;
-        let part = ctx.install(|| space_search::run_with(q, space, mine, p))??;
+        let part = ctx.install_with(|c| space_search::run(q, space, mine, c))??;
         let bytes = serde_json::to_vec(&part).map_err(|e| Error::Invalid(e.to_string()))?;
         let parts = t.gather(bytes);
         if t.rank() != 0 {
@@ -387,7 +388,7 @@ fn catalogue_of(query: &Query, id: &SpaceId, part: &Partial, ctx: &Ctx) -> Resul
     p.stage("catalogue CRCs", by_gen.len() as u64);
     let mut out = Vec::new();
     for (g, names) in by_gen {
-        let ranked = ctx.install(|| space_search::evaluate(&g, query))??;
+        let ranked = ctx.install_with(|c| space_search::evaluate(&g, query, c))??;
         p.advance(1);
         let standing = (id.kind == "all" && query.objective == Objective::Hd)
             .then(|| space_search::standing(&ranked, part));

@@ -35,8 +35,8 @@
 //! use aliasing_core::units::MemoryBudget;
 //! let g: Generator = "0x11021".parse().unwrap();
 //! let ge: GilbertElliott = "1e-7,0.3,1e-4,0.05".parse().unwrap();
-//! let budget = MemoryBudget::from_env().unwrap();
-//! let pts = gilbert::curve(&g, &[512, 12144], &ge, budget).unwrap();
+//! let ctx = aliasing_core::ctx::Ctx::new(MemoryBudget::bytes(1e9).unwrap());
+//! let pts = gilbert::curve(&g, &[512, 12144], &ge, &ctx).unwrap();
 //! assert!(pts[1].p_undetected > 0.0 && pts[1].p_undetected < pts[1].p_error);
 //! ```
 
@@ -45,6 +45,7 @@ use super::butterfly;
 use super::sparse::ErrorChain;
 use crate::bsc::CurvePoint;
 use crate::channel::GilbertElliott;
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::poly::Generator;
 use crate::progress::{Batch, Progress, Silent};
@@ -80,30 +81,19 @@ pub fn check(g: &Generator, ge: &GilbertElliott, budget: MemoryBudget) -> Result
 }
 
 /// The aliasing curve of `g` on the channel `ge`, one [`CurvePoint`] per
-/// length in the order given, after [`check`] against `budget`
-/// ([`MemoryBudget::from_env`] by default). Each point's `ber` is the
-/// channel's mean BER ([`GilbertElliott::mean_ber`]); `p_error` is the
-/// channel's exact probability of at least one error in `bits` bits (not the
-/// binary symmetric channel's).
+/// length in the order given, after [`check`] against the context's memory
+/// budget, watched by its progress (see [`solve_with`]). Each point's `ber`
+/// is the channel's mean BER ([`GilbertElliott::mean_ber`]); `p_error` is
+/// the channel's exact probability of at least one error in `bits` bits
+/// (not the binary symmetric channel's).
 pub fn curve(
     g: &Generator,
     lengths: &[u64],
     ge: &GilbertElliott,
-    budget: MemoryBudget,
+    ctx: &Ctx,
 ) -> Result<Vec<CurvePoint>> {
-    curve_with(g, lengths, ge, budget, &Silent)
-}
-
-/// [`curve`] watched by `progress` (see [`solve_with`]).
-pub fn curve_with(
-    g: &Generator,
-    lengths: &[u64],
-    ge: &GilbertElliott,
-    budget: MemoryBudget,
-    progress: &dyn Progress,
-) -> Result<Vec<CurvePoint>> {
-    check(g, ge, budget)?;
-    Ok(solve_with(g, lengths, ge, progress))
+    check(g, ge, ctx.budget())?;
+    Ok(solve_with(g, lengths, ge, ctx.progress()))
 }
 
 /// [`curve`] without the checks: `ge` must be valid and the vectors must

@@ -117,7 +117,7 @@ fn half_ber_identity() {
         if r <= 8 {
             lengths.push(12144);
         }
-        let v = p_undetected(&g, &lengths, &[0.5]).unwrap();
+        let v = p_undetected(&g, &lengths, &[0.5], &crate::ctx::Ctx::default()).unwrap();
         for (i, &n) in lengths.iter().enumerate() {
             let want = 2f64.powi(-r) - 2f64.powi(-(n as i32));
             assert!(rel_close(v[0][i], want, 1e-13), "{spec} n={n}: {}", v[0][i]);
@@ -166,7 +166,8 @@ fn width16_against_exact_dual_code() {
         for (num, den) in [(1u64, 8u64), (1, 1024), (1, 1 << 20)] {
             let p = num as f64 / den as f64;
             let want = dual_exact(&g, n, num, den);
-            let fast = p_undetected(&g, &[n as u64], &[p]).unwrap()[0][0];
+            let fast =
+                p_undetected(&g, &[n as u64], &[p], &crate::ctx::Ctx::default()).unwrap()[0][0];
             let slow = sparse::crc_chain(&g, p).unwrap().p_undetected(&[n as u64])[0];
             assert!(
                 rel_close(fast, want, 1e-12),
@@ -240,7 +241,8 @@ fn tiny_probabilities_match_leading_terms() {
             let terms: f64 = (2..=4)
                 .map(|w| a[w] as f64 * bsc::pattern_probability(n as u64, w as u64, p))
                 .sum();
-            let got = p_undetected(&g, &[n as u64], &[p]).unwrap()[0][0];
+            let got =
+                p_undetected(&g, &[n as u64], &[p], &crate::ctx::Ctx::default()).unwrap()[0][0];
             assert!(got > 0.0 && got < 1e-30, "n={n} p={p}: {got}");
             assert!(rel_close(got, terms, 1e-9), "n={n} p={p}: {got} vs {terms}");
         }
@@ -252,7 +254,7 @@ fn tiny_probabilities_match_leading_terms() {
     assert_eq!(a[2] + a[3], 0);
     let p = 1e-12;
     let want = a[4] as f64 * bsc::pattern_probability(200, 4, p);
-    let got = p_undetected(&g, &[200], &[p]).unwrap()[0][0];
+    let got = p_undetected(&g, &[200], &[p], &crate::ctx::Ctx::default()).unwrap()[0][0];
     assert!(got < 1e-40 && got > 0.0, "{got}");
     assert!(rel_close(got, want, 1e-9), "{got} vs {want}");
 }
@@ -262,7 +264,7 @@ fn sparse_and_butterfly_agree_at_width_16_long_lengths() {
     let g: Generator = "0x18005".parse().unwrap();
     let lengths: &[u64] = crate::tier::pick(&[17, 512, 1000], &[17, 512, 1000, 3000]);
     let bers = [1e-3, 1e-6, 1e-9];
-    let fast = p_undetected(&g, lengths, &bers).unwrap();
+    let fast = p_undetected(&g, lengths, &bers, &crate::ctx::Ctx::default()).unwrap();
     for (bi, &p) in bers.iter().enumerate() {
         let slow = sparse::crc_chain(&g, p).unwrap().p_undetected(lengths);
         for li in 0..lengths.len() {
@@ -314,7 +316,7 @@ fn memory_refusal() {
 #[test]
 fn curve_points_are_consistent() {
     let g: Generator = "0x11021".parse().unwrap();
-    let pts = curve(&g, &[512, 100], &[1e-5, 1e-7]).unwrap();
+    let pts = curve(&g, &[512, 100], &[1e-5, 1e-7], &crate::ctx::Ctx::default()).unwrap();
     assert_eq!(pts.len(), 4);
     assert_eq!((pts[0].ber, pts[0].bits), (1e-5, 512));
     assert_eq!((pts[1].ber, pts[1].bits, pts[1].data_bits), (1e-5, 100, 84));
@@ -327,7 +329,7 @@ fn curve_points_are_consistent() {
             1e-15
         ));
     }
-    assert!(p_undetected(&g, &[10], &[1.5]).is_err());
+    assert!(p_undetected(&g, &[10], &[1.5], &crate::ctx::Ctx::default()).is_err());
 }
 
 #[test]

@@ -66,7 +66,8 @@ fn markov_from_width_plus_one_bits_at_every_ber() {
     assert!(Entry::Markov.assess(&ask).is_ok());
     // n = r + 1 at BER 1: every bit flips, the all-ones word of 17 bits is
     // a codeword exactly when g divides it; at BER 0 nothing escapes
-    let pts = crate::markov::p_undetected(&g, &[17], &[0.0, 0.5, 1.0]).unwrap();
+    let pts = crate::markov::p_undetected(&g, &[17], &[0.0, 0.5, 1.0], &crate::ctx::Ctx::default())
+        .unwrap();
     assert_eq!(pts[0][0], 0.0);
     // BER 1/2: every non-zero error pattern equally likely, 1 of 2^17 is
     // the one non-zero codeword of length 17
@@ -136,8 +137,9 @@ fn dual_up_to_width_32_and_ber_one_half() {
         }
     ));
     // inside: the dual code agrees with the chain at BER 0 and 1/2
-    let d = crate::dual::curve(&g, &[17, 40], &[0.0, 0.5]).unwrap();
-    let m = crate::markov::p_undetected(&g, &[17, 40], &[0.0, 0.5]).unwrap();
+    let d = crate::dual::curve(&g, &[17, 40], &[0.0, 0.5], &crate::ctx::Ctx::default()).unwrap();
+    let m = crate::markov::p_undetected(&g, &[17, 40], &[0.0, 0.5], &crate::ctx::Ctx::default())
+        .unwrap();
     for (l, &n) in [17u64, 40].iter().enumerate() {
         for (b, &p) in [0.0, 0.5].iter().enumerate() {
             let dv = d[l * 2 + b].p_undetected;
@@ -248,7 +250,8 @@ fn gilbert_chain_up_to_width_24_on_a_burst_channel() {
         choose(&burst(g8, &[Bits(64)]), big()).unwrap(),
         Entry::GilbertChain
     );
-    let pts = crate::markov::gilbert::curve(&g8, &[9, 64], &GE, big()).unwrap();
+    let pts =
+        crate::markov::gilbert::curve(&g8, &[9, 64], &GE, &crate::ctx::Ctx::new(big())).unwrap();
     assert!(pts.iter().all(|p| (0.0..=1.0).contains(&p.p_undetected)));
     assert!(matches!(
         choose(&burst(g32, &[Bits(64)]), big()),
@@ -327,10 +330,17 @@ fn internet_random_and_given_data_at_their_length_edges() {
     // inside computes: BER 0 gives 0; BER 1 complements every word, field
     // included, and the ones'-complement check passes
     let inet = CheckSpec::Internet;
-    let r = compare::curve(&inet, &[3], &[0.0, 1.0], None).unwrap();
+    let r = compare::curve(&inet, &[3], &[0.0, 1.0], None, &crate::ctx::Ctx::default()).unwrap();
     assert_eq!(r[0].p_undetected, 0.0);
     assert!((0.0..=1.0).contains(&r[1].p_undetected));
-    let g = compare::curve(&inet, &[4, 6], &[0.0, 1.0], Some(Given::Data(data))).unwrap();
+    let g = compare::curve(
+        &inet,
+        &[4, 6],
+        &[0.0, 1.0],
+        Some(Given::Data(data)),
+        &crate::ctx::Ctx::default(),
+    )
+    .unwrap();
     assert_eq!(
         g.iter().map(|p| p.p_undetected).collect::<Vec<_>>(),
         [0.0, 0.0, 1.0, 1.0]
@@ -378,7 +388,14 @@ fn fletcher16_from_3_bytes_random_data_only() {
     ));
     // inside computes, against brute force over the 2^24 patterns' weights
     // at BER 0 (nothing escapes) and by the closed form at BER 1
-    let v = compare::curve(&CheckSpec::Fletcher16, &[3], &[0.0, 1.0], None).unwrap();
+    let v = compare::curve(
+        &CheckSpec::Fletcher16,
+        &[3],
+        &[0.0, 1.0],
+        None,
+        &crate::ctx::Ctx::default(),
+    )
+    .unwrap();
     assert_eq!(v[0].p_undetected, 0.0);
     assert!((0.0..=1.0).contains(&v[1].p_undetected));
     // Fletcher-32 and Adler-32: no entry; the refusal names the modulus
@@ -444,7 +461,12 @@ fn placed_crc_up_to_24_bits_and_its_work_limit() {
     // the stack's column: the dual weights at hand are used first, and
     // agree with the chain; weights of another length are refused
     let f16 = frame("CRC-16/ARC", 8);
-    let w = crate::dual::dual_weights(&f16.checks[0].crc().unwrap().generator(), &[64]).unwrap();
+    let w = crate::dual::dual_weights(
+        &f16.checks[0].crc().unwrap().generator(),
+        &[64],
+        &crate::ctx::Ctx::default(),
+    )
+    .unwrap();
     let bsc = bers(&[0.25]);
     let with_weights = Ask::Placed {
         frame: &f16,
@@ -453,12 +475,22 @@ fn placed_crc_up_to_24_bits_and_its_work_limit() {
         weights: Some(&w[0]),
     };
     assert_eq!(choose(&with_weights, big()).unwrap(), Entry::Dual);
-    let (bits, v) = placed_p_undetected(&f16, 0, Some(&w[0]), 0.25).unwrap();
-    let m = crate::markov::p_undetected(&f16.checks[0].crc().unwrap().generator(), &[64], &[0.25])
-        .unwrap()[0][0];
+    let (bits, v) = placed_p_undetected(&f16, 0, Some(&w[0]), 0.25, big()).unwrap();
+    let m = crate::markov::p_undetected(
+        &f16.checks[0].crc().unwrap().generator(),
+        &[64],
+        &[0.25],
+        &crate::ctx::Ctx::default(),
+    )
+    .unwrap()[0][0];
     assert_eq!(bits, 64);
     assert!((v - m).abs() <= 1e-12 * m, "{v} {m}");
-    let w40 = crate::dual::dual_weights(&f16.checks[0].crc().unwrap().generator(), &[40]).unwrap();
+    let w40 = crate::dual::dual_weights(
+        &f16.checks[0].crc().unwrap().generator(),
+        &[40],
+        &crate::ctx::Ctx::default(),
+    )
+    .unwrap();
     let other = Ask::Placed {
         frame: &f16,
         index: 0,
@@ -504,8 +536,11 @@ fn placed_internet_and_its_layout_refusals() {
     assert!(Entry::PlacedInternet.assess(&ask(&frame)).is_ok());
     // inside computes: BER 0 gives 0, and the random-data method agrees
     // with the whole-frame value at a mid BER
-    assert_eq!(placed_p_undetected(&frame, 0, None, 0.0).unwrap().1, 0.0);
-    let (bits, v) = placed_p_undetected(&frame, 0, None, 1e-3).unwrap();
+    assert_eq!(
+        placed_p_undetected(&frame, 0, None, 0.0, big()).unwrap().1,
+        0.0
+    );
+    let (bits, v) = placed_p_undetected(&frame, 0, None, 1e-3, big()).unwrap();
     let whole = crate::internet::p_undetected(64, 1e-3).unwrap();
     assert_eq!(bits, 512);
     assert!((v - whole).abs() <= 1e-9 * whole, "{v} {whole}");

@@ -24,8 +24,8 @@ fn dual_p_ud_matches_the_markov_chain() {
     }
     for g in gens {
         let ls: Vec<u64> = lengths.iter().map(|&n| n + g.width() as u64).collect();
-        let a = p_undetected(&g, &ls, &bers).unwrap();
-        let b = crate::markov::p_undetected(&g, &ls, &bers).unwrap();
+        let a = p_undetected(&g, &ls, &bers, &crate::ctx::Ctx::default()).unwrap();
+        let b = crate::markov::p_undetected(&g, &ls, &bers, &crate::ctx::Ctx::default()).unwrap();
         for (li, row) in a.iter().enumerate() {
             for (bi, &v) in row.iter().enumerate() {
                 let m = b[bi][li];
@@ -44,7 +44,7 @@ fn dual_p_ud_matches_the_markov_chain() {
 #[test]
 fn reciprocal_pairs_tie_exactly_and_are_named() {
     let q = query(8, &[8 + 20, 8 + 100], &[1e-4, 1e-2], 0);
-    let part = run(&q, &Space::All, Shard::WHOLE).unwrap();
+    let part = run(&q, &Space::All, Shard::WHOLE, &crate::ctx::Ctx::default()).unwrap();
     let rec = reciprocal_of(&part.results);
     let mut pairs = 0;
     for (i, r) in rec.iter().enumerate() {
@@ -64,8 +64,8 @@ fn reciprocal_pairs_tie_exactly_and_are_named() {
         // the same code read backwards: bit-identical figures, each
         // computed on its own (the search copies them)
         let (ea, eb) = (
-            evaluate(&a.generator, &q).unwrap(),
-            evaluate(&b.generator, &q).unwrap(),
+            evaluate(&a.generator, &q, &crate::ctx::Ctx::default()).unwrap(),
+            evaluate(&b.generator, &q, &crate::ctx::Ctx::default()).unwrap(),
         );
         assert_eq!(ea.hd, eb.hd);
         assert_eq!(ea.p_undetected, eb.p_undetected);
@@ -80,10 +80,18 @@ fn reciprocal_pairs_tie_exactly_and_are_named() {
 fn shards_merge_to_the_whole_run() {
     let q = query(9, &[9 + 30, 9 + 200], &[1e-5, 1e-3], 7);
     let space = Space::All;
-    let whole = run(&q, &space, Shard::WHOLE).unwrap();
+    let whole = run(&q, &space, Shard::WHOLE, &crate::ctx::Ctx::default()).unwrap();
     for n in [2u64, 3, 5] {
         let parts = (1..=n)
-            .map(|i| run(&q, &space, Shard::new(i, n).unwrap()).unwrap())
+            .map(|i| {
+                run(
+                    &q,
+                    &space,
+                    Shard::new(i, n).unwrap(),
+                    &crate::ctx::Ctx::default(),
+                )
+                .unwrap()
+            })
             .collect();
         let merged = Partial::merge(&q, parts);
         assert_eq!(merged.results, whole.results, "{n} shards");
@@ -99,9 +107,9 @@ fn top_results_are_the_best_of_a_full_evaluation() {
     // with evaluating every candidate
     let q = query(7, &[7 + 12, 7 + 50], &[1e-3, 0.05], 5);
     let space = Space::All;
-    let part = run(&q, &space, Shard::WHOLE).unwrap();
+    let part = run(&q, &space, Shard::WHOLE, &crate::ctx::Ctx::default()).unwrap();
     let mut all: Vec<Ranked> = (0..space.len(7))
-        .map(|i| evaluate(&space.get(7, i), &q).unwrap())
+        .map(|i| evaluate(&space.get(7, i), &q, &crate::ctx::Ctx::default()).unwrap())
         .collect();
     all.sort_by(|a, b| a.cmp_key(b, Objective::Hd));
     assert_eq!(part.results, all[..5].to_vec());
@@ -109,12 +117,12 @@ fn top_results_are_the_best_of_a_full_evaluation() {
         objective: Objective::Pud,
         ..q.clone()
     };
-    let part = run(&qp, &space, Shard::WHOLE).unwrap();
+    let part = run(&qp, &space, Shard::WHOLE, &crate::ctx::Ctx::default()).unwrap();
     all.sort_by(|a, b| a.cmp_key(b, Objective::Pud));
     assert_eq!(part.results, all[..5].to_vec());
     // at a high BER a lower-distance generator can have the lower P_ud
     let q = query(8, &[8 + 32], &[0.2], 0);
-    let part = run(&q, &Space::All, Shard::WHOLE).unwrap();
+    let part = run(&q, &Space::All, Shard::WHOLE, &crate::ctx::Ctx::default()).unwrap();
     let best = &part.results[0];
     assert!(
         part.results
@@ -239,11 +247,13 @@ fn koopman_best_rows_widths_13_to_16() {
 #[test]
 fn the_query_alone_states_the_width() {
     let q = query(8, &[8 + 30], &[1e-4], 3);
-    let part = run(&q, &Space::All, Shard::WHOLE).unwrap();
+    let part = run(&q, &Space::All, Shard::WHOLE, &crate::ctx::Ctx::default()).unwrap();
     assert_eq!(part.examined, 128);
     assert!(part.results.iter().all(|r| r.generator.width() == 8));
     let nine = Space::List(vec![Generator::new(9, 0x11).unwrap()]);
-    let e = run(&q, &nine, Shard::WHOLE).unwrap_err().to_string();
+    let e = run(&q, &nine, Shard::WHOLE, &crate::ctx::Ctx::default())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("has width 9, not 8") && !e.contains('\n'), "{e}");
 }
 
@@ -257,9 +267,24 @@ fn estimated_seconds_sample_the_space() {
         top: 10,
         objective: Objective::Hd,
     };
-    let all = estimate_seconds(&q, &Space::All, Shard::WHOLE).unwrap();
+    let all = estimate_seconds(
+        &q,
+        &Space::All,
+        Shard::WHOLE,
+        crate::units::MemoryBudget::bytes(8e9).unwrap(),
+    )
+    .unwrap();
     assert!(all.is_finite() && all > 0.0, "{all}");
     // under 1024 candidates: no pilot
     let few = Space::List(vec![Generator::new(12, 0x80F).unwrap()]);
-    assert!(estimate_seconds(&q, &few, Shard::WHOLE).unwrap().is_nan());
+    assert!(
+        estimate_seconds(
+            &q,
+            &few,
+            Shard::WHOLE,
+            crate::units::MemoryBudget::bytes(8e9).unwrap()
+        )
+        .unwrap()
+        .is_nan()
+    );
 }

@@ -1,9 +1,10 @@
 //! Every long computation reports its stages to a watcher, and the units it
 //! reports add up to each stage's announced total; watching changes no
-//! result (the `_with` form gives the same bits as the plain one).
+//! result (a watched context gives the same bits as a silent one).
 
 use aliasing_core::channel::GilbertElliott;
 use aliasing_core::check::CheckSpec;
+use aliasing_core::ctx::Ctx;
 use aliasing_core::curve::{self, Method, Request};
 use aliasing_core::markov::{self, gilbert};
 use aliasing_core::poly::Generator;
@@ -34,6 +35,16 @@ fn budget() -> MemoryBudget {
     MemoryBudget::bytes(1e9).unwrap()
 }
 
+/// A context of [`budget`] watched by `r`.
+fn watched(r: &Record) -> Ctx<'_> {
+    Ctx::new(budget()).with_progress(r)
+}
+
+/// A silent context of [`budget`].
+fn quiet() -> Ctx<'static> {
+    Ctx::new(budget())
+}
+
 #[test]
 fn markov_chain_steps() {
     // width 5 runs the butterfly kernel, 12 the walk kernel (where the CPU
@@ -47,7 +58,7 @@ fn markov_chain_steps() {
         assert_eq!(complete(&r), stages(&[("chain steps", 3000)]), "width {w}");
         assert_eq!(got, markov::solve(&g, &lengths, &bers));
         let r = Record::default();
-        markov::curve_with(&g, &lengths, &bers[..1], &r).unwrap();
+        markov::curve(&g, &lengths, &bers[..1], &watched(&r)).unwrap();
         assert_eq!(complete(&r), stages(&[("chain steps", 1000)]));
     }
 }
@@ -65,7 +76,7 @@ fn gilbert_chain_steps() {
         let g = Generator::new(w, poly).unwrap();
         let lengths = [700u64, 64];
         let r = Record::default();
-        let got = gilbert::curve_with(&g, &lengths, &ge, budget(), &r).unwrap();
+        let got = gilbert::curve(&g, &lengths, &ge, &watched(&r)).unwrap();
         assert_eq!(complete(&r), stages(&[("chain steps", 700)]), "width {w}");
         assert_eq!(got, gilbert::solve(&g, &lengths, &ge));
     }
@@ -77,12 +88,12 @@ fn dual_code_windows_and_terms() {
     let lengths = [100u64, 2000];
     let bers = [1e-4, 1e-2, 0.3];
     let r = Record::default();
-    let got = dual::curve_with(&g, &lengths, &bers, budget(), &r).unwrap();
+    let got = dual::curve(&g, &lengths, &bers, &watched(&r)).unwrap();
     let s = complete(&r);
     assert_eq!(s[1], ("P_ud terms".to_string(), 6));
     // every register state (0 included) starts one window: 2^12 per length
     assert_eq!(s[0], ("dual-code windows".to_string(), 2 * 4096));
-    assert_eq!(got, dual::curve(&g, &lengths, &bers).unwrap());
+    assert_eq!(got, dual::curve(&g, &lengths, &bers, &quiet()).unwrap());
 }
 
 #[test]
@@ -95,14 +106,11 @@ fn exact_curve_reports_the_chosen_method() {
     )
     .unwrap();
     let r = Record::default();
-    let m = curve::exact_with(&req, Method::Markov, budget(), &r).unwrap();
+    let m = curve::exact(&req, Method::Markov, &watched(&r)).unwrap();
     assert_eq!(complete(&r), stages(&[("chain steps", 1024)]));
-    assert_eq!(
-        m,
-        curve::exact_within(&req, Method::Markov, budget()).unwrap()
-    );
+    assert_eq!(m, curve::exact(&req, Method::Markov, &quiet()).unwrap());
     let r = Record::default();
-    curve::exact_with(&req, Method::Dual, budget(), &r).unwrap();
+    curve::exact(&req, Method::Dual, &watched(&r)).unwrap();
     assert_eq!(r.names(), ["dual-code windows", "P_ud terms"]);
     complete(&r);
 }
@@ -217,15 +225,15 @@ fn bracket_weights() {
 fn compare_points_and_crc_stages() {
     let r = Record::default();
     let check = CheckSpec::Internet;
-    let got = compare::curve_with(&check, &[20, 64, 200], &[1e-4, 1e-2], None, &r).unwrap();
+    let got = compare::curve(&check, &[20, 64, 200], &[1e-4, 1e-2], None, &watched(&r)).unwrap();
     assert_eq!(complete(&r), stages(&[("points", 6)]));
     assert_eq!(
         got,
-        compare::curve(&check, &[20, 64, 200], &[1e-4, 1e-2], None).unwrap()
+        compare::curve(&check, &[20, 64, 200], &[1e-4, 1e-2], None, &quiet()).unwrap()
     );
     let crc = CheckSpec::Crc(Box::new(catalogue::resolve("crc16-ccitt").unwrap()));
     let r = Record::default();
-    compare::curve_with(&crc, &[64, 1500], &[1e-5], None, &r).unwrap();
+    compare::curve(&crc, &[64, 1500], &[1e-5], None, &watched(&r)).unwrap();
     assert!(!r.names().is_empty());
     complete(&r);
 }
@@ -242,12 +250,12 @@ fn search_stages() {
     };
     let space = Space::All;
     let r = Record::default();
-    let part = search::run_with(&q, &space, Shard::new(2, 3).unwrap(), &r).unwrap();
+    let part = search::run(&q, &space, Shard::new(2, 3).unwrap(), &watched(&r)).unwrap();
     let s = complete(&r);
     assert_eq!(s[0], ("distance".to_string(), 43)); // 128 candidates, shard 2 of 3
     assert_eq!(s[1].0, "P_ud");
     assert!(s[1].1 > 0);
-    let plain = search::run(&q, &space, Shard::new(2, 3).unwrap()).unwrap();
+    let plain = search::run(&q, &space, Shard::new(2, 3).unwrap(), &quiet()).unwrap();
     assert_eq!(part.results, plain.results);
     assert_eq!(s[1].1, part.pud_stage.generators);
 }

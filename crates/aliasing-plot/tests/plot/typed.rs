@@ -28,7 +28,13 @@ fn run(ber: f64, frames: u64) -> (Report, Value) {
     );
     let plan = p.plan().unwrap();
     let counts = simulate(&plan, &RunOptions::default(), None).unwrap();
-    let report = Report::of(&plan, p, &counts, false);
+    let report = Report::of(
+        &plan,
+        p,
+        &counts,
+        false,
+        &aliasing_core::ctx::Ctx::default(),
+    );
     let text = document::to_json(&report).unwrap();
     (report, serde_json::from_str(&text).unwrap())
 }

@@ -528,21 +528,19 @@ impl BurstRareWork {
 /// `n 2^r <= 4e9`. `None` otherwise (32 bits: no exact method, see the
 /// module notes).
 pub fn exact_escape(plan: &Plan) -> Option<f64> {
-    exact_escape_with(plan, &aliasing_core::progress::Silent)
+    exact_escape_in(plan, &aliasing_core::ctx::Ctx::default())
 }
 
-/// [`exact_escape`] watched by `progress`: the stages of
-/// [`crate::exact::exact_values_with`], then `"chain steps"` of the product
-/// chain when it runs.
-pub fn exact_escape_with(
-    plan: &Plan,
-    progress: &dyn aliasing_core::progress::Progress,
-) -> Option<f64> {
+/// [`exact_escape`] in `ctx`: held to its memory budget, watched by its
+/// progress (the stages of [`crate::exact::exact_values`], then `"chain
+/// steps"` of the product chain when it runs).
+pub fn exact_escape_in(plan: &Plan, ctx: &aliasing_core::ctx::Ctx) -> Option<f64> {
+    let progress = ctx.progress();
     let Channel::Burst(ge) = plan.channel else {
         return None;
     };
     let f = &plan.frame;
-    if let Some(v) = crate::exact::exact_values_with(plan, progress)
+    if let Some(v) = crate::exact::exact_values(plan, ctx)
         .checks
         .first()
         .copied()

@@ -46,7 +46,9 @@ fn shards_resume_and_threads_give_the_single_run() {
     let (whole, _) = run(&whole_s, 2);
     assert_eq!(whole.n, 4 * CHUNK + 1000);
     assert!(whole.hits > 0);
-    let est = whole_s.result(&whole, false).unwrap();
+    let est = whole_s
+        .result(&whole, false, &aliasing_core::ctx::Ctx::default())
+        .unwrap();
     // thread counts
     assert_eq!(run(&whole_s, 1).0, whole);
     // shards 1/3 + 2/3 + 3/3, written, read back and merged
@@ -64,7 +66,9 @@ fn shards_resume_and_threads_give_the_single_run() {
     // the merged file is the single run's finished file
     assert_eq!(merged_file, run(&whole_s, 2).1);
     assert_eq!(merged_s.params, p);
-    let m = merged_s.result(&merged, false).unwrap();
+    let m = merged_s
+        .result(&merged, false, &aliasing_core::ctx::Ctx::default())
+        .unwrap();
     assert_eq!(m, est);
     assert_eq!(m.crc.rate.to_bits(), est.crc.rate.to_bits());
     // a shard given twice is refused in one line

@@ -17,7 +17,9 @@ use aliasing_sim::{Frames, Seed};
 fn coverage(stack: &str, bytes: usize, ber: f64, frames: u64, seeds: u64) -> (f64, f64, f64) {
     let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
     let plan0 = Plan::new(frame, Channel::Bsc { ber }, Frames(frames), Seed(0));
-    let exact = exact_values(&plan0).stack.expect("exact value");
+    let exact = exact_values(&plan0, &aliasing_core::ctx::Ctx::default())
+        .stack
+        .expect("exact value");
     let mut covered = 0;
     let mut mean = 0.0;
     for seed in 0..seeds {

@@ -218,7 +218,7 @@ fn rare_files_at_extreme_sums_round_trip_and_resume() {
         // sums at their type's maximum may have been cut there (adding
         // saturates): no estimate from them, a one-line refusal instead
         let cut = n == u64::MAX || w == u128::MAX;
-        match r.result(&t, true) {
+        match r.result(&t, true, &aliasing_core::ctx::Ctx::default()) {
             Ok(_) => assert!(!cut, "{i}"),
             Err(e) => {
                 let m = e.to_string();

@@ -166,9 +166,15 @@ fn exact_values_report_the_dual_code() {
     let frame = Frame::new("ethernet", 64, Payload::Random).unwrap();
     let plan = Plan::new(frame, Channel::Bsc { ber: 1e-5 }, Frames(1), Seed(1));
     let r = Record::default();
-    let got = aliasing_sim::exact::exact_values_with(&plan, &r);
+    let got = aliasing_sim::exact::exact_values(
+        &plan,
+        &aliasing_core::ctx::Ctx::default().with_progress(&r),
+    );
     assert!(r.complete(), "{:?}", r.stages());
     assert_eq!(r.names(), ["dual-code windows", "P_ud terms"]);
-    assert_eq!(got.checks, aliasing_sim::exact::exact_values(&plan).checks);
+    assert_eq!(
+        got.checks,
+        aliasing_sim::exact::exact_values(&plan, &aliasing_core::ctx::Ctx::default()).checks
+    );
     assert!(got.checks[0].is_some());
 }

@@ -305,16 +305,17 @@ fn crc_methods(
         |m: curve::Method, i: usize| values.iter().find(|(x, _)| *x == m).unwrap().1[i].clone();
     for (i, &p) in BERS.iter().enumerate() {
         let Some(truth) = oracle(p) else { continue };
-        // the automatic choice (under the environment's budget): the value
+        // the automatic choice (under the budget the methods ran in): the value
         // of the method it picks
         let ber = Ber::new(p).unwrap();
-        let (label, outcome) = match curve::choose(g, &[Bits(n)], &[ber]) {
-            Err(e) => ("auto".to_string(), Outcome::Refused(e.to_string())),
-            Ok(m) => match value(m, i) {
-                Ok(v) => (format!("auto ({m})"), Outcome::Dev(rel(v, truth), 1e-9)),
-                Err(e) => (format!("auto ({m})"), Outcome::Refused(e)),
-            },
-        };
+        let (label, outcome) =
+            match curve::choose(g, &[Bits(n)], &[ber], MemoryBudget::bytes(4e9).unwrap()) {
+                Err(e) => ("auto".to_string(), Outcome::Refused(e.to_string())),
+                Ok(m) => match value(m, i) {
+                    Ok(v) => (format!("auto ({m})"), Outcome::Dev(rel(v, truth), 1e-9)),
+                    Err(e) => (format!("auto ({m})"), Outcome::Refused(e)),
+                },
+            };
         sw.push(
             format!("{name} auto {n}b ber={}", ber_s(p)),
             name,
@@ -681,7 +682,12 @@ fn ge_cases(sw: &mut Sweep) {
             }
             for (cname, ge) in all {
                 let truth: f64 = words.iter().map(|&e| ge_pattern(e, n, &ge)).sum();
-                let outcome = match gilbert::curve(&g, &[n as u64], &ge, budget) {
+                let outcome = match gilbert::curve(
+                    &g,
+                    &[n as u64],
+                    &ge,
+                    &aliasing_core::ctx::Ctx::new(budget),
+                ) {
                     Err(e) => Outcome::Refused(e.to_string()),
                     Ok(pts) => Outcome::Dev(rel(pts[0].p_undetected, truth), 1e-12),
                 };
@@ -709,7 +715,8 @@ fn ge_cases(sw: &mut Sweep) {
             };
             let req = Request::new(&g, &[Bits(n)], &[Ber::new(p).unwrap()]).unwrap();
             let bsc = curve::methods()[0].compute(&req, budget, &Silent).unwrap()[0].p_undetected;
-            let outcome = match gilbert::curve(&g, &[n], &ge, budget) {
+            let outcome = match gilbert::curve(&g, &[n], &ge, &aliasing_core::ctx::Ctx::new(budget))
+            {
                 Err(e) => Outcome::Refused(e.to_string()),
                 Ok(pts) => Outcome::Dev(rel(pts[0].p_undetected, bsc), 1e-12),
             };

@@ -205,14 +205,30 @@ fn results_in_the_order_given_and_checks() {
     let b = solve(&g, &[9, 50, 100], &ch);
     assert_eq!((a[0], a[1], a[2]), (b[2], b[0], b[1]));
     let budget = MemoryBudget::bytes(1e9).unwrap();
-    assert!(curve(&g, &[100], &ge(0.1, 0.2, 0.0, 0.0), budget).is_err());
-    assert!(curve(&g, &[100], &ge(0.1, 1.5, 0.1, 0.1), budget).is_err());
+    assert!(
+        curve(
+            &g,
+            &[100],
+            &ge(0.1, 0.2, 0.0, 0.0),
+            &crate::ctx::Ctx::new(budget)
+        )
+        .is_err()
+    );
+    assert!(
+        curve(
+            &g,
+            &[100],
+            &ge(0.1, 1.5, 0.1, 0.1),
+            &crate::ctx::Ctx::new(budget)
+        )
+        .is_err()
+    );
     let wide: Generator = "0x104C11DB7".parse().unwrap();
-    let e = curve(&wide, &[100], &ch, budget).unwrap_err();
+    let e = curve(&wide, &[100], &ch, &crate::ctx::Ctx::new(budget)).unwrap_err();
     assert!(matches!(e, Error::Unsupported(_)), "{e}");
     let w20: Generator = "0x100009".parse().unwrap();
     let small = MemoryBudget::bytes(1e6).unwrap();
-    let e = curve(&w20, &[100], &ch, small).unwrap_err();
+    let e = curve(&w20, &[100], &ch, &crate::ctx::Ctx::new(small)).unwrap_err();
     assert!(matches!(e, Error::TooBig { .. }), "{e}");
 }
 
