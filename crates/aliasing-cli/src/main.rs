@@ -21,6 +21,7 @@
 
 pub(crate) mod args;
 pub(crate) mod cmd;
+mod flags;
 pub(crate) mod lengths;
 pub(crate) mod output;
 pub(crate) mod progress;
@@ -155,7 +156,7 @@ pub(crate) fn one_line(rendered: &str) -> String {
 /// Runs one parsed subcommand (the binary and the in-process entry point,
 /// [`crate::run_document`], both come through here).
 pub(crate) fn dispatch(cmd: Cmd) -> anyhow::Result<()> {
-    match cmd {
+    let done = match cmd {
         Cmd::Curve(a) => cmd::curve::run(a),
         Cmd::Hd(a) => cmd::hd::run(a),
         Cmd::Weights(a) => cmd::weights::run(a),
@@ -166,7 +167,8 @@ pub(crate) fn dispatch(cmd: Cmd) -> anyhow::Result<()> {
         Cmd::Search(a) => cmd::search::run(a),
         Cmd::Merge(a) => cmd::merge::run(a),
         Cmd::Plot(a) => cmd::plot::run(a),
-    }
+    };
+    done.map_err(flags::flagged)
 }
 
 /// The program: parse, run the subcommand, print; errors as one line, exit 2.

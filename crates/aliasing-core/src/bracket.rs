@@ -240,9 +240,10 @@ pub fn brackets_with(
     let per = match max_w {
         Some(w) => {
             if !(2..=MAX_ENUMERATED).contains(&w) {
-                return Err(Error::Unsupported(format!(
-                    "weights are enumerated up to 2 to {MAX_ENUMERATED}, not {w}"
-                )));
+                return Err(Error::Limit(crate::error::Limit::EnumeratedWeight {
+                    weight: w,
+                    max: MAX_ENUMERATED,
+                }));
             }
             counts_at(w)?
         }

@@ -64,10 +64,11 @@ pub fn count_undetected(g: &Generator, b: u32, start: u64) -> Result<u64> {
         return Err(Error::Invalid("a burst has length 1 or more".into()));
     }
     if patterns(b) > MAX_ENUMERATED {
-        return Err(Error::Unsupported(format!(
-            "bursts of length {b} are {} patterns, more than the {MAX_ENUMERATED} counted one by one",
-            patterns(b)
-        )));
+        return Err(Error::Limit(crate::error::Limit::BurstPatterns {
+            length: b,
+            patterns: patterns(b),
+            max: MAX_ENUMERATED,
+        }));
     }
     let syn = |i: u64| gf2::x_pow_mod((start + i) as u128, g);
     if b == 1 {

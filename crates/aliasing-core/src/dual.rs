@@ -84,9 +84,7 @@ pub(crate) fn curve_in(
     for &p in bers {
         check_ber(p)?;
         if p > 0.5 {
-            return Err(Error::Unsupported(format!(
-                "the dual-code method handles bit error rates up to 0.5, not {p}"
-            )));
+            return Err(dual_ber_refused(p));
         }
     }
     if lengths.is_empty() {
@@ -110,6 +108,17 @@ pub(crate) fn curve_in(
             Ok(CurvePoint::new(p, n, r, ud))
         })
         .collect()
+}
+
+/// The refusal of a BER outside the dual code's `[0, 0.5]`: the registry's
+/// ([`crate::registry::Refusal::Ber`]), whichever door the request came in by.
+pub(crate) fn dual_ber_refused(ber: f64) -> Error {
+    Error::Refused(crate::registry::Refusal::Ber {
+        entry: crate::registry::Entry::Dual,
+        ber,
+        min: 0.0,
+        max: crate::registry::DUAL_MAX_BER,
+    })
 }
 
 #[cfg(test)]

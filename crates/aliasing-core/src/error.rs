@@ -49,14 +49,31 @@ pub enum Error {
         /// The limit in force.
         limit: String,
     },
-    /// A request that is valid but not supported by the chosen method.
+    /// A request that is valid but not supported by the chosen method (a
+    /// preformatted reason; new refusals use [`Error::Limit`] or
+    /// [`Error::Refused`], which carry their numbers).
     #[error("{0}")]
     Unsupported(String),
+    /// A request outside the limits of a method or estimator that is not
+    /// an entry of the registry (a search's range, an enumeration's size,
+    /// an estimator's channel): the typed reason, with its numbers.
+    #[error("{0}")]
+    Limit(Limit),
     /// A request outside the domain of an exact method of the registry
     /// ([`crate::registry`]), or of every method: the typed reason, with
     /// the numbers outside the domain.
     #[error("{0}")]
     Refused(crate::registry::refusal::Refusal),
+    /// A parameter of a request that cannot be used as given: which one,
+    /// and why (one line, naming no option of the command line; the
+    /// `alias` command adds the option that sets `param`).
+    #[error("{reason}")]
+    Param {
+        /// The parameter.
+        param: Param,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// Any other invalid argument.
     #[error("{0}")]
     Invalid(String),
@@ -87,6 +104,193 @@ impl Error {
             e => e,
         }
     }
+}
+
+/// The parameter of a request that an [`Error::Param`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Param {
+    /// The frame or codeword lengths.
+    Lengths,
+    /// The exact method asked for.
+    Method,
+    /// The shard of a split computation.
+    Shard,
+    /// The candidates of a search (all, a sample, a list, a shard).
+    Candidates,
+    /// The checks compared.
+    Checks,
+    /// The largest Hamming distance reported.
+    MaxHd,
+    /// The longest codeword searched.
+    MaxBits,
+    /// The hash probes a search may spend.
+    ProbeBudget,
+    /// The largest codeword weight enumerated.
+    MaxWeight,
+    /// The number of errors per frame.
+    Errors,
+    /// A checkpoint file.
+    Checkpoint,
+}
+
+/// Why a method outside the registry refuses a request: one line each,
+/// with the numbers outside its limits, naming no option of the command
+/// line (the `alias` command adds the option the user can change).
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum Limit {
+    /// The generator search's widths.
+    #[error("the generator search handles widths 2 to {max}, not {width}")]
+    SearchWidth {
+        /// The width asked for.
+        width: u32,
+        /// The widest search.
+        max: u32,
+    },
+    /// The generator search ranks at BERs in (0, 0.5].
+    #[error("the search ranks at bit error rates in (0, 0.5], not {ber}")]
+    SearchBer {
+        /// The BER asked for.
+        ber: f64,
+    },
+    /// The distance search's probes for one weight and span.
+    #[error("the weight-{weight} codeword search needs over {max:.0e} probes by span {span}")]
+    DistanceWork {
+        /// The codeword weight searched.
+        weight: u32,
+        /// The span reached.
+        span: usize,
+        /// The probe limit.
+        max: f64,
+    },
+    /// The sparse Markov chain's states (a test oracle for small widths).
+    #[error(
+        "the sparse Markov chain of a {width}-bit CRC has 2^{width} states; at most 2^{max_log2}"
+    )]
+    SparseStates {
+        /// The CRC's width.
+        width: u32,
+        /// `log2` of the most states.
+        max_log2: u32,
+    },
+    /// The certified bracket's enumerated weights.
+    #[error("weights are enumerated up to 2 to {max}, not {weight}")]
+    EnumeratedWeight {
+        /// The weight asked for.
+        weight: u32,
+        /// The largest weight enumerated.
+        max: u32,
+    },
+    /// Burst patterns counted one by one.
+    #[error(
+        "bursts of length {length} are {patterns} patterns, more than the {max} counted one by one"
+    )]
+    BurstPatterns {
+        /// The burst length.
+        length: u32,
+        /// Its number of patterns.
+        patterns: u64,
+        /// The most patterns counted.
+        max: u64,
+    },
+    /// No exact method of a checksum reached the accuracy required.
+    #[error("no exact method reached the required accuracy for this {what} at BER {ber}")]
+    Accuracy {
+        /// What was computed (`payload`, `segment`).
+        what: &'static str,
+        /// The BER.
+        ber: f64,
+    },
+    /// The Internet checksum's real-field model cannot certify a point.
+    #[error(
+        "the exact Internet-checksum model (field computed from the data) cannot certify \
+         1e-13 relative accuracy at BER {ber} for {bits} bits with {words} random data words: {reason}; \
+         frames with more random data words are covered at every BER"
+    )]
+    FieldAccuracy {
+        /// The BER.
+        ber: f64,
+        /// Bits covered.
+        bits: u64,
+        /// Random data words.
+        words: u64,
+        /// The bound that failed.
+        reason: String,
+    },
+    /// The dual code's weights need the dual method's widths.
+    #[error("the dual code's weights need the dual method (CRC width up to {max}, not {width})")]
+    DualWeightsWidth {
+        /// The CRC's width.
+        width: u32,
+        /// The dual method's widest CRC.
+        max: u32,
+    },
+    /// The syndromes method's weights (and the dual method's widths).
+    #[error("the syndromes method counts weights up to {max}{}, not {weight}", dual_text(*.dual_max_width))]
+    SyndromesWeight {
+        /// The weight asked for.
+        weight: u64,
+        /// The syndromes method's largest weight.
+        max: u64,
+        /// The dual method's widest CRC, where the CRC is wider (so the
+        /// dual method cannot count it either).
+        dual_max_width: Option<u32>,
+    },
+    /// The exact burst-channel curve's widths.
+    #[error(
+        "exact burst-channel curves take CRCs up to {max} bits and {check} has {width}; \
+         estimate it with the simulator"
+    )]
+    BurstCurveWidth {
+        /// The CRC's name.
+        check: String,
+        /// Its width.
+        width: u32,
+        /// The widest CRC.
+        max: u32,
+    },
+    /// The rare-event estimator's channel.
+    #[error("the rare-event estimator needs a binary symmetric channel")]
+    RareChannel,
+    /// The rare-event estimator's BERs.
+    #[error("the rare-event estimator needs 0 < BER < 1, not {ber}")]
+    RareBer {
+        /// The BER.
+        ber: f64,
+    },
+    /// The rare-event estimator needs a CRC.
+    #[error("the rare-event estimator needs a CRC in the stack")]
+    RareCrc,
+    /// The burst rare-event estimator's channel.
+    #[error("the burst rare-event estimator needs a Gilbert-Elliott channel")]
+    BurstRareChannel,
+    /// The burst rare-event estimator's stacks.
+    #[error(
+        "the burst rare-event estimator estimates a lone CRC's escape (a CRC stack such as \
+         ethernet or crc32); the other checks of stack `{stack}` are not modelled"
+    )]
+    BurstRareStack {
+        /// The stack.
+        stack: String,
+    },
+    /// A CRC-and-checksum estimate of a stack without a checksum.
+    #[error("stack `{stack}` has no Internet checksum beside its CRC: its escape is the CRC's")]
+    NoChecksumBesideCrc {
+        /// The stack.
+        stack: String,
+    },
+    /// Random bytes under two Internet checksums.
+    #[error("stack `{stack}`: random bytes under two Internet checksums")]
+    TwoChecksums {
+        /// The stack.
+        stack: String,
+    },
+}
+
+fn dual_text(w: Option<u32>) -> String {
+    w.map(|w| format!(", and the dual method takes widths up to {w}"))
+        .unwrap_or_default()
 }
 
 fn suggest(s: &[String]) -> String {

@@ -27,7 +27,7 @@
 //! ```
 
 use crate::dual::DualWeights;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use dashu_int::UBig;
 use dashu_int::ops::BitTest;
 
@@ -147,9 +147,7 @@ pub fn p_undetected(dual: &DualWeights, p: f64) -> Result<f64> {
 #[doc(hidden)] // internal: the joint computation's tail sum
 pub fn p_undetected_above(dual: &DualWeights, p: f64, low: &[UBig]) -> Result<f64> {
     if !(p.is_finite() && (0.0..=0.5).contains(&p)) {
-        return Err(Error::Unsupported(format!(
-            "the dual-code evaluation needs a bit error rate in [0, 0.5], not {p}"
-        )));
+        return Err(crate::dual::dual_ber_refused(p));
     }
     let n = dual.bits;
     if p == 0.0 || n <= dual.width as u64 {

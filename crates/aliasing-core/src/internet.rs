@@ -241,9 +241,10 @@ pub fn p_undetected_payload(payload: &[u8], p: f64) -> Result<f64> {
     if -(n as f64) * f64::ln_1p(-p) > 20.0 {
         return Ok(Spectrum::new(WIDTH, p).mixed(&[0; WIDTH], &d.up, &d.down, 0));
     }
-    Err(Error::Unsupported(format!(
-        "no exact method reached the required accuracy for this payload at BER {p}"
-    )))
+    Err(Error::Limit(crate::error::Limit::Accuracy {
+        what: "payload",
+        ber: p,
+    }))
 }
 
 /// An aliasing curve for random data: one point per (BER, length in bytes),

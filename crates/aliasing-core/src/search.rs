@@ -42,7 +42,7 @@
 pub mod distance;
 
 use crate::ctx::Ctx;
-use crate::error::{Error, Result};
+use crate::error::{Error, Limit, Result};
 use crate::poly::Generator;
 use crate::progress::{Progress, Silent};
 use crate::shard::Shard;
@@ -100,10 +100,10 @@ impl Query {
     /// Checks the request; every error names the problem.
     pub fn validate(&self) -> Result<()> {
         if !(2..=MAX_WIDTH).contains(&self.width) {
-            return Err(Error::Unsupported(format!(
-                "the generator search handles widths 2 to {MAX_WIDTH}, not {}",
-                self.width
-            )));
+            return Err(Error::Limit(Limit::SearchWidth {
+                width: self.width,
+                max: MAX_WIDTH,
+            }));
         }
         if self.lengths.is_empty() {
             return Err(Error::BadLength("no lengths given".into()));
@@ -133,9 +133,7 @@ impl Query {
         for &p in &self.bers {
             bsc::check_ber(p)?;
             if p == 0.0 || p > 0.5 {
-                return Err(Error::Unsupported(format!(
-                    "the search ranks at bit error rates in (0, 0.5], not {p}"
-                )));
+                return Err(Error::Limit(Limit::SearchBer { ber: p }));
             }
         }
         Ok(())

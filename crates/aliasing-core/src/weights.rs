@@ -182,7 +182,7 @@ pub fn distribution(
     let progress = ctx.progress();
     if bits <= g.width() as u64 {
         return Err(Error::BadLength(format!(
-            "--bits {bits} leaves no data bits beside the {} check bits",
+            "a length of {bits} bits leaves no data bits beside the {} check bits",
             g.width()
         )));
     }
@@ -192,20 +192,16 @@ pub fn distribution(
         return from_dual(d, max_weight);
     }
     if want_dual {
-        return Err(Error::Unsupported(format!(
-            "--dual needs the dual method (CRC width up to {})",
-            dual::MAX_WIDTH
-        )));
+        return Err(Error::Limit(crate::error::Limit::DualWeightsWidth {
+            width: g.width(),
+            max: dual::MAX_WIDTH,
+        }));
     }
     if max_w > 6 {
-        return Err(Error::Unsupported(if g.width() <= dual::MAX_WIDTH {
-            "the syndromes method counts weights up to 6; use --max-weight 6 or --method dual"
-                .into()
-        } else {
-            format!(
-                "the syndromes method counts weights up to 6, and the dual method takes widths up to {}; use --max-weight 6",
-                dual::MAX_WIDTH
-            )
+        return Err(Error::Limit(crate::error::Limit::SyndromesWeight {
+            weight: max_w as u64,
+            max: 6,
+            dual_max_width: (g.width() > dual::MAX_WIDTH).then_some(dual::MAX_WIDTH),
         }));
     }
     // every refusal (work, memory) before any counting starts

@@ -106,7 +106,7 @@ use crate::run::Plan;
 use crate::stream::{chunk_rng, unit_f64};
 use aliasing_core::joint::JointModel;
 use aliasing_core::markov::gilbert;
-use aliasing_core::{Error, Result};
+use aliasing_core::{Error, Limit, Result};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
 

@@ -45,20 +45,17 @@ pub enum Channel {
 
 impl Channel {
     /// Checks the parameters against a frame of `n_bits` bits.
-    pub fn validate(&self, n_bits: u64) -> Result<(), String> {
-        let prob = |name: &str, p: f64| {
-            if p.is_finite() && (0.0..=1.0).contains(&p) {
-                Ok(())
-            } else {
-                Err(format!("{name} must be a probability in [0, 1], got {p}"))
-            }
-        };
+    pub fn validate(&self, n_bits: u64) -> aliasing_core::Result<()> {
         match *self {
-            Channel::Bsc { ber } => prob("BER", ber),
-            Channel::Burst(g) => g.validate().map_err(|e| e.to_string()),
+            // the core's one BER rule (and its error)
+            Channel::Bsc { ber } => aliasing_core::units::Ber::new(ber).map(|_| ()),
+            Channel::Burst(g) => g.validate(),
             Channel::Exactly { k } => {
                 if k == 0 || k as u64 > n_bits {
-                    Err(format!("--errors must be in 1..={n_bits}, got {k}"))
+                    Err(aliasing_core::Error::Param {
+                        param: aliasing_core::Param::Errors,
+                        reason: format!("{k} errors per frame: expected 1 to {n_bits}"),
+                    })
                 } else {
                     Ok(())
                 }

@@ -90,10 +90,13 @@ impl StackParams {
             )));
         }
         if !(2..=5).contains(&self.max_weight) {
-            return Err(Error::Invalid(format!(
-                "--max-weight must be 2 to 5, not {}",
-                self.max_weight
-            )));
+            return Err(Error::Param {
+                param: aliasing_core::Param::MaxWeight,
+                reason: format!(
+                    "the largest weight enumerated must be 2 to 5, not {}",
+                    self.max_weight
+                ),
+            });
         }
         Ok(())
     }

@@ -125,6 +125,7 @@ mod tier;
 pub mod transfer;
 pub mod weights;
 
+pub use aliasing_core::{Error, Limit, Param, Result};
 pub use run::{Frames, Seed};
 
 /// The crate's README, whose example runs as a doc test.

@@ -33,7 +33,7 @@ use crate::run::Plan;
 use crate::sparse::Sparse;
 use crate::stream::{below, chunk_rng, mix64};
 use aliasing_core::joint::{JointModel, PASS_SCALE};
-use aliasing_core::{Error, Result};
+use aliasing_core::{Error, Limit, Result};
 use rand_xoshiro::rand_core::Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -408,12 +408,10 @@ pub struct RareWork<'a> {
 fn rare_ber(plan: &Plan) -> Result<f64> {
     plan.validate()?;
     let Channel::Bsc { ber: p } = plan.channel else {
-        return Err(Error::Unsupported(
-            "--rare needs a binary symmetric channel (--ber)".into(),
-        ));
+        return Err(Error::Limit(Limit::RareChannel));
     };
     if !(p > 0.0 && p < 1.0) {
-        return Err(Error::Unsupported("--rare needs 0 < BER < 1".into()));
+        return Err(Error::Limit(Limit::RareBer { ber: p }));
     }
     Ok(p)
 }
@@ -430,7 +428,7 @@ pub(crate) fn widest_crc(plan: &Plan) -> Result<(usize, Vec<u64>)> {
         .filter(|(_, c)| c.crc().is_some())
         .max_by_key(|(_, c)| c.data.1 - c.data.0)
         .map(|(i, _)| i)
-        .ok_or_else(|| Error::Unsupported("--rare needs a CRC in the stack".into()))?;
+        .ok_or(Error::Limit(Limit::RareCrc))?;
     Ok((ci, crate::sparse::crc_wire_table(f, &f.checks[ci])))
 }
 

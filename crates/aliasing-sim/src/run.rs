@@ -114,9 +114,7 @@ impl Plan {
 
     /// Checks the parameters.
     pub fn validate(&self) -> Result<()> {
-        self.channel
-            .validate(self.frame.n_bits())
-            .map_err(Error::Invalid)?;
+        self.channel.validate(self.frame.n_bits())?;
         if self.chunk_frames == 0 || self.chunk_frames > 1 << 40 {
             return Err(Error::Invalid(
                 "chunk size must be from 1 to 2^40 frames".into(),

@@ -211,11 +211,13 @@ impl<K: RunKind> Session<K> {
     /// this run resumes.
     pub fn checkpoint_to(mut self, path: PathBuf) -> Result<Self> {
         if self.resumed_from.as_deref() != Some(path.as_path()) && path.exists() {
-            return Err(Error::Invalid(format!(
-                "checkpoint {} already exists; continue it with --resume {} or remove it",
-                path.display(),
-                path.display()
-            )));
+            return Err(Error::Param {
+                param: aliasing_core::Param::Checkpoint,
+                reason: format!(
+                    "checkpoint {} already exists; resume it or remove it",
+                    path.display()
+                ),
+            });
         }
         self.checkpoint = Some(path);
         Ok(self)
@@ -503,9 +505,7 @@ impl BurstRareParams {
     /// channel other than Gilbert-Elliott.
     pub fn new(params: Params, samples: u64, proposal: Option<GilbertElliott>) -> Result<Self> {
         let Channel::Burst(ge) = params.channel else {
-            return Err(Error::Unsupported(
-                "the burst rare-event estimator needs a Gilbert-Elliott channel (--burst)".into(),
-            ));
+            return Err(Error::Limit(aliasing_core::Limit::BurstRareChannel));
         };
         let bits = params.plan()?.frame.n_bits();
         let proposal = proposal.unwrap_or_else(|| crate::burst_rare::default_proposal(&ge, bits));

@@ -130,9 +130,12 @@ impl WeightsJob {
             self.method,
             p.dual,
         ) {
-            return Err(Error::Invalid(
-                "--shard, --out and MPI ranks split the dual-code pass: use --method dual".into(),
-            ));
+            return Err(Error::Param {
+                param: aliasing_core::Param::Method,
+                reason: "shards, pass files and MPI ranks split the dual-code pass: \
+                         use the dual method"
+                    .into(),
+            });
         }
         Ok(WeightsPass {
             crc: self.crc.clone(),

@@ -405,7 +405,7 @@ fn burst_refusals_are_one_line() {
                 "--method",
                 "dual",
             ],
-            "--method dual",
+            "--method: the dual-code method does not take a burst channel",
         ),
     ] {
         let mut a = vec!["curve"];

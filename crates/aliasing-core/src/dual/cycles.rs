@@ -165,9 +165,12 @@ pub(super) fn walk_distinguished(g: &Generator, lf: &Lfsr) -> Option<Vec<Cycle>>
 pub fn cycles(g: &Generator) -> Result<Vec<Cycle>> {
     let r = g.width();
     if r > MAX_WIDTH {
-        return Err(Error::Unsupported(format!(
-            "the dual-code method handles widths up to {MAX_WIDTH}, not {r}"
-        )));
+        return Err(Error::Refused(crate::registry::Refusal::Width {
+            entry: crate::registry::Entry::Dual,
+            width: r,
+            min: 1,
+            max: MAX_WIDTH,
+        }));
     }
     let mut out = vec![Cycle { rep: 0, len: 1 }];
     match cycle_method(g) {

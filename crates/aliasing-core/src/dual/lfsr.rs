@@ -23,9 +23,12 @@ impl Lfsr {
     pub fn new(g: &Generator) -> Result<Self> {
         let width = g.width();
         if width > MAX_WIDTH {
-            return Err(Error::Unsupported(format!(
-                "the dual-code method handles widths up to {MAX_WIDTH}, not {width}"
-            )));
+            return Err(Error::Refused(crate::registry::Refusal::Width {
+                entry: crate::registry::Entry::Dual,
+                width: width,
+                min: 1,
+                max: MAX_WIDTH,
+            }));
         }
         let nbytes = width.div_ceil(8) as usize;
         let mut l = Lfsr {

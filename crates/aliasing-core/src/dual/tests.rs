@@ -206,7 +206,11 @@ fn rejects_bad_input() {
     let wide = Generator::new(40, 0x11).unwrap();
     assert!(matches!(
         dual_weights(&wide, &[100], &crate::ctx::Ctx::default()),
-        Err(Error::Unsupported(_))
+        Err(Error::Refused(crate::registry::Refusal::Width {
+            width: 40,
+            max: 32,
+            ..
+        }))
     ));
 }
 

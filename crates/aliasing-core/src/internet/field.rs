@@ -339,14 +339,12 @@ fn certified(l: &Layout, p: f64) -> Result<f64> {
             Err(e) => failed.push(e.to_string()),
         }
     }
-    Err(Error::Unsupported(format!(
-        "the exact Internet-checksum model (field computed from the data) cannot certify \
-         1e-13 relative accuracy at BER {p} for {} bits with {} random data words: {}; \
-         frames with more random data words are covered at every BER",
-        l.bits,
-        l.full_words,
-        failed.join("; ")
-    )))
+    Err(Error::Limit(crate::error::Limit::FieldAccuracy {
+        ber: p,
+        bits: l.bits as u64,
+        words: l.full_words as u64,
+        reason: failed.join("; "),
+    }))
 }
 
 /// `P(change = target mod M, at least one flip)` when the field is uniform on
@@ -361,9 +359,10 @@ pub(super) fn independent_field(l: &Layout, target: u64, p: f64) -> Result<f64> 
         if -(l.bits as f64) * f64::ln_1p(-p) > 20.0 {
             return Ok(Spectrum::new(WIDTH, p).mixed(random, &l.fixed.up, down, target));
         }
-        Err(Error::Unsupported(format!(
-            "no exact method reached the required accuracy for this segment at BER {p}"
-        )))
+        Err(Error::Limit(crate::error::Limit::Accuracy {
+            what: "segment",
+            ber: p,
+        }))
     };
     let pa = solve(&l.random.map(|r| r + 1), &l.fixed.down)?;
     let pf = solve(&l.random, &l.fixed.down.map(|d| d + 1))?;

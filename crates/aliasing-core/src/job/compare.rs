@@ -59,13 +59,17 @@ impl CompareJob {
             (None, Some(GivenBytes::Data(d))) => vec![d.len() as u64 + 2],
             (None, Some(GivenBytes::Frame(f))) => vec![f.len() as u64],
             (None, None) => {
-                return Err(Error::Invalid(
-                    "give --bytes (or data with --payload, or a frame with --frame)".into(),
-                ));
+                return Err(Error::Param {
+                    param: crate::error::Param::Lengths,
+                    reason: "no frame length: give lengths, data or a captured frame".into(),
+                });
             }
         };
         if checks.is_empty() {
-            return Err(Error::Invalid("--checks is empty".into()));
+            return Err(Error::Param {
+                param: crate::error::Param::Checks,
+                reason: "the list of checks is empty".into(),
+            });
         }
         // A captured frame carries one check's field: it must verify under
         // at least one check compared; the others show n/a with the reason.

@@ -133,10 +133,14 @@ impl CurveBuilder {
                     Some(GivenBytes::Frame(f)) => {
                         compare::verify_frame(&check, f)?;
                         if !no_lengths && bits.iter().any(|&b| b != 8 * f.len() as u64) {
-                            return Err(Error::Invalid(format!(
-                                "a captured frame has one length, its own ({} bytes): drop --bits/--bytes",
-                                f.len()
-                            )));
+                            return Err(Error::Param {
+                                param: crate::error::Param::Lengths,
+                                reason: format!(
+                                    "a captured frame has one length, its own ({} bytes): \
+                                     give no length",
+                                    f.len()
+                                ),
+                            });
                         }
                         vec![8 * f.len() as u64]
                     }
@@ -153,10 +157,13 @@ impl CurveBuilder {
             }
             _ => {
                 if method != Method::Auto {
-                    return Err(Error::Invalid(format!(
-                        "--method applies to CRCs; {} has its own exact method",
-                        check.name()
-                    )));
+                    return Err(Error::Param {
+                        param: crate::error::Param::Method,
+                        reason: format!(
+                            "the method applies to CRCs; {} has its own exact method",
+                            check.name()
+                        ),
+                    });
                 }
                 let bytes = if given.is_some() && no_lengths {
                     Vec::new() // the data and the field, or the frame
@@ -206,22 +213,19 @@ fn burst_plan(
 ) -> Result<Plan> {
     let g = crc.generator();
     if method == Method::Dual {
-        return Err(Error::Invalid(
-            "--method dual does not take --burst: the exact burst-channel method is the \
-             Markov product chain (--method markov or auto)"
+        return Err(Error::Param {
+            param: crate::error::Param::Method,
+            reason: "the dual-code method does not take a burst channel: the exact \
+                     burst-channel method is the Markov product chain (markov or auto)"
                 .into(),
-        ));
+        });
     }
     if g.width() > gilbert::MAX_WIDTH {
-        return Err(Error::Unsupported(format!(
-            "--burst: exact burst-channel curves take CRCs up to {} bits and {} has {}; \
-             estimate it with `alias simulate --stack {} --burst {}`",
-            gilbert::MAX_WIDTH,
-            crc.name(),
-            g.width(),
-            crc.name(),
-            ge
-        )));
+        return Err(Error::Limit(crate::error::Limit::BurstCurveWidth {
+            check: crc.name().to_string(),
+            width: g.width(),
+            max: gilbert::MAX_WIDTH,
+        }));
     }
     curve::validate(g.width(), &bits, &[ge.mean_ber()])?;
     Ok(Plan::Burst(Box::new(crc.clone()), bits, ge))

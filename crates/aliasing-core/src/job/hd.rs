@@ -37,9 +37,10 @@ impl HdJob {
     /// Reports HDs up to `hd` only (at least 3).
     pub fn max_hd(mut self, hd: u32) -> Result<HdJob> {
         if hd < 3 {
-            return Err(Error::Invalid(format!(
-                "--max-hd must be at least 3, not {hd}"
-            )));
+            return Err(Error::Param {
+                param: crate::error::Param::MaxHd,
+                reason: format!("the largest distance reported must be at least 3, not {hd}"),
+            });
         }
         self.max_hd = Some(hd);
         Ok(self)
@@ -50,9 +51,10 @@ impl HdJob {
     pub fn max_bits(mut self, bits: u64) -> Result<HdJob> {
         let r = u64::from(self.crc.generator().width());
         if bits <= r {
-            return Err(Error::Invalid(format!(
-                "--max-bits {bits} is not longer than the {r} check bits"
-            )));
+            return Err(Error::Param {
+                param: crate::error::Param::MaxBits,
+                reason: format!("{bits} bits is not longer than the {r} check bits"),
+            });
         }
         self.max_bits = Some(bits);
         Ok(self)
@@ -62,9 +64,12 @@ impl HdJob {
     /// second on one core).
     pub fn budget(mut self, probes: f64) -> Result<HdJob> {
         if !(probes.is_finite() && probes >= 0.0) {
-            return Err(Error::Invalid(format!(
-                "--budget must be a number of hash probes, 0 or more, not {probes}"
-            )));
+            return Err(Error::Param {
+                param: crate::error::Param::ProbeBudget,
+                reason: format!(
+                    "the search's budget must be a number of hash probes, 0 or more, not {probes}"
+                ),
+            });
         }
         self.budget = probes;
         Ok(self)

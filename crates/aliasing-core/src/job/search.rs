@@ -232,11 +232,14 @@ impl SearchJob {
         query.validate()?;
         let width = query.width;
         if width > 24 && shard.is_none() {
-            return Err(Error::Invalid(format!(
-                "an exhaustive search of width {width} has {} candidates; \
-                 use --sample, --candidates or --shard",
-                1u64 << (width - 1)
-            )));
+            return Err(Error::Param {
+                param: crate::error::Param::Candidates,
+                reason: format!(
+                    "an exhaustive search of width {width} has {} candidates; \
+                     sample them, list them or search one shard",
+                    1u64 << (width - 1)
+                ),
+            });
         }
         let id = SpaceId {
             kind: "all".into(),
@@ -324,8 +327,9 @@ impl SearchJob {
             ));
         };
         let size = t.size() as u64;
-        let count = shard.count.checked_mul(size).ok_or_else(|| {
-            Error::Invalid("--shard N times the number of ranks is too large".into())
+        let count = shard.count.checked_mul(size).ok_or_else(|| Error::Param {
+            param: crate::error::Param::Shard,
+            reason: "the shard count times the number of ranks is too large".into(),
         })?;
         let mine = Shard::new((shard.index - 1) * size + t.rank() as u64 + 1, count)?;
         let part = ctx.install_with(|c| space_search::run(q, space, mine, c))??;

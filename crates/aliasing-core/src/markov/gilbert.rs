@@ -49,6 +49,7 @@ use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::poly::Generator;
 use crate::progress::{Batch, Progress, Silent};
+use crate::registry::{Entry, Refusal};
 use crate::units::MemoryBudget;
 
 /// The widest CRC this solver takes (two vectors of `2^24` f64 are 256 MiB;
@@ -69,10 +70,12 @@ pub(crate) fn estimate_bytes(width: u32) -> f64 {
 pub fn check(g: &Generator, ge: &GilbertElliott, budget: MemoryBudget) -> Result<()> {
     ge.validate()?;
     if g.width() > MAX_WIDTH {
-        return Err(Error::Unsupported(format!(
-            "the exact burst-channel solver takes CRCs up to {MAX_WIDTH} bits, not {}",
-            g.width()
-        )));
+        return Err(Error::Refused(Refusal::Width {
+            entry: Entry::GilbertChain,
+            width: g.width(),
+            min: 1,
+            max: MAX_WIDTH,
+        }));
     }
     budget.admit(
         || format!("the burst-channel chain for a {}-bit CRC", g.width()),
@@ -225,12 +228,22 @@ pub fn escape_of_translations(
 ) -> Result<f64> {
     ge.validate()?;
     let work = translations.len() as f64 * 2f64.powi(width as i32);
-    if width > MAX_WIDTH || work > TRANSLATION_WORK_LIMIT {
-        return Err(Error::Unsupported(format!(
-            "the burst-channel walk over {} bits of a {width}-bit check: over its limits \
-             (width {MAX_WIDTH}, n 2^width {TRANSLATION_WORK_LIMIT:.0e})",
-            translations.len()
-        )));
+    if width > MAX_WIDTH {
+        return Err(Error::Refused(Refusal::Width {
+            entry: Entry::GilbertChain,
+            width,
+            min: 1,
+            max: MAX_WIDTH,
+        }));
+    }
+    if work > TRANSLATION_WORK_LIMIT {
+        return Err(Error::Refused(Refusal::Work {
+            entry: Entry::GilbertChain,
+            bits: translations.len() as u64,
+            width,
+            work,
+            max: TRANSLATION_WORK_LIMIT,
+        }));
     }
     let size = 1usize << width;
     if let Some(&t) = translations.iter().find(|&&t| t >= size as u64) {

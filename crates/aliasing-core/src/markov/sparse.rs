@@ -196,9 +196,10 @@ pub fn crc_chain(g: &Generator, p: f64) -> Result<ErrorChain> {
     crate::bsc::check_ber(p)?;
     let r = g.width();
     if r > 30 {
-        return Err(Error::Unsupported(format!(
-            "the sparse Markov chain of a {r}-bit CRC has 2^{r} states; at most 2^30"
-        )));
+        return Err(Error::Limit(crate::error::Limit::SparseStates {
+            width: r,
+            max_log2: 30,
+        }));
     }
     let n = 1usize << r;
     let half = n / 2;

@@ -139,9 +139,11 @@ fn min_span(
     for l in 1..bound {
         *work += choose((l - 1) as f64, h2) + choose((l - 1) as f64, h1 - 1);
         if *work > WORK_LIMIT {
-            return Err(Error::Unsupported(format!(
-                "the weight-{w} codeword search needs over {WORK_LIMIT:.0e} probes by span {l}"
-            )));
+            return Err(Error::Limit(crate::error::Limit::DistanceWork {
+                weight: w,
+                span: l,
+                max: WORK_LIMIT,
+            }));
         }
         let t = 1 ^ syn[l];
         if l > h2 && each_subset(syn, l, h2, t, &mut |x| set.contains(x)) {

@@ -69,9 +69,7 @@ impl BurstRareWork {
     ) -> Result<Self> {
         plan.validate()?;
         let Channel::Burst(ge) = plan.channel else {
-            return Err(Error::Unsupported(
-                "the burst rare-event estimator needs a Gilbert-Elliott channel (--burst)".into(),
-            ));
+            return Err(Error::Limit(Limit::BurstRareChannel));
         };
         if samples == 0 || samples > MAX_SAMPLES {
             return Err(Error::Invalid(format!(
@@ -81,26 +79,22 @@ impl BurstRareWork {
         let f = &plan.frame;
         let checks = if !joint {
             if f.checks.len() != 1 || f.checks[0].crc().is_none() {
-                return Err(Error::Unsupported(
-                    "--rare --burst estimates a lone CRC's escape (a CRC stack such as ethernet or \
-                     crc32); the other checks of this stack are not modelled"
-                        .into(),
-                ));
+                return Err(Error::Limit(Limit::BurstRareStack {
+                    stack: f.stack.clone(),
+                }));
             }
             Checks::Lone
         } else {
             let m = JointModel::new(f)?;
             if m.internet.is_empty() {
-                return Err(Error::Unsupported(format!(
-                    "stack `{}` has no Internet checksum beside its CRC: its escape is the CRC's",
-                    f.stack
-                )));
+                return Err(Error::Limit(Limit::NoChecksumBesideCrc {
+                    stack: f.stack.clone(),
+                }));
             }
             if !m.random_bits_under_one_check() {
-                return Err(Error::Unsupported(format!(
-                    "stack `{}`: random bytes under two Internet checksums",
-                    f.stack
-                )));
+                return Err(Error::Limit(Limit::TwoChecksums {
+                    stack: f.stack.clone(),
+                }));
             }
             Checks::Joint(Box::new(m))
         };

@@ -225,7 +225,17 @@ fn results_in_the_order_given_and_checks() {
     );
     let wide: Generator = "0x104C11DB7".parse().unwrap();
     let e = curve(&wide, &[100], &ch, &crate::ctx::Ctx::new(budget)).unwrap_err();
-    assert!(matches!(e, Error::Unsupported(_)), "{e}");
+    assert!(
+        matches!(
+            e,
+            Error::Refused(crate::registry::Refusal::Width {
+                width: 32,
+                max: MAX_WIDTH,
+                ..
+            })
+        ),
+        "{e}"
+    );
     let w20: Generator = "0x100009".parse().unwrap();
     let small = MemoryBudget::bytes(1e6).unwrap();
     let e = curve(&w20, &[100], &ch, &crate::ctx::Ctx::new(small)).unwrap_err();
