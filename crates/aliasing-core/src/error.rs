@@ -240,7 +240,7 @@ pub enum Limit {
     /// The exact burst-channel curve's widths.
     #[error(
         "exact burst-channel curves take CRCs up to {max} bits and {check} has {width}; \
-         estimate it with the simulator"
+         estimate it with `alias simulate`"
     )]
     BurstCurveWidth {
         /// The CRC's name.
