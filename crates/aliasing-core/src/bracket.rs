@@ -50,7 +50,7 @@ use crate::progress::{Progress, Silent};
 pub const MAX_ENUMERATED: u32 = 6;
 
 /// The bracket at one (length, BER).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Bracket {
     /// Codeword length in bits, check bits included.

@@ -34,7 +34,7 @@ pub fn p_clean(n: u64, p: f64) -> f64 {
 }
 
 /// `p^w (1-p)^(n-w)`: the probability of one given error pattern of weight `w`.
-pub fn pattern_probability(n: u64, w: u64, p: f64) -> f64 {
+pub(crate) fn pattern_probability(n: u64, w: u64, p: f64) -> f64 {
     debug_assert!(w <= n);
     if p == 0.0 {
         return if w == 0 { 1.0 } else { 0.0 };
@@ -48,6 +48,7 @@ pub fn pattern_probability(n: u64, w: u64, p: f64) -> f64 {
 /// One point of an aliasing curve: a codeword length and a BER with the
 /// probabilities of an error, an undetected error, and of aliasing given an error.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct CurvePoint {
     /// Bit error rate of the channel.
     pub ber: f64,

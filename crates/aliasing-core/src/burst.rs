@@ -40,7 +40,7 @@ pub const MAX_ENUMERATED: u64 = 1 << 24;
 
 /// The number of bursts of length `b`: `2^(b-2)` middle patterns (1 for
 /// `b <= 2`), saturating at `u64::MAX` from `b = 66` on.
-pub fn patterns(b: u32) -> u64 {
+pub(crate) fn patterns(b: u32) -> u64 {
     1u64.checked_shl(b.saturating_sub(2)).unwrap_or(u64::MAX)
 }
 
@@ -54,7 +54,7 @@ pub fn theorem_undetected(r: u32, b: u32) -> u64 {
     }
 }
 
-/// The number of the [`patterns`]`(b)` bursts of length `b` starting `start`
+/// The number of the `patterns``(b)` bursts of length `b` starting `start`
 /// places from the end of the codeword (the burst's lowest power is
 /// `x^start`) that `g` does not detect, counted one pattern at a time.
 ///

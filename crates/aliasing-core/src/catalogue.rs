@@ -139,7 +139,7 @@ entries![
 /// (<https://reveng.sourceforge.io/crc-catalogue/all.htm>, "Alias:" of each
 /// record), with the entry they name and the check value (CRC of ASCII
 /// `123456789`) printed on that record. [`resolve`] takes them before the
-/// everyday names of [`ALIASES`], so `CRC-16/CCITT` is CRC-16/KERMIT
+/// everyday names of `ALIASES`, so `CRC-16/CCITT` is CRC-16/KERMIT
 /// (0x2189), as RevEng has it, and `CRC-64` is CRC-64/ECMA-182.
 pub static REVENG_ALIASES: &[(&str, &str, u64)] = &[
     ("CRC-4/ITU", "CRC-4/G-704", 0x7),

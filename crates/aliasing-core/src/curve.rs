@@ -347,7 +347,7 @@ fn method_of(m: Method) -> Option<&'static dyn ExactMethod> {
 
 /// Checks a curve request: at least one BER and one length, every BER in
 /// [0, 1], every length at least `width + 1` bits (one data bit).
-pub fn validate(width: u32, lengths: &[u64], bers: &[f64]) -> Result<()> {
+pub(crate) fn validate(width: u32, lengths: &[u64], bers: &[f64]) -> Result<()> {
     let bers = Ber::list(bers)?;
     let g = Generator::new(width, 1)?;
     let lengths: Vec<Bits> = lengths.iter().map(|&n| Bits(n)).collect();

@@ -144,7 +144,7 @@ pub fn kind_of(v: &Value) -> Result<Option<&str>, DocumentError> {
 }
 
 /// The schema version of a JSON document (1 when absent).
-pub fn schema_of(v: &Value) -> Result<u64, DocumentError> {
+pub(crate) fn schema_of(v: &Value) -> Result<u64, DocumentError> {
     match v.get("schema") {
         None => Ok(1),
         Some(s) => s

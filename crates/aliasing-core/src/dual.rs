@@ -41,7 +41,7 @@ mod lfsr;
 mod pass;
 mod weights;
 
-pub use cycles::{Cycle, CycleMethod, cycle_method, cycles};
+pub use cycles::{CycleMethod, cycle_method};
 pub use lfsr::MAX_WIDTH;
 pub use pass::{DualPass, dual_weights, dual_weights_with};
 pub(crate) use pass::{memory_estimate, work_estimate};

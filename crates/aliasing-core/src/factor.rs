@@ -27,7 +27,7 @@ use crate::gf2;
 use crate::poly::Generator;
 
 /// One irreducible factor `p^multiplicity` of a generator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Factor {
     /// The irreducible polynomial, bit `i` the coefficient of `x^i`.
@@ -43,7 +43,7 @@ pub struct Factor {
 /// The irreducible factors of a polynomial `f` of degree at most 64 with
 /// constant term 1, by increasing degree then value; their product (with
 /// multiplicities) is `f`.
-pub fn factor_poly(f: u128) -> Vec<Factor> {
+pub(crate) fn factor_poly(f: u128) -> Vec<Factor> {
     let mut out = Vec::new();
     for (s, m) in gf2::square_free(f) {
         for (p, d) in gf2::distinct_degree(s) {
@@ -61,13 +61,14 @@ pub fn factor_poly(f: u128) -> Vec<Factor> {
     out
 }
 
-/// The irreducible factors of `g` ([`factor_poly`] of its full polynomial).
+/// The irreducible factors of `g` (`factor_poly` of its full polynomial).
 pub fn factor(g: &Generator) -> Vec<Factor> {
     factor_poly(g.full())
 }
 
+#[cfg(test)]
 /// `true` if `g` has no repeated factor.
-pub fn is_square_free(g: &Generator) -> bool {
+pub(crate) fn is_square_free(g: &Generator) -> bool {
     factor(g).iter().all(|f| f.multiplicity == 1)
 }
 

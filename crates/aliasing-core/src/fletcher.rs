@@ -32,7 +32,7 @@
 //!    summed over every sent and received data byte (65536 non-negative terms).
 //! 2. **Independent field plus coupling bound** (`p < 1/2`). If `S` were
 //!    uniform and independent of `D`, `P = (1-p)^16 P_data + sum_{D != 0}
-//!    P(D) k(D1) k(D2)`, with `P_data` the data-only escape ([`fourier16`]:
+//!    P(D) k(D1) k(D2)`, with `P_data` the data-only escape (`fourier16`:
 //!    no field flip, `D = 0`) and `k(d)` the probability over a uniform sum
 //!    `x` that the field byte's error turns `x` into `x + d`; the sum is a
 //!    characteristic function over `Z_255^2` whose one-flip terms are summed
@@ -63,14 +63,14 @@
 //!    their bound).
 //!
 //! A value is returned only when the bound (coupling plus rounding, or the
-//! whole-frame sum's rounding) is below [`TOLERANCE`] (`1e-9`) of it;
+//! whole-frame sum's rounding) is below `TOLERANCE` (`1e-9`) of it;
 //! otherwise [`p_undetected16`] returns [`Error::Refused`] with both
-//! bounds: short frames at low BER. [`domain16`] probes where it answers.
+//! bounds: short frames at low BER. `domain16` probes where it answers.
 //! Cost `O(255^2 x classes)` for methods 1 to 3.
 //!
 //! # The data-only sum
 //!
-//! [`fourier16`] is the escape probability of `len` data bytes alone, their
+//! `fourier16` is the escape probability of `len` data bytes alone, their
 //! weights `len - i`, every bit a fair coin (true of random data):
 //! `P = (1/255^2) sum_{s,t} prod_i prod_k (1 - p + p cos(2 pi 2^k (s + t w_i) / 255)) - (1-p)^n`.
 //! Bytes are grouped by weight class (at most 255 classes); multiplying
@@ -130,14 +130,14 @@ fn classes(len: u64) -> Vec<u64> {
 }
 
 /// Relative accuracy every Fletcher-16 answer is certified to.
-pub const TOLERANCE: f64 = 1e-9;
+pub(crate) const TOLERANCE: f64 = 1e-9;
 
 /// Exact `P_ud` of Fletcher-16 on the frame `alias simulate --stack
 /// fletcher16` sends: `len - 2` uniformly random data bytes, then the sum
 /// `sum2 << 8 | sum1` big-endian, computed from the data as a sender would
-/// (model and methods in the module docs). Certified to [`TOLERANCE`]
+/// (model and methods in the module docs). Certified to `TOLERANCE`
 /// relative, or refused with [`Error::Refused`] naming the bound that
-/// failed; [`domain16`] says where it answers.
+/// failed; `domain16` says where it answers.
 pub fn p_undetected16(len: u64, p: f64) -> Result<f64> {
     bsc::check_ber(p)?;
     if len < 3 {
@@ -235,12 +235,13 @@ fn refusal(
 
 /// Longest frame the exact Fletcher-16 method takes (the coupling bound
 /// walks the number of flipped bytes one by one).
-pub const MAX_LEN: u64 = 1 << 24;
+pub(crate) const MAX_LEN: u64 = 1 << 24;
 
+#[cfg(test)]
 /// Where [`p_undetected16`] answers for frames of `len` bytes, probed on
 /// `bers`: each BER with `true` where it returns a value. The same
 /// function answers, so the table cannot drift from the code.
-pub fn domain16(len: u64, bers: &[f64]) -> Vec<(f64, bool)> {
+pub(crate) fn domain16(len: u64, bers: &[f64]) -> Vec<(f64, bool)> {
     bers.iter()
         .map(|&p| (p, p_undetected16(len, p).is_ok()))
         .collect()
@@ -545,7 +546,7 @@ impl Tables {
 }
 
 /// The characteristic-function sum and a bound on its rounding error.
-pub fn fourier16(len: u64, p: f64) -> (f64, f64) {
+pub(crate) fn fourier16(len: u64, p: f64) -> (f64, f64) {
     let n_w = classes(len);
     let nz: Vec<(usize, f64)> = n_w
         .iter()

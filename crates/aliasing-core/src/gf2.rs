@@ -15,7 +15,7 @@
 use crate::poly::Generator;
 
 /// Degree of `a` (`-1` for the zero polynomial).
-pub fn deg(a: u128) -> i32 {
+pub(crate) fn deg(a: u128) -> i32 {
     127 - a.leading_zeros() as i32
 }
 
@@ -39,7 +39,7 @@ pub(crate) fn clmul(a: u128, b: u128) -> u128 {
 }
 
 /// Quotient and remainder of `a / m` (`m != 0`).
-pub fn divmod(mut a: u128, m: u128) -> (u128, u128) {
+pub(crate) fn divmod(mut a: u128, m: u128) -> (u128, u128) {
     assert!(m != 0, "division by the zero polynomial");
     let dm = deg(m);
     let mut q = 0u128;
@@ -52,17 +52,17 @@ pub fn divmod(mut a: u128, m: u128) -> (u128, u128) {
 }
 
 /// `a mod m`.
-pub fn rem(a: u128, m: u128) -> u128 {
+pub(crate) fn rem(a: u128, m: u128) -> u128 {
     divmod(a, m).1
 }
 
 /// `a * b mod m` for `deg m <= 64` and `a, b` already reduced.
-pub fn mulmod(a: u128, b: u128, m: u128) -> u128 {
+pub(crate) fn mulmod(a: u128, b: u128, m: u128) -> u128 {
     rem(clmul(a, b), m)
 }
 
 /// Greatest common divisor.
-pub fn gcd(mut a: u128, mut b: u128) -> u128 {
+pub(crate) fn gcd(mut a: u128, mut b: u128) -> u128 {
     while b != 0 {
         let r = rem(a, b);
         a = b;
@@ -72,7 +72,7 @@ pub fn gcd(mut a: u128, mut b: u128) -> u128 {
 }
 
 /// `base^e mod m`.
-pub fn powmod(base: u128, mut e: u128, m: u128) -> u128 {
+pub(crate) fn powmod(base: u128, mut e: u128, m: u128) -> u128 {
     let mut result = rem(1, m);
     let mut b = rem(base, m);
     while e > 0 {
@@ -165,8 +165,9 @@ pub(crate) fn distinct_degree(mut f: u128) -> Vec<(u128, u32)> {
     out
 }
 
+#[cfg(test)]
 /// `true` if `g` is irreducible over GF(2).
-pub fn is_irreducible(g: &Generator) -> bool {
+pub(crate) fn is_irreducible(g: &Generator) -> bool {
     let f = g.full();
     let sf = square_free(f);
     sf.len() == 1 && sf[0].1 == 1 && {

@@ -88,9 +88,9 @@ use crate::series::{Sum, expm1_minus, ln1p_minus};
 use rayon::prelude::*;
 
 /// Word width of the Internet checksum in bits.
-pub const WIDTH: usize = 16;
+pub(crate) const WIDTH: usize = 16;
 /// Modulus of the ones'-complement sum: `2^16 - 1`.
-pub const MODULUS: u64 = 65535;
+pub(crate) const MODULUS: u64 = 65535;
 /// Check bits of the Internet checksum.
 pub const CHECK_BITS: u64 = 16;
 

@@ -87,7 +87,10 @@ mod check;
 mod frame;
 mod spec;
 
-pub use check::{CheckDef, crc_value, internet_sum};
+pub use check::CheckDef;
+pub(crate) use check::crc_value;
+#[cfg(test)]
+use check::internet_sum;
 pub use frame::{Frame, Payload};
 pub use spec::{Inner, StackSpec};
 

@@ -6,13 +6,13 @@
 //! mass of the paths with at least one error that end in state 0 after `n`
 //! steps (a length-`n` codeword, check bits included, is `n` steps).
 //!
-//! The chain is carried in *error-mass form* (see [`sparse`]): the mass of the
+//! The chain is carried in *error-mass form* (see `sparse`): the mass of the
 //! error-free paths and the mass `Q_t` of the paths with at least one error
 //! are kept apart, so `P_undetected = Q_n[0]` is a sum of positive terms and
 //! stays accurate to about `n * eps` relative, down to 1e-40 and below.
 //!
 //! Three implementations agree to 1e-13 relative (tested):
-//! - [`sparse`]: a general engine over `sprs` CSR matrices for any finite
+//! - `sparse`: a general engine over `sprs` CSR matrices for any finite
 //!   chain (product chains for burst channels fit);
 //! - [`butterfly`]: a kernel for the CRC chain, one read and one write of the
 //!   state vector per step, parallel with rayon; with its in-place variant
@@ -31,7 +31,7 @@
 //!
 //! One pass yields every length up to the largest requested. Cost
 //! `O(n_max * 2^r)` per BER; memory one vector of `2^r` f64 per BER in
-//! flight with [`walk`] ([`estimate_bytes`]). [`p_undetected`] refuses a run
+//! flight with [`walk`] (`estimate_bytes`). [`p_undetected`] refuses a run
 //! that would not fit the memory budget ([`crate::units::MemoryBudget`])
 //! before anything is allocated.
 //!
@@ -54,7 +54,8 @@ pub mod cpu;
 pub mod gilbert;
 #[doc(hidden)] // kernel: public for the benches only
 pub mod inplace;
-pub mod sparse;
+#[cfg(test)]
+pub(crate) mod sparse;
 #[doc(hidden)] // kernel: public for the benches only
 pub mod walk;
 
@@ -70,7 +71,7 @@ use rayon::prelude::*;
 /// the portable paths a CPU without AVX2 would, for testing them or ruling
 /// them out. The results stay exact (the walk and butterfly kernels agree
 /// to 1e-13).
-pub const NO_SIMD_ENV: &str = "ALIAS_NO_SIMD";
+pub(crate) const NO_SIMD_ENV: &str = "ALIAS_NO_SIMD";
 
 /// How [`solve`] runs a `width`-bit chain with `bers` BERs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,7 +112,7 @@ impl Kernel {
 /// split); the butterfly kernel two (one BER per thread below
 /// [`butterfly::PARALLEL_WIDTH`], one BER at a time up to
 /// [`butterfly::INPLACE_WIDTH`]), then one per BER, one BER per thread.
-pub fn estimate_bytes(width: u32, bers: usize) -> f64 {
+pub(crate) fn estimate_bytes(width: u32, bers: usize) -> f64 {
     let per_thread = bers.min(rayon::current_num_threads()).max(1) as f64;
     let vectors = match Kernel::new(width, bers) {
         Kernel::WalkPerBer => per_thread,
@@ -172,7 +173,7 @@ pub(crate) fn report_every(width: u32) -> u64 {
 
 /// `P_undetected` for every BER (outer index) and length (inner index) with
 /// the kernel this machine runs fastest, without checks: the BERs must lie in
-/// `[0, 1]` and [`estimate_bytes`] must fit. The result does not depend on
+/// `[0, 1]` and `estimate_bytes` must fit. The result does not depend on
 /// the thread count.
 pub fn solve(g: &Generator, lengths: &[u64], bers: &[f64]) -> Vec<Vec<f64>> {
     solve_with(g, lengths, bers, &Silent)

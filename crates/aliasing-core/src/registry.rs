@@ -208,12 +208,12 @@ const POINT_S: f64 = 1e-3;
 /// negative and the terms of MacWilliams' sum alternate in sign).
 pub const DUAL_MAX_BER: f64 = 0.5;
 /// The widest CRC the certified bracket takes.
-pub const BRACKET_MAX_WIDTH: u32 = 64;
+pub(crate) const BRACKET_MAX_WIDTH: u32 = 64;
 /// The widest stored field the placed CRC's syndrome chain walks.
-pub const PLACED_MAX_WIDTH: u32 = 24;
+pub(crate) const PLACED_MAX_WIDTH: u32 = 24;
 /// The most chain steps (`n 2^width`) the placed CRC's syndrome chain takes
 /// (beside a simulation, a few seconds at most).
-pub const PLACED_MAX_WORK: f64 = 4e9;
+pub(crate) const PLACED_MAX_WORK: f64 = 4e9;
 
 fn refused(r: Refusal) -> Error {
     Error::Refused(r)

@@ -384,7 +384,7 @@ pub fn evaluate(g: &Generator, query: &Query, ctx: &Ctx) -> Result<Ranked> {
 /// The distance stage alone over the shard's part of `space`: every
 /// candidate with its minimum distances (unevaluated `P_ud`), in index
 /// order, and the stage's time.
-pub fn distance_stage(
+pub(crate) fn distance_stage(
     query: &Query,
     space: &Space,
     shard: Shard,
@@ -621,7 +621,7 @@ pub struct Standing {
 /// search with [`Objective::Hd`]: candidates of a better distance class rank
 /// above it; within its class the rank is exact when it is among the
 /// results or its class was evaluated in full, else a range.
-pub fn standing(c: &Ranked, part: &Partial) -> Standing {
+pub(crate) fn standing(c: &Ranked, part: &Partial) -> Standing {
     if let Some(i) = part.results.iter().position(|r| r.generator == c.generator) {
         let i = i as u64 + 1;
         return Standing { best: i, worst: i };

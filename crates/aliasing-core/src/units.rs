@@ -124,6 +124,21 @@ impl Bits {
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
 pub struct MemoryBudget(f64);
 
+/// In JSON: the byte count (a number); reading one checks it as
+/// [`MemoryBudget::bytes`] does.
+impl serde::Serialize for MemoryBudget {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_f64(self.0)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for MemoryBudget {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let b = f64::deserialize(d)?;
+        MemoryBudget::bytes(b).map_err(serde::de::Error::custom)
+    }
+}
+
 /// Environment variable setting the memory budget: a byte count with an
 /// optional `K`, `M`, `G` or `T` suffix (powers of 1024).
 pub const MEMORY_LIMIT_ENV: &str = "ALIAS_MEMORY_LIMIT";
@@ -256,5 +271,46 @@ mod tests {
             assert!(serde_json::from_str::<Bits>(bad).is_err(), "{bad}");
             assert!(serde_json::from_str::<Bytes>(bad).is_err(), "{bad}");
         }
+    }
+}
+
+#[cfg(test)]
+mod serde_round_trip {
+    use super::*;
+
+    /// Unit and result types read back what they wrote; a unit's reader
+    /// checks its value as its constructor does.
+    #[test]
+    fn units_and_results_round_trip_through_json() {
+        let b = MemoryBudget::bytes(123456.0).unwrap();
+        let s = serde_json::to_string(&b).unwrap();
+        assert_eq!(s, "123456.0");
+        assert_eq!(serde_json::from_str::<MemoryBudget>(&s).unwrap(), b);
+        assert!(serde_json::from_str::<MemoryBudget>("-1.0").is_err());
+        assert!(serde_json::from_str::<Ber>("1.5").is_err());
+        let (p, n) = (Ber::new(1e-5).unwrap(), Bits(12144));
+        let back: (Ber, Bits) =
+            serde_json::from_str(&serde_json::to_string(&(p, n)).unwrap()).unwrap();
+        assert_eq!(back, (p, n));
+        let g: crate::poly::Generator = "0x11021".parse().unwrap();
+        for f in crate::factor::factor(&g) {
+            let s = serde_json::to_string(&f).unwrap();
+            assert_eq!(
+                serde_json::from_str::<crate::factor::Factor>(&s).unwrap(),
+                f
+            );
+        }
+        let br = crate::bracket::brackets(&g, &[200], &[1e-5], Some(4)).unwrap();
+        let s = serde_json::to_string(&br).unwrap();
+        assert_eq!(
+            serde_json::from_str::<Vec<crate::bracket::Bracket>>(&s).unwrap(),
+            br
+        );
+        let pt = crate::bsc::CurvePoint::new(1e-5, 200, 16, 1e-20);
+        let s = serde_json::to_string(&pt).unwrap();
+        assert_eq!(
+            serde_json::from_str::<crate::bsc::CurvePoint>(&s).unwrap(),
+            pt
+        );
     }
 }

@@ -5,7 +5,7 @@
 use crate::Options;
 use crate::error::Result;
 use crate::figure::Figure;
-use aliasing_core::bsc::{CurvePoint, p_error};
+use aliasing_core::bsc::CurvePoint;
 use aliasing_core::document::{self, PudAt, Search};
 
 /// The generators drawn: the first eight listed (results, then the
@@ -39,15 +39,8 @@ pub fn as_compare(doc: &Search) -> document::Compare {
         }
         checks.push(document::CompareCheck::new(label.clone(), doc.width));
         for p in *at {
-            let pe = p_error(p.bits, p.ber);
-            let pt = CurvePoint {
-                ber: p.ber,
-                bits: p.bits,
-                data_bits: p.bits.saturating_sub(u64::from(doc.width)),
-                p_error: pe,
-                p_undetected: p.p_undetected,
-                p_alias_given_error: p.p_undetected / pe,
-            };
+            // (a search's BERs are in (0, 0.5]: P_err > 0, the ratio as computed before)
+            let pt = CurvePoint::new(p.ber, p.bits, u64::from(doc.width), p.p_undetected);
             points.push(document::ComparePoint::new(label.clone(), &pt, None));
         }
     }

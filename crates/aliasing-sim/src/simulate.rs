@@ -136,6 +136,7 @@ impl ResultFile {
 /// team) its result file and, for the whole run, its document; nothing at
 /// the other members.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Finished {
     /// The shard's (or merged run's) result file.
     pub file: Option<ResultFile>,

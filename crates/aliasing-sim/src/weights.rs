@@ -166,10 +166,7 @@ fn document(crc: &CrcAlgorithm, p: &Params, dist: &WeightDistribution) -> Weight
         .counts
         .iter()
         .enumerate()
-        .map(|(w, c)| WeightCount {
-            w,
-            count: c.clone().into(),
-        })
+        .map(|(w, c)| WeightCount::new(w, c.clone().into()))
         .collect();
     let ds = match (&dist.dual, p.dual) {
         (Some(d), true) => d
@@ -177,7 +174,7 @@ fn document(crc: &CrcAlgorithm, p: &Params, dist: &WeightDistribution) -> Weight
             .iter()
             .enumerate()
             .filter(|(_, c)| **c > 0)
-            .map(|(w, &count)| DualWeightCount { w, count })
+            .map(|(w, &count)| DualWeightCount::new(w, count))
             .collect(),
         _ => Vec::new(),
     };
@@ -197,6 +194,7 @@ pub struct WeightsPass {
 /// the document. On a team member other than 0 the file holds only that
 /// member's last part and there is no document.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct PassOutcome {
     /// The shard's result file (to write, and to [`merge`]).
     pub file: PassFile,

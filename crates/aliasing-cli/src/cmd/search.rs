@@ -405,15 +405,8 @@ fn plot(doc: &Search, path: &Path) -> Result<()> {
         }
         checks.push(document::CompareCheck::new(label.clone(), doc.width));
         for pt in pts {
-            let pe = aliasing_core::bsc::p_error(pt.bits, pt.ber);
-            let cp = aliasing_core::bsc::CurvePoint {
-                ber: pt.ber,
-                bits: pt.bits,
-                data_bits: pt.bits.saturating_sub(u64::from(doc.width)),
-                p_error: pe,
-                p_undetected: pt.p_undetected,
-                p_alias_given_error: pt.p_undetected / pe,
-            };
+            let width = u64::from(doc.width);
+            let cp = aliasing_core::bsc::CurvePoint::new(pt.ber, pt.bits, width, pt.p_undetected);
             points.push(document::ComparePoint::new(label.clone(), &cp, None));
         }
     }

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 /// The check a document is about: its name and width, and for a CRC its
 /// generator in full and Koopman hex (`null` for checksums).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct CheckInfo {
     /// Name (RevEng name, alias, or the polynomial as given).
     pub name: String,
@@ -49,6 +50,7 @@ impl From<&CrcAlgorithm> for CheckInfo {
 
 /// A Gilbert-Elliott burst channel as a curve document records it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ChannelInfo {
     /// The channel model, `"gilbert-elliott"`.
     pub model: String,

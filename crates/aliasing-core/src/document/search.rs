@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 /// The distance of a generator at one length.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct HdAt {
     /// Codeword length in bits.
     pub bits: u64,
@@ -18,6 +19,7 @@ pub struct HdAt {
 
 /// The exact `P_ud` of a generator at one length and BER.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct PudAt {
     /// Codeword length in bits.
     pub bits: u64,
@@ -122,6 +124,7 @@ impl SearchCatalogueEntry {
 
 /// Throughput of one stage of a search.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct SearchStage {
     /// Candidates that went through the stage.
     pub generators: u64,
@@ -143,6 +146,7 @@ impl From<&StageStats> for SearchStage {
 
 /// The two stages of a search.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct SearchStages {
     /// The distance stage.
     pub distance: SearchStage,

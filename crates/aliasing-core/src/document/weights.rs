@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// `A_w`: codewords of weight `w`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct WeightCount {
     /// The weight.
     pub w: usize,
@@ -14,11 +15,26 @@ pub struct WeightCount {
 
 /// `B_w`: dual-code words of weight `w`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct DualWeightCount {
     /// The weight.
     pub w: usize,
     /// Dual-code words of that weight.
     pub count: u64,
+}
+
+impl WeightCount {
+    /// `A_w = count`.
+    pub fn new(w: usize, count: Count) -> Self {
+        WeightCount { w, count }
+    }
+}
+
+impl DualWeightCount {
+    /// `B_w = count`.
+    pub fn new(w: usize, count: u64) -> Self {
+        DualWeightCount { w, count }
+    }
 }
 
 /// `alias weights` (kind `weights`).

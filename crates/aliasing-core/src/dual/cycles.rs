@@ -10,7 +10,7 @@ use crate::poly::Generator;
 /// One cycle of the register's state graph: a state on it and its length.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct Cycle {
+pub(crate) struct Cycle {
     /// A state on the cycle.
     pub rep: u64,
     /// Number of states on the cycle.
@@ -29,7 +29,7 @@ pub enum CycleMethod {
     Walk,
 }
 
-/// The cycle method [`cycles`] will use for `g`, without running it.
+/// The cycle method `cycles` will use for `g`, without running it.
 pub fn cycle_method(g: &Generator) -> CycleMethod {
     if gf2::is_primitive(g) {
         CycleMethod::Primitive
@@ -162,7 +162,7 @@ pub(super) fn walk_distinguished(g: &Generator, lf: &Lfsr) -> Option<Vec<Cycle>>
 }
 
 /// Every cycle of the state graph of `a -> x a mod g`; lengths add up to `2^r`.
-pub fn cycles(g: &Generator) -> Result<Vec<Cycle>> {
+pub(crate) fn cycles(g: &Generator) -> Result<Vec<Cycle>> {
     let r = g.width();
     if r > MAX_WIDTH {
         return Err(Error::Refused(crate::registry::Refusal::Width {

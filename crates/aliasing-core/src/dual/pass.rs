@@ -210,7 +210,7 @@ fn joined(tasks: &[Task]) -> Vec<Task> {
 
 /// The dual-code pass of one generator cut into work items fixed by the
 /// generator alone: the register states, cycle after cycle in the order of
-/// [`cycles`], cut into consecutive ranges of [`DualPass::segment`] states.
+/// `cycles`, cut into consecutive ranges of [`DualPass::segment`] states.
 ///
 /// Each item's tally ([`DualPass::item`]) is a histogram of window weights
 /// per length, integers; the tallies of all items add up to the `B_w` of

@@ -218,6 +218,7 @@ pub struct SearchJob {
 /// What a [`SearchJob`] gives at a team's member 0 (or alone): the shard's
 /// file and the report. Other members give nothing.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct SearchOutcome {
     /// The shard's result file (`None` on members other than 0).
     pub file: Option<ShardFile>,

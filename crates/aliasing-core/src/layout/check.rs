@@ -129,7 +129,7 @@ pub(super) fn load(src: &[u8], little_endian: bool) -> u64 {
 
 /// The CRC of `data`; CRC-32/ISO-HDLC goes through `crc32fast`.
 #[inline]
-pub fn crc_value(alg: &CrcAlgorithm, data: &[u8]) -> u64 {
+pub(crate) fn crc_value(alg: &CrcAlgorithm, data: &[u8]) -> u64 {
     if alg.width() == 32
         && alg.generator().normal() == 0x04C1_1DB7
         && alg.init() == 0xFFFF_FFFF
@@ -145,7 +145,7 @@ pub fn crc_value(alg: &CrcAlgorithm, data: &[u8]) -> u64 {
 
 /// Folded ones'-complement sum over `ranges` of `frame` plus `constant`
 /// (words big-endian, counted from the start of the concatenated ranges).
-pub fn internet_sum(frame: &[u8], ranges: &[(usize, usize)], constant: u16) -> u16 {
+pub(crate) fn internet_sum(frame: &[u8], ranges: &[(usize, usize)], constant: u16) -> u16 {
     let mut acc: u64 = constant as u64;
     let mut odd = false; // the concatenation so far has odd length
     for &(a, b) in ranges {

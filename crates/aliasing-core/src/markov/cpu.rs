@@ -4,7 +4,7 @@
 //! An [`Isa`] lists the instruction sets the hand-vectorised kernels use
 //! (FMA, AVX2, AVX-512F, AVX-512VL). Its fields are private, so a value that
 //! claims a feature comes only from [`Isa::detect`], which asks the CPU once
-//! per process (and honours [`super::NO_SIMD_ENV`]); [`Isa::scalar`], the
+//! per process (and honours `super::NO_SIMD_ENV`); [`Isa::scalar`], the
 //! portable paths, is always available. From an `Isa` the kernels take
 //! zero-sized *tokens* (`Fma`, `Avx2`, `Avx2Fma`, `Avx512`,
 //! `Avx512Vl`) that only this module can make: holding one proves its

@@ -67,7 +67,7 @@ pub(crate) fn estimate_bytes(width: u32) -> f64 {
 /// Checks a request: the channel's parameters, the width (at most
 /// [`MAX_WIDTH`]) and the memory (`estimate_bytes` against `budget`);
 /// one-line errors.
-pub fn check(g: &Generator, ge: &GilbertElliott, budget: MemoryBudget) -> Result<()> {
+pub(crate) fn check(g: &Generator, ge: &GilbertElliott, budget: MemoryBudget) -> Result<()> {
     ge.validate()?;
     if g.width() > MAX_WIDTH {
         return Err(Error::Refused(Refusal::Width {
@@ -84,7 +84,7 @@ pub fn check(g: &Generator, ge: &GilbertElliott, budget: MemoryBudget) -> Result
 }
 
 /// The aliasing curve of `g` on the channel `ge`, one [`CurvePoint`] per
-/// length in the order given, after [`check`] against the context's memory
+/// length in the order given, after `check` against the context's memory
 /// budget, watched by its progress (see [`solve_with`]). Each point's `ber`
 /// is the channel's mean BER ([`GilbertElliott::mean_ber`]); `p_error` is
 /// the channel's exact probability of at least one error in `bits` bits
@@ -100,7 +100,7 @@ pub fn curve(
 }
 
 /// [`curve`] without the checks: `ge` must be valid and the vectors must
-/// fit. The kernel of [`fused`] from width [`FUSED_WIDTH`], else
+/// fit. The kernel of [`fused`] from width `FUSED_WIDTH`, else
 /// `solve_stepwise` (a test reference). The result does not depend on the thread count.
 pub fn solve(g: &Generator, lengths: &[u64], ge: &GilbertElliott) -> Vec<CurvePoint> {
     solve_with(g, lengths, ge, &Silent)
@@ -123,7 +123,7 @@ pub fn solve_with(
 }
 
 /// The smallest width [`solve`] runs on [`fused`].
-pub const FUSED_WIDTH: u32 = 8;
+pub(crate) const FUSED_WIDTH: u32 = 8;
 
 /// The product chain one bit at a time: two [`butterfly::step`]s and a
 /// mix per bit, two vectors per channel state. The reference for

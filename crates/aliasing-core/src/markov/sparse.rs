@@ -31,7 +31,7 @@ const PARALLEL_STATES: usize = 1 << 15;
 
 /// A finite Markov chain driven by bit errors, in error-mass form.
 #[derive(Debug, Clone)]
-pub struct ErrorChain {
+pub(crate) struct ErrorChain {
     clean: CsMat<f64>,
     error: CsMat<f64>,
     start: Vec<f64>,
@@ -192,7 +192,7 @@ impl ErrorChain {
 /// `shift(s) ^ (msb(s) ^ b ? g : 0)`. The error-free register stays in state 0
 /// (linearity), which is the start state and the only accepting state.
 /// Memory: about `2^r * 40` bytes; the caller checks the width.
-pub fn crc_chain(g: &Generator, p: f64) -> Result<ErrorChain> {
+pub(crate) fn crc_chain(g: &Generator, p: f64) -> Result<ErrorChain> {
     crate::bsc::check_ber(p)?;
     let r = g.width();
     if r > 30 {

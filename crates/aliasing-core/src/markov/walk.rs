@@ -103,7 +103,7 @@ pub fn supports(g: &Generator) -> bool {
 }
 
 /// `true` when the CPU runs the vector path (x86-64 with AVX2 and FMA, and
-/// [`super::NO_SIMD_ENV`] not set): [`Isa::vectorises_walk`] of
+/// `super::NO_SIMD_ENV` not set): [`Isa::vectorises_walk`] of
 /// [`Isa::detect`].
 /// Elsewhere every group takes the scalar path (the same bits, several
 /// times slower), and the solver uses [`super::butterfly`] instead.

@@ -263,7 +263,7 @@ pub enum Refusal {
         what: String,
     },
     /// A point of the Fletcher-16 method that neither of its bounds
-    /// certifies to [`crate::fletcher::TOLERANCE`] relative.
+    /// certifies to `crate::fletcher::TOLERANCE` relative.
     #[error(
         "Fletcher-16 over {bytes} bytes at BER {ber:e} is not certified exact ({method} bound \
          {bound:.1e} against {value:.3e}{}): simulate the frame instead",

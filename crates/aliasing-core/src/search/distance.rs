@@ -15,7 +15,7 @@
 //! hit is a genuine weight-`w` codeword. Generators divisible by `x + 1`
 //! have only even-weight codewords and skip odd `w`.
 //!
-//! For widths up to [`BITSET_WIDTH`] the set is a bitset of `2^r` bits, which
+//! For widths up to `BITSET_WIDTH` the set is a bitset of `2^r` bits, which
 //! fills after a few hundred positions: the search for weight 4, 5, 6 then
 //! ends at the first probe. Wider generators use a hash set.
 //!
@@ -35,13 +35,13 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// Widest generator whose searches use a `2^r`-bit set (32 MiB at 28).
-pub const BITSET_WIDTH: u32 = 26;
+pub(crate) const BITSET_WIDTH: u32 = 26;
 
 /// Largest number of set probes and inserts one generator may take.
-pub const WORK_LIMIT: f64 = 4e9;
+pub(crate) const WORK_LIMIT: f64 = 4e9;
 
 /// Longest codeword length accepted, in bits.
-pub const MAX_LENGTH: u64 = 1 << 26;
+pub(crate) const MAX_LENGTH: u64 = 1 << 26;
 
 /// Multiplicative hash for syndromes (already well mixed by the LFSR).
 #[derive(Default)]
@@ -162,8 +162,8 @@ fn min_span(
 /// `lengths` (codeword bits, check bits included, each above the width):
 /// the least weight of an undetectable error pattern.
 ///
-/// Refuses lengths not above the width or above [`MAX_LENGTH`], and searches
-/// over [`WORK_LIMIT`] (high distances at long lengths of wide generators).
+/// Refuses lengths not above the width or above `MAX_LENGTH`, and searches
+/// over `WORK_LIMIT` (high distances at long lengths of wide generators).
 pub fn min_distances(g: &Generator, lengths: &[u64]) -> Result<Vec<u32>> {
     let r = g.width() as u64;
     for &n in lengths {

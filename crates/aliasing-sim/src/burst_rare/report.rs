@@ -84,6 +84,7 @@ impl crate::shard::Tally for BurstTally {
 
 /// The result of a burst-channel rare-event run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct BurstRareResult {
     /// How it was obtained (an estimate, never exact).
     pub method: String,
@@ -186,6 +187,7 @@ impl crate::shard::Tally for JointBurstTally {
 /// joint escape (every check passes), each an estimate with its interval,
 /// from the same draws.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct BurstJointResult {
     /// How it was obtained (an estimate, never exact).
     pub method: String,
