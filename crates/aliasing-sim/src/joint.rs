@@ -93,7 +93,7 @@ impl StackParams {
             return Err(Error::Param {
                 param: aliasing_core::Param::MaxWeight,
                 reason: format!(
-                    "the largest weight enumerated must be 2 to 5, not {}",
+                    "the largest weight enumerated (max-weight) must be 2 to 5, not {}",
                     self.max_weight
                 ),
             });
