@@ -25,7 +25,7 @@ impl Lfsr {
         if width > MAX_WIDTH {
             return Err(Error::Refused(crate::registry::Refusal::Width {
                 entry: crate::registry::Entry::Dual,
-                width: width,
+                width,
                 min: 1,
                 max: MAX_WIDTH,
             }));

@@ -341,8 +341,8 @@ fn certified(l: &Layout, p: f64) -> Result<f64> {
     }
     Err(Error::Limit(crate::error::Limit::FieldAccuracy {
         ber: p,
-        bits: l.bits as u64,
-        words: l.full_words as u64,
+        bits: l.bits,
+        words: l.full_words,
         reason: failed.join("; "),
     }))
 }
