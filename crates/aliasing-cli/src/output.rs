@@ -130,6 +130,17 @@ pub enum Format {
     Json,
 }
 
+impl From<Format> for aliasing_core::document::text::Format {
+    fn from(f: Format) -> Self {
+        use aliasing_core::document::text::Format as F;
+        match f {
+            Format::Table => F::Table,
+            Format::Csv => F::Csv,
+            Format::Json => F::Json,
+        }
+    }
+}
+
 /// Writes `text` to `path` atomically, or to stdout when `path` is `None`
 /// (to the returned document instead, in a [`crate::run_document`] call).
 pub fn emit(path: Option<&Path>, text: &str) -> Result<()> {
@@ -145,57 +156,6 @@ pub fn emit(path: Option<&Path>, text: &str) -> Result<()> {
         }
         Some(p) => aliasing_core::atomic::write(p, text.as_bytes())
             .with_context(|| format!("cannot write {}", p.display())),
-    }
-}
-
-/// Renders rows as aligned columns; the first row is the header.
-pub fn table(rows: &[Vec<String>]) -> String {
-    let cols = rows.iter().map(|r| r.len()).max().unwrap_or(0);
-    let mut widths = vec![0; cols];
-    for r in rows {
-        for (i, c) in r.iter().enumerate() {
-            widths[i] = widths[i].max(c.chars().count());
-        }
-    }
-    let mut s = String::new();
-    for r in rows {
-        let line: Vec<String> = r
-            .iter()
-            .enumerate()
-            .map(|(i, c)| format!("{c:>w$}", w = widths[i]))
-            .collect();
-        s.push_str(line.join("  ").trim_end());
-        s.push('\n');
-    }
-    s
-}
-
-/// Renders rows as CSV; the first row is the header.
-pub fn csv(rows: &[Vec<String>]) -> String {
-    let mut s = String::new();
-    for r in rows {
-        let line: Vec<String> = r
-            .iter()
-            .map(|c| {
-                if c.contains([',', '"', '\n']) {
-                    format!("\"{}\"", c.replace('"', "\"\""))
-                } else {
-                    c.clone()
-                }
-            })
-            .collect();
-        s.push_str(&line.join(","));
-        s.push('\n');
-    }
-    s
-}
-
-/// A probability for tables: shortest round-trip form in scientific notation.
-pub fn prob(x: f64) -> String {
-    if x == 0.0 {
-        "0".into()
-    } else {
-        format!("{x:.6e}")
     }
 }
 
@@ -232,36 +192,17 @@ fn long_run_to(seconds: f64, what: &str, out: &mut dyn Write, announce: bool) ->
         bail!(
             "{what} is estimated to take {}, over the limit of a day: ask for less, \
              or add --allow-long to run it anyway",
-            duration(seconds)
+            aliasing_core::document::text::duration(seconds)
         );
     }
     if announce {
         let _ = writeln!(
             out,
             "{what}: estimated to take {} (a cost model's estimate; Ctrl-C stops it)",
-            duration(seconds)
+            aliasing_core::document::text::duration(seconds)
         );
     }
     Ok(())
-}
-
-/// A duration for people: `45 s`, `12 min`, `3.4 h`, `2.1 days`, `1.4e3 years`.
-pub fn duration(seconds: f64) -> String {
-    const DAY: f64 = 86_400.0;
-    const YEAR: f64 = 365.25 * DAY;
-    if seconds < 90.0 {
-        format!("about {seconds:.0} s")
-    } else if seconds < 5400.0 {
-        format!("about {:.0} min", seconds / 60.0)
-    } else if seconds < 2.0 * DAY {
-        format!("about {:.1} h", seconds / 3600.0)
-    } else if seconds < YEAR {
-        format!("about {:.1} days", seconds / DAY)
-    } else if seconds < 1000.0 * YEAR {
-        format!("about {:.1} years", seconds / YEAR)
-    } else {
-        format!("about {:.1e} years", seconds / YEAR)
-    }
 }
 
 #[cfg(test)]
@@ -291,9 +232,5 @@ mod tests {
         );
         assert!(e.to_string().contains("--allow-long"), "{e}");
         assert!(!e.to_string().contains('\n'));
-        assert_eq!(duration(45.0), "about 45 s");
-        assert_eq!(duration(600.0), "about 10 min");
-        assert_eq!(duration(3.156e7 * 2.0), "about 2.0 years");
-        assert_eq!(duration(3.156e7 * 1e6), "about 1.0e6 years");
     }
 }

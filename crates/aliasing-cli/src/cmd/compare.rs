@@ -7,15 +7,11 @@ use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
 use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
-use aliasing_core::bsc;
 use aliasing_core::check::CheckSpec;
-use aliasing_core::compare;
 use aliasing_core::ctx::Job;
-use aliasing_core::document::{self, Compare};
 use aliasing_core::job::{CompareJob, GivenBytes};
 use aliasing_core::progress::Progress;
 use anyhow::Result;
-use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// Arguments of `alias compare`.
@@ -113,78 +109,6 @@ pub fn run(args: Args) -> Result<()> {
     let bar = Bar::stderr();
     let doc = job.run(&crate::args::context(None)?.with_progress(&Columns(&bar)))?;
     plot(args.plot.as_deref(), &doc)?;
-    let text = match args.format {
-        Format::Json => document::to_json_sorted(&doc)?,
-        Format::Csv => output::csv(&rows(&job, &doc, true)),
-        Format::Table => table(&job, &doc),
-    };
+    let text = job.render(&doc, args.format.into())?;
     output::emit(args.output.as_deref(), &text)
-}
-
-/// One row per BER and length, header first: each check's P(alias | error)
-/// or `n/a` (numbers in full for CSV).
-fn rows(job: &CompareJob, doc: &Compare, full: bool) -> Vec<Vec<String>> {
-    let fmt = |x: f64| {
-        if full {
-            format!("{x:e}")
-        } else {
-            output::prob(x)
-        }
-    };
-    let mut head: Vec<String> = ["bytes", "bits", "ber", "p_error"]
-        .map(String::from)
-        .to_vec();
-    head.extend(doc.checks.iter().map(|c| c.name.clone()));
-    let value: HashMap<(&str, u64, u64), f64> = doc
-        .points
-        .iter()
-        .map(|pt| {
-            (
-                (pt.check.as_str(), pt.bytes.unwrap_or(0), pt.ber.to_bits()),
-                pt.p_alias_given_error,
-            )
-        })
-        .collect();
-    let mut rows = vec![head];
-    for &p in job.bers() {
-        for &b in job.bytes() {
-            let mut r = vec![
-                b.to_string(),
-                (8 * b).to_string(),
-                fmt(p),
-                fmt(bsc::p_error(8 * b, p)),
-            ];
-            for c in &doc.checks {
-                r.push(match value.get(&(c.name.as_str(), b, p.to_bits())) {
-                    Some(&x) => fmt(x),
-                    None => "n/a".into(),
-                });
-            }
-            rows.push(r);
-        }
-    }
-    rows
-}
-
-/// The table form: what the values are, the rows, the notes of n/a columns.
-fn table(job: &CompareJob, doc: &Compare) -> String {
-    let mut s = String::from(
-        "# P(alias | error): probability that a frame with at least one bit error passes the check\n",
-    );
-    s.push_str(match job.given() {
-        Some(compare::Given::Data(_)) => {
-            "# given data, each frame the data then the check field computed from them; Internet checksum over its actual bits\n"
-        }
-        Some(compare::Given::Frame(_)) => {
-            "# given frame as captured, check field verified; Internet checksum over its actual bits\n"
-        }
-        None => "# random data; lengths are whole frames in bytes, check field included\n",
-    });
-    s.push_str(&output::table(&rows(job, doc, false)));
-    for c in &doc.checks {
-        if let Some(why) = &c.note {
-            s.push_str(&format!("# n/a {}: {why}\n", c.name));
-        }
-    }
-    s
 }

@@ -5,14 +5,12 @@ use crate::args::{parse_bers, plot, read_frame, read_payload};
 use crate::output::{self, Format};
 use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
-use aliasing_core::bsc::CurvePoint;
 use aliasing_core::check::CheckSpec;
 use aliasing_core::ctx::Job;
-use aliasing_core::document::{self, Curve};
+use aliasing_core::document::BracketDoc;
 use aliasing_core::job::{CurveJob, GivenBytes};
-use aliasing_core::{catalogue, curve};
+use aliasing_core::{bracket, catalogue, curve};
 use anyhow::{Result, bail};
-use rayon::prelude::*;
 use std::path::PathBuf;
 
 /// BERs used when `--ber` is not given (those of the study).
@@ -173,14 +171,12 @@ pub fn run(args: Args) -> Result<()> {
         if crc.generator().width() > aliasing_core::dual::MAX_WIDTH
             && args.method == MethodArg::Auto
         {
-            return super::bracket::run(
-                &crc,
-                &bits,
-                &bers,
-                &lengths_note,
-                args.format,
-                args.output.as_deref(),
-            );
+            // the certified bracket from the enumerated low weights
+            let bar = Bar::stderr();
+            let b = bracket::brackets_with(&crc.generator(), &bits, &bers, None, &bar)?;
+            bar.finish();
+            let text = BracketDoc::of(&crc, &b).render(args.format.into(), &lengths_note)?;
+            return output::emit(args.output.as_deref(), &text);
         }
     }
     let ctx = crate::args::context(args.memory.as_deref())?;
@@ -189,79 +185,6 @@ pub fn run(args: Args) -> Result<()> {
     let bar = Bar::stderr();
     let doc = job.run(&ctx.with_progress(&bar))?;
     plot(args.plot.as_deref(), &doc)?;
-    let text = match args.format {
-        Format::Json => document::to_json_sorted(&doc)?,
-        Format::Csv => output::csv(&rows(&doc, true)),
-        Format::Table => table(&doc, &lengths_note),
-    };
+    let text = doc.render(args.format.into(), &lengths_note)?;
     output::emit(args.output.as_deref(), &text)
-}
-
-/// The points' rows, header first (numbers in full for CSV).
-fn rows(doc: &Curve, csv: bool) -> Vec<Vec<String>> {
-    let width = doc.check.width;
-    let head = [
-        "ber",
-        "bits",
-        "data_bits",
-        "P(error)",
-        "P(undetected)",
-        "P(alias|error)",
-    ];
-    let mut rows = vec![head.map(String::from).to_vec()];
-    rows[0].push(format!("P(alias|error)/2^-{width}"));
-    // Shortest round-trip formatting of 60,000 points is a visible share
-    // of a width-16 run: rows are formatted in parallel.
-    let num = |x: f64| {
-        if csv {
-            format!("{x:e}")
-        } else {
-            output::prob(x)
-        }
-    };
-    rows.par_extend(doc.points.par_iter().map(|pt: &CurvePoint| {
-        vec![
-            format!("{:e}", pt.ber),
-            pt.bits.to_string(),
-            pt.data_bits.to_string(),
-            num(pt.p_error),
-            num(pt.p_undetected),
-            num(pt.p_alias_given_error),
-            num(pt.p_alias_given_error * 2f64.powi(width as i32)),
-        ]
-    }));
-    rows
-}
-
-/// The table form: the check, channel, method and lengths, then the rows.
-fn table(doc: &Curve, lengths_note: &str) -> String {
-    let c = &doc.check;
-    let head = match (&c.full, &c.koopman) {
-        (Some(f), Some(k)) => format!("CRC: {} (width {}, full {f}, Koopman {k})", c.name, c.width),
-        _ => format!("check: {} ({} check bits)", c.name, c.width),
-    };
-    let head = match &doc.channel {
-        Some(ge) => format!(
-            "{head}\nchannel: Gilbert-Elliott bursts, good-state BER {:e}, \
-             bad-state BER {:e}, P(good->bad) {:e}, P(bad->good) {:e} per bit \
-             (bad {:.4e} of the time, mean BER {:.4e}; first bit stationary); \
-             ber column = mean BER, P(error) exact for this channel",
-            ge.p_good, ge.p_bad, ge.good_to_bad, ge.bad_to_good, ge.bad_fraction, ge.mean_ber
-        ),
-        None => head,
-    };
-    // the frame note of a CRC not of whole bytes rides on the method
-    let (method, lengths_note) = match doc.method.split_once("; frame:") {
-        Some((m, note)) => (m, format!("{lengths_note}\nframe:{note}")),
-        None => (doc.method.as_str(), lengths_note.to_string()),
-    };
-    format!(
-        "{head}\n\
-         method: {method} (exact)\n\
-         lengths: codeword bits, check bits included; {lengths_note}\n\
-         P(alias|error) = P(undetected) / P(error); \
-         2^-{w} is an ideal {w}-bit check on random data\n\n{}",
-        output::table(&rows(doc, false)),
-        w = c.width,
-    )
 }

@@ -8,12 +8,12 @@ use crate::output::{self, Format};
 use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
 use aliasing_core::ctx::Job;
-use aliasing_core::document::{self, HdAt, PudAt, Search};
+use aliasing_core::document::{self, Search};
 use aliasing_core::job::search::{self, SearchJob, ShardBody, ShardFile};
 use aliasing_core::search::{Objective, Query};
 use aliasing_sim::shard::Team;
 use anyhow::{Context, Result, bail};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Ranking objective on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -188,10 +188,8 @@ fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
 
 /// Prints (and plots) a report.
 fn emit(a: &Args, doc: &Search) -> Result<()> {
-    if let Some(p) = &a.plot {
-        plot(doc, p)?;
-    }
-    output::emit(a.output.as_deref(), &render(doc, a.format)?)
+    crate::args::plot(a.plot.as_deref(), doc)?;
+    output::emit(a.output.as_deref(), &doc.render(a.format.into())?)
 }
 
 /// `--rank per-length`: one search per length, each ranked as if it were
@@ -207,217 +205,10 @@ fn per_length(a: &Args, job: &SearchJob) -> Result<()> {
         let bar = Bar::when(true);
         let ctx = crate::args::context(None)?;
         let done = job.at_length(n)?.run(&ctx.with_progress(&bar))?;
-        docs.push((n, done.document.expect("one process")));
+        docs.push(done.document.expect("one process"));
     }
-    let text = match a.format {
-        Format::Json => {
-            let docs = docs.into_iter().map(|(_, d)| d).collect();
-            document::to_json_sorted(&document::SearchPerLength::new(job.query(), docs))?
-        }
-        Format::Csv => {
-            let mut out = String::new();
-            for (i, (_, d)) in docs.iter().enumerate() {
-                let t = render(d, Format::Csv)?;
-                // one header: the later reports' first line is the same
-                out += if i == 0 {
-                    &t
-                } else {
-                    t.split_once('\n').map_or("", |x| x.1)
-                };
-            }
-            out
-        }
-        Format::Table => docs
-            .iter()
-            .map(|(n, d)| {
-                Ok(format!(
-                    "## ranked at {n} bits alone\n{}",
-                    render(d, Format::Table)?
-                ))
-            })
-            .collect::<Result<Vec<_>>>()?
-            .join("\n"),
-    };
-    output::emit(a.output.as_deref(), &text)
-}
-
-/// The report's text in `format`.
-fn render(doc: &Search, format: Format) -> Result<String> {
-    Ok(match format {
-        Format::Json => document::to_json_sorted(doc)?,
-        Format::Csv => output::csv(&csv_rows(doc)),
-        Format::Table => table(doc),
-    })
-}
-
-/// The CSV rows: one per result, length and BER.
-fn csv_rows(doc: &Search) -> Vec<Vec<String>> {
-    let head = [
-        "rank",
-        "koopman",
-        "full",
-        "reciprocal_of",
-        "min_hd",
-        "bits",
-        "hd",
-        "ber",
-        "p_undetected",
-    ];
-    let mut rows = vec![head.map(String::from).to_vec()];
-    for r in &doc.results {
-        for (li, h) in r.hd.iter().enumerate() {
-            for pt in &r.points[li * doc.bers.len()..(li + 1) * doc.bers.len()] {
-                rows.push(vec![
-                    r.rank.to_string(),
-                    r.koopman.clone(),
-                    r.full.clone(),
-                    r.reciprocal_of.clone().unwrap_or_default(),
-                    r.min_hd.to_string(),
-                    h.bits.to_string(),
-                    h.hd.to_string(),
-                    format!("{:e}", pt.ber),
-                    format!("{:e}", pt.p_undetected),
-                ]);
-            }
-        }
-    }
-    rows
-}
-
-/// A table row: rank, Koopman and full forms, mirror or names, the HDs and
-/// every P_ud.
-fn row(
-    rank: String,
-    koopman: &str,
-    full: &str,
-    mirror: String,
-    hd: &[HdAt],
-    points: &[PudAt],
-) -> Vec<String> {
-    let hd: Vec<String> = hd.iter().map(|h| h.hd.to_string()).collect();
-    let mut v = vec![rank, koopman.into(), full.into(), mirror, hd.join(",")];
-    v.extend(points.iter().map(|p| output::prob(p.p_undetected)));
-    v
-}
-
-/// The table form.
-fn table(doc: &Search) -> String {
-    let shard = match doc.shard.count {
-        1 => String::new(),
-        _ => format!("; shard {}/{}", doc.shard.index, doc.shard.count),
-    };
-    let mut s = format!(
-        "# search: {}; objective {}{shard}\n",
-        doc.candidates, doc.objective
-    );
-    s += "# lengths: codeword bits, check bits included; P_ud exact (dual-code weights); score = worst case over the lengths, BER by BER in the order given\n";
-    let hist: Vec<String> = doc
-        .hd_histogram
-        .iter()
-        .rev()
-        .map(|(h, c)| format!("HD {h}: {c}"))
-        .collect();
-    s += &format!("# minimum distance over the lengths: {}\n", hist.join(", "));
-    let (d, u) = (&doc.stages.distance, &doc.stages.p_undetected);
-    s += &format!(
-        "# stages: distance {} generators in {:.2} s ({:.0}/s); P_ud {} in {:.2} s ({:.1}/s)\n",
-        d.generators, d.seconds, d.per_second, u.generators, u.seconds, u.per_second
-    );
-    let mut head = ["rank", "koopman", "full", "mirror", "hd"]
-        .map(String::from)
-        .to_vec();
-    for &n in &doc.lengths {
-        for &p in &doc.bers {
-            head.push(format!("P_ud@{n},{p:e}"));
-        }
-    }
-    let mut rows = vec![head.clone()];
-    for r in &doc.results {
-        let mirror = r
-            .reciprocal_of
-            .as_ref()
-            .and_then(|k| doc.results.iter().position(|x| &x.koopman == k));
-        let mirror = mirror
-            .map(|j| format!("=#{} reversed", j + 1))
-            .unwrap_or_default();
-        rows.push(row(
-            r.rank.to_string(),
-            &r.koopman,
-            &r.full,
-            mirror,
-            &r.hd,
-            &r.points,
-        ));
-    }
-    s += &output::table(&rows);
-    s += &catalogue_table(doc, head);
-    for n in &doc.notes {
-        s += &format!("# note: {n}\n");
-    }
-    s
-}
-
-/// The catalogue's CRCs of the width, as rows under `head` (nothing when
-/// the catalogue has none).
-fn catalogue_table(doc: &Search, head: Vec<String>) -> String {
-    if doc.catalogue.is_empty() {
-        return String::new();
-    }
-    let mut s = format!("\n# the catalogue's CRCs of width {}\n", doc.width);
-    let mut rows = vec![head];
-    rows[0][3] = "names".into();
-    for k in &doc.catalogue {
-        let rank = match k.rank {
-            Some(st) if st.best == st.worst => st.best.to_string(),
-            Some(st) => format!("{}..{}", st.best, st.worst),
-            None => "-".into(),
-        };
-        rows.push(row(
-            rank,
-            &k.koopman,
-            &k.full,
-            k.names.clone(),
-            &k.hd,
-            &k.points,
-        ));
-    }
-    s += &output::table(&rows);
-    s
-}
-
-/// Draws P(alias | error) of the first 8 results and the catalogue's CRCs.
-fn plot(doc: &Search, path: &Path) -> Result<()> {
-    let results = doc
-        .results
-        .iter()
-        .take(8)
-        .map(|r| (&r.koopman, r.min_hd, &r.points));
-    let known = doc
-        .catalogue
-        .iter()
-        .map(|k| (&k.names, k.min_hd, &k.points));
-    let mut checks: Vec<document::CompareCheck> = Vec::new();
-    let mut points = Vec::new();
-    for (name, min_hd, pts) in results.chain(known) {
-        let label = format!("{name} HD {min_hd}");
-        if checks.iter().any(|c| c.name == label) {
-            continue;
-        }
-        checks.push(document::CompareCheck::new(label.clone(), doc.width));
-        for pt in pts {
-            let pe = aliasing_core::bsc::p_error(pt.bits, pt.ber);
-            let cp = aliasing_core::bsc::CurvePoint {
-                ber: pt.ber,
-                bits: pt.bits,
-                data_bits: pt.bits.saturating_sub(u64::from(doc.width)),
-                p_error: pe,
-                p_undetected: pt.p_undetected,
-                p_alias_given_error: pt.p_undetected / pe,
-            };
-            points.push(document::ComparePoint::new(label.clone(), &cp, None));
-        }
-    }
-    crate::args::plot(Some(path), &document::Compare::new(None, checks, points))
+    let doc = document::SearchPerLength::new(job.query(), docs);
+    output::emit(a.output.as_deref(), &doc.render(a.format.into())?)
 }
 
 #[cfg(test)]

@@ -126,6 +126,7 @@ pub fn merge_report(
     emit(&doc?, format, output, plot)
 }
 
+/// Plots (with `--plot`) and writes the document.
 fn emit(
     doc: &document::Stack,
     format: Format,
@@ -133,57 +134,5 @@ fn emit(
     plot_to: Option<&Path>,
 ) -> Result<()> {
     crate::args::plot(plot_to, doc)?;
-    let text = match format {
-        Format::Json => document::to_json_sorted(doc)?,
-        Format::Csv => output::csv(&rows(doc, true)),
-        Format::Table => {
-            let mut s = String::from(
-                "# P(escape | error): a frame with at least one bit error passes every check\n\
-                 # joint: exact low-weight CRC codewords through the checksums; [low, high] certified\n\
-                 # (or the 95% interval when a weight is sampled; exact at BER 0 and 0.5; - : the bracket alone)\n\
-                 # product: the study's, the CRC's P(alias | error) x the end-to-end checksum's\n",
-            );
-            s.push_str(&output::table(&rows(doc, false)));
-            s
-        }
-    };
-    output::emit(output, &text)
-}
-
-fn rows(doc: &document::Stack, full: bool) -> Vec<Vec<String>> {
-    let fmt = |x: f64| {
-        if full {
-            format!("{x:e}")
-        } else {
-            output::prob(x)
-        }
-    };
-    let head = [
-        "bytes",
-        "ber",
-        "p_error",
-        "joint",
-        "low",
-        "high",
-        "joint|error",
-        "product",
-        "ratio",
-    ];
-    let mut rows = vec![head.map(String::from).to_vec()];
-    let or_dash = |x: Option<f64>| x.map_or_else(|| "-".to_string(), fmt);
-    for pt in &doc.points {
-        let j = &pt.joint;
-        rows.push(vec![
-            pt.bytes.to_string(),
-            fmt(pt.ber),
-            fmt(pt.p_error),
-            or_dash(j.estimate),
-            fmt(j.low),
-            fmt(j.high),
-            or_dash(pt.joint_given_error()),
-            or_dash(pt.independence_product),
-            or_dash(pt.ratio),
-        ]);
-    }
-    rows
+    output::emit(output, &doc.render(format.into())?)
 }

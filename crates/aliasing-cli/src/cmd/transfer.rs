@@ -8,7 +8,6 @@ use crate::lengths::{parse_lengths, parse_size};
 use crate::output::{self, Format, OutPath, PlotPath};
 use crate::progress::Bar;
 use aliasing_core::ctx::Job;
-use aliasing_core::document::{self, Transfer};
 use aliasing_sim::corruption::Corruption;
 use aliasing_sim::transfer::{Tallies, TransferJob, TransferParams};
 use anyhow::{Context, Result, bail};
@@ -136,13 +135,8 @@ pub fn run(a: Args) -> Result<()> {
     {
         output::emit(Some(p.path()), &kept.to_text()?)?;
     }
-    emit(
-        &doc,
-        a.format,
-        a.output.as_deref(),
-        a.plot.as_deref(),
-        drawn,
-    )
+    crate::args::plot(a.plot.as_deref(), &doc)?;
+    output::emit(a.output.as_deref(), &doc.render(a.format.into(), drawn)?)
 }
 
 /// The request of the arguments.
@@ -206,145 +200,4 @@ fn parse_hops(s: &str) -> Result<Vec<u32>> {
     out.sort_unstable();
     out.dedup();
     Ok(out)
-}
-
-/// Writes `doc`; `burst` is `(draws, seed)` of a burst-channel estimate.
-fn emit(
-    doc: &Transfer,
-    format: Format,
-    output: Option<&Path>,
-    plot_to: Option<&Path>,
-    burst: Option<(u64, u64)>,
-) -> Result<()> {
-    crate::args::plot(plot_to, doc)?;
-    let text = match format {
-        Format::Json => document::to_json_sorted(doc)?,
-        Format::Csv => output::csv(&rows(doc, true)),
-        Format::Table => {
-            let what = "delivered corrupted (every check passed)";
-            let joint = match burst {
-                Some((draws, seed)) => format!(
-                    "# joint: P(a frame sent is delivered corrupted) on the burst channel: \
-                     rare-event estimate of the joint escape (the CRC and the checksums all \
-                     pass), {draws} draws per frame length, seed {seed}; [low, high] its 95% \
-                     interval"
-                ),
-                None => "# joint: P(a frame sent is delivered corrupted), alias stack's value at \
-                         1 hop; [low, high] its bracket"
-                    .to_string(),
-            };
-            let mut s = format!(
-                "# {} bytes over {}: expected frames {what}\n\
-                 {joint}\n\
-                 # escapes = sent x joint; P(>=1) = 1 - (1 - q)^frames, q = joint x sent / frames; - : the bracket alone\n\
-                 # independence: frames x hops x P(error) x the study's product (CRC x TCP checksum)\n",
-                doc.size_bytes, doc.stack
-            );
-            if let Some(c) = corruption_rows(doc) {
-                s.push_str(
-                    "# corruption inside hosts and routers (the same at every BER and hops): \
-                     escapes = frames x rate x p_miss; total = link escapes + these\n",
-                );
-                if let Some(d) = &doc.digest {
-                    s.push_str(&format!(
-                        "# p_miss: the TCP checksum and the end-to-end CRC {d} over each \
-                         segment's data both pass (the links' columns without {d})\n"
-                    ));
-                }
-                for line in output::table(&c).lines() {
-                    s.push_str("# ");
-                    s.push_str(line);
-                    s.push('\n');
-                }
-            }
-            s.push_str(&output::table(&rows(doc, false)));
-            s
-        }
-    };
-    output::emit(output, &text)
-}
-
-fn rows(doc: &Transfer, full: bool) -> Vec<Vec<String>> {
-    let fmt = |x: f64| {
-        if full {
-            format!("{x:e}")
-        } else {
-            output::prob(x)
-        }
-    };
-    let or_dash = |x: Option<f64>| x.map_or_else(|| "-".to_string(), fmt);
-    let head = [
-        "mtu",
-        "frame",
-        "ber",
-        "hops",
-        "frames",
-        "sent",
-        "p_error",
-        "joint",
-        "escapes",
-        "low",
-        "high",
-        "p_at_least_one",
-        "bytes_per_escape",
-        "independence",
-    ];
-    let mut rows = vec![head.map(String::from).to_vec()];
-    for pt in &doc.points {
-        let mut row = vec![
-            pt.mtu.to_string(),
-            pt.frame_bytes.to_string(),
-            fmt(pt.ber),
-            pt.hops.to_string(),
-            pt.frames.to_string(),
-            or_dash(pt.frames_sent),
-            fmt(pt.p_error),
-            or_dash(pt.joint_per_frame.estimate),
-            or_dash(pt.escapes.estimate),
-            fmt(pt.escapes.low),
-            fmt(pt.escapes.high),
-            or_dash(pt.p_at_least_one.estimate),
-            or_dash(pt.bytes_per_escape),
-            or_dash(pt.independence_escapes),
-        ];
-        if let Some(t) = &pt.total_escapes {
-            row.extend(pt.corruption.iter().map(|c| fmt(c.escapes)));
-            row.extend([or_dash(t.estimate), fmt(t.low), fmt(t.high)]);
-        }
-        rows.push(row);
-    }
-    // corruption columns: one per model (its escapes), then the total
-    if let Some(pt) = doc.points.iter().find(|p| p.total_escapes.is_some()) {
-        rows[0].extend(pt.corruption.iter().map(|c| format!("{}_escapes", c.model)));
-        rows[0].extend(["total_escapes", "total_low", "total_high"].map(String::from));
-    }
-    rows
-}
-
-/// The table's corruption lines: per MTU and model, rate, p_miss, escapes
-/// and method; `None` without corruption.
-fn corruption_rows(doc: &Transfer) -> Option<Vec<Vec<String>>> {
-    let mut rows = vec![
-        ["mtu", "model", "rate", "p_miss", "escapes", "method"]
-            .map(String::from)
-            .to_vec(),
-    ];
-    let mut seen = Vec::new();
-    for pt in &doc.points {
-        if pt.corruption.is_empty() || seen.contains(&pt.mtu) {
-            continue;
-        }
-        seen.push(pt.mtu);
-        for c in &pt.corruption {
-            rows.push(vec![
-                pt.mtu.to_string(),
-                c.model.clone(),
-                output::prob(c.rate),
-                output::prob(c.p_miss),
-                output::prob(c.escapes),
-                c.method.clone(),
-            ]);
-        }
-    }
-    (rows.len() > 1).then_some(rows)
 }

@@ -10,7 +10,7 @@ use crate::output::{self, Format};
 use crate::output::{OutPath, PlotPath};
 use aliasing_core::crc::CrcAlgorithm;
 use aliasing_core::ctx::Job;
-use aliasing_core::document::{self, Weights};
+use aliasing_core::document::Weights;
 use aliasing_core::shard::Shard;
 use aliasing_core::weights::WeightMethod;
 use aliasing_sim::shard::Team;
@@ -120,7 +120,7 @@ fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
     if let Some(p) = &args.plot {
         draw(job.crc(), &doc, p)?;
     }
-    output::emit(args.output.as_deref(), &render(&doc, args.format)?)
+    output::emit(args.output.as_deref(), &doc.render(args.format.into())?)
 }
 
 /// Reads result files of a split dual-code pass, adds them (each shard once,
@@ -131,7 +131,7 @@ pub fn merge(paths: &[PathBuf], format: Format, out: Option<&Path>) -> Result<St
         files.push((p.display().to_string(), PassFile::read(p, FORMAT)?));
     }
     let (file, doc) = weights::merge(&files, &crate::args::context(None)?)?;
-    let text = render(&doc, format)?;
+    let text = doc.render(format.into())?;
     if let Some(out) = out {
         file.write(out)?;
     }
@@ -152,29 +152,4 @@ fn draw(crc: &CrcAlgorithm, doc: &Weights, path: &Path) -> Result<()> {
     let fig = aliasing_plot::structure::weights_figure(&name, doc.bits, &a, &b)?;
     aliasing_plot::plot_figure(&fig, path, aliasing_plot::figure::SIZE)?;
     Ok(())
-}
-
-/// The table, CSV or JSON of a distribution.
-fn render(doc: &Weights, format: Format) -> Result<String> {
-    if format == Format::Json {
-        return Ok(document::to_json_sorted(doc)?);
-    }
-    let mut rows = vec![vec!["code".to_string(), "w".into(), "count".into()]];
-    for c in &doc.weights {
-        rows.push(vec!["A".into(), c.w.to_string(), c.count.to_string()]);
-    }
-    for c in &doc.dual {
-        rows.push(vec!["B".into(), c.w.to_string(), c.count.to_string()]);
-    }
-    if format == Format::Csv {
-        return Ok(output::csv(&rows));
-    }
-    Ok(format!(
-        "# {} {} at {} bits ({} data bits); A = code, B = dual code\n{}",
-        doc.crc.name,
-        doc.crc.full.as_deref().unwrap_or(""),
-        doc.bits,
-        doc.data_bits,
-        output::table(&rows)
-    ))
 }
