@@ -62,51 +62,25 @@ pub fn parse_shard(s: &str) -> Result<aliasing_core::shard::Shard> {
         .map_err(|_| anyhow::anyhow!("--shard `{s}`: expected I/N with 1 <= I <= N"))
 }
 
-/// Parses hex digits, ignoring whitespace and an optional `0x`.
-pub fn parse_hex(s: &str) -> Result<Vec<u8>> {
-    let digits: Vec<char> = s.chars().filter(|c| !c.is_whitespace()).collect();
-    let digits: &[char] = match digits.as_slice() {
-        ['0', 'x' | 'X', rest @ ..] => rest,
-        d => d,
-    };
-    if digits.is_empty() || !digits.len().is_multiple_of(2) {
-        bail!("--payload-hex needs a non-empty, even number of hex digits");
-    }
-    digits
-        .chunks(2)
-        .map(|c| {
-            let t: String = c.iter().collect();
-            u8::from_str_radix(&t, 16)
-                .map_err(|_| anyhow::anyhow!("`{t}` in --payload-hex is not hex"))
-        })
-        .collect()
-}
-
-/// The payload of `--payload FILE` or `--payload-hex HEX`, if either is
-/// given. The file is the frame, so it holds at most the longest length a
-/// command accepts ([`crate::lengths::MAX_LENGTH`] bits); special files
-/// (`/dev/zero`, FIFOs) and longer files are refused before any read
+/// The bytes of `--payload FILE` or `--payload-hex HEX` (`what` =
+/// `payload`), or of `--frame`/`--frame-hex` (`frame`: a captured frame), if
+/// either is given. A file holds at most the longest length a command
+/// accepts ([`crate::lengths::MAX_LENGTH`] bits); special files (`/dev/zero`,
+/// FIFOs) and longer files are refused before any read
 /// ([`aliasing_sim::spec::read_payload_file`], shared with `simulate`).
-pub fn read_payload(file: Option<&Path>, hex: Option<&str>) -> Result<Option<Vec<u8>>> {
-    match (file, hex) {
-        (Some(f), _) => Ok(Some(aliasing_sim::spec::read_payload_file(
-            f,
-            crate::lengths::MAX_LENGTH / 8,
-        )?)),
-        (None, Some(h)) => Ok(Some(parse_hex(h)?)),
-        (None, None) => Ok(None),
+pub fn read_bytes(what: &str, file: Option<&Path>, hex: Option<&str>) -> Result<Option<Vec<u8>>> {
+    let bytes = match (file, hex) {
+        (Some(f), _) => aliasing_sim::spec::read_payload_file(f, crate::lengths::MAX_LENGTH / 8),
+        (None, Some(h)) => aliasing_core::parse::hex(h),
+        (None, None) => return Ok(None),
+    };
+    let flag = if file.is_some() { "" } else { "-hex" };
+    match bytes {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if what == "payload" && file.is_some() => Err(e.into()),
+        Err(e) if file.is_some() => bail!("{}", e.to_string().replace("payload file", "frame file")),
+        Err(e) => bail!("--{what}{flag}: {e}"),
     }
-}
-
-/// The captured frame of `--frame FILE` or `--frame-hex HEX`, if either is
-/// given (read as [`read_payload`] reads data; messages name the frame options).
-pub fn read_frame(file: Option<&Path>, hex: Option<&str>) -> Result<Option<Vec<u8>>> {
-    read_payload(file, hex).map_err(|e| {
-        let m = format!("{e:#}")
-            .replace("--payload-hex", "--frame-hex")
-            .replace("payload file", "frame file");
-        anyhow::anyhow!(m)
-    })
 }
 
 /// Renders `doc` to `path` (SVG or PNG by extension) when `--plot` was given.
@@ -115,43 +89,4 @@ pub fn plot<D: aliasing_plot::Plot + ?Sized>(path: Option<&Path>, doc: &D) -> Re
         aliasing_plot::render(doc, p).with_context(|| format!("cannot plot {}", p.display()))?;
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    proptest::proptest! {
-        /// Any text: BERs in [0, 1], or one line; never a panic.
-        #[test]
-        fn ber_lists_never_panic(s in "[0-9e.,+-]{0,16}|\\PC{0,12}") {
-            match parse_bers(&s) {
-                Ok(v) => proptest::prop_assert!(v.iter().all(|p| (0.0..=1.0).contains(p))),
-                Err(e) => {
-                    let m = format!("{e:#}");
-                    proptest::prop_assert!(!m.contains('\n') || s.contains('\n'), "{}", m);
-                }
-            }
-        }
-
-        /// BERs printed in exponent or plain form read back bit for bit,
-        /// down to the smallest normal number.
-        #[test]
-        fn ber_lists_round_trip(v in proptest::collection::vec(0.0f64..=1.0, 1..5), tiny in -307i32..0) {
-            let mut v = v;
-            v.push(10f64.powi(tiny));
-            let exp: Vec<String> = v.iter().map(|p| format!("{p:e}")).collect();
-            proptest::prop_assert_eq!(parse_bers(&exp.join(",")).unwrap(), v.clone());
-            let plain: Vec<String> = v.iter().map(|p| format!("{p}")).collect();
-            proptest::prop_assert_eq!(parse_bers(&plain.join(" , ")).unwrap(), v);
-        }
-
-        /// Hex payloads: the bytes printed read back; odd or non-hex text is refused.
-        #[test]
-        fn hex_payloads(b in proptest::collection::vec(proptest::prelude::any::<u8>(), 1..32), s in "\\PC{0,12}") {
-            let hex: String = b.iter().map(|x| format!("{x:02x} ")).collect();
-            proptest::prop_assert_eq!(parse_hex(&format!("0x{hex}")).unwrap(), b);
-            let _ = parse_hex(&s);
-        }
-    }
 }

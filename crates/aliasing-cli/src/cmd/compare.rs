@@ -2,7 +2,7 @@
 //! (bytes, check field included) and BERs. Thin glue over
 //! `aliasing_core::compare`.
 
-use crate::args::{parse_bers, plot, read_frame, read_payload};
+use crate::args::{parse_bers, plot, read_bytes};
 use crate::lengths::parse_lengths;
 use crate::output::{self, Format};
 use crate::output::{OutPath, PlotPath};
@@ -65,8 +65,8 @@ pub struct Args {
 /// The job `args` ask for.
 fn job(args: &Args) -> Result<CompareJob> {
     let bers = parse_bers(&args.ber)?;
-    let data = read_payload(args.payload.as_deref(), args.payload_hex.as_deref())?;
-    let frame = read_frame(args.frame.as_deref(), args.frame_hex.as_deref())?;
+    let data = read_bytes("payload", args.payload.as_deref(), args.payload_hex.as_deref())?;
+    let frame = read_bytes("frame", args.frame.as_deref(), args.frame_hex.as_deref())?;
     let given = match (data, frame) {
         (Some(d), _) => Some(GivenBytes::Data(d)),
         (None, f) => f.map(GivenBytes::Frame),

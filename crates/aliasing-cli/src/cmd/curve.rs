@@ -1,7 +1,7 @@
 //! `alias curve`: exact P(undetected) and P(alias | error) against frame
 //! length for one check (a CRC or a checksum), at one or more bit error rates.
 
-use crate::args::{parse_bers, plot, read_frame, read_payload};
+use crate::args::{parse_bers, plot, read_bytes};
 use crate::output::{self, Format};
 use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
@@ -134,8 +134,8 @@ fn lengths(args: &Args) -> Result<(Vec<u64>, String)> {
 
 /// The job `args` ask for (after the routing of wide CRCs to a bracket).
 fn job(args: &Args, bers: Vec<f64>, bits: Vec<u64>) -> Result<CurveJob> {
-    let data = read_payload(args.payload.as_deref(), args.payload_hex.as_deref())?;
-    let frame = read_frame(args.frame.as_deref(), args.frame_hex.as_deref())?;
+    let data = read_bytes("payload", args.payload.as_deref(), args.payload_hex.as_deref())?;
+    let frame = read_bytes("frame", args.frame.as_deref(), args.frame_hex.as_deref())?;
     let given = match (data, frame) {
         (Some(d), _) => Some(GivenBytes::Data(d)),
         (None, f) => f.map(GivenBytes::Frame),

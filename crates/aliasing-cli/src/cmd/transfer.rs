@@ -166,7 +166,7 @@ fn params(a: &Args) -> Result<TransferParams> {
             .map(parse_bers)
             .transpose()?
             .unwrap_or_default(),
-        hops: parse_hops(&a.hops)?,
+        hops: aliasing_core::parse::hops(&a.hops).map_err(|e| anyhow::anyhow!("--{e}"))?,
         max_weight: a.max_weight,
         samples: a.samples,
         seed: a.seed,
@@ -188,16 +188,4 @@ fn file_size(path: &Path) -> Result<u128> {
         bail!("--payload {shown} is empty (a transfer of 0 bytes)");
     }
     Ok(u128::from(meta.len()))
-}
-
-/// `--hops`: a comma list of link counts.
-fn parse_hops(s: &str) -> Result<Vec<u32>> {
-    let mut out = Vec::new();
-    for item in s.split(',').map(str::trim) {
-        let h = crate::lengths::count::<u32>(item).map_err(|e| anyhow::anyhow!("--hops: {e}"))?;
-        out.push(h);
-    }
-    out.sort_unstable();
-    out.dedup();
-    Ok(out)
 }

@@ -495,3 +495,6 @@ pub fn merge_report(bodies: Vec<(String, ShardBody)>, ctx: &Ctx) -> Result<Searc
     let (query, id, part) = merge(bodies)?;
     report(&query, &id, Shard::WHOLE, &part, ctx)
 }
+
+#[cfg(test)]
+mod tests;
