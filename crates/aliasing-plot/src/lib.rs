@@ -47,6 +47,7 @@ pub mod curve;
 pub mod doc;
 pub mod error;
 pub mod figure;
+mod profile;
 pub mod font;
 pub mod search;
 pub mod simulate;

@@ -4,8 +4,8 @@
 
 use crate::args::{parse_bers, plot, read_bytes};
 use crate::lengths::parse_lengths;
-use crate::output::{self, Format};
-use crate::output::{OutPath, PlotPath};
+use crate::output::{self};
+use crate::output::PlotPath;
 use crate::progress::Bar;
 use aliasing_core::check::CheckSpec;
 use aliasing_core::ctx::Job;
@@ -51,12 +51,8 @@ pub struct Args {
     /// The captured frame as hex digits (spaces allowed), instead of `--frame`.
     #[arg(long)]
     frame_hex: Option<String>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    format: Format,
-    /// Write to this file (atomically) instead of standard output.
-    #[arg(long, short, value_parser = OutPath::parse)]
-    output: Option<OutPath>,
+    #[command(flatten)]
+    pub print: crate::output::Print,
     /// Also draw the comparison to FILE.svg or FILE.png.
     #[arg(long, value_parser = PlotPath::parse)]
     plot: Option<PlotPath>,
@@ -100,15 +96,11 @@ impl Progress for Columns<'_> {
 
 /// Runs `alias compare`.
 pub fn run(args: Args) -> Result<()> {
-    output::distinct(&[
-        ("--output", args.output.as_ref()),
-        ("--plot", args.plot.as_ref().map(PlotPath::out)),
-    ])?;
+    args.print.check(args.plot.as_ref(), &[])?;
     let job = job(&args)?;
     output::long_run(job.estimated_seconds(), "this comparison")?;
     let bar = Bar::stderr();
     let doc = job.run(&crate::args::context(None)?.with_progress(&Columns(&bar)))?;
     plot(args.plot.as_deref(), &doc)?;
-    let text = job.render(&doc, args.format.into())?;
-    output::emit(args.output.as_deref(), &text)
+    args.print.emit(&job.render(&doc, args.print.format())?)
 }

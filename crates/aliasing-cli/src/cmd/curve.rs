@@ -2,8 +2,8 @@
 //! length for one check (a CRC or a checksum), at one or more bit error rates.
 
 use crate::args::{parse_bers, plot, read_bytes};
-use crate::output::{self, Format};
-use crate::output::{OutPath, PlotPath};
+use crate::output::{self};
+use crate::output::PlotPath;
 use crate::progress::Bar;
 use aliasing_core::check::CheckSpec;
 use aliasing_core::ctx::Job;
@@ -97,12 +97,8 @@ pub struct Args {
     /// Exact method.
     #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
     pub method: MethodArg,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
-    /// Write to FILE (atomically) instead of stdout.
-    #[arg(long, short, value_parser = OutPath::parse)]
-    pub output: Option<OutPath>,
+    #[command(flatten)]
+    pub print: crate::output::Print,
     /// Also draw the curve to FILE.svg or FILE.png (log-log, one line per BER).
     #[arg(long, value_parser = PlotPath::parse)]
     pub plot: Option<PlotPath>,
@@ -160,10 +156,7 @@ fn job(args: &Args, bers: Vec<f64>, bits: Vec<u64>) -> Result<CurveJob> {
 
 /// Runs `alias curve`.
 pub fn run(args: Args) -> Result<()> {
-    output::distinct(&[
-        ("--output", args.output.as_ref()),
-        ("--plot", args.plot.as_ref().map(PlotPath::out)),
-    ])?;
+    args.print.check(args.plot.as_ref(), &[])?;
     let bers = parse_bers(&args.ber)?;
     let (bits, lengths_note) = lengths(&args)?;
     if let Some(c) = &args.crc {
@@ -175,8 +168,8 @@ pub fn run(args: Args) -> Result<()> {
             let bar = Bar::stderr();
             let b = bracket::brackets_with(&crc.generator(), &bits, &bers, None, &bar)?;
             bar.finish();
-            let text = BracketDoc::of(&crc, &b).render(args.format.into(), &lengths_note)?;
-            return output::emit(args.output.as_deref(), &text);
+            let doc = BracketDoc::of(&crc, &b);
+            return args.print.emit(&doc.render(args.print.format(), &lengths_note)?);
         }
     }
     let ctx = crate::args::context(args.memory.as_deref())?;
@@ -185,6 +178,5 @@ pub fn run(args: Args) -> Result<()> {
     let bar = Bar::stderr();
     let doc = job.run(&ctx.with_progress(&bar))?;
     plot(args.plot.as_deref(), &doc)?;
-    let text = doc.render(args.format.into(), &lengths_note)?;
-    output::emit(args.output.as_deref(), &text)
+    args.print.emit(&doc.render(args.print.format(), &lengths_note)?)
 }

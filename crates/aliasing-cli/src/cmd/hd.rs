@@ -1,7 +1,6 @@
 //! `alias hd`: the Hamming-distance profile of a CRC in Koopman's notation.
 
-use crate::output::{self, Format};
-use crate::output::{OutPath, PlotPath};
+use crate::output::PlotPath;
 use aliasing_core::ctx::Job;
 use aliasing_core::job::HdJob;
 use aliasing_core::{catalogue, lowweight};
@@ -27,12 +26,8 @@ pub struct Args {
     /// HDs were settled and up to which length the next one was searched.
     #[arg(long, default_value_t = lowweight::DEFAULT_BUDGET)]
     pub budget: f64,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
-    /// Write to this file (atomically) instead of stdout.
-    #[arg(long, short, value_parser = OutPath::parse)]
-    pub output: Option<OutPath>,
+    #[command(flatten)]
+    pub print: crate::output::Print,
     /// Also draw the HD profile (longest data length against HD, log
     /// scale) to FILE.svg or FILE.png.
     #[arg(long, value_parser = PlotPath::parse)]
@@ -53,22 +48,10 @@ fn job(args: &Args) -> Result<HdJob> {
 
 /// Runs `alias hd`.
 pub fn run(args: Args) -> Result<()> {
-    output::distinct(&[
-        ("--output", args.output.as_ref()),
-        ("--plot", args.plot.as_ref().map(PlotPath::out)),
-    ])?;
+    args.print.check(args.plot.as_ref(), &[])?;
     let job = job(&args)?;
     let bar = crate::progress::Bar::stderr();
     let doc = job.run(&crate::args::context(None)?.with_progress(&bar))?;
-    if let Some(p) = &args.plot {
-        let rows: Vec<(u32, u64)> = doc
-            .examples
-            .iter()
-            .map(|e| (e.hd, e.max_data_bits))
-            .collect();
-        let name = format!("{} {}", doc.crc.name, job.crc().generator().full_string());
-        let fig = aliasing_plot::structure::hd_figure(&name, &rows)?;
-        aliasing_plot::plot_figure(&fig, p, aliasing_plot::figure::SIZE)?;
-    }
-    output::emit(args.output.as_deref(), &doc.render(args.format.into())?)
+    crate::args::plot(args.plot.as_deref(), &doc)?;
+    args.print.emit(&doc.render(args.print.format())?)
 }

@@ -94,19 +94,14 @@ pub fn run(a: Args) -> Result<()> {
                 "--plot and --no-exact are for simulations; dual-weight shards merge into exact counts"
             );
         }
-        let text = super::weights::merge(&a.files, a.report.format, a.out.as_deref())?;
-        return crate::output::emit(a.report.output.as_deref(), &text);
+        let text = super::weights::merge(&a.files, a.report.print.format(), a.out.as_deref())?;
+        return a.report.print.emit(&text);
     }
     if kind.as_deref() == Some(aliasing_sim::joint::STACK_FORMAT) {
         if a.out.is_some() || a.report.no_exact {
             anyhow::bail!("stack shard files take neither --out nor --no-exact");
         }
-        return super::stack::merge_report(
-            &a.files,
-            a.report.format,
-            a.report.output.as_deref(),
-            a.report.plot.as_deref(),
-        );
+        return super::stack::merge_report(&a.files, &a.report.print, a.report.plot.as_deref());
     }
     let kind = kind.unwrap_or_else(|| SimulateJob::KINDS[0].to_string());
     if kind != SimulateJob::KINDS[0] && a.report.plot.is_some() {

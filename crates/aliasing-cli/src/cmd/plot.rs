@@ -43,19 +43,8 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = XAxis::Auto)]
     pub x: XAxis,
     /// Picture size in pixels, WIDTHxHEIGHT (each 400 to 8000).
-    #[arg(long, default_value = "1100x650", value_parser = parse_size)]
+    #[arg(long, default_value = "1100x650", value_parser = aliasing_plot::figure::parse_size)]
     pub size: (u32, u32),
-}
-
-fn parse_size(s: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("expected WIDTHxHEIGHT with each 400 to 8000, got {s:?}");
-    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
-    let w: u32 = w.trim().parse().map_err(|_| bad())?;
-    let h: u32 = h.trim().parse().map_err(|_| bad())?;
-    if !(400..=8000).contains(&w) || !(400..=8000).contains(&h) {
-        return Err(bad());
-    }
-    Ok((w, h))
 }
 
 /// Runs `alias plot`.
@@ -93,18 +82,4 @@ pub fn run(args: Args) -> Result<()> {
     };
     aliasing_plot::render_with(&doc, &args.output, &opts)?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_size;
-
-    #[test]
-    fn sizes() {
-        assert_eq!(parse_size("1100x650"), Ok((1100, 650)));
-        assert_eq!(parse_size("800X600"), Ok((800, 600)));
-        for bad in ["", "100x100", "1100", "ax600", "9000x600", "800x-1"] {
-            assert!(parse_size(bad).is_err(), "{bad}");
-        }
-    }
 }

@@ -4,7 +4,7 @@
 //! combines them into the unsharded result.
 
 use crate::args::parse_bers;
-use crate::output::{self, Format};
+use crate::output::{self};
 use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
 use aliasing_core::ctx::Job;
@@ -81,12 +81,8 @@ pub struct Args {
     /// Combine the result files of every shard of one search instead of searching.
     #[arg(long, num_args = 1.., conflicts_with_all = ["width", "bits", "bytes", "ber", "shard", "candidates", "sample"])]
     pub merge: Option<Vec<PathBuf>>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
-    /// Write to FILE (atomically) instead of stdout.
-    #[arg(long, short, value_parser = OutPath::parse)]
-    pub output: Option<OutPath>,
+    #[command(flatten)]
+    pub print: crate::output::Print,
     /// Rank by the worst case over the lengths (one list), or per length
     /// (one list for each length; not with --shard, --merge or --plot).
     #[arg(long, value_enum, default_value_t = RankArg::Worst)]
@@ -141,11 +137,7 @@ pub fn run(a: Args) -> Result<()> {
 }
 
 fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
-    crate::output::distinct(&[
-        ("--output", a.output.as_ref()),
-        ("--plot", a.plot.as_ref().map(PlotPath::out)),
-        ("--out", a.out.as_ref()),
-    ])?;
+    a.print.check(a.plot.as_ref(), &[("--out", a.out.as_ref())])?;
     let ctx = crate::args::context(None)?.with_team(team);
     if let Some(files) = &a.merge {
         if !ctx.is_root() {
@@ -184,7 +176,7 @@ fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
 /// Prints (and plots) a report.
 fn emit(a: &Args, doc: &Search) -> Result<()> {
     crate::args::plot(a.plot.as_deref(), doc)?;
-    output::emit(a.output.as_deref(), &doc.render(a.format.into())?)
+    a.print.emit(&doc.render(a.print.format())?)
 }
 
 /// `--rank per-length`: one search per length, each ranked as if it were
@@ -203,5 +195,5 @@ fn per_length(a: &Args, job: &SearchJob) -> Result<()> {
         docs.push(done.document.expect("one process"));
     }
     let doc = document::SearchPerLength::new(job.query(), docs);
-    output::emit(a.output.as_deref(), &doc.render(a.format.into())?)
+    a.print.emit(&doc.render(a.print.format())?)
 }

@@ -1,7 +1,6 @@
 //! `alias simulate`: Monte Carlo through a stack of checks.
 
 use crate::lengths::count;
-use crate::output::{self, Format};
 use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
 use aliasing_core::shard::Shard;
@@ -237,12 +236,8 @@ fn run_in(a: &Args, team: Option<&dyn Team>) -> Result<()> {
 /// file (the report flags of `alias simulate` and `alias merge`).
 #[derive(clap::Args)]
 pub struct Sink {
-    /// Output format.
-    #[arg(long, value_enum, default_value = "table")]
-    pub format: Format,
-    /// Write the report here instead of stdout.
-    #[arg(long, short, value_parser = OutPath::parse)]
-    pub output: Option<OutPath>,
+    #[command(flatten)]
+    pub print: crate::output::Print,
     /// Also draw the estimates with their 95% intervals beside the exact
     /// values to FILE.svg or FILE.png.
     #[arg(long, value_parser = PlotPath::parse)]
@@ -257,12 +252,7 @@ impl Sink {
     /// this sink's and `others` (the paths themselves were checked when the
     /// arguments were parsed, [`OutPath`]).
     pub fn check(&self, others: &[(&str, Option<&OutPath>)]) -> Result<()> {
-        let mut all = vec![
-            ("--output", self.output.as_ref()),
-            ("--plot", self.plot.as_ref().map(PlotPath::out)),
-        ];
-        all.extend_from_slice(others);
-        output::distinct(&all)
+        self.print.check(self.plot.as_ref(), others)
     }
 
     /// Writes the result file to `out` (when given), then plots and prints
@@ -277,6 +267,6 @@ impl Sink {
         if let SimulateDoc::Run(r) = &doc {
             crate::args::plot(self.plot.as_deref(), r)?;
         }
-        output::emit(self.output.as_deref(), &doc.render(self.format.into())?)
+        self.print.emit(&doc.render(self.print.format())?)
     }
 }

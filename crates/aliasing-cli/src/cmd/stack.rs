@@ -6,7 +6,7 @@
 
 use crate::args::{parse_bers, parse_shard};
 use crate::lengths::parse_lengths;
-use crate::output::{self, Format, OutPath, PlotPath};
+use crate::output::{OutPath, Print, PlotPath};
 use crate::progress::Bar;
 use aliasing_core::ctx::Job;
 use aliasing_core::document;
@@ -56,12 +56,8 @@ pub struct Args {
     /// one run, once each).
     #[arg(long, num_args = 1.., value_name = "FILES")]
     merge: Option<Vec<PathBuf>>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    format: Format,
-    /// Write to this file (atomically) instead of standard output.
-    #[arg(long, short, value_parser = OutPath::parse)]
-    output: Option<OutPath>,
+    #[command(flatten)]
+    pub print: crate::output::Print,
     /// Also draw joint P(escape | error) and the independence product against
     /// BER to FILE.svg or FILE.png.
     #[arg(long, value_parser = PlotPath::parse)]
@@ -71,17 +67,13 @@ pub struct Args {
 /// Runs `alias stack`: the arguments into a [`StackJob`], its run (whole,
 /// or one shard into its result file), the document rendered.
 pub fn run(a: Args) -> Result<()> {
-    crate::output::distinct(&[
-        ("--output", a.output.as_ref()),
-        ("--plot", a.plot.as_ref().map(PlotPath::out)),
-        ("--out", a.out.as_ref()),
-    ])?;
+    a.print.check(a.plot.as_ref(), &[("--out", a.out.as_ref())])?;
     let bar = Bar::stderr();
     let ctx = crate::args::context(None)?.with_progress(&bar);
     if let Some(files) = &a.merge {
         let doc = StackJob::merge(files, &ctx);
         bar.finish();
-        return emit(&doc?, a.format, a.output.as_deref(), a.plot.as_deref());
+        return emit(&doc?, &a.print, a.plot.as_deref());
     }
     let shard = a.shard.as_deref().map(parse_shard).transpose()?;
     if shard.is_some_and(|s| s.count > 1) && a.out.is_none() {
@@ -109,30 +101,20 @@ pub fn run(a: Args) -> Result<()> {
         }
     };
     bar.finish();
-    emit(&doc, a.format, a.output.as_deref(), a.plot.as_deref())
+    emit(&doc, &a.print, a.plot.as_deref())
 }
 
 /// Reads shard files of one `alias stack` run, adds their tallies and
 /// reports as the single run does, bit for bit (`alias merge`).
-pub fn merge_report(
-    files: &[PathBuf],
-    format: Format,
-    output: Option<&Path>,
-    plot: Option<&Path>,
-) -> Result<()> {
+pub fn merge_report(files: &[PathBuf], print: &Print, plot: Option<&Path>) -> Result<()> {
     let bar = Bar::stderr();
     let doc = StackJob::merge(files, &crate::args::context(None)?.with_progress(&bar));
     bar.finish();
-    emit(&doc?, format, output, plot)
+    emit(&doc?, print, plot)
 }
 
-/// Plots (with `--plot`) and writes the document.
-fn emit(
-    doc: &document::Stack,
-    format: Format,
-    output: Option<&Path>,
-    plot_to: Option<&Path>,
-) -> Result<()> {
+/// Plots (with `--plot`) and prints the document.
+fn emit(doc: &document::Stack, print: &Print, plot_to: Option<&Path>) -> Result<()> {
     crate::args::plot(plot_to, doc)?;
-    output::emit(output, &doc.render(format.into())?)
+    print.emit(&doc.render(print.format())?)
 }

@@ -5,7 +5,7 @@
 
 use crate::args::parse_bers;
 use crate::lengths::{parse_lengths, parse_size};
-use crate::output::{self, Format, OutPath, PlotPath};
+use crate::output::{self, OutPath, PlotPath};
 use crate::progress::Bar;
 use aliasing_core::ctx::Job;
 use aliasing_sim::corruption::Corruption;
@@ -83,12 +83,8 @@ pub struct Args {
     /// Seed of those draws.
     #[arg(long, default_value_t = 1, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
     seed: u64,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    format: Format,
-    /// Write to this file (atomically) instead of standard output.
-    #[arg(long, short, value_parser = OutPath::parse)]
-    output: Option<OutPath>,
+    #[command(flatten)]
+    pub print: crate::output::Print,
     /// Also draw expected escapes per petabyte against BER (one line per
     /// MTU, the bracket as a band) to FILE.svg or FILE.png.
     #[arg(long, value_parser = PlotPath::parse)]
@@ -98,11 +94,7 @@ pub struct Args {
 /// Runs `alias transfer`: the arguments into a [`TransferJob`], its run
 /// (with the kept tallies of `--tallies`), the document rendered.
 pub fn run(a: Args) -> Result<()> {
-    crate::output::distinct(&[
-        ("--output", a.output.as_ref()),
-        ("--plot", a.plot.as_ref().map(PlotPath::out)),
-        ("--tallies", a.tallies.as_ref()),
-    ])?;
+    a.print.check(a.plot.as_ref(), &[("--tallies", a.tallies.as_ref())])?;
     let burst = a.burst.as_deref().map(str::parse).transpose()?;
     if burst.is_some() && a.tallies.is_some() {
         bail!("--tallies keeps the binary symmetric channel's tallies: --burst has none to keep");
@@ -136,7 +128,7 @@ pub fn run(a: Args) -> Result<()> {
         output::emit(Some(p.path()), &kept.to_text()?)?;
     }
     crate::args::plot(a.plot.as_deref(), &doc)?;
-    output::emit(a.output.as_deref(), &doc.render(a.format.into(), drawn)?)
+    a.print.emit(&doc.render(a.print.format(), drawn)?)
 }
 
 /// The request of the arguments.

@@ -6,11 +6,9 @@
 //! shards and prints what the single run prints, bit for bit. Under
 //! `mpirun` (the `mpi` feature) the ranks share the items and rank 0 prints.
 
-use crate::output::{self, Format};
+use crate::output::{self};
 use crate::output::{OutPath, PlotPath};
-use aliasing_core::crc::CrcAlgorithm;
 use aliasing_core::ctx::Job;
-use aliasing_core::document::Weights;
 use aliasing_core::shard::Shard;
 use aliasing_core::weights::WeightMethod;
 use aliasing_sim::shard::Team;
@@ -52,12 +50,8 @@ pub struct Args {
     /// Also print the dual code's weights B_w (non-zero ones).
     #[arg(long)]
     pub dual: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
-    /// Write to this file (atomically) instead of stdout.
-    #[arg(long, short, value_parser = OutPath::parse)]
-    pub output: Option<OutPath>,
+    #[command(flatten)]
+    pub print: crate::output::Print,
     /// Also draw the weight distribution (A_w against w, log scale; with
     /// --dual the dual code's B_w too) to FILE.svg or FILE.png.
     #[arg(long, value_parser = PlotPath::parse, conflicts_with_all = ["shard", "out"])]
@@ -81,11 +75,7 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
-    output::distinct(&[
-        ("--output", args.output.as_ref()),
-        ("--out", args.out.as_ref()),
-        ("--plot", args.plot.as_ref().map(PlotPath::out)),
-    ])?;
+    args.print.check(args.plot.as_ref(), &[("--out", args.out.as_ref())])?;
     let method = match args.method {
         Method::Auto => WeightMethod::Auto,
         Method::Dual => WeightMethod::Dual,
@@ -117,39 +107,26 @@ fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
         let bar = crate::progress::Bar::stderr();
         job.run(&ctx.with_progress(&bar))?
     };
-    if let Some(p) = &args.plot {
-        draw(job.crc(), &doc, p)?;
-    }
-    output::emit(args.output.as_deref(), &doc.render(args.format.into())?)
+    crate::args::plot(args.plot.as_deref(), &doc)?;
+    args.print.emit(&doc.render(args.print.format())?)
 }
 
 /// Reads result files of a split dual-code pass, adds them (each shard once,
 /// same parameters) and renders what the single run prints.
-pub fn merge(paths: &[PathBuf], format: Format, out: Option<&Path>) -> Result<String> {
+pub fn merge(
+    paths: &[PathBuf],
+    format: aliasing_core::document::text::Format,
+    out: Option<&Path>,
+) -> Result<String> {
     let mut files = Vec::new();
     for p in paths {
         files.push((p.display().to_string(), PassFile::read(p, FORMAT)?));
     }
     let (file, doc) = weights::merge(&files, &crate::args::context(None)?)?;
-    let text = doc.render(format.into())?;
+    let text = doc.render(format)?;
     if let Some(out) = out {
         file.write(out)?;
     }
     Ok(text)
 }
 
-/// Draws a distribution (`--plot`): A_w, and B_w with `--dual`. The
-/// counts are exact integers; the picture takes each as the nearest `f64`
-/// (the decimal string parsed, correctly rounded).
-fn draw(crc: &CrcAlgorithm, doc: &Weights, path: &Path) -> Result<()> {
-    let a: Vec<f64> = doc
-        .weights
-        .iter()
-        .map(|c| c.count.to_string().parse::<f64>())
-        .collect::<std::result::Result<_, _>>()?;
-    let b: Vec<(usize, f64)> = doc.dual.iter().map(|d| (d.w, d.count as f64)).collect();
-    let name = format!("{} {}", crc.name(), crc.generator().full_string());
-    let fig = aliasing_plot::structure::weights_figure(&name, doc.bits, &a, &b)?;
-    aliasing_plot::plot_figure(&fig, path, aliasing_plot::figure::SIZE)?;
-    Ok(())
-}
