@@ -78,7 +78,9 @@ pub fn read_bytes(what: &str, file: Option<&Path>, hex: Option<&str>) -> Result<
     match bytes {
         Ok(b) => Ok(Some(b)),
         Err(e) if what == "payload" && file.is_some() => Err(e.into()),
-        Err(e) if file.is_some() => bail!("{}", e.to_string().replace("payload file", "frame file")),
+        Err(e) if file.is_some() => {
+            bail!("{}", e.to_string().replace("payload file", "frame file"))
+        }
         Err(e) => bail!("--{what}{flag}: {e}"),
     }
 }

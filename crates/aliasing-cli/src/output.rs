@@ -122,7 +122,11 @@ impl Print {
 
     /// Refuses, before any work, two output options naming the same file:
     /// `--output`, `--plot` and `others` ([`distinct`]).
-    pub fn check(&self, plot: Option<&PlotPath>, others: &[(&str, Option<&OutPath>)]) -> Result<()> {
+    pub fn check(
+        &self,
+        plot: Option<&PlotPath>,
+        others: &[(&str, Option<&OutPath>)],
+    ) -> Result<()> {
         let mut all = vec![
             ("--output", self.output.as_ref()),
             ("--plot", plot.map(PlotPath::out)),
@@ -168,7 +172,11 @@ pub fn allow_long(on: bool) {
 pub fn long_run(seconds: f64, what: &str) -> Result<()> {
     use aliasing_core::job::cost::{LongRun, before_run};
     use std::io::IsTerminal as _;
-    match before_run(seconds, what, ALLOW_LONG.load(std::sync::atomic::Ordering::Relaxed)) {
+    match before_run(
+        seconds,
+        what,
+        ALLOW_LONG.load(std::sync::atomic::Ordering::Relaxed),
+    ) {
         LongRun::Refuse(m) => bail!("{m}, or add --allow-long to run it anyway"),
         LongRun::Announce(m) if std::io::stderr().is_terminal() => eprintln!("{m}"),
         _ => {}

@@ -4,8 +4,8 @@
 
 use crate::args::{parse_bers, plot, read_bytes};
 use crate::lengths::parse_lengths;
-use crate::output::{self};
 use crate::output::PlotPath;
+use crate::output::{self};
 use crate::progress::Bar;
 use aliasing_core::check::CheckSpec;
 use aliasing_core::ctx::Job;
@@ -61,7 +61,11 @@ pub struct Args {
 /// The job `args` ask for.
 fn job(args: &Args) -> Result<CompareJob> {
     let bers = parse_bers(&args.ber)?;
-    let data = read_bytes("payload", args.payload.as_deref(), args.payload_hex.as_deref())?;
+    let data = read_bytes(
+        "payload",
+        args.payload.as_deref(),
+        args.payload_hex.as_deref(),
+    )?;
     let frame = read_bytes("frame", args.frame.as_deref(), args.frame_hex.as_deref())?;
     let given = match (data, frame) {
         (Some(d), _) => Some(GivenBytes::Data(d)),

@@ -2,8 +2,8 @@
 //! length for one check (a CRC or a checksum), at one or more bit error rates.
 
 use crate::args::{parse_bers, plot, read_bytes};
-use crate::output::{self};
 use crate::output::PlotPath;
+use crate::output::{self};
 use crate::progress::Bar;
 use aliasing_core::check::CheckSpec;
 use aliasing_core::ctx::Job;
@@ -130,7 +130,11 @@ fn lengths(args: &Args) -> Result<(Vec<u64>, String)> {
 
 /// The job `args` ask for (after the routing of wide CRCs to a bracket).
 fn job(args: &Args, bers: Vec<f64>, bits: Vec<u64>) -> Result<CurveJob> {
-    let data = read_bytes("payload", args.payload.as_deref(), args.payload_hex.as_deref())?;
+    let data = read_bytes(
+        "payload",
+        args.payload.as_deref(),
+        args.payload_hex.as_deref(),
+    )?;
     let frame = read_bytes("frame", args.frame.as_deref(), args.frame_hex.as_deref())?;
     let given = match (data, frame) {
         (Some(d), _) => Some(GivenBytes::Data(d)),
@@ -169,7 +173,9 @@ pub fn run(args: Args) -> Result<()> {
             let b = bracket::brackets_with(&crc.generator(), &bits, &bers, None, &bar)?;
             bar.finish();
             let doc = BracketDoc::of(&crc, &b);
-            return args.print.emit(&doc.render(args.print.format(), &lengths_note)?);
+            return args
+                .print
+                .emit(&doc.render(args.print.format(), &lengths_note)?);
         }
     }
     let ctx = crate::args::context(args.memory.as_deref())?;
@@ -178,5 +184,6 @@ pub fn run(args: Args) -> Result<()> {
     let bar = Bar::stderr();
     let doc = job.run(&ctx.with_progress(&bar))?;
     plot(args.plot.as_deref(), &doc)?;
-    args.print.emit(&doc.render(args.print.format(), &lengths_note)?)
+    args.print
+        .emit(&doc.render(args.print.format(), &lengths_note)?)
 }

@@ -137,7 +137,8 @@ pub fn run(a: Args) -> Result<()> {
 }
 
 fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
-    a.print.check(a.plot.as_ref(), &[("--out", a.out.as_ref())])?;
+    a.print
+        .check(a.plot.as_ref(), &[("--out", a.out.as_ref())])?;
     let ctx = crate::args::context(None)?.with_team(team);
     if let Some(files) = &a.merge {
         if !ctx.is_root() {

@@ -6,7 +6,7 @@
 
 use crate::args::{parse_bers, parse_shard};
 use crate::lengths::parse_lengths;
-use crate::output::{OutPath, Print, PlotPath};
+use crate::output::{OutPath, PlotPath, Print};
 use crate::progress::Bar;
 use aliasing_core::ctx::Job;
 use aliasing_core::document;
@@ -67,7 +67,8 @@ pub struct Args {
 /// Runs `alias stack`: the arguments into a [`StackJob`], its run (whole,
 /// or one shard into its result file), the document rendered.
 pub fn run(a: Args) -> Result<()> {
-    a.print.check(a.plot.as_ref(), &[("--out", a.out.as_ref())])?;
+    a.print
+        .check(a.plot.as_ref(), &[("--out", a.out.as_ref())])?;
     let bar = Bar::stderr();
     let ctx = crate::args::context(None)?.with_progress(&bar);
     if let Some(files) = &a.merge {

@@ -94,7 +94,8 @@ pub struct Args {
 /// Runs `alias transfer`: the arguments into a [`TransferJob`], its run
 /// (with the kept tallies of `--tallies`), the document rendered.
 pub fn run(a: Args) -> Result<()> {
-    a.print.check(a.plot.as_ref(), &[("--tallies", a.tallies.as_ref())])?;
+    a.print
+        .check(a.plot.as_ref(), &[("--tallies", a.tallies.as_ref())])?;
     let burst = a.burst.as_deref().map(str::parse).transpose()?;
     if burst.is_some() && a.tallies.is_some() {
         bail!("--tallies keeps the binary symmetric channel's tallies: --burst has none to keep");

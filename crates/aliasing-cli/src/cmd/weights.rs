@@ -75,7 +75,8 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
-    args.print.check(args.plot.as_ref(), &[("--out", args.out.as_ref())])?;
+    args.print
+        .check(args.plot.as_ref(), &[("--out", args.out.as_ref())])?;
     let method = match args.method {
         Method::Auto => WeightMethod::Auto,
         Method::Dual => WeightMethod::Dual,
@@ -129,4 +130,3 @@ pub fn merge(
     }
     Ok(text)
 }
-

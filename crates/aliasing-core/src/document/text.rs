@@ -148,7 +148,10 @@ mod tests {
         assert_eq!(prob(0.0), "0");
         assert_eq!(prob(1e-300), "1.000000e-300");
         assert_eq!(num(true)(1.5e-7), "1.5e-7");
-        assert_eq!(csv(&[vec!["a,b".into(), "q\"".into()]]), "\"a,b\",\"q\"\"\"\n");
+        assert_eq!(
+            csv(&[vec!["a,b".into(), "q\"".into()]]),
+            "\"a,b\",\"q\"\"\"\n"
+        );
         assert!("xml".parse::<Format>().is_err());
     }
 }

@@ -25,8 +25,7 @@ pub fn hex(s: &str) -> Result<Vec<u8>> {
         .chunks(2)
         .map(|c| {
             let t: String = c.iter().collect();
-            u8::from_str_radix(&t, 16)
-                .map_err(|_| Error::Invalid(format!("`{t}` is not hex")))
+            u8::from_str_radix(&t, 16).map_err(|_| Error::Invalid(format!("`{t}` is not hex")))
         })
         .collect()
 }
@@ -99,7 +98,15 @@ mod tests {
         for bad in ["", "1,,2", "-1", "1.5", "9999999999"] {
             assert!(hops(bad).is_err(), "{bad}");
         }
-        assert_eq!(hex("").unwrap_err().to_string(), hex("0x").unwrap_err().to_string());
-        assert!(hex("zz").unwrap_err().to_string().contains("`zz` is not hex"));
+        assert_eq!(
+            hex("").unwrap_err().to_string(),
+            hex("0x").unwrap_err().to_string()
+        );
+        assert!(
+            hex("zz")
+                .unwrap_err()
+                .to_string()
+                .contains("`zz` is not hex")
+        );
     }
 }

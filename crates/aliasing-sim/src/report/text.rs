@@ -90,9 +90,16 @@ impl Report {
 /// The table of rare-event estimates, one row per named estimate.
 fn rare_rows(estimates: &[(&str, &RareEstimate)]) -> Vec<Vec<String>> {
     let mut rows = vec![
-        ["check", "p_undetected", "rel_std_err", "ci95_low", "ci95_high", "exact"]
-            .map(String::from)
-            .to_vec(),
+        [
+            "check",
+            "p_undetected",
+            "rel_std_err",
+            "ci95_low",
+            "ci95_high",
+            "exact",
+        ]
+        .map(String::from)
+        .to_vec(),
     ];
     for (name, e) in estimates {
         rows.push(vec![

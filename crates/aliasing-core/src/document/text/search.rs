@@ -113,7 +113,14 @@ impl Search {
                 Some(st) => format!("{}..{}", st.best, st.worst),
                 None => "-".into(),
             };
-            rows.push(row(rank, &k.koopman, &k.full, k.names.clone(), &k.hd, &k.points));
+            rows.push(row(
+                rank,
+                &k.koopman,
+                &k.full,
+                k.names.clone(),
+                &k.hd,
+                &k.points,
+            ));
         }
         s += &table(&rows);
         s
