@@ -134,33 +134,7 @@ impl Drop for Installed {
 /// Runs on the calling thread (the computation's worker threads as the
 /// binary's); calls on different threads are independent.
 pub fn run_document(argv: &[String], hooks: &Hooks) -> Result<String, RunError> {
-    let Some(sub) = argv.first() else {
-        return Err(RunError::input("arguments", "no command given"));
-    };
-    let plot = sub == "plot";
-    if !plot {
-        for a in &argv[1..] {
-            let a = a.as_str();
-            if a == "--format" || a.starts_with("--format=") {
-                return Err(RunError::input(
-                    "arguments",
-                    "--format is not taken here: the result is always the JSON document",
-                ));
-            }
-            if a == "--output" || a.starts_with("--output=") || a.starts_with("-o") {
-                return Err(RunError::input(
-                    "arguments",
-                    "-o/--output is not taken here: the document is returned, not written",
-                ));
-            }
-        }
-    }
-    let mut full = Vec::with_capacity(argv.len() + 3);
-    full.push("alias".to_string());
-    full.extend(argv.iter().cloned());
-    if !plot {
-        full.extend(["--format".to_string(), "json".to_string()]);
-    }
+    let full = full_argv(argv)?;
     let cli = match parse(&full) {
         Ok(c) => c,
         Err(e) => {
@@ -194,23 +168,51 @@ pub fn run_document(argv: &[String], hooks: &Hooks) -> Result<String, RunError> 
     match result {
         Ok(Ok(())) => Ok(out),
         Ok(Err(e)) => Err(classify(&e)),
+        Err(payload) if payload.is::<Cancelled>() || hooks.is_cancelled() => Err(cancelled()),
         Err(payload) => {
-            if payload.is::<Cancelled>() || hooks.is_cancelled() {
-                Err(cancelled())
-            } else {
-                let what = payload
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| payload.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "a panic".into());
-                Err(RunError {
-                    kind: ErrorKind::Other,
-                    reason: "internal",
-                    message: format!("internal error: {}", what.replace('\n', " ")),
-                })
-            }
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".into());
+            Err(RunError {
+                kind: ErrorKind::Other,
+                reason: "internal",
+                message: format!("internal error: {}", what.replace('\n', " ")),
+            })
         }
     }
+}
+
+/// The binary's command line for `argv`: the program name, `argv`, and
+/// `--format json` (not for `plot`); refuses a command line that gives
+/// `--format` or `-o`/`--output` itself.
+fn full_argv(argv: &[String]) -> Result<Vec<String>, RunError> {
+    let Some(sub) = argv.first() else {
+        return Err(RunError::input("arguments", "no command given"));
+    };
+    let plot = sub == "plot";
+    for a in argv[1..].iter().filter(|_| !plot) {
+        if a == "--format" || a.starts_with("--format=") {
+            return Err(RunError::input(
+                "arguments",
+                "--format is not taken here: the result is always the JSON document",
+            ));
+        }
+        if a == "--output" || a.starts_with("--output=") || a.starts_with("-o") {
+            return Err(RunError::input(
+                "arguments",
+                "-o/--output is not taken here: the document is returned, not written",
+            ));
+        }
+    }
+    let mut full = Vec::with_capacity(argv.len() + 3);
+    full.push("alias".to_string());
+    full.extend(argv.iter().cloned());
+    if !plot {
+        full.extend(["--format".to_string(), "json".to_string()]);
+    }
+    Ok(full)
 }
 
 thread_local! {
