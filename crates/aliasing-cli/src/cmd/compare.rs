@@ -10,7 +10,6 @@ use crate::progress::Bar;
 use aliasing_core::check::CheckSpec;
 use aliasing_core::ctx::Job;
 use aliasing_core::job::{CompareJob, GivenBytes};
-use aliasing_core::progress::Progress;
 use anyhow::Result;
 use std::path::PathBuf;
 
@@ -80,31 +79,13 @@ fn job(args: &Args) -> Result<CompareJob> {
     Ok(CompareJob::new(checks, bytes, bers, given)?)
 }
 
-/// The bar, its prefix naming the check whose column is computed.
-struct Columns<'a>(&'a Bar);
-
-impl Progress for Columns<'_> {
-    fn advance(&self, n: u64) {
-        self.0.advance(n)
-    }
-    fn stage(&self, name: &str, total: u64) {
-        self.0.stage(name, total)
-    }
-    fn finish(&self) {
-        self.0.finish()
-    }
-    fn part(&self, name: &str) {
-        self.0.set_prefix(name)
-    }
-}
-
 /// Runs `alias compare`.
 pub fn run(args: Args) -> Result<()> {
     args.print.check(args.plot.as_ref(), &[])?;
     let job = job(&args)?;
     output::long_run(job.estimated_seconds(), "this comparison")?;
     let bar = Bar::stderr();
-    let doc = job.run(&crate::args::context(None)?.with_progress(&Columns(&bar)))?;
+    let doc = job.run(&crate::args::context(None)?.with_progress(&bar))?;
     plot(args.plot.as_deref(), &doc)?;
     args.print.emit(&job.render(&doc, args.print.format())?)
 }

@@ -1,30 +1,11 @@
 //! `alias plot`: re-plots a saved JSON result as SVG or PNG.
 
 use crate::output::PlotPath;
+use aliasing_plot::{XUnit, YQuantity};
 use std::io::Read;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-
-/// Quantity on the y axis of curves and comparisons.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum YAxis {
-    /// P(alias | error) = P_ud / P_err, with the 2^-r asymptote dashed.
-    Alias,
-    /// P_ud, the probability per frame of an undetected error.
-    Undetected,
-}
-
-/// Unit of frame lengths on the x axis.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum XAxis {
-    /// Bits for curves, bytes for comparisons and simulate sweeps.
-    Auto,
-    /// Bits.
-    Bits,
-    /// Bytes.
-    Bytes,
-}
 
 /// Arguments of `alias plot`.
 #[derive(clap::Args)]
@@ -37,11 +18,11 @@ pub struct Args {
     #[arg(short, long, value_parser = PlotPath::parse)]
     pub output: PlotPath,
     /// Quantity on the y axis of curves and comparisons.
-    #[arg(long, value_enum, default_value_t = YAxis::Alias)]
-    pub y: YAxis,
+    #[arg(long, value_enum, default_value_t = YQuantity::AliasGivenError)]
+    pub y: YQuantity,
     /// Unit of lengths on the x axis.
-    #[arg(long, value_enum, default_value_t = XAxis::Auto)]
-    pub x: XAxis,
+    #[arg(long, value_enum, default_value_t = XUnit::Auto)]
+    pub x: XUnit,
     /// Picture size in pixels, WIDTHxHEIGHT (each 400 to 8000).
     #[arg(long, default_value = "1100x650", value_parser = aliasing_plot::figure::parse_size)]
     pub size: (u32, u32),
@@ -69,15 +50,8 @@ pub fn run(args: Args) -> Result<()> {
         Err(e) => bail!("{} is not valid JSON: {e}", args.input.display()),
     };
     let opts = aliasing_plot::Options {
-        y: match args.y {
-            YAxis::Alias => aliasing_plot::YQuantity::AliasGivenError,
-            YAxis::Undetected => aliasing_plot::YQuantity::Undetected,
-        },
-        x: match args.x {
-            XAxis::Auto => aliasing_plot::XUnit::Auto,
-            XAxis::Bits => aliasing_plot::XUnit::Bits,
-            XAxis::Bytes => aliasing_plot::XUnit::Bytes,
-        },
+        y: args.y,
+        x: args.x,
         size: args.size,
     };
     aliasing_plot::render_with(&doc, &args.output, &opts)?;

@@ -5,7 +5,7 @@ use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
 use aliasing_core::shard::Shard;
 use aliasing_sim::channel::{Channel, GilbertElliott};
-use aliasing_sim::run::{Engine, MAX_FRAMES};
+use aliasing_sim::run::Engine;
 use aliasing_sim::session::Given;
 use aliasing_sim::shard::{MAX_THREADS, Team};
 use aliasing_sim::simulate::{Finished, SimulateDoc, SimulateJob, SimulateRequest};
@@ -13,15 +13,6 @@ use aliasing_sim::spec::PayloadSpec;
 use anyhow::{Result, bail};
 use std::path::PathBuf;
 use std::time::Duration;
-
-/// Engine choice on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum EngineArg {
-    /// Cost per error (syndrome tables, checksum deltas).
-    Sparse,
-    /// Real bytes and real checks for every frame.
-    Dense,
-}
 
 /// Arguments of `alias simulate`.
 #[derive(clap::Args)]
@@ -59,7 +50,7 @@ pub struct Args {
     threads: usize,
     /// Engine (both give identical results on the same seed).
     #[arg(long, value_enum, default_value = "sparse")]
-    engine: EngineArg,
+    engine: Engine,
     /// Run only shard I of N (1-based); needs --out.
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
@@ -98,20 +89,6 @@ pub struct Args {
     chunk_frames: Option<u64>,
 }
 
-/// `v` if it is from 1 to `max`, else one line naming `flag`.
-fn in_range(flag: &str, v: u64, max: u64) -> Result<u64> {
-    if v == 0 {
-        bail!("{flag} must be at least 1, not 0");
-    }
-    if v > max {
-        bail!(
-            "{flag} {v}: at most {max:e} per run (split a larger study into runs with \
-             different seeds)"
-        );
-    }
-    Ok(v)
-}
-
 /// The error model given, if any.
 fn channel(a: &Args) -> Result<Option<Channel>> {
     let given = a.ber.is_some() as u8 + a.burst.is_some() as u8 + a.errors.is_some() as u8;
@@ -135,10 +112,7 @@ fn given(a: &Args) -> Result<Given> {
         bytes: a.bytes,
         channel: channel(a)?,
         payload: a.payload.as_deref().map(PayloadSpec::parse).transpose()?,
-        frames: a
-            .frames
-            .map(|f| in_range("--frames", f, MAX_FRAMES))
-            .transpose()?,
+        frames: a.frames, // 1 to MAX_FRAMES: SimulateJob::new checks it
         seed: a.seed,
         chunk_frames: a.chunk_frames,
     })
@@ -166,7 +140,7 @@ fn check_flags(a: &Args) -> Result<()> {
     if a.proposal.is_some() && (!a.rare || (a.burst.is_none() && a.resume.is_none())) {
         bail!("--proposal is for --rare --burst");
     }
-    if a.rare && a.engine != EngineArg::Sparse {
+    if a.rare && a.engine != Engine::Sparse {
         bail!("--rare has its own sampler: no --engine");
     }
     if a.rare && a.frames.is_some() {
@@ -189,15 +163,9 @@ fn request(a: &Args, shard: Option<Shard>) -> Result<SimulateRequest> {
     Ok(SimulateRequest {
         given: given(a)?,
         rare: a.rare,
-        samples: a
-            .samples
-            .map(|s| in_range("--samples", s, u64::MAX))
-            .transpose()?,
+        samples: a.samples, // checked by SimulateJob::new for each sampler
         proposal: a.proposal,
-        engine: match a.engine {
-            EngineArg::Sparse => Engine::Sparse,
-            EngineArg::Dense => Engine::Dense,
-        },
+        engine: a.engine,
         shard,
         resume: a.resume.clone(),
         checkpoint: a.checkpoint.as_ref().map(|c| c.path().to_path_buf()),
