@@ -11,6 +11,15 @@ pub fn parse_bers(spec: &str) -> Result<Vec<f64>> {
     Ok(aliasing_core::parse::bers(spec)?)
 }
 
+/// The lengths of `--bits`, or of `--bytes` in bits (one of them is given;
+/// the one syntax of [`aliasing_core::parse::lengths`]).
+pub fn bits_or_bytes(bits: Option<&str>, bytes: Option<&str>) -> Result<Vec<u64>> {
+    Ok(match (bits, bytes) {
+        (Some(b), _) => aliasing_core::parse::lengths(b)?,
+        (None, b) => aliasing_core::parse::byte_lengths(b.unwrap_or_default())?,
+    })
+}
+
 /// The clap value parser of every `--ber` list: the text if [`parse_bers`]
 /// accepts it (so a bad list is refused when the arguments are parsed, with
 /// the same message in every command), else that message.
@@ -65,12 +74,14 @@ pub fn parse_shard(s: &str) -> Result<aliasing_core::shard::Shard> {
 /// The bytes of `--payload FILE` or `--payload-hex HEX` (`what` =
 /// `payload`), or of `--frame`/`--frame-hex` (`frame`: a captured frame), if
 /// either is given. A file holds at most the longest length a command
-/// accepts ([`crate::lengths::MAX_LENGTH`] bits); special files (`/dev/zero`,
+/// accepts ([`aliasing_core::parse::MAX_LENGTH`] bits); special files (`/dev/zero`,
 /// FIFOs) and longer files are refused before any read
 /// ([`aliasing_sim::spec::read_payload_file`], shared with `simulate`).
 pub fn read_bytes(what: &str, file: Option<&Path>, hex: Option<&str>) -> Result<Option<Vec<u8>>> {
     let bytes = match (file, hex) {
-        (Some(f), _) => aliasing_sim::spec::read_payload_file(f, crate::lengths::MAX_LENGTH / 8),
+        (Some(f), _) => {
+            aliasing_sim::spec::read_payload_file(f, aliasing_core::parse::MAX_LENGTH / 8)
+        }
         (None, Some(h)) => aliasing_core::parse::hex(h),
         (None, None) => return Ok(None),
     };

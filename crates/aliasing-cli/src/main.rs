@@ -21,7 +21,6 @@
 
 pub(crate) mod args;
 pub(crate) mod cmd;
-pub(crate) mod lengths;
 pub(crate) mod output;
 pub(crate) mod progress;
 pub(crate) mod team;

@@ -3,7 +3,6 @@
 //! `aliasing_core::compare`.
 
 use crate::args::{parse_bers, plot, read_bytes};
-use crate::lengths::parse_lengths;
 use crate::output::PlotPath;
 use crate::output::{self};
 use crate::progress::Bar;
@@ -70,7 +69,11 @@ fn job(args: &Args) -> Result<CompareJob> {
         (Some(d), _) => Some(GivenBytes::Data(d)),
         (None, f) => f.map(GivenBytes::Frame),
     };
-    let bytes = args.bytes.as_deref().map(parse_lengths).transpose()?;
+    let bytes = args
+        .bytes
+        .as_deref()
+        .map(aliasing_core::parse::lengths)
+        .transpose()?;
     let checks: Vec<CheckSpec> = args
         .checks
         .split(',')

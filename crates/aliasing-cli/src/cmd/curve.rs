@@ -109,7 +109,7 @@ pub struct Args {
 }
 
 fn lengths(args: &Args) -> Result<(Vec<u64>, String)> {
-    let bits = crate::lengths::bits_or_bytes(args.bits.as_deref(), args.bytes.as_deref());
+    let bits = crate::args::bits_or_bytes(args.bits.as_deref(), args.bytes.as_deref());
     match (&args.bits, &args.bytes) {
         (Some(b), _) => return Ok((bits?, format!("--bits {b}"))),
         (None, Some(b)) => return Ok((bits?, format!("--bytes {b} (x 8 bits)"))),

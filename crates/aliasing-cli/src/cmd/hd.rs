@@ -14,12 +14,12 @@ pub struct Args {
     pub crc: String,
     /// Highest Hamming distance to report (default: the weight of the
     /// generator, the HD at one data bit).
-    #[arg(long, value_parser = crate::lengths::count::<u32>, allow_negative_numbers = true)]
+    #[arg(long, value_parser = aliasing_core::parse::count::<u32>, allow_negative_numbers = true)]
     pub max_hd: Option<u32>,
     /// Search the profile only up to this codeword length in bits (check
     /// bits included): HDs that end beyond it are reported as holding up to
     /// it.
-    #[arg(long, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
+    #[arg(long, value_parser = aliasing_core::parse::count::<u64>, allow_negative_numbers = true)]
     pub max_bits: Option<u64>,
     /// Hash probes the meet-in-the-middle searches may spend in all (about
     /// 1e8 a second on one core). Where they run out, the output says which

@@ -40,7 +40,7 @@ pub struct Args {
     /// CRC width r: every generator of width r with the +1 term is a
     /// candidate (2^(r-1) of them) unless --candidates or --sample is given.
     /// [required unless --merge]
-    #[arg(long, required_unless_present = "merge", value_parser = crate::lengths::count::<u32>, allow_negative_numbers = true)]
+    #[arg(long, required_unless_present = "merge", value_parser = aliasing_core::parse::count::<u32>, allow_negative_numbers = true)]
     pub width: Option<u32>,
     /// Codeword lengths in bits, check bits included (values, START:STOP:STEP, log:START:STOP:N).
     /// [required unless --bytes or --merge]
@@ -55,10 +55,10 @@ pub struct Args {
     #[arg(long, required_unless_present = "merge", value_parser = crate::args::ber_list, allow_hyphen_values = true)]
     pub ber: Option<String>,
     /// Drop candidates whose minimum distance over the lengths is below D.
-    #[arg(long, default_value_t = 0, value_parser = crate::lengths::count::<u32>, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 0, value_parser = aliasing_core::parse::count::<u32>, allow_negative_numbers = true)]
     pub min_hd: u32,
     /// How many generators to list (0: every survivor).
-    #[arg(long, default_value_t = 10, value_parser = crate::lengths::count::<usize>, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 10, value_parser = aliasing_core::parse::count::<usize>, allow_negative_numbers = true)]
     pub top: usize,
     /// Ranking objective.
     #[arg(long, value_enum, default_value_t = ObjectiveArg::Hd)]
@@ -67,10 +67,10 @@ pub struct Args {
     #[arg(long, conflicts_with = "sample")]
     pub candidates: Option<PathBuf>,
     /// A seeded random sample of N generators of the width instead of all.
-    #[arg(long, requires = "seed", value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
+    #[arg(long, requires = "seed", value_parser = aliasing_core::parse::count::<u64>, allow_negative_numbers = true)]
     pub sample: Option<u64>,
     /// Seed of --sample.
-    #[arg(long, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
+    #[arg(long, value_parser = aliasing_core::parse::count::<u64>, allow_negative_numbers = true)]
     pub seed: Option<u64>,
     /// Run shard I of N (candidates split by index) and write its result file to --out.
     #[arg(long, requires = "out")]
@@ -98,7 +98,7 @@ fn job(a: &Args) -> Result<SearchJob> {
     let width = a.width.expect("clap requires --width");
     let query = Query {
         width,
-        lengths: crate::lengths::bits_or_bytes(a.bits.as_deref(), a.bytes.as_deref())?,
+        lengths: crate::args::bits_or_bytes(a.bits.as_deref(), a.bytes.as_deref())?,
         bers: parse_bers(a.ber.as_deref().expect("clap requires --ber"))?,
         min_hd: a.min_hd,
         top: a.top,

@@ -1,8 +1,8 @@
 //! `alias simulate`: Monte Carlo through a stack of checks.
 
-use crate::lengths::count;
 use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
+use aliasing_core::parse::count;
 use aliasing_core::shard::Shard;
 use aliasing_sim::channel::{Channel, GilbertElliott};
 use aliasing_sim::run::Engine;

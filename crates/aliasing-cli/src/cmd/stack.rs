@@ -5,7 +5,6 @@
 //! runs it and renders its document.
 
 use crate::args::{parse_bers, parse_shard};
-use crate::lengths::parse_lengths;
 use crate::output::{OutPath, PlotPath, Print};
 use crate::progress::Bar;
 use aliasing_core::ctx::Job;
@@ -33,16 +32,16 @@ pub struct Args {
     ber: Option<String>,
     /// Highest CRC codeword weight enumerated exactly (2 to 5; weight 5 is
     /// listed up to about 7,900 bytes, above that the highest is 3 or 4).
-    #[arg(long, default_value_t = 5, value_parser = crate::lengths::count::<u32>, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 5, value_parser = aliasing_core::parse::count::<u32>, allow_negative_numbers = true)]
     max_weight: u32,
     /// Random subsets drawn to estimate the next weight where the certified
     /// bracket is wider than 0.1% at some BER (0: exact terms and the
     /// bracket only). As in `alias simulate --rare --samples`, the number
     /// of random draws behind the estimate (`5e4` form accepted).
-    #[arg(long, default_value_t = 50_000, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 50_000, value_parser = aliasing_core::parse::count::<u64>, allow_negative_numbers = true)]
     samples: u64,
     /// Seed of those draws.
-    #[arg(long, default_value_t = 1, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 1, value_parser = aliasing_core::parse::count::<u64>, allow_negative_numbers = true)]
     seed: u64,
     /// Run only shard I of N (1-based) of the enumeration and the draws;
     /// needs --out. Combine the shard files with `alias merge` or
@@ -82,7 +81,7 @@ pub fn run(a: Args) -> Result<()> {
     }
     let job = StackJob::new(StackParams {
         stack: a.stack.trim().to_string(),
-        bytes: parse_lengths(a.bytes.as_deref().unwrap_or_default())?,
+        bytes: aliasing_core::parse::lengths(a.bytes.as_deref().unwrap_or_default())?,
         bers: parse_bers(a.ber.as_deref().unwrap_or_default())?,
         max_weight: a.max_weight,
         samples: a.samples,

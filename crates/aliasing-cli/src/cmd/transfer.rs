@@ -4,7 +4,6 @@
 //! there), runs it and renders its document.
 
 use crate::args::parse_bers;
-use crate::lengths::{parse_lengths, parse_size};
 use crate::output::{self, OutPath, PlotPath};
 use crate::progress::Bar;
 use aliasing_core::ctx::Job;
@@ -74,14 +73,14 @@ pub struct Args {
     tallies: Option<OutPath>,
     /// Highest CRC codeword weight enumerated exactly (2 to 5), as in
     /// `alias stack`.
-    #[arg(long, default_value_t = 5, value_parser = crate::lengths::count::<u32>, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 5, value_parser = aliasing_core::parse::count::<u32>, allow_negative_numbers = true)]
     max_weight: u32,
     /// Draws of the next weight where the bracket is wider than 0.1%, as
     /// in `alias stack` (`5e4` form accepted).
-    #[arg(long, default_value_t = 50_000, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 50_000, value_parser = aliasing_core::parse::count::<u64>, allow_negative_numbers = true)]
     samples: u64,
     /// Seed of those draws.
-    #[arg(long, default_value_t = 1, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 1, value_parser = aliasing_core::parse::count::<u64>, allow_negative_numbers = true)]
     seed: u64,
     #[command(flatten)]
     pub print: crate::output::Print,
@@ -135,11 +134,14 @@ pub fn run(a: Args) -> Result<()> {
 /// The request of the arguments.
 fn params(a: &Args) -> Result<TransferParams> {
     let (size, payload_file) = match (&a.size, &a.payload) {
-        (Some(s), _) => (parse_size(s)?, None),
+        (Some(s), _) => (
+            aliasing_core::parse::size(s).map_err(|e| anyhow::anyhow!("--{e}"))?,
+            None,
+        ),
         (None, Some(f)) => (file_size(f)?, Some(f.display().to_string())),
         (None, None) => bail!("give --size or --payload"),
     };
-    let mtus = parse_lengths(&a.mtu)
+    let mtus = aliasing_core::parse::lengths(&a.mtu)
         .map_err(|e| anyhow::anyhow!(format!("--mtu: {e:#}").replace("invalid length: ", "")))?;
     let corruption = a
         .corruption

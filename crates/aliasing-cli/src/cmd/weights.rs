@@ -16,18 +16,6 @@ use aliasing_sim::weights::{self, PassFile, WeightsJob};
 use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
 
-/// Counting method of `alias weights`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Method {
-    /// `syndromes` for weights up to 4 when cheaper, else `dual` if the
-    /// width is at most 32 (syndromes up to weight 6 otherwise).
-    Auto,
-    /// Dual-code weights and the MacWilliams identity.
-    Dual,
-    /// Meet-in-the-middle on the syndromes x^i mod g (weights up to 6).
-    Syndromes,
-}
-
 /// Arguments of `alias weights`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -36,17 +24,17 @@ pub struct Args {
     pub crc: String,
     /// Codeword length in bits, check bits included (one length; digits or
     /// `1e3` form). [required]
-    #[arg(long, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
+    #[arg(long, value_parser = aliasing_core::parse::count::<u64>, allow_negative_numbers = true)]
     pub bits: u64,
     /// Highest weight to report (default 8, capped at the length).
-    #[arg(long, default_value_t = 8, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 8, value_parser = aliasing_core::parse::count::<u64>, allow_negative_numbers = true)]
     pub max_weight: u64,
     /// How to count: `dual` (2^r dual words + MacWilliams, widths up to 32,
     /// every weight), `syndromes` (meet-in-the-middle, weights up to 6), or
     /// `auto` (syndromes when only weights up to 4 are asked for and that is
     /// less work, else dual when the width allows).
-    #[arg(long, value_enum, default_value_t = Method::Auto)]
-    pub method: Method,
+    #[arg(long, value_enum, default_value_t = WeightMethod::Auto)]
+    pub method: WeightMethod,
     /// Also print the dual code's weights B_w (non-zero ones).
     #[arg(long)]
     pub dual: bool,
@@ -77,12 +65,13 @@ pub fn run(args: Args) -> Result<()> {
 fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
     args.print
         .check(args.plot.as_ref(), &[("--out", args.out.as_ref())])?;
-    let method = match args.method {
-        Method::Auto => WeightMethod::Auto,
-        Method::Dual => WeightMethod::Dual,
-        Method::Syndromes => WeightMethod::Syndromes,
-    };
-    let job = WeightsJob::new(&args.crc, args.bits, args.max_weight, method, args.dual)?;
+    let job = WeightsJob::new(
+        &args.crc,
+        args.bits,
+        args.max_weight,
+        args.method,
+        args.dual,
+    )?;
     let split = args.shard.is_some() || args.out.is_some() || team.is_some();
     if split && args.plot.is_some() {
         bail!("--plot draws a whole distribution: run without --shard, --out or MPI ranks");
