@@ -5,7 +5,7 @@ use crate::progress::Bar;
 use aliasing_core::parse::count;
 use aliasing_core::shard::Shard;
 use aliasing_sim::channel::{Channel, GilbertElliott};
-use aliasing_sim::run::Engine;
+use aliasing_sim::run::{Engine, MAX_FRAMES};
 use aliasing_sim::session::Given;
 use aliasing_sim::shard::{MAX_THREADS, Team};
 use aliasing_sim::simulate::{Finished, SimulateDoc, SimulateJob, SimulateRequest};
@@ -89,6 +89,20 @@ pub struct Args {
     chunk_frames: Option<u64>,
 }
 
+/// `v` if it is from 1 to `max`, else one line naming `flag`.
+fn in_range(flag: &str, v: u64, max: u64) -> Result<u64> {
+    if v == 0 {
+        bail!("{flag} must be at least 1, not 0");
+    }
+    if v > max {
+        bail!(
+            "{flag} {v}: at most {max:e} per run (split a larger study into runs with \
+             different seeds)"
+        );
+    }
+    Ok(v)
+}
+
 /// The error model given, if any.
 fn channel(a: &Args) -> Result<Option<Channel>> {
     let given = a.ber.is_some() as u8 + a.burst.is_some() as u8 + a.errors.is_some() as u8;
@@ -112,7 +126,10 @@ fn given(a: &Args) -> Result<Given> {
         bytes: a.bytes,
         channel: channel(a)?,
         payload: a.payload.as_deref().map(PayloadSpec::parse).transpose()?,
-        frames: a.frames, // 1 to MAX_FRAMES: SimulateJob::new checks it
+        frames: a
+            .frames
+            .map(|f| in_range("--frames", f, MAX_FRAMES))
+            .transpose()?,
         seed: a.seed,
         chunk_frames: a.chunk_frames,
     })
@@ -163,7 +180,10 @@ fn request(a: &Args, shard: Option<Shard>) -> Result<SimulateRequest> {
     Ok(SimulateRequest {
         given: given(a)?,
         rare: a.rare,
-        samples: a.samples, // checked by SimulateJob::new for each sampler
+        samples: a
+            .samples
+            .map(|s| in_range("--samples", s, u64::MAX))
+            .transpose()?,
         proposal: a.proposal,
         engine: a.engine,
         shard,
