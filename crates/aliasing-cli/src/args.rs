@@ -1,5 +1,6 @@
 //! Argument parsing shared by the subcommands: BER lists, payloads, shards.
 
+use aliasing_core::channel::GilbertElliott;
 use aliasing_core::ctx::Ctx;
 use aliasing_core::units::MemoryBudget;
 use anyhow::{Context, Result, bail};
@@ -40,14 +41,11 @@ pub fn one_ber(s: &str) -> std::result::Result<aliasing_core::units::Ber, String
     aliasing_core::units::Ber::new(v[0]).map_err(|e| e.to_string())
 }
 
-/// The clap value parser of every `--burst` and `--proposal`: the text if
-/// it is a valid Gilbert-Elliott channel `PG,PB,G2B,B2G` (the one parser,
-/// [`GilbertElliott`](aliasing_core::channel::GilbertElliott)'s `FromStr`),
-/// else its message.
-pub fn burst_spec(s: &str) -> std::result::Result<String, String> {
-    s.parse::<aliasing_core::channel::GilbertElliott>()
-        .map(|_| s.to_string())
-        .map_err(|e| e.to_string())
+/// The clap value parser of every `--burst` and `--proposal`: a
+/// Gilbert-Elliott channel `PG,PB,G2B,B2G` (the one parser,
+/// [`GilbertElliott`]'s `FromStr`), else its message.
+pub fn burst(s: &str) -> std::result::Result<GilbertElliott, String> {
+    s.parse().map_err(|e: aliasing_core::Error| e.to_string())
 }
 
 /// The context of a run: the memory budget of `--memory` if given, else

@@ -92,8 +92,8 @@ pub struct Args {
     /// Gilbert-Elliott burst channel instead of --ber: good-state BER,
     /// bad-state BER, P(good->bad), P(bad->good) per bit, as `alias simulate
     /// --burst` (exact product chain, CRCs up to 24 bits).
-    #[arg(long, value_name = "PG,PB,G2B,B2G", conflicts_with_all = ["ber", "check"], value_parser = crate::args::burst_spec)]
-    pub burst: Option<String>,
+    #[arg(long, value_name = "PG,PB,G2B,B2G", conflicts_with_all = ["ber", "check"], value_parser = crate::args::burst)]
+    pub burst: Option<aliasing_core::channel::GilbertElliott>,
     /// Exact method.
     #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
     pub method: MethodArg,
@@ -150,7 +150,7 @@ fn job(args: &Args, bers: Vec<f64>, bits: Vec<u64>) -> Result<CurveJob> {
     let mut job = CurveJob::builder(check)
         .bers(bers)
         .given(given)
-        .burst(args.burst.as_deref().map(str::parse).transpose()?)
+        .burst(args.burst)
         .method(args.method.into());
     if lengths_given {
         job = job.bits(bits);

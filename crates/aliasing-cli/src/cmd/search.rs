@@ -8,7 +8,7 @@ use crate::output::{self};
 use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
 use aliasing_core::ctx::Job;
-use aliasing_core::document::{self, Search};
+use aliasing_core::document::Search;
 use aliasing_core::job::search::{self, SearchJob, ShardFile};
 use aliasing_core::search::{Objective, Query};
 use aliasing_sim::shard::Team;
@@ -188,13 +188,7 @@ fn per_length(a: &Args, job: &SearchJob) -> Result<()> {
     if a.shard.is_some() || a.plot.is_some() {
         bail!("--rank per-length does not combine with --shard or --plot; use --rank worst");
     }
-    let mut docs = Vec::new();
-    for &n in &job.query().lengths {
-        let bar = Bar::when(true);
-        let ctx = crate::args::context(None)?;
-        let done = job.at_length(n)?.run(&ctx.with_progress(&bar))?;
-        docs.push(done.document.expect("one process"));
-    }
-    let doc = document::SearchPerLength::new(job.query(), docs);
+    let bar = Bar::when(true);
+    let doc = job.per_length(&crate::args::context(None)?.with_progress(&bar))?;
     a.print.emit(&doc.render(a.print.format())?)
 }

@@ -34,8 +34,8 @@ pub struct Args {
     #[arg(long, value_parser = crate::args::one_ber, allow_negative_numbers = true)]
     ber: Option<aliasing_core::units::Ber>,
     /// Gilbert-Elliott bursts: good BER, bad BER, P(good->bad), P(bad->good).
-    #[arg(long, value_name = "PG,PB,G2B,B2G", value_parser = crate::args::burst_spec)]
-    burst: Option<String>,
+    #[arg(long, value_name = "PG,PB,G2B,B2G", value_parser = crate::args::burst)]
+    burst: Option<GilbertElliott>,
     /// Exactly k random bit errors per frame.
     #[arg(long, value_name = "K", value_parser = count::<u32>, allow_negative_numbers = true)]
     errors: Option<u32>,
@@ -76,7 +76,7 @@ pub struct Args {
     rare: bool,
     /// Proposal channel of --rare --burst (default: bursts and good-state
     /// errors scaled up to about three errors a frame).
-    #[arg(long, value_name = "PG,PB,G2B,B2G", value_parser = |s: &str| s.parse::<GilbertElliott>().map_err(|e| e.to_string()))]
+    #[arg(long, value_name = "PG,PB,G2B,B2G", value_parser = crate::args::burst)]
     proposal: Option<GilbertElliott>,
     /// Random draws in all for --rare (e.g. 1e8): conditional samples
     /// [default: 1e8]; with --burst, draws from the proposal [default: 1e6].
@@ -109,8 +109,8 @@ fn channel(a: &Args) -> Result<Option<Channel>> {
     if given > 1 {
         bail!("give one error model: --ber, --burst or --errors");
     }
-    if let Some(b) = &a.burst {
-        return Ok(Some(Channel::Burst(b.parse::<GilbertElliott>()?)));
+    if let Some(b) = a.burst {
+        return Ok(Some(Channel::Burst(b)));
     }
     if let Some(k) = a.errors {
         return Ok(Some(Channel::Exactly { k }));

@@ -63,8 +63,8 @@ pub struct Args {
     /// instead of --ber: the per-frame escape is a rare-event estimate of
     /// the joint escape (the CRC and every checksum pass) over bursts,
     /// --samples draws, --seed, with its 95% interval.
-    #[arg(long, value_name = "PG,PB,G2B,B2G", value_parser = crate::args::burst_spec)]
-    burst: Option<String>,
+    #[arg(long, value_name = "PG,PB,G2B,B2G", value_parser = crate::args::burst)]
+    burst: Option<aliasing_core::channel::GilbertElliott>,
     /// Keep the BER-independent part (CRC codeword tallies and dual
     /// weights, per frame length) in this file: read if it exists (and
     /// checked against the stack and options), written with any length
@@ -95,7 +95,7 @@ pub struct Args {
 pub fn run(a: Args) -> Result<()> {
     a.print
         .check(a.plot.as_ref(), &[("--tallies", a.tallies.as_ref())])?;
-    let burst = a.burst.as_deref().map(str::parse).transpose()?;
+    let burst = a.burst;
     if burst.is_some() && a.tallies.is_some() {
         bail!("--tallies keeps the binary symmetric channel's tallies: --burst has none to keep");
     }

@@ -496,5 +496,6 @@ pub fn merge_report(bodies: Vec<(String, ShardBody)>, ctx: &Ctx) -> Result<Searc
     report(&query, &id, Shard::WHOLE, &part, ctx)
 }
 
+mod lengths;
 #[cfg(test)]
 mod tests;
