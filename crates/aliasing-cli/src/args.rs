@@ -2,9 +2,10 @@
 
 use aliasing_core::channel::GilbertElliott;
 use aliasing_core::ctx::Ctx;
+use aliasing_core::job::GivenBytes;
 use aliasing_core::units::MemoryBudget;
 use anyhow::{Context, Result, bail};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Parses a comma-separated list of bit error rates, each in [0, 1]
 /// ([`aliasing_core::parse::bers`]).
@@ -69,13 +70,53 @@ pub fn parse_shard(s: &str) -> Result<aliasing_core::shard::Shard> {
         .map_err(|_| anyhow::anyhow!("--shard `{s}`: expected I/N with 1 <= I <= N"))
 }
 
+/// Given bytes instead of random data (`alias curve`, `alias compare`):
+/// the data before the check field, or a captured frame.
+#[derive(clap::Args)]
+pub struct Given {
+    /// Given data from FILE: the bytes a sender puts before the check field,
+    /// which is computed from them as in `alias simulate --payload
+    /// pattern:HEX` (the Internet checksum over the frame's actual bits; CRCs
+    /// do not depend on the data); each length is a whole frame, the data
+    /// repeated or cut to fill it, default the data plus the field.
+    #[arg(long, conflicts_with_all = ["payload_hex", "frame", "frame_hex"])]
+    pub payload: Option<PathBuf>,
+    /// The data as hex digits (spaces allowed), instead of --payload.
+    #[arg(long, conflicts_with_all = ["frame", "frame_hex"])]
+    pub payload_hex: Option<String>,
+    /// A whole frame from FILE as captured from a wire, its check field in
+    /// place (verified under each check; a frame that does not verify is
+    /// refused).
+    #[arg(long, conflicts_with = "frame_hex")]
+    pub frame: Option<PathBuf>,
+    /// The captured frame as hex digits (spaces allowed), instead of --frame.
+    #[arg(long)]
+    pub frame_hex: Option<String>,
+}
+
+impl Given {
+    /// The given data or frame, read (bounded) and checked, if any.
+    pub fn read(&self) -> Result<Option<GivenBytes>> {
+        let data = read_bytes(
+            "payload",
+            self.payload.as_deref(),
+            self.payload_hex.as_deref(),
+        )?;
+        let frame = read_bytes("frame", self.frame.as_deref(), self.frame_hex.as_deref())?;
+        Ok(match (data, frame) {
+            (Some(d), _) => Some(GivenBytes::Data(d)),
+            (None, f) => f.map(GivenBytes::Frame),
+        })
+    }
+}
+
 /// The bytes of `--payload FILE` or `--payload-hex HEX` (`what` =
 /// `payload`), or of `--frame`/`--frame-hex` (`frame`: a captured frame), if
 /// either is given. A file holds at most the longest length a command
 /// accepts ([`aliasing_core::parse::MAX_LENGTH`] bits); special files (`/dev/zero`,
 /// FIFOs) and longer files are refused before any read
 /// ([`aliasing_sim::spec::read_payload_file`], shared with `simulate`).
-pub fn read_bytes(what: &str, file: Option<&Path>, hex: Option<&str>) -> Result<Option<Vec<u8>>> {
+fn read_bytes(what: &str, file: Option<&Path>, hex: Option<&str>) -> Result<Option<Vec<u8>>> {
     let bytes = match (file, hex) {
         (Some(f), _) => {
             aliasing_sim::spec::read_payload_file(f, aliasing_core::parse::MAX_LENGTH / 8)

@@ -2,15 +2,14 @@
 //! (bytes, check field included) and BERs. Thin glue over
 //! `aliasing_core::compare`.
 
-use crate::args::{parse_bers, plot, read_bytes};
+use crate::args::{parse_bers, plot};
+use crate::output;
 use crate::output::PlotPath;
-use crate::output::{self};
 use crate::progress::Bar;
 use aliasing_core::check::CheckSpec;
 use aliasing_core::ctx::Job;
-use aliasing_core::job::{CompareJob, GivenBytes};
+use aliasing_core::job::CompareJob;
 use anyhow::Result;
-use std::path::PathBuf;
 
 /// Arguments of `alias compare`.
 #[derive(clap::Args)]
@@ -32,23 +31,8 @@ pub struct Args {
         default_value = "crc32,crc32c,crc16-ccitt,internet,fletcher32,adler32"
     )]
     checks: String,
-    /// Given data from this file: the bytes a sender puts before the check
-    /// field, which is computed from them as in `alias simulate --payload`
-    /// (the Internet checksum over the frame's actual bits; CRCs do not
-    /// depend on the data).
-    #[arg(long, conflicts_with_all = ["payload_hex", "frame", "frame_hex"])]
-    payload: Option<PathBuf>,
-    /// The data as hex digits (spaces allowed), instead of `--payload`.
-    #[arg(long, conflicts_with_all = ["frame", "frame_hex"])]
-    payload_hex: Option<String>,
-    /// A whole frame from this file as captured from a wire, its check field
-    /// in place: verified under every check compared (refused if it does not
-    /// verify).
-    #[arg(long, conflicts_with = "frame_hex")]
-    frame: Option<PathBuf>,
-    /// The captured frame as hex digits (spaces allowed), instead of `--frame`.
-    #[arg(long)]
-    frame_hex: Option<String>,
+    #[command(flatten)]
+    pub given: crate::args::Given,
     #[command(flatten)]
     pub print: crate::output::Print,
     /// Also draw the comparison to FILE.svg or FILE.png.
@@ -59,16 +43,7 @@ pub struct Args {
 /// The job `args` ask for.
 fn job(args: &Args) -> Result<CompareJob> {
     let bers = parse_bers(&args.ber)?;
-    let data = read_bytes(
-        "payload",
-        args.payload.as_deref(),
-        args.payload_hex.as_deref(),
-    )?;
-    let frame = read_bytes("frame", args.frame.as_deref(), args.frame_hex.as_deref())?;
-    let given = match (data, frame) {
-        (Some(d), _) => Some(GivenBytes::Data(d)),
-        (None, f) => f.map(GivenBytes::Frame),
-    };
+    let given = args.given.read()?;
     let bytes = args
         .bytes
         .as_deref()

@@ -1,17 +1,16 @@
 //! `alias curve`: exact P(undetected) and P(alias | error) against frame
 //! length for one check (a CRC or a checksum), at one or more bit error rates.
 
-use crate::args::{parse_bers, plot, read_bytes};
+use crate::args::{parse_bers, plot};
+use crate::output;
 use crate::output::PlotPath;
-use crate::output::{self};
 use crate::progress::Bar;
 use aliasing_core::check::CheckSpec;
 use aliasing_core::ctx::Job;
 use aliasing_core::document::BracketDoc;
-use aliasing_core::job::{CurveJob, GivenBytes};
+use aliasing_core::job::CurveJob;
 use aliasing_core::{bracket, catalogue, curve};
 use anyhow::{Result, bail};
-use std::path::PathBuf;
 
 /// BERs used when `--ber` is not given (those of the study).
 pub const DEFAULT_BERS: &str = "1e-4,1e-5,1e-6,1e-7,1e-8";
@@ -62,22 +61,8 @@ pub struct Args {
     /// adler32; any CRC spec is accepted too. Lengths must be whole bytes.
     #[arg(long)]
     pub check: Option<String>,
-    /// Given data from FILE: the bytes a sender puts before the check field,
-    /// which is computed from them (the frame of `alias simulate --payload
-    /// pattern:HEX`); each length is a whole frame, the data repeated or cut
-    /// to fill it, default the data plus the field.
-    #[arg(long, conflicts_with_all = ["payload_hex", "frame", "frame_hex"])]
-    pub payload: Option<PathBuf>,
-    /// The data as hex digits instead of --payload.
-    #[arg(long, conflicts_with_all = ["frame", "frame_hex"])]
-    pub payload_hex: Option<String>,
-    /// A whole frame from FILE as captured from a wire, its check field in
-    /// place (verified; a frame that does not verify is refused).
-    #[arg(long, conflicts_with = "frame_hex")]
-    pub frame: Option<PathBuf>,
-    /// The captured frame as hex digits instead of --frame.
-    #[arg(long)]
-    pub frame_hex: Option<String>,
+    #[command(flatten)]
+    pub given: crate::args::Given,
     /// Bit error rates, comma-separated, each in [0, 1].
     #[arg(long, default_value = DEFAULT_BERS, allow_hyphen_values = true, value_parser = crate::args::ber_list)]
     pub ber: String,
@@ -115,14 +100,14 @@ fn lengths(args: &Args) -> Result<(Vec<u64>, String)> {
         (None, Some(b)) => return Ok((bits?, format!("--bytes {b} (x 8 bits)"))),
         (None, None) => {}
     }
-    if args.payload.is_some() || args.payload_hex.is_some() {
+    if args.given.payload.is_some() || args.given.payload_hex.is_some() {
         // `compute` takes the data's length plus the field
         return Ok((
             Vec::new(),
             "the given data and the check field computed from them".to_string(),
         ));
     }
-    if args.frame.is_some() || args.frame_hex.is_some() {
+    if args.given.frame.is_some() || args.given.frame_hex.is_some() {
         return Ok((Vec::new(), "the captured frame's length".to_string()));
     }
     Ok((DEFAULT_BITS.to_vec(), DEFAULT_LENGTHS_NOTE.to_string()))
@@ -130,16 +115,7 @@ fn lengths(args: &Args) -> Result<(Vec<u64>, String)> {
 
 /// The job `args` ask for (after the routing of wide CRCs to a bracket).
 fn job(args: &Args, bers: Vec<f64>, bits: Vec<u64>) -> Result<CurveJob> {
-    let data = read_bytes(
-        "payload",
-        args.payload.as_deref(),
-        args.payload_hex.as_deref(),
-    )?;
-    let frame = read_bytes("frame", args.frame.as_deref(), args.frame_hex.as_deref())?;
-    let given = match (data, frame) {
-        (Some(d), _) => Some(GivenBytes::Data(d)),
-        (None, f) => f.map(GivenBytes::Frame),
-    };
+    let given = args.given.read()?;
     let check = match (&args.crc, &args.check) {
         (Some(c), _) => CheckSpec::Crc(Box::new(catalogue::resolve(c)?)),
         (None, Some(c)) => c.parse::<CheckSpec>()?,

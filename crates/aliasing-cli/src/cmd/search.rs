@@ -4,7 +4,7 @@
 //! combines them into the unsharded result.
 
 use crate::args::parse_bers;
-use crate::output::{self};
+use crate::output;
 use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
 use aliasing_core::ctx::Job;

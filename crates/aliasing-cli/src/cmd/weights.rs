@@ -6,7 +6,7 @@
 //! shards and prints what the single run prints, bit for bit. Under
 //! `mpirun` (the `mpi` feature) the ranks share the items and rank 0 prints.
 
-use crate::output::{self};
+use crate::output;
 use crate::output::{OutPath, PlotPath};
 use aliasing_core::ctx::Job;
 use aliasing_core::shard::Shard;
