@@ -9,7 +9,7 @@
 //! ```
 //! use aliasing_core::document::text::{self, Format};
 //! let rows = vec![vec!["ber".to_string(), "p".into()], vec!["1e-5".into(), text::prob(0.125)]];
-//! assert_eq!(text::table(&rows), " ber             p\n1e-5  1.250000e-1\n");
+//! assert_eq!(text::table(&rows), " ber            p\n1e-5  1.250000e-1\n");
 //! assert_eq!(text::csv(&rows), "ber,p\n1e-5,1.250000e-1\n");
 //! assert_eq!("csv".parse::<Format>().unwrap(), Format::Csv);
 //! ```
