@@ -1,14 +1,25 @@
 //! Argument parsing shared by the subcommands: BER lists, payloads, shards.
 
+use aliasing_core::channel::GilbertElliott;
 use aliasing_core::ctx::Ctx;
+use aliasing_core::job::GivenBytes;
 use aliasing_core::units::MemoryBudget;
 use anyhow::{Context, Result, bail};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Parses a comma-separated list of bit error rates, each in [0, 1]
 /// ([`aliasing_core::parse::bers`]).
 pub fn parse_bers(spec: &str) -> Result<Vec<f64>> {
     Ok(aliasing_core::parse::bers(spec)?)
+}
+
+/// The lengths of `--bits`, or of `--bytes` in bits (one of them is given;
+/// the one syntax of [`aliasing_core::parse::lengths`]).
+pub fn bits_or_bytes(bits: Option<&str>, bytes: Option<&str>) -> Result<Vec<u64>> {
+    Ok(match (bits, bytes) {
+        (Some(b), _) => aliasing_core::parse::lengths(b)?,
+        (None, b) => aliasing_core::parse::byte_lengths(b.unwrap_or_default())?,
+    })
 }
 
 /// The clap value parser of every `--ber` list: the text if [`parse_bers`]
@@ -31,14 +42,11 @@ pub fn one_ber(s: &str) -> std::result::Result<aliasing_core::units::Ber, String
     aliasing_core::units::Ber::new(v[0]).map_err(|e| e.to_string())
 }
 
-/// The clap value parser of every `--burst` and `--proposal`: the text if
-/// it is a valid Gilbert-Elliott channel `PG,PB,G2B,B2G` (the one parser,
-/// [`GilbertElliott`](aliasing_core::channel::GilbertElliott)'s `FromStr`),
-/// else its message.
-pub fn burst_spec(s: &str) -> std::result::Result<String, String> {
-    s.parse::<aliasing_core::channel::GilbertElliott>()
-        .map(|_| s.to_string())
-        .map_err(|e| e.to_string())
+/// The clap value parser of every `--burst` and `--proposal`: a
+/// Gilbert-Elliott channel `PG,PB,G2B,B2G` (the one parser,
+/// [`GilbertElliott`]'s `FromStr`), else its message.
+pub fn burst(s: &str) -> std::result::Result<GilbertElliott, String> {
+    s.parse().map_err(|e: aliasing_core::Error| e.to_string())
 }
 
 /// The context of a run: the memory budget of `--memory` if given, else
@@ -62,51 +70,69 @@ pub fn parse_shard(s: &str) -> Result<aliasing_core::shard::Shard> {
         .map_err(|_| anyhow::anyhow!("--shard `{s}`: expected I/N with 1 <= I <= N"))
 }
 
-/// Parses hex digits, ignoring whitespace and an optional `0x`.
-pub fn parse_hex(s: &str) -> Result<Vec<u8>> {
-    let digits: Vec<char> = s.chars().filter(|c| !c.is_whitespace()).collect();
-    let digits: &[char] = match digits.as_slice() {
-        ['0', 'x' | 'X', rest @ ..] => rest,
-        d => d,
-    };
-    if digits.is_empty() || !digits.len().is_multiple_of(2) {
-        bail!("--payload-hex needs a non-empty, even number of hex digits");
-    }
-    digits
-        .chunks(2)
-        .map(|c| {
-            let t: String = c.iter().collect();
-            u8::from_str_radix(&t, 16)
-                .map_err(|_| anyhow::anyhow!("`{t}` in --payload-hex is not hex"))
+/// Given bytes instead of random data (`alias curve`, `alias compare`):
+/// the data before the check field, or a captured frame.
+#[derive(clap::Args)]
+pub struct Given {
+    /// Given data from FILE: the bytes a sender puts before the check field,
+    /// which is computed from them as in `alias simulate --payload
+    /// pattern:HEX` (the Internet checksum over the frame's actual bits; CRCs
+    /// do not depend on the data); each length is a whole frame, the data
+    /// repeated or cut to fill it, default the data plus the field.
+    #[arg(long, conflicts_with_all = ["payload_hex", "frame", "frame_hex"])]
+    pub payload: Option<PathBuf>,
+    /// The data as hex digits (spaces allowed), instead of --payload.
+    #[arg(long, conflicts_with_all = ["frame", "frame_hex"])]
+    pub payload_hex: Option<String>,
+    /// A whole frame from FILE as captured from a wire, its check field in
+    /// place (verified under each check; a frame that does not verify is
+    /// refused).
+    #[arg(long, conflicts_with = "frame_hex")]
+    pub frame: Option<PathBuf>,
+    /// The captured frame as hex digits (spaces allowed), instead of --frame.
+    #[arg(long)]
+    pub frame_hex: Option<String>,
+}
+
+impl Given {
+    /// The given data or frame, read (bounded) and checked, if any.
+    pub fn read(&self) -> Result<Option<GivenBytes>> {
+        let data = read_bytes(
+            "payload",
+            self.payload.as_deref(),
+            self.payload_hex.as_deref(),
+        )?;
+        let frame = read_bytes("frame", self.frame.as_deref(), self.frame_hex.as_deref())?;
+        Ok(match (data, frame) {
+            (Some(d), _) => Some(GivenBytes::Data(d)),
+            (None, f) => f.map(GivenBytes::Frame),
         })
-        .collect()
-}
-
-/// The payload of `--payload FILE` or `--payload-hex HEX`, if either is
-/// given. The file is the frame, so it holds at most the longest length a
-/// command accepts ([`crate::lengths::MAX_LENGTH`] bits); special files
-/// (`/dev/zero`, FIFOs) and longer files are refused before any read
-/// ([`aliasing_sim::spec::read_payload_file`], shared with `simulate`).
-pub fn read_payload(file: Option<&Path>, hex: Option<&str>) -> Result<Option<Vec<u8>>> {
-    match (file, hex) {
-        (Some(f), _) => Ok(Some(aliasing_sim::spec::read_payload_file(
-            f,
-            crate::lengths::MAX_LENGTH / 8,
-        )?)),
-        (None, Some(h)) => Ok(Some(parse_hex(h)?)),
-        (None, None) => Ok(None),
     }
 }
 
-/// The captured frame of `--frame FILE` or `--frame-hex HEX`, if either is
-/// given (read as [`read_payload`] reads data; messages name the frame options).
-pub fn read_frame(file: Option<&Path>, hex: Option<&str>) -> Result<Option<Vec<u8>>> {
-    read_payload(file, hex).map_err(|e| {
-        let m = format!("{e:#}")
-            .replace("--payload-hex", "--frame-hex")
-            .replace("payload file", "frame file");
-        anyhow::anyhow!(m)
-    })
+/// The bytes of `--payload FILE` or `--payload-hex HEX` (`what` =
+/// `payload`), or of `--frame`/`--frame-hex` (`frame`: a captured frame), if
+/// either is given. A file holds at most the longest length a command
+/// accepts ([`aliasing_core::parse::MAX_LENGTH`] bits); special files (`/dev/zero`,
+/// FIFOs) and longer files are refused before any read
+/// ([`aliasing_sim::spec::read_payload_file`], shared with `simulate`).
+fn read_bytes(what: &str, file: Option<&Path>, hex: Option<&str>) -> Result<Option<Vec<u8>>> {
+    let bytes = match (file, hex) {
+        (Some(f), _) => {
+            aliasing_sim::spec::read_payload_file(f, aliasing_core::parse::MAX_LENGTH / 8)
+        }
+        (None, Some(h)) => aliasing_core::parse::hex(h),
+        (None, None) => return Ok(None),
+    };
+    let flag = if file.is_some() { "" } else { "-hex" };
+    match bytes {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if what == "payload" && file.is_some() => Err(e.into()),
+        Err(e) if file.is_some() => {
+            bail!("{}", e.to_string().replace("payload file", "frame file"))
+        }
+        Err(e) => bail!("--{what}{flag}: {e}"),
+    }
 }
 
 /// Renders `doc` to `path` (SVG or PNG by extension) when `--plot` was given.
@@ -115,43 +141,4 @@ pub fn plot<D: aliasing_plot::Plot + ?Sized>(path: Option<&Path>, doc: &D) -> Re
         aliasing_plot::render(doc, p).with_context(|| format!("cannot plot {}", p.display()))?;
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    proptest::proptest! {
-        /// Any text: BERs in [0, 1], or one line; never a panic.
-        #[test]
-        fn ber_lists_never_panic(s in "[0-9e.,+-]{0,16}|\\PC{0,12}") {
-            match parse_bers(&s) {
-                Ok(v) => proptest::prop_assert!(v.iter().all(|p| (0.0..=1.0).contains(p))),
-                Err(e) => {
-                    let m = format!("{e:#}");
-                    proptest::prop_assert!(!m.contains('\n') || s.contains('\n'), "{}", m);
-                }
-            }
-        }
-
-        /// BERs printed in exponent or plain form read back bit for bit,
-        /// down to the smallest normal number.
-        #[test]
-        fn ber_lists_round_trip(v in proptest::collection::vec(0.0f64..=1.0, 1..5), tiny in -307i32..0) {
-            let mut v = v;
-            v.push(10f64.powi(tiny));
-            let exp: Vec<String> = v.iter().map(|p| format!("{p:e}")).collect();
-            proptest::prop_assert_eq!(parse_bers(&exp.join(",")).unwrap(), v.clone());
-            let plain: Vec<String> = v.iter().map(|p| format!("{p}")).collect();
-            proptest::prop_assert_eq!(parse_bers(&plain.join(" , ")).unwrap(), v);
-        }
-
-        /// Hex payloads: the bytes printed read back; odd or non-hex text is refused.
-        #[test]
-        fn hex_payloads(b in proptest::collection::vec(proptest::prelude::any::<u8>(), 1..32), s in "\\PC{0,12}") {
-            let hex: String = b.iter().map(|x| format!("{x:02x} ")).collect();
-            proptest::prop_assert_eq!(parse_hex(&format!("0x{hex}")).unwrap(), b);
-            let _ = parse_hex(&s);
-        }
-    }
 }

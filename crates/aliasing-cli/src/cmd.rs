@@ -1,6 +1,5 @@
 //! One module per subcommand. Each parses its arguments, calls the library and prints.
 
-pub mod bracket;
 pub mod compare;
 pub mod curve;
 pub mod hd;

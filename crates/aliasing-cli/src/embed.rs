@@ -19,95 +19,18 @@
 //! assert!(e.is_input() && e.message.starts_with("unknown CRC or check `crc33`"));
 //! ```
 
+use aliasing_core::progress::Cancelled;
 use std::cell::RefCell;
-use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// What a caller of [`run_document`] shares with the computation: progress
-/// it can read from another thread while the call runs, and a cancel flag.
-/// Cloning gives another handle on the same state.
-#[derive(Clone, Default)]
-pub struct Hooks(Arc<Shared>);
-
-#[derive(Default)]
-struct Shared {
-    cancel: AtomicBool,
-    done: AtomicU64,
-    total: AtomicU64,
-    /// Stages begun so far and the name of the current one.
-    stage: Mutex<(u64, String)>,
-}
+/// it can read from another thread while the call runs, and a cancel flag
+/// ([`aliasing_core::progress::Watch`]; a cancelled call returns
+/// [`ErrorKind::Cancelled`]). Cloning gives another handle on the same state.
+pub type Hooks = aliasing_core::progress::Watch;
 
 /// Progress of a call as [`Hooks::progress`] reads it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProgressSnapshot {
-    /// What a unit of the current stage is (`"chain steps"`, `"frames"`, ...),
-    /// after a `name: ` prefix for commands that run several computations.
-    pub stage: String,
-    /// How many stages have begun (1 for the first): a change means a new stage.
-    pub stages: u64,
-    /// Units of the current stage done.
-    pub done: u64,
-    /// Units the current stage announced.
-    pub total: u64,
-}
-
-/// The private payload of the unwinding that stops a cancelled computation.
-struct Cancelled;
-
-impl Hooks {
-    /// Fresh hooks: no progress yet, not cancelled.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Asks the computation to stop: it does so the next time it reports
-    /// progress, and [`run_document`] returns [`ErrorKind::Cancelled`].
-    pub fn cancel(&self) {
-        self.0.cancel.store(true, Ordering::SeqCst);
-    }
-
-    /// Whether [`cancel`](Hooks::cancel) was called.
-    pub fn is_cancelled(&self) -> bool {
-        self.0.cancel.load(Ordering::Relaxed)
-    }
-
-    /// The current stage and its units, or `None` before the first stage.
-    pub fn progress(&self) -> Option<ProgressSnapshot> {
-        let st = self.0.stage.lock().unwrap_or_else(|e| e.into_inner());
-        (st.0 > 0).then(|| ProgressSnapshot {
-            stage: st.1.clone(),
-            stages: st.0,
-            done: self.0.done.load(Ordering::Relaxed),
-            total: self.0.total.load(Ordering::Relaxed),
-        })
-    }
-
-    /// Stops the computation (unwinds to [`run_document`]) if cancelled.
-    fn check(&self) {
-        if self.is_cancelled() {
-            // resume_unwind: no panic hook runs, nothing is printed
-            resume_unwind(Box::new(Cancelled));
-        }
-    }
-
-    /// A stage begins (called by the program's progress bar).
-    pub(crate) fn stage(&self, name: &str, total: u64) {
-        self.check();
-        let mut st = self.0.stage.lock().unwrap_or_else(|e| e.into_inner());
-        self.0.done.store(0, Ordering::Relaxed);
-        self.0.total.store(total, Ordering::Relaxed);
-        st.0 += 1;
-        st.1 = name.to_string();
-    }
-
-    /// `n` more units are done (called by the program's progress bar).
-    pub(crate) fn advance(&self, n: u64) {
-        self.check();
-        self.0.done.fetch_add(n, Ordering::Relaxed);
-    }
-}
+pub type ProgressSnapshot = aliasing_core::progress::Snapshot;
 
 /// What kind of failure a [`RunError`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -211,33 +134,7 @@ impl Drop for Installed {
 /// Runs on the calling thread (the computation's worker threads as the
 /// binary's); calls on different threads are independent.
 pub fn run_document(argv: &[String], hooks: &Hooks) -> Result<String, RunError> {
-    let Some(sub) = argv.first() else {
-        return Err(RunError::input("arguments", "no command given"));
-    };
-    let plot = sub == "plot";
-    if !plot {
-        for a in &argv[1..] {
-            let a = a.as_str();
-            if a == "--format" || a.starts_with("--format=") {
-                return Err(RunError::input(
-                    "arguments",
-                    "--format is not taken here: the result is always the JSON document",
-                ));
-            }
-            if a == "--output" || a.starts_with("--output=") || a.starts_with("-o") {
-                return Err(RunError::input(
-                    "arguments",
-                    "-o/--output is not taken here: the document is returned, not written",
-                ));
-            }
-        }
-    }
-    let mut full = Vec::with_capacity(argv.len() + 3);
-    full.push("alias".to_string());
-    full.extend(argv.iter().cloned());
-    if !plot {
-        full.extend(["--format".to_string(), "json".to_string()]);
-    }
+    let full = full_argv(argv)?;
     let cli = match parse(&full) {
         Ok(c) => c,
         Err(e) => {
@@ -271,23 +168,51 @@ pub fn run_document(argv: &[String], hooks: &Hooks) -> Result<String, RunError> 
     match result {
         Ok(Ok(())) => Ok(out),
         Ok(Err(e)) => Err(classify(&e)),
+        Err(payload) if payload.is::<Cancelled>() || hooks.is_cancelled() => Err(cancelled()),
         Err(payload) => {
-            if payload.is::<Cancelled>() || hooks.is_cancelled() {
-                Err(cancelled())
-            } else {
-                let what = payload
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| payload.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "a panic".into());
-                Err(RunError {
-                    kind: ErrorKind::Other,
-                    reason: "internal",
-                    message: format!("internal error: {}", what.replace('\n', " ")),
-                })
-            }
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".into());
+            Err(RunError {
+                kind: ErrorKind::Other,
+                reason: "internal",
+                message: format!("internal error: {}", what.replace('\n', " ")),
+            })
         }
     }
+}
+
+/// The binary's command line for `argv`: the program name, `argv`, and
+/// `--format json` (not for `plot`); refuses a command line that gives
+/// `--format` or `-o`/`--output` itself.
+fn full_argv(argv: &[String]) -> Result<Vec<String>, RunError> {
+    let Some(sub) = argv.first() else {
+        return Err(RunError::input("arguments", "no command given"));
+    };
+    let plot = sub == "plot";
+    for a in argv[1..].iter().filter(|_| !plot) {
+        if a == "--format" || a.starts_with("--format=") {
+            return Err(RunError::input(
+                "arguments",
+                "--format is not taken here: the result is always the JSON document",
+            ));
+        }
+        if a == "--output" || a.starts_with("--output=") || a.starts_with("-o") {
+            return Err(RunError::input(
+                "arguments",
+                "-o/--output is not taken here: the document is returned, not written",
+            ));
+        }
+    }
+    let mut full = Vec::with_capacity(argv.len() + 3);
+    full.push("alias".to_string());
+    full.extend(argv.iter().cloned());
+    if !plot {
+        full.extend(["--format".to_string(), "json".to_string()]);
+    }
+    Ok(full)
 }
 
 thread_local! {

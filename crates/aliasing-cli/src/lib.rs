@@ -10,7 +10,7 @@
 mod program;
 
 // the modules at the crate root, where their `crate::` paths look for them
-use program::{args, lengths, output, progress, team};
+use program::{args, output, progress, team};
 
 mod embed;
 

@@ -22,7 +22,6 @@
 pub(crate) mod args;
 pub(crate) mod cmd;
 mod flags;
-pub(crate) mod lengths;
 pub(crate) mod output;
 pub(crate) mod progress;
 pub(crate) mod team;
@@ -193,22 +192,6 @@ pub fn main() -> ExitCode {
 mod tests {
     use super::*;
     use clap::CommandFactory;
-
-    /// A missing-argument error names the argument, on one line.
-    #[test]
-    fn missing_arguments_are_named() {
-        let e = Cli::try_parse_from(["alias", "stack", "--bytes", "1518"])
-            .err()
-            .expect("--ber is required");
-        let line = one_line(&e.render().to_string());
-        assert!(line.contains("not provided: --ber <BER>"), "{line}");
-        assert!(!line.contains('\n'), "{line}");
-        let e = Cli::try_parse_from(["alias", "curve"])
-            .err()
-            .expect("needs a check");
-        let line = one_line(&e.render().to_string());
-        assert!(line.contains("--crc <CRC>"), "{line}");
-    }
 
     /// Every option that is required (always, or unless another is given)
     /// says so in its help.

@@ -15,54 +15,16 @@ use std::path::{Path, PathBuf};
 pub struct OutPath(PathBuf);
 
 impl OutPath {
-    /// Checks `s` as a file to write (see the type).
+    /// Checks `s` as a file to write (see the type;
+    /// [`aliasing_core::atomic::check_writable`]).
     pub fn parse(s: &str) -> std::result::Result<OutPath, String> {
-        let path = PathBuf::from(s);
-        if s.is_empty() {
-            return Err("the file name is empty".into());
-        }
-        if s.ends_with(std::path::MAIN_SEPARATOR) || s.ends_with('/') || path.is_dir() {
-            return Err(format!("{s} is a folder, not a file"));
-        }
-        let parent = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        if !parent.is_dir() {
-            return Err(if parent.exists() {
-                format!("{} is not a folder", parent.display())
-            } else {
-                format!("the folder {} does not exist", parent.display())
-            });
-        }
-        if std::fs::metadata(parent).is_ok_and(|m| m.permissions().readonly()) {
-            return Err(format!("the folder {} is read-only", parent.display()));
-        }
-        Ok(OutPath(path))
+        aliasing_core::atomic::check_writable(s).map_err(|e| e.to_string())?;
+        Ok(OutPath(PathBuf::from(s)))
     }
 
     /// The path as given.
     pub fn path(&self) -> &Path {
         &self.0
-    }
-
-    /// The path with its folder resolved (symbolic links, `..`, `.`), for
-    /// telling whether two options name the same file.
-    pub fn normalized(&self) -> PathBuf {
-        if let Ok(p) = self.0.canonicalize() {
-            return p;
-        }
-        let parent = match self.0.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        let dir = parent
-            .canonicalize()
-            .unwrap_or_else(|_| parent.to_path_buf());
-        match self.0.file_name() {
-            Some(name) => dir.join(name),
-            None => dir,
-        }
     }
 }
 
@@ -105,7 +67,7 @@ impl std::ops::Deref for PlotPath {
 pub fn distinct(outputs: &[(&str, Option<&OutPath>)]) -> Result<()> {
     let given: Vec<(&str, PathBuf)> = outputs
         .iter()
-        .filter_map(|(f, p)| p.map(|p| (*f, p.normalized())))
+        .filter_map(|(f, p)| p.map(|p| (*f, aliasing_core::atomic::resolved(p))))
         .collect();
     for (i, (fa, a)) in given.iter().enumerate() {
         if let Some((fb, _)) = given[..i].iter().find(|(_, b)| b == a) {
@@ -130,6 +92,55 @@ pub enum Format {
     Json,
 }
 
+impl From<Format> for aliasing_core::document::text::Format {
+    fn from(f: Format) -> Self {
+        use aliasing_core::document::text::Format as F;
+        match f {
+            Format::Table => F::Table,
+            Format::Csv => F::Csv,
+            Format::Json => F::Json,
+        }
+    }
+}
+
+/// How and where every command prints its result (`--format`, `-o`).
+#[derive(clap::Args)]
+pub struct Print {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Write to this file (atomically) instead of standard output.
+    #[arg(long, short, value_parser = OutPath::parse)]
+    pub output: Option<OutPath>,
+}
+
+impl Print {
+    /// The format of the documents' `render`.
+    pub fn format(&self) -> aliasing_core::document::text::Format {
+        self.format.into()
+    }
+
+    /// Refuses, before any work, two output options naming the same file:
+    /// `--output`, `--plot` and `others` ([`distinct`]).
+    pub fn check(
+        &self,
+        plot: Option<&PlotPath>,
+        others: &[(&str, Option<&OutPath>)],
+    ) -> Result<()> {
+        let mut all = vec![
+            ("--output", self.output.as_ref()),
+            ("--plot", plot.map(PlotPath::out)),
+        ];
+        all.extend_from_slice(others);
+        distinct(&all)
+    }
+
+    /// Writes `text` ([`emit`]).
+    pub fn emit(&self, text: &str) -> Result<()> {
+        emit(self.output.as_deref(), text)
+    }
+}
+
 /// Writes `text` to `path` atomically, or to stdout when `path` is `None`
 /// (to the returned document instead, in a [`crate::run_document`] call).
 pub fn emit(path: Option<&Path>, text: &str) -> Result<()> {
@@ -148,152 +159,27 @@ pub fn emit(path: Option<&Path>, text: &str) -> Result<()> {
     }
 }
 
-/// Renders rows as aligned columns; the first row is the header.
-pub fn table(rows: &[Vec<String>]) -> String {
-    let cols = rows.iter().map(|r| r.len()).max().unwrap_or(0);
-    let mut widths = vec![0; cols];
-    for r in rows {
-        for (i, c) in r.iter().enumerate() {
-            widths[i] = widths[i].max(c.chars().count());
-        }
-    }
-    let mut s = String::new();
-    for r in rows {
-        let line: Vec<String> = r
-            .iter()
-            .enumerate()
-            .map(|(i, c)| format!("{c:>w$}", w = widths[i]))
-            .collect();
-        s.push_str(line.join("  ").trim_end());
-        s.push('\n');
-    }
-    s
-}
-
-/// Renders rows as CSV; the first row is the header.
-pub fn csv(rows: &[Vec<String>]) -> String {
-    let mut s = String::new();
-    for r in rows {
-        let line: Vec<String> = r
-            .iter()
-            .map(|c| {
-                if c.contains([',', '"', '\n']) {
-                    format!("\"{}\"", c.replace('"', "\"\""))
-                } else {
-                    c.clone()
-                }
-            })
-            .collect();
-        s.push_str(&line.join(","));
-        s.push('\n');
-    }
-    s
-}
-
-/// A probability for tables: shortest round-trip form in scientific notation.
-pub fn prob(x: f64) -> String {
-    if x == 0.0 {
-        "0".into()
-    } else {
-        format!("{x:.6e}")
-    }
-}
-
-/// Runs estimated to take longer than this (seconds: a day) are refused
-/// unless `--allow-long` is given.
-pub const LONG_RUN_LIMIT_S: f64 = 86_400.0;
-
-/// Runs estimated to take longer than this (seconds) say so on stderr
-/// before they start, when stderr is a terminal.
-pub const ANNOUNCE_S: f64 = 60.0;
-
 static ALLOW_LONG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// `--allow-long` given: runs estimated beyond [`LONG_RUN_LIMIT_S`] start.
+/// `--allow-long` given: runs estimated beyond a day start.
 pub fn allow_long(on: bool) {
     ALLOW_LONG.store(on, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// Before a run estimated to take `seconds` (a cost model's estimate):
-/// refuses it beyond [`LONG_RUN_LIMIT_S`] unless `--allow-long` was given,
-/// and says how long it is expected to take beyond [`ANNOUNCE_S`] (stderr,
-/// on a terminal). `what` names the run (`this curve`).
+/// Before a run estimated to take `seconds` (a cost model's estimate): the
+/// policy of [`aliasing_core::job::cost::before_run`], the announcement on
+/// stderr when it is a terminal, a refusal naming `--allow-long`.
 pub fn long_run(seconds: f64, what: &str) -> Result<()> {
+    use aliasing_core::job::cost::{LongRun, before_run};
     use std::io::IsTerminal as _;
-    let terminal = std::io::stderr().is_terminal();
-    long_run_to(seconds, what, &mut std::io::stderr(), terminal)
-}
-
-fn long_run_to(seconds: f64, what: &str, out: &mut dyn Write, announce: bool) -> Result<()> {
-    if seconds.is_nan() || seconds <= ANNOUNCE_S {
-        return Ok(()); // no estimate, or short
-    }
-    if seconds > LONG_RUN_LIMIT_S && !ALLOW_LONG.load(std::sync::atomic::Ordering::Relaxed) {
-        bail!(
-            "{what} is estimated to take {}, over the limit of a day: ask for less, \
-             or add --allow-long to run it anyway",
-            duration(seconds)
-        );
-    }
-    if announce {
-        let _ = writeln!(
-            out,
-            "{what}: estimated to take {} (a cost model's estimate; Ctrl-C stops it)",
-            duration(seconds)
-        );
+    match before_run(
+        seconds,
+        what,
+        ALLOW_LONG.load(std::sync::atomic::Ordering::Relaxed),
+    ) {
+        LongRun::Refuse(m) => bail!("{m}, or add --allow-long to run it anyway"),
+        LongRun::Announce(m) if std::io::stderr().is_terminal() => eprintln!("{m}"),
+        _ => {}
     }
     Ok(())
-}
-
-/// A duration for people: `45 s`, `12 min`, `3.4 h`, `2.1 days`, `1.4e3 years`.
-pub fn duration(seconds: f64) -> String {
-    const DAY: f64 = 86_400.0;
-    const YEAR: f64 = 365.25 * DAY;
-    if seconds < 90.0 {
-        format!("about {seconds:.0} s")
-    } else if seconds < 5400.0 {
-        format!("about {:.0} min", seconds / 60.0)
-    } else if seconds < 2.0 * DAY {
-        format!("about {:.1} h", seconds / 3600.0)
-    } else if seconds < YEAR {
-        format!("about {:.1} days", seconds / DAY)
-    } else if seconds < 1000.0 * YEAR {
-        format!("about {:.1} years", seconds / YEAR)
-    } else {
-        format!("about {:.1e} years", seconds / YEAR)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn long_runs_say_so_and_beyond_a_day_need_the_flag() {
-        let mut out = Vec::new();
-        long_run_to(30.0, "this run", &mut out, true).unwrap();
-        assert!(out.is_empty(), "a short run prints nothing");
-        long_run_to(f64::NAN, "this run", &mut out, true).unwrap();
-        assert!(out.is_empty(), "no estimate, nothing printed");
-        long_run_to(7200.0, "this run", &mut out, true).unwrap();
-        assert_eq!(
-            String::from_utf8(out.clone()).unwrap(),
-            "this run: estimated to take about 2.0 h (a cost model's estimate; Ctrl-C stops it)\n"
-        );
-        out.clear();
-        long_run_to(7200.0, "this run", &mut out, false).unwrap();
-        assert!(out.is_empty(), "not a terminal: nothing printed");
-        let e = long_run_to(2.0 * LONG_RUN_LIMIT_S, "this run", &mut out, true).unwrap_err();
-        assert!(
-            e.to_string()
-                .contains("about 2.0 days, over the limit of a day"),
-            "{e}"
-        );
-        assert!(e.to_string().contains("--allow-long"), "{e}");
-        assert!(!e.to_string().contains('\n'));
-        assert_eq!(duration(45.0), "about 45 s");
-        assert_eq!(duration(600.0), "about 10 min");
-        assert_eq!(duration(3.156e7 * 2.0), "about 2.0 years");
-        assert_eq!(duration(3.156e7 * 1e6), "about 1.0e6 years");
-    }
 }

@@ -111,6 +111,12 @@ impl Progress for Bar {
     fn finish(&self) {
         Bar::finish(self)
     }
+
+    /// A part begins (one check's column of a comparison): its name
+    /// prefixes the stages that follow.
+    fn part(&self, name: &str) {
+        self.set_prefix(name)
+    }
 }
 
 impl Drop for Bar {

@@ -13,6 +13,9 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+mod target;
+pub use target::{check_writable, resolved};
+
 /// The temporary name beside `path`: `.NAME.tmpPID` followed by `suffix`
 /// (a writer that picks its format by extension needs one, e.g. `.png`).
 pub fn temp_path(path: &Path, suffix: &str) -> PathBuf {

@@ -44,6 +44,7 @@ mod curve;
 mod hd;
 mod search;
 mod stack;
+pub mod text;
 mod transfer;
 mod weights;
 

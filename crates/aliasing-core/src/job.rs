@@ -21,6 +21,7 @@
 //! ```
 
 mod compare;
+pub mod cost;
 mod curve;
 mod hd;
 pub mod search;

@@ -20,6 +20,9 @@
 use crate::error::{Error, Result};
 use crate::units::Ber;
 
+mod items;
+pub use items::{hex, hops};
+
 /// Parses a comma-separated list of bit error rates, each in [0, 1].
 pub fn bers(spec: &str) -> Result<Vec<f64>> {
     let mut out = Vec::new();

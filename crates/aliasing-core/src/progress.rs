@@ -39,6 +39,9 @@
 //! assert_eq!(c.0.load(Ordering::Relaxed), 3);
 //! ```
 
+mod watch;
+pub use watch::{Cancelled, Snapshot, Watch};
+
 /// A watcher of a long computation. One required method, [`advance`]; the
 /// others default to doing nothing.
 ///

@@ -31,17 +31,33 @@ use dashu_int::{IBig, UBig};
 
 /// How [`distribution`] counts codewords.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[non_exhaustive]
 pub enum WeightMethod {
     /// [`WeightMethod::Syndromes`] when only weights up to 4 are asked for
     /// and that is less work than the `2^r` dual words, else
     /// [`WeightMethod::Dual`] when the width allows.
     #[default]
+    #[cfg_attr(
+        feature = "clap",
+        value(
+            help = "`syndromes` for weights up to 4 when cheaper, else `dual` if the \
+                      width is at most 32 (syndromes up to weight 6 otherwise)"
+        )
+    )]
     Auto,
     /// Dual-code weights and the MacWilliams identity (widths up to
     /// [`dual::MAX_WIDTH`], every weight).
+    #[cfg_attr(
+        feature = "clap",
+        value(help = "Dual-code weights and the MacWilliams identity")
+    )]
     Dual,
     /// Meet-in-the-middle on the syndromes `x^i mod g` (weights up to 6).
+    #[cfg_attr(
+        feature = "clap",
+        value(help = "Meet-in-the-middle on the syndromes x^i mod g (weights up to 6)")
+    )]
     Syndromes,
 }
 

@@ -165,6 +165,28 @@ impl Ranged for LogAxis {
 /// Default picture size in pixels (also the SVG view box).
 pub const SIZE: (u32, u32) = (1100, 650);
 
+/// Reads a picture size `WIDTHxHEIGHT` (`x` or `X`), each 400 to 8000
+/// pixels; the message says what is expected.
+///
+/// ```
+/// use aliasing_plot::figure::parse_size;
+/// assert_eq!(parse_size("1100x650"), Ok((1100, 650)));
+/// assert_eq!(parse_size("800X600"), Ok((800, 600)));
+/// for bad in ["", "100x100", "1100", "ax600", "9000x600", "800x-1"] {
+///     assert!(parse_size(bad).is_err(), "{bad}");
+/// }
+/// ```
+pub fn parse_size(s: &str) -> std::result::Result<(u32, u32), String> {
+    let bad = || format!("expected WIDTHxHEIGHT with each 400 to 8000, got {s:?}");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let w: u32 = w.trim().parse().map_err(|_| bad())?;
+    let h: u32 = h.trim().parse().map_err(|_| bad())?;
+    if !(400..=8000).contains(&w) || !(400..=8000).contains(&h) {
+        return Err(bad());
+    }
+    Ok((w, h))
+}
+
 fn positive(v: f64) -> Option<f64> {
     (v.is_finite() && v > 0.0).then_some(v)
 }

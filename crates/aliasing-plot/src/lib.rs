@@ -48,6 +48,7 @@ pub mod doc;
 pub mod error;
 pub mod figure;
 pub mod font;
+mod profile;
 pub mod search;
 pub mod simulate;
 pub mod stack;
@@ -66,9 +67,11 @@ pub use figure::Figure;
 
 /// Which probability goes on the y axis of curves and comparisons.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum YQuantity {
-    /// P(alias | error) = P_ud / P_err, with the `2^-r` asymptote.
+    /// P(alias | error) = P_ud / P_err, with the 2^-r asymptote dashed.
     #[default]
+    #[cfg_attr(feature = "clap", value(name = "alias"))]
     AliasGivenError,
     /// P_ud, the probability per frame of an undetected error.
     Undetected,
@@ -76,6 +79,7 @@ pub enum YQuantity {
 
 /// The unit of frame lengths on the x axis.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum XUnit {
     /// Bits for curves, bytes for comparisons and simulate sweeps.
     #[default]

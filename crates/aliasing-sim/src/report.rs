@@ -13,6 +13,8 @@ use crate::run::{Counts, Plan};
 use crate::spec::Params;
 use serde::{Deserialize, Serialize};
 
+mod text;
+
 /// Estimate of one escape probability.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]

@@ -137,6 +137,7 @@ impl Plan {
 /// Which engine evaluates frames.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[non_exhaustive]
 pub enum Engine {
     /// Cost per error: syndrome tables and checksum deltas.

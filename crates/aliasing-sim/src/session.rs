@@ -49,6 +49,8 @@ use aliasing_core::shard::Shard;
 use aliasing_core::{Error, Result};
 use std::path::{Path, PathBuf};
 
+pub mod kinds;
+
 /// The kind of a simulation's shard and checkpoint files.
 pub const FORMAT: &str = "alias-simulate";
 

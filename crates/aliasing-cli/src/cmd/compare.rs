@@ -2,21 +2,14 @@
 //! (bytes, check field included) and BERs. Thin glue over
 //! `aliasing_core::compare`.
 
-use crate::args::{parse_bers, plot, read_frame, read_payload};
-use crate::lengths::parse_lengths;
-use crate::output::{self, Format};
-use crate::output::{OutPath, PlotPath};
+use crate::args::{parse_bers, plot};
+use crate::output;
+use crate::output::PlotPath;
 use crate::progress::Bar;
-use aliasing_core::bsc;
 use aliasing_core::check::CheckSpec;
-use aliasing_core::compare;
 use aliasing_core::ctx::Job;
-use aliasing_core::document::{self, Compare};
-use aliasing_core::job::{CompareJob, GivenBytes};
-use aliasing_core::progress::Progress;
+use aliasing_core::job::CompareJob;
 use anyhow::Result;
-use std::collections::HashMap;
-use std::path::PathBuf;
 
 /// Arguments of `alias compare`.
 #[derive(clap::Args)]
@@ -38,29 +31,10 @@ pub struct Args {
         default_value = "crc32,crc32c,crc16-ccitt,internet,fletcher32,adler32"
     )]
     checks: String,
-    /// Given data from this file: the bytes a sender puts before the check
-    /// field, which is computed from them as in `alias simulate --payload`
-    /// (the Internet checksum over the frame's actual bits; CRCs do not
-    /// depend on the data).
-    #[arg(long, conflicts_with_all = ["payload_hex", "frame", "frame_hex"])]
-    payload: Option<PathBuf>,
-    /// The data as hex digits (spaces allowed), instead of `--payload`.
-    #[arg(long, conflicts_with_all = ["frame", "frame_hex"])]
-    payload_hex: Option<String>,
-    /// A whole frame from this file as captured from a wire, its check field
-    /// in place: verified under every check compared (refused if it does not
-    /// verify).
-    #[arg(long, conflicts_with = "frame_hex")]
-    frame: Option<PathBuf>,
-    /// The captured frame as hex digits (spaces allowed), instead of `--frame`.
-    #[arg(long)]
-    frame_hex: Option<String>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    format: Format,
-    /// Write to this file (atomically) instead of standard output.
-    #[arg(long, short, value_parser = OutPath::parse)]
-    output: Option<OutPath>,
+    #[command(flatten)]
+    pub given: crate::args::Given,
+    #[command(flatten)]
+    pub print: crate::output::Print,
     /// Also draw the comparison to FILE.svg or FILE.png.
     #[arg(long, value_parser = PlotPath::parse)]
     plot: Option<PlotPath>,
@@ -69,13 +43,12 @@ pub struct Args {
 /// The job `args` ask for.
 fn job(args: &Args) -> Result<CompareJob> {
     let bers = parse_bers(&args.ber)?;
-    let data = read_payload(args.payload.as_deref(), args.payload_hex.as_deref())?;
-    let frame = read_frame(args.frame.as_deref(), args.frame_hex.as_deref())?;
-    let given = match (data, frame) {
-        (Some(d), _) => Some(GivenBytes::Data(d)),
-        (None, f) => f.map(GivenBytes::Frame),
-    };
-    let bytes = args.bytes.as_deref().map(parse_lengths).transpose()?;
+    let given = args.given.read()?;
+    let bytes = args
+        .bytes
+        .as_deref()
+        .map(aliasing_core::parse::lengths)
+        .transpose()?;
     let checks: Vec<CheckSpec> = args
         .checks
         .split(',')
@@ -84,108 +57,14 @@ fn job(args: &Args) -> Result<CompareJob> {
     Ok(CompareJob::new(checks, bytes, bers, given)?)
 }
 
-/// The bar, its prefix naming the check whose column is computed.
-struct Columns<'a>(&'a Bar);
-
-impl Progress for Columns<'_> {
-    fn advance(&self, n: u64) {
-        self.0.advance(n)
-    }
-    fn stage(&self, name: &str, total: u64) {
-        self.0.stage(name, total)
-    }
-    fn finish(&self) {
-        self.0.finish()
-    }
-    fn part(&self, name: &str) {
-        self.0.set_prefix(name)
-    }
-}
-
 /// Runs `alias compare`.
 pub fn run(args: Args) -> Result<()> {
-    output::distinct(&[
-        ("--output", args.output.as_ref()),
-        ("--plot", args.plot.as_ref().map(PlotPath::out)),
-    ])?;
+    args.print.check(args.plot.as_ref(), &[])?;
     let job = job(&args)?;
     let ctx = crate::args::context(None)?;
     output::long_run(job.estimated_seconds(&ctx), "this comparison")?;
     let bar = Bar::stderr();
-    let doc = job.run(&ctx.with_progress(&Columns(&bar)))?;
+    let doc = job.run(&ctx.with_progress(&bar))?;
     plot(args.plot.as_deref(), &doc)?;
-    let text = match args.format {
-        Format::Json => document::to_json_sorted(&doc)?,
-        Format::Csv => output::csv(&rows(&job, &doc, true)),
-        Format::Table => table(&job, &doc),
-    };
-    output::emit(args.output.as_deref(), &text)
-}
-
-/// One row per BER and length, header first: each check's P(alias | error)
-/// or `n/a` (numbers in full for CSV).
-fn rows(job: &CompareJob, doc: &Compare, full: bool) -> Vec<Vec<String>> {
-    let fmt = |x: f64| {
-        if full {
-            format!("{x:e}")
-        } else {
-            output::prob(x)
-        }
-    };
-    let mut head: Vec<String> = ["bytes", "bits", "ber", "p_error"]
-        .map(String::from)
-        .to_vec();
-    head.extend(doc.checks.iter().map(|c| c.name.clone()));
-    let value: HashMap<(&str, u64, u64), f64> = doc
-        .points
-        .iter()
-        .map(|pt| {
-            (
-                (pt.check.as_str(), pt.bytes.unwrap_or(0), pt.ber.to_bits()),
-                pt.p_alias_given_error,
-            )
-        })
-        .collect();
-    let mut rows = vec![head];
-    for &p in job.bers() {
-        for &b in job.bytes() {
-            let mut r = vec![
-                b.to_string(),
-                (8 * b).to_string(),
-                fmt(p),
-                fmt(bsc::p_error(8 * b, p)),
-            ];
-            for c in &doc.checks {
-                r.push(match value.get(&(c.name.as_str(), b, p.to_bits())) {
-                    Some(&x) => fmt(x),
-                    None => "n/a".into(),
-                });
-            }
-            rows.push(r);
-        }
-    }
-    rows
-}
-
-/// The table form: what the values are, the rows, the notes of n/a columns.
-fn table(job: &CompareJob, doc: &Compare) -> String {
-    let mut s = String::from(
-        "# P(alias | error): probability that a frame with at least one bit error passes the check\n",
-    );
-    s.push_str(match job.given() {
-        Some(compare::Given::Data(_)) => {
-            "# given data, each frame the data then the check field computed from them; Internet checksum over its actual bits\n"
-        }
-        Some(compare::Given::Frame(_)) => {
-            "# given frame as captured, check field verified; Internet checksum over its actual bits\n"
-        }
-        None => "# random data; lengths are whole frames in bytes, check field included\n",
-    });
-    s.push_str(&output::table(&rows(job, doc, false)));
-    for c in &doc.checks {
-        if let Some(why) = &c.note {
-            s.push_str(&format!("# n/a {}: {why}\n", c.name));
-        }
-    }
-    s
+    args.print.emit(&job.render(&doc, args.print.format())?)
 }

@@ -1,19 +1,16 @@
 //! `alias curve`: exact P(undetected) and P(alias | error) against frame
 //! length for one check (a CRC or a checksum), at one or more bit error rates.
 
-use crate::args::{parse_bers, plot, read_frame, read_payload};
-use crate::output::{self, Format};
-use crate::output::{OutPath, PlotPath};
+use crate::args::{parse_bers, plot};
+use crate::output;
+use crate::output::PlotPath;
 use crate::progress::Bar;
-use aliasing_core::bsc::CurvePoint;
 use aliasing_core::check::CheckSpec;
 use aliasing_core::ctx::Job;
-use aliasing_core::document::{self, Curve};
-use aliasing_core::job::{CurveJob, GivenBytes};
-use aliasing_core::{catalogue, curve};
+use aliasing_core::document::BracketDoc;
+use aliasing_core::job::CurveJob;
+use aliasing_core::{bracket, catalogue, curve};
 use anyhow::{Result, bail};
-use rayon::prelude::*;
-use std::path::PathBuf;
 
 /// BERs used when `--ber` is not given (those of the study).
 pub const DEFAULT_BERS: &str = "1e-4,1e-5,1e-6,1e-7,1e-8";
@@ -64,22 +61,8 @@ pub struct Args {
     /// adler32; any CRC spec is accepted too. Lengths must be whole bytes.
     #[arg(long)]
     pub check: Option<String>,
-    /// Given data from FILE: the bytes a sender puts before the check field,
-    /// which is computed from them (the frame of `alias simulate --payload
-    /// pattern:HEX`); each length is a whole frame, the data repeated or cut
-    /// to fill it, default the data plus the field.
-    #[arg(long, conflicts_with_all = ["payload_hex", "frame", "frame_hex"])]
-    pub payload: Option<PathBuf>,
-    /// The data as hex digits instead of --payload.
-    #[arg(long, conflicts_with_all = ["frame", "frame_hex"])]
-    pub payload_hex: Option<String>,
-    /// A whole frame from FILE as captured from a wire, its check field in
-    /// place (verified; a frame that does not verify is refused).
-    #[arg(long, conflicts_with = "frame_hex")]
-    pub frame: Option<PathBuf>,
-    /// The captured frame as hex digits instead of --frame.
-    #[arg(long)]
-    pub frame_hex: Option<String>,
+    #[command(flatten)]
+    pub given: crate::args::Given,
     /// Bit error rates, comma-separated, each in [0, 1].
     #[arg(long, default_value = DEFAULT_BERS, allow_hyphen_values = true, value_parser = crate::args::ber_list)]
     pub ber: String,
@@ -94,17 +77,13 @@ pub struct Args {
     /// Gilbert-Elliott burst channel instead of --ber: good-state BER,
     /// bad-state BER, P(good->bad), P(bad->good) per bit, as `alias simulate
     /// --burst` (exact product chain, CRCs up to 24 bits).
-    #[arg(long, value_name = "PG,PB,G2B,B2G", conflicts_with_all = ["ber", "check"], value_parser = crate::args::burst_spec)]
-    pub burst: Option<String>,
+    #[arg(long, value_name = "PG,PB,G2B,B2G", conflicts_with_all = ["ber", "check"], value_parser = crate::args::burst)]
+    pub burst: Option<aliasing_core::channel::GilbertElliott>,
     /// Exact method.
     #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
     pub method: MethodArg,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
-    /// Write to FILE (atomically) instead of stdout.
-    #[arg(long, short, value_parser = OutPath::parse)]
-    pub output: Option<OutPath>,
+    #[command(flatten)]
+    pub print: crate::output::Print,
     /// Also draw the curve to FILE.svg or FILE.png (log-log, one line per BER).
     #[arg(long, value_parser = PlotPath::parse)]
     pub plot: Option<PlotPath>,
@@ -115,20 +94,20 @@ pub struct Args {
 }
 
 fn lengths(args: &Args) -> Result<(Vec<u64>, String)> {
-    let bits = crate::lengths::bits_or_bytes(args.bits.as_deref(), args.bytes.as_deref());
+    let bits = crate::args::bits_or_bytes(args.bits.as_deref(), args.bytes.as_deref());
     match (&args.bits, &args.bytes) {
         (Some(b), _) => return Ok((bits?, format!("--bits {b}"))),
         (None, Some(b)) => return Ok((bits?, format!("--bytes {b} (x 8 bits)"))),
         (None, None) => {}
     }
-    if args.payload.is_some() || args.payload_hex.is_some() {
+    if args.given.payload.is_some() || args.given.payload_hex.is_some() {
         // `compute` takes the data's length plus the field
         return Ok((
             Vec::new(),
             "the given data and the check field computed from them".to_string(),
         ));
     }
-    if args.frame.is_some() || args.frame_hex.is_some() {
+    if args.given.frame.is_some() || args.given.frame_hex.is_some() {
         return Ok((Vec::new(), "the captured frame's length".to_string()));
     }
     Ok((DEFAULT_BITS.to_vec(), DEFAULT_LENGTHS_NOTE.to_string()))
@@ -136,12 +115,7 @@ fn lengths(args: &Args) -> Result<(Vec<u64>, String)> {
 
 /// The job `args` ask for (after the routing of wide CRCs to a bracket).
 fn job(args: &Args, bers: Vec<f64>, bits: Vec<u64>) -> Result<CurveJob> {
-    let data = read_payload(args.payload.as_deref(), args.payload_hex.as_deref())?;
-    let frame = read_frame(args.frame.as_deref(), args.frame_hex.as_deref())?;
-    let given = match (data, frame) {
-        (Some(d), _) => Some(GivenBytes::Data(d)),
-        (None, f) => f.map(GivenBytes::Frame),
-    };
+    let given = args.given.read()?;
     let check = match (&args.crc, &args.check) {
         (Some(c), _) => CheckSpec::Crc(Box::new(catalogue::resolve(c)?)),
         (None, Some(c)) => c.parse::<CheckSpec>()?,
@@ -152,7 +126,7 @@ fn job(args: &Args, bers: Vec<f64>, bits: Vec<u64>) -> Result<CurveJob> {
     let mut job = CurveJob::builder(check)
         .bers(bers)
         .given(given)
-        .burst(args.burst.as_deref().map(str::parse).transpose()?)
+        .burst(args.burst)
         .method(args.method.into());
     if lengths_given {
         job = job.bits(bits);
@@ -162,10 +136,7 @@ fn job(args: &Args, bers: Vec<f64>, bits: Vec<u64>) -> Result<CurveJob> {
 
 /// Runs `alias curve`.
 pub fn run(args: Args) -> Result<()> {
-    output::distinct(&[
-        ("--output", args.output.as_ref()),
-        ("--plot", args.plot.as_ref().map(PlotPath::out)),
-    ])?;
+    args.print.check(args.plot.as_ref(), &[])?;
     let bers = parse_bers(&args.ber)?;
     let (bits, lengths_note) = lengths(&args)?;
     if let Some(c) = &args.crc {
@@ -173,14 +144,14 @@ pub fn run(args: Args) -> Result<()> {
         if crc.generator().width() > aliasing_core::dual::MAX_WIDTH
             && args.method == MethodArg::Auto
         {
-            return super::bracket::run(
-                &crc,
-                &bits,
-                &bers,
-                &lengths_note,
-                args.format,
-                args.output.as_deref(),
-            );
+            // the certified bracket from the enumerated low weights
+            let bar = Bar::stderr();
+            let b = bracket::brackets_with(&crc.generator(), &bits, &bers, None, &bar)?;
+            bar.finish();
+            let doc = BracketDoc::of(&crc, &b);
+            return args
+                .print
+                .emit(&doc.render(args.print.format(), &lengths_note)?);
         }
     }
     let ctx = crate::args::context(args.memory.as_deref())?;
@@ -189,79 +160,6 @@ pub fn run(args: Args) -> Result<()> {
     let bar = Bar::stderr();
     let doc = job.run(&ctx.with_progress(&bar))?;
     plot(args.plot.as_deref(), &doc)?;
-    let text = match args.format {
-        Format::Json => document::to_json_sorted(&doc)?,
-        Format::Csv => output::csv(&rows(&doc, true)),
-        Format::Table => table(&doc, &lengths_note),
-    };
-    output::emit(args.output.as_deref(), &text)
-}
-
-/// The points' rows, header first (numbers in full for CSV).
-fn rows(doc: &Curve, csv: bool) -> Vec<Vec<String>> {
-    let width = doc.check.width;
-    let head = [
-        "ber",
-        "bits",
-        "data_bits",
-        "P(error)",
-        "P(undetected)",
-        "P(alias|error)",
-    ];
-    let mut rows = vec![head.map(String::from).to_vec()];
-    rows[0].push(format!("P(alias|error)/2^-{width}"));
-    // Shortest round-trip formatting of 60,000 points is a visible share
-    // of a width-16 run: rows are formatted in parallel.
-    let num = |x: f64| {
-        if csv {
-            format!("{x:e}")
-        } else {
-            output::prob(x)
-        }
-    };
-    rows.par_extend(doc.points.par_iter().map(|pt: &CurvePoint| {
-        vec![
-            format!("{:e}", pt.ber),
-            pt.bits.to_string(),
-            pt.data_bits.to_string(),
-            num(pt.p_error),
-            num(pt.p_undetected),
-            num(pt.p_alias_given_error),
-            num(pt.p_alias_given_error * 2f64.powi(width as i32)),
-        ]
-    }));
-    rows
-}
-
-/// The table form: the check, channel, method and lengths, then the rows.
-fn table(doc: &Curve, lengths_note: &str) -> String {
-    let c = &doc.check;
-    let head = match (&c.full, &c.koopman) {
-        (Some(f), Some(k)) => format!("CRC: {} (width {}, full {f}, Koopman {k})", c.name, c.width),
-        _ => format!("check: {} ({} check bits)", c.name, c.width),
-    };
-    let head = match &doc.channel {
-        Some(ge) => format!(
-            "{head}\nchannel: Gilbert-Elliott bursts, good-state BER {:e}, \
-             bad-state BER {:e}, P(good->bad) {:e}, P(bad->good) {:e} per bit \
-             (bad {:.4e} of the time, mean BER {:.4e}; first bit stationary); \
-             ber column = mean BER, P(error) exact for this channel",
-            ge.p_good, ge.p_bad, ge.good_to_bad, ge.bad_to_good, ge.bad_fraction, ge.mean_ber
-        ),
-        None => head,
-    };
-    // the frame note of a CRC not of whole bytes rides on the method
-    let (method, lengths_note) = match doc.method.split_once("; frame:") {
-        Some((m, note)) => (m, format!("{lengths_note}\nframe:{note}")),
-        None => (doc.method.as_str(), lengths_note.to_string()),
-    };
-    format!(
-        "{head}\n\
-         method: {method} (exact)\n\
-         lengths: codeword bits, check bits included; {lengths_note}\n\
-         P(alias|error) = P(undetected) / P(error); \
-         2^-{w} is an ideal {w}-bit check on random data\n\n{}",
-        output::table(&rows(doc, false)),
-        w = c.width,
-    )
+    args.print
+        .emit(&doc.render(args.print.format(), &lengths_note)?)
 }

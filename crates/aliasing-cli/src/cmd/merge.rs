@@ -4,7 +4,7 @@
 
 use super::simulate::Sink;
 use crate::output::OutPath;
-use aliasing_sim::session;
+use aliasing_sim::session::{self, kinds};
 use aliasing_sim::simulate::SimulateJob;
 use anyhow::Result;
 use std::path::PathBuf;
@@ -24,64 +24,43 @@ pub struct Args {
     out: Option<OutPath>,
 }
 
-/// The kinds of result file `alias merge` adds (shards of simulate,
-/// `--rare`, `--rare --burst`, weights and stack runs): one table.
-const KINDS: [&str; 5] = [
-    SimulateJob::KINDS[0],
-    SimulateJob::KINDS[1],
-    SimulateJob::KINDS[2],
-    super::weights::FORMAT,
-    aliasing_sim::joint::STACK_FORMAT,
-];
-
-/// The one kind of all `files`, or a one-line refusal naming the kind a
-/// file is instead (a search shard, a result document, another run's kind).
+/// The one kind of all `files` ([`kinds::merge_kind`], the one table of
+/// kinds), or a one-line refusal naming the kind a file is instead (a
+/// search shard, a result document, another run's kind).
 fn kind_of(files: &[PathBuf]) -> Result<Option<String>> {
-    let known = |k: &str| KINDS.contains(&k);
-    let mut first: Option<(String, &PathBuf)> = None;
-    for p in files {
-        if !p.is_file() {
-            // the readers below say what is wrong (missing, a folder, ...)
-            return Ok(session::file_kind(&files[0]));
+    use kinds::{Mismatch, Offered};
+    // from the first file that is no file on, the readers say what is wrong
+    let n = files
+        .iter()
+        .position(|p| !p.is_file())
+        .unwrap_or(files.len());
+    let kind = match kinds::merge_kind(&files[..n]) {
+        Ok(_) if n < files.len() => Ok(session::file_kind(&files[0])),
+        Ok(k) => Ok(k),
+        Err(Mismatch::NotShard(p, Offered::Other(k))) if k == "alias-search" => Err(format!(
+            "{} is a shard file of `alias search`: combine search shards with \
+             `alias search --merge FILES`",
+            p.display()
+        )),
+        Err(Mismatch::NotShard(p, Offered::Other(k))) => Err(format!(
+            "{} is a file of kind `{k}`; merge adds shard files of simulate, weights and stack runs",
+            p.display()
+        )),
+        Err(Mismatch::NotShard(p, Offered::Json)) => Err(format!(
+            "{} is not a shard file: JSON without the kind of a result file \
+             (a `--format json` report?); merge the files that `--out` wrote",
+            p.display()
+        )),
+        Err(Mismatch::NotShard(p, _)) => {
+            Err(format!("{} is not a shard file: not JSON", p.display()))
         }
-        let kind = session::file_kind(p);
-        let k = match kind.as_deref() {
-            Some(k) if known(k) => k.to_string(),
-            Some("alias-search") => anyhow::bail!(
-                "{} is a shard file of `alias search`: combine search shards with \
-                 `alias search --merge FILES`",
-                p.display()
-            ),
-            Some(other) => anyhow::bail!(
-                "{} is a file of kind `{other}`; merge adds shard files of simulate, \
-                 weights and stack runs",
-                p.display()
-            ),
-            None => {
-                let json = std::fs::read_to_string(p)
-                    .ok()
-                    .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
-                if json.is_some() {
-                    anyhow::bail!(
-                        "{} is not a shard file: JSON without the kind of a result file \
-                         (a `--format json` report?); merge the files that `--out` wrote",
-                        p.display()
-                    )
-                }
-                anyhow::bail!("{} is not a shard file: not JSON", p.display())
-            }
-        };
-        match &first {
-            None => first = Some((k, p)),
-            Some((k0, p0)) if *k0 != k => anyhow::bail!(
-                "{} is a `{k0}` file and {} a `{k}` file: merge adds the shards of one run",
-                p0.display(),
-                p.display()
-            ),
-            Some(_) => {}
-        }
-    }
-    Ok(first.map(|(k, _)| k))
+        Err(Mismatch::Mixed((p0, k0), (p, k))) => Err(format!(
+            "{} is a `{k0}` file and {} a `{k}` file: merge adds the shards of one run",
+            p0.display(),
+            p.display()
+        )),
+    };
+    kind.map_err(anyhow::Error::msg)
 }
 
 /// Runs `alias merge`.
@@ -94,19 +73,14 @@ pub fn run(a: Args) -> Result<()> {
                 "--plot and --no-exact are for simulations; dual-weight shards merge into exact counts"
             );
         }
-        let text = super::weights::merge(&a.files, a.report.format, a.out.as_deref())?;
-        return crate::output::emit(a.report.output.as_deref(), &text);
+        let text = super::weights::merge(&a.files, a.report.print.format(), a.out.as_deref())?;
+        return a.report.print.emit(&text);
     }
     if kind.as_deref() == Some(aliasing_sim::joint::STACK_FORMAT) {
         if a.out.is_some() || a.report.no_exact {
             anyhow::bail!("stack shard files take neither --out nor --no-exact");
         }
-        return super::stack::merge_report(
-            &a.files,
-            a.report.format,
-            a.report.output.as_deref(),
-            a.report.plot.as_deref(),
-        );
+        return super::stack::merge_report(&a.files, &a.report.print, a.report.plot.as_deref());
     }
     let kind = kind.unwrap_or_else(|| SimulateJob::KINDS[0].to_string());
     if kind != SimulateJob::KINDS[0] && a.report.plot.is_some() {

@@ -1,30 +1,11 @@
 //! `alias plot`: re-plots a saved JSON result as SVG or PNG.
 
 use crate::output::PlotPath;
+use aliasing_plot::{XUnit, YQuantity};
 use std::io::Read;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-
-/// Quantity on the y axis of curves and comparisons.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum YAxis {
-    /// P(alias | error) = P_ud / P_err, with the 2^-r asymptote dashed.
-    Alias,
-    /// P_ud, the probability per frame of an undetected error.
-    Undetected,
-}
-
-/// Unit of frame lengths on the x axis.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum XAxis {
-    /// Bits for curves, bytes for comparisons and simulate sweeps.
-    Auto,
-    /// Bits.
-    Bits,
-    /// Bytes.
-    Bytes,
-}
 
 /// Arguments of `alias plot`.
 #[derive(clap::Args)]
@@ -37,25 +18,14 @@ pub struct Args {
     #[arg(short, long, value_parser = PlotPath::parse)]
     pub output: PlotPath,
     /// Quantity on the y axis of curves and comparisons.
-    #[arg(long, value_enum, default_value_t = YAxis::Alias)]
-    pub y: YAxis,
+    #[arg(long, value_enum, default_value_t = YQuantity::AliasGivenError)]
+    pub y: YQuantity,
     /// Unit of lengths on the x axis.
-    #[arg(long, value_enum, default_value_t = XAxis::Auto)]
-    pub x: XAxis,
+    #[arg(long, value_enum, default_value_t = XUnit::Auto)]
+    pub x: XUnit,
     /// Picture size in pixels, WIDTHxHEIGHT (each 400 to 8000).
-    #[arg(long, default_value = "1100x650", value_parser = parse_size)]
+    #[arg(long, default_value = "1100x650", value_parser = aliasing_plot::figure::parse_size)]
     pub size: (u32, u32),
-}
-
-fn parse_size(s: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("expected WIDTHxHEIGHT with each 400 to 8000, got {s:?}");
-    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
-    let w: u32 = w.trim().parse().map_err(|_| bad())?;
-    let h: u32 = h.trim().parse().map_err(|_| bad())?;
-    if !(400..=8000).contains(&w) || !(400..=8000).contains(&h) {
-        return Err(bad());
-    }
-    Ok((w, h))
 }
 
 /// Runs `alias plot`.
@@ -80,31 +50,10 @@ pub fn run(args: Args) -> Result<()> {
         Err(e) => bail!("{} is not valid JSON: {e}", args.input.display()),
     };
     let opts = aliasing_plot::Options {
-        y: match args.y {
-            YAxis::Alias => aliasing_plot::YQuantity::AliasGivenError,
-            YAxis::Undetected => aliasing_plot::YQuantity::Undetected,
-        },
-        x: match args.x {
-            XAxis::Auto => aliasing_plot::XUnit::Auto,
-            XAxis::Bits => aliasing_plot::XUnit::Bits,
-            XAxis::Bytes => aliasing_plot::XUnit::Bytes,
-        },
+        y: args.y,
+        x: args.x,
         size: args.size,
     };
     aliasing_plot::render_with(&doc, &args.output, &opts)?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_size;
-
-    #[test]
-    fn sizes() {
-        assert_eq!(parse_size("1100x650"), Ok((1100, 650)));
-        assert_eq!(parse_size("800X600"), Ok((800, 600)));
-        for bad in ["", "100x100", "1100", "ax600", "9000x600", "800x-1"] {
-            assert!(parse_size(bad).is_err(), "{bad}");
-        }
-    }
 }

@@ -4,16 +4,16 @@
 //! combines them into the unsharded result.
 
 use crate::args::parse_bers;
-use crate::output::{self, Format};
+use crate::output;
 use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
 use aliasing_core::ctx::Job;
-use aliasing_core::document::{self, HdAt, PudAt, Search};
-use aliasing_core::job::search::{self, SearchJob, ShardBody, ShardFile};
+use aliasing_core::document::Search;
+use aliasing_core::job::search::{self, SearchJob, ShardFile};
 use aliasing_core::search::{Objective, Query};
 use aliasing_sim::shard::Team;
 use anyhow::{Context, Result, bail};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Ranking objective on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -40,7 +40,7 @@ pub struct Args {
     /// CRC width r: every generator of width r with the +1 term is a
     /// candidate (2^(r-1) of them) unless --candidates or --sample is given.
     /// [required unless --merge]
-    #[arg(long, required_unless_present = "merge", value_parser = crate::lengths::count::<u32>, allow_negative_numbers = true)]
+    #[arg(long, required_unless_present = "merge", value_parser = aliasing_core::parse::count::<u32>, allow_negative_numbers = true)]
     pub width: Option<u32>,
     /// Codeword lengths in bits, check bits included (values, START:STOP:STEP, log:START:STOP:N).
     /// [required unless --bytes or --merge]
@@ -55,10 +55,10 @@ pub struct Args {
     #[arg(long, required_unless_present = "merge", value_parser = crate::args::ber_list, allow_hyphen_values = true)]
     pub ber: Option<String>,
     /// Drop candidates whose minimum distance over the lengths is below D.
-    #[arg(long, default_value_t = 0, value_parser = crate::lengths::count::<u32>, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 0, value_parser = aliasing_core::parse::count::<u32>, allow_negative_numbers = true)]
     pub min_hd: u32,
     /// How many generators to list (0: every survivor).
-    #[arg(long, default_value_t = 10, value_parser = crate::lengths::count::<usize>, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 10, value_parser = aliasing_core::parse::count::<usize>, allow_negative_numbers = true)]
     pub top: usize,
     /// Ranking objective.
     #[arg(long, value_enum, default_value_t = ObjectiveArg::Hd)]
@@ -67,10 +67,10 @@ pub struct Args {
     #[arg(long, conflicts_with = "sample")]
     pub candidates: Option<PathBuf>,
     /// A seeded random sample of N generators of the width instead of all.
-    #[arg(long, requires = "seed", value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
+    #[arg(long, requires = "seed", value_parser = aliasing_core::parse::count::<u64>, allow_negative_numbers = true)]
     pub sample: Option<u64>,
     /// Seed of --sample.
-    #[arg(long, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
+    #[arg(long, value_parser = aliasing_core::parse::count::<u64>, allow_negative_numbers = true)]
     pub seed: Option<u64>,
     /// Run shard I of N (candidates split by index) and write its result file to --out.
     #[arg(long, requires = "out")]
@@ -81,12 +81,8 @@ pub struct Args {
     /// Combine the result files of every shard of one search instead of searching.
     #[arg(long, num_args = 1.., conflicts_with_all = ["width", "bits", "bytes", "ber", "shard", "candidates", "sample"])]
     pub merge: Option<Vec<PathBuf>>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
-    /// Write to FILE (atomically) instead of stdout.
-    #[arg(long, short, value_parser = OutPath::parse)]
-    pub output: Option<OutPath>,
+    #[command(flatten)]
+    pub print: crate::output::Print,
     /// Rank by the worst case over the lengths (one list), or per length
     /// (one list for each length; not with --shard, --merge or --plot).
     #[arg(long, value_enum, default_value_t = RankArg::Worst)]
@@ -97,17 +93,12 @@ pub struct Args {
     pub plot: Option<PlotPath>,
 }
 
-/// Parses and verifies the text of a shard file; `name` names it in messages.
-fn shard_from_text(text: &str, name: &str) -> Result<ShardBody> {
-    Ok(ShardFile::from_text(text, name)?)
-}
-
 /// The job `a` asks for.
 fn job(a: &Args) -> Result<SearchJob> {
     let width = a.width.expect("clap requires --width");
     let query = Query {
         width,
-        lengths: crate::lengths::bits_or_bytes(a.bits.as_deref(), a.bytes.as_deref())?,
+        lengths: crate::args::bits_or_bytes(a.bits.as_deref(), a.bytes.as_deref())?,
         bers: parse_bers(a.ber.as_deref().expect("clap requires --ber"))?,
         min_hd: a.min_hd,
         top: a.top,
@@ -146,11 +137,8 @@ pub fn run(a: Args) -> Result<()> {
 }
 
 fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
-    crate::output::distinct(&[
-        ("--output", a.output.as_ref()),
-        ("--plot", a.plot.as_ref().map(PlotPath::out)),
-        ("--out", a.out.as_ref()),
-    ])?;
+    a.print
+        .check(a.plot.as_ref(), &[("--out", a.out.as_ref())])?;
     let ctx = crate::args::context(None)?.with_team(team);
     if let Some(files) = &a.merge {
         if !ctx.is_root() {
@@ -160,7 +148,7 @@ fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
         for p in files {
             let text = aliasing_sim::shard::read_text(p)?;
             let name = p.display().to_string();
-            bodies.push((name.clone(), shard_from_text(&text, &name)?));
+            bodies.push((name.clone(), ShardFile::from_text(&text, &name)?));
         }
         let bar = Bar::stderr();
         let doc = search::merge_report(bodies, &ctx.with_progress(&bar))?;
@@ -188,10 +176,8 @@ fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
 
 /// Prints (and plots) a report.
 fn emit(a: &Args, doc: &Search) -> Result<()> {
-    if let Some(p) = &a.plot {
-        plot(doc, p)?;
-    }
-    output::emit(a.output.as_deref(), &render(doc, a.format)?)
+    crate::args::plot(a.plot.as_deref(), doc)?;
+    a.print.emit(&doc.render(a.print.format())?)
 }
 
 /// `--rank per-length`: one search per length, each ranked as if it were
@@ -202,275 +188,7 @@ fn per_length(a: &Args, job: &SearchJob) -> Result<()> {
     if a.shard.is_some() || a.plot.is_some() {
         bail!("--rank per-length does not combine with --shard or --plot; use --rank worst");
     }
-    let mut docs = Vec::new();
-    for &n in &job.query().lengths {
-        let bar = Bar::when(true);
-        let ctx = crate::args::context(None)?;
-        let done = job.at_length(n)?.run(&ctx.with_progress(&bar))?;
-        docs.push((n, done.document.expect("one process")));
-    }
-    let text = match a.format {
-        Format::Json => {
-            let docs = docs.into_iter().map(|(_, d)| d).collect();
-            document::to_json_sorted(&document::SearchPerLength::new(job.query(), docs))?
-        }
-        Format::Csv => {
-            let mut out = String::new();
-            for (i, (_, d)) in docs.iter().enumerate() {
-                let t = render(d, Format::Csv)?;
-                // one header: the later reports' first line is the same
-                out += if i == 0 {
-                    &t
-                } else {
-                    t.split_once('\n').map_or("", |x| x.1)
-                };
-            }
-            out
-        }
-        Format::Table => docs
-            .iter()
-            .map(|(n, d)| {
-                Ok(format!(
-                    "## ranked at {n} bits alone\n{}",
-                    render(d, Format::Table)?
-                ))
-            })
-            .collect::<Result<Vec<_>>>()?
-            .join("\n"),
-    };
-    output::emit(a.output.as_deref(), &text)
-}
-
-/// The report's text in `format`.
-fn render(doc: &Search, format: Format) -> Result<String> {
-    Ok(match format {
-        Format::Json => document::to_json_sorted(doc)?,
-        Format::Csv => output::csv(&csv_rows(doc)),
-        Format::Table => table(doc),
-    })
-}
-
-/// The CSV rows: one per result, length and BER.
-fn csv_rows(doc: &Search) -> Vec<Vec<String>> {
-    let head = [
-        "rank",
-        "koopman",
-        "full",
-        "reciprocal_of",
-        "min_hd",
-        "bits",
-        "hd",
-        "ber",
-        "p_undetected",
-    ];
-    let mut rows = vec![head.map(String::from).to_vec()];
-    for r in &doc.results {
-        for (li, h) in r.hd.iter().enumerate() {
-            for pt in &r.points[li * doc.bers.len()..(li + 1) * doc.bers.len()] {
-                rows.push(vec![
-                    r.rank.to_string(),
-                    r.koopman.clone(),
-                    r.full.clone(),
-                    r.reciprocal_of.clone().unwrap_or_default(),
-                    r.min_hd.to_string(),
-                    h.bits.to_string(),
-                    h.hd.to_string(),
-                    format!("{:e}", pt.ber),
-                    format!("{:e}", pt.p_undetected),
-                ]);
-            }
-        }
-    }
-    rows
-}
-
-/// A table row: rank, Koopman and full forms, mirror or names, the HDs and
-/// every P_ud.
-fn row(
-    rank: String,
-    koopman: &str,
-    full: &str,
-    mirror: String,
-    hd: &[HdAt],
-    points: &[PudAt],
-) -> Vec<String> {
-    let hd: Vec<String> = hd.iter().map(|h| h.hd.to_string()).collect();
-    let mut v = vec![rank, koopman.into(), full.into(), mirror, hd.join(",")];
-    v.extend(points.iter().map(|p| output::prob(p.p_undetected)));
-    v
-}
-
-/// The table form.
-fn table(doc: &Search) -> String {
-    let shard = match doc.shard.count {
-        1 => String::new(),
-        _ => format!("; shard {}/{}", doc.shard.index, doc.shard.count),
-    };
-    let mut s = format!(
-        "# search: {}; objective {}{shard}\n",
-        doc.candidates, doc.objective
-    );
-    s += "# lengths: codeword bits, check bits included; P_ud exact (dual-code weights); score = worst case over the lengths, BER by BER in the order given\n";
-    let hist: Vec<String> = doc
-        .hd_histogram
-        .iter()
-        .rev()
-        .map(|(h, c)| format!("HD {h}: {c}"))
-        .collect();
-    s += &format!("# minimum distance over the lengths: {}\n", hist.join(", "));
-    let (d, u) = (&doc.stages.distance, &doc.stages.p_undetected);
-    s += &format!(
-        "# stages: distance {} generators in {:.2} s ({:.0}/s); P_ud {} in {:.2} s ({:.1}/s)\n",
-        d.generators, d.seconds, d.per_second, u.generators, u.seconds, u.per_second
-    );
-    let mut head = ["rank", "koopman", "full", "mirror", "hd"]
-        .map(String::from)
-        .to_vec();
-    for &n in &doc.lengths {
-        for &p in &doc.bers {
-            head.push(format!("P_ud@{n},{p:e}"));
-        }
-    }
-    let mut rows = vec![head.clone()];
-    for r in &doc.results {
-        let mirror = r
-            .reciprocal_of
-            .as_ref()
-            .and_then(|k| doc.results.iter().position(|x| &x.koopman == k));
-        let mirror = mirror
-            .map(|j| format!("=#{} reversed", j + 1))
-            .unwrap_or_default();
-        rows.push(row(
-            r.rank.to_string(),
-            &r.koopman,
-            &r.full,
-            mirror,
-            &r.hd,
-            &r.points,
-        ));
-    }
-    s += &output::table(&rows);
-    s += &catalogue_table(doc, head);
-    for n in &doc.notes {
-        s += &format!("# note: {n}\n");
-    }
-    s
-}
-
-/// The catalogue's CRCs of the width, as rows under `head` (nothing when
-/// the catalogue has none).
-fn catalogue_table(doc: &Search, head: Vec<String>) -> String {
-    if doc.catalogue.is_empty() {
-        return String::new();
-    }
-    let mut s = format!("\n# the catalogue's CRCs of width {}\n", doc.width);
-    let mut rows = vec![head];
-    rows[0][3] = "names".into();
-    for k in &doc.catalogue {
-        let rank = match k.rank {
-            Some(st) if st.best == st.worst => st.best.to_string(),
-            Some(st) => format!("{}..{}", st.best, st.worst),
-            None => "-".into(),
-        };
-        rows.push(row(
-            rank,
-            &k.koopman,
-            &k.full,
-            k.names.clone(),
-            &k.hd,
-            &k.points,
-        ));
-    }
-    s += &output::table(&rows);
-    s
-}
-
-/// Draws P(alias | error) of the first 8 results and the catalogue's CRCs.
-fn plot(doc: &Search, path: &Path) -> Result<()> {
-    let results = doc
-        .results
-        .iter()
-        .take(8)
-        .map(|r| (&r.koopman, r.min_hd, &r.points));
-    let known = doc
-        .catalogue
-        .iter()
-        .map(|k| (&k.names, k.min_hd, &k.points));
-    let mut checks: Vec<document::CompareCheck> = Vec::new();
-    let mut points = Vec::new();
-    for (name, min_hd, pts) in results.chain(known) {
-        let label = format!("{name} HD {min_hd}");
-        if checks.iter().any(|c| c.name == label) {
-            continue;
-        }
-        checks.push(document::CompareCheck::new(label.clone(), doc.width));
-        for pt in pts {
-            let width = u64::from(doc.width);
-            let cp = aliasing_core::bsc::CurvePoint::new(pt.ber, pt.bits, width, pt.p_undetected);
-            points.push(document::ComparePoint::new(label.clone(), &cp, None));
-        }
-    }
-    crate::args::plot(Some(path), &document::Compare::new(None, checks, points))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use clap::Parser;
-
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        a: Args,
-    }
-
-    /// A shard file with any single byte changed, cut short or with a byte
-    /// doubled is refused in one line (every position, several bytes each).
-    #[test]
-    fn a_shard_file_with_any_byte_changed_is_refused() {
-        let dir = std::env::temp_dir().join(format!("alias-search-unit-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let out = dir.join("s1.json");
-        let args = [
-            "x", "--width", "8", "--bits", "20", "--ber", "1e-5", "--top", "2",
-        ];
-        let mut args: Vec<&str> = args.to_vec();
-        let out_s = out.display().to_string();
-        let report = dir.join("report.csv").display().to_string();
-        args.extend([
-            "--shard", "1/2", "--out", &out_s, "--format", "csv", "--output", &report,
-        ]);
-        run(Cli::try_parse_from(args).unwrap().a).unwrap();
-        let text = std::fs::read_to_string(&out).unwrap();
-        assert!(shard_from_text(&text, "f").is_ok());
-        let bytes = text.as_bytes();
-        let mut tried = 0;
-        for i in 0..bytes.len() {
-            let mut edits: Vec<Vec<u8>> = [1u8, 2, 0x20, 0x80]
-                .iter()
-                .map(|d| bytes[i] ^ d)
-                .chain([b'0', b'9', b' ', b'"', b'E', b'X'])
-                .filter(|&r| r != bytes[i])
-                .map(|r| {
-                    let mut b = bytes.to_vec();
-                    b[i] = r;
-                    b
-                })
-                .collect();
-            edits.push(bytes[..i].to_vec());
-            let mut doubled = bytes.to_vec();
-            doubled.insert(i, bytes[i]);
-            edits.push(doubled);
-            for b in edits {
-                let Ok(s) = String::from_utf8(b) else {
-                    continue;
-                };
-                tried += 1;
-                let e = shard_from_text(&s, "f").expect_err(&format!("byte {i} edited: {s}"));
-                assert!(!format!("{e:#}").contains('\n'), "{e:#}");
-            }
-        }
-        assert!(tried > 8 * bytes.len());
-        let _ = std::fs::remove_dir_all(&dir);
-    }
+    let bar = Bar::when(true);
+    let doc = job.per_length(&crate::args::context(None)?.with_progress(&bar))?;
+    a.print.emit(&doc.render(a.print.format())?)
 }

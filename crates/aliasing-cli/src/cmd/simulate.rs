@@ -1,12 +1,10 @@
 //! `alias simulate`: Monte Carlo through a stack of checks.
 
-use crate::lengths::count;
-use crate::output::{self, Format};
 use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
+use aliasing_core::parse::count;
 use aliasing_core::shard::Shard;
 use aliasing_sim::channel::{Channel, GilbertElliott};
-use aliasing_sim::report::{Estimate, Report};
 use aliasing_sim::run::{Engine, MAX_FRAMES};
 use aliasing_sim::session::Given;
 use aliasing_sim::shard::{MAX_THREADS, Team};
@@ -15,15 +13,6 @@ use aliasing_sim::spec::PayloadSpec;
 use anyhow::{Result, bail};
 use std::path::PathBuf;
 use std::time::Duration;
-
-/// Engine choice on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum EngineArg {
-    /// Cost per error (syndrome tables, checksum deltas).
-    Sparse,
-    /// Real bytes and real checks for every frame.
-    Dense,
-}
 
 /// Arguments of `alias simulate`.
 #[derive(clap::Args)]
@@ -45,8 +34,8 @@ pub struct Args {
     #[arg(long, value_parser = crate::args::one_ber, allow_negative_numbers = true)]
     ber: Option<aliasing_core::units::Ber>,
     /// Gilbert-Elliott bursts: good BER, bad BER, P(good->bad), P(bad->good).
-    #[arg(long, value_name = "PG,PB,G2B,B2G", value_parser = crate::args::burst_spec)]
-    burst: Option<String>,
+    #[arg(long, value_name = "PG,PB,G2B,B2G", value_parser = crate::args::burst)]
+    burst: Option<GilbertElliott>,
     /// Exactly k random bit errors per frame.
     #[arg(long, value_name = "K", value_parser = count::<u32>, allow_negative_numbers = true)]
     errors: Option<u32>,
@@ -61,7 +50,7 @@ pub struct Args {
     threads: usize,
     /// Engine (both give identical results on the same seed).
     #[arg(long, value_enum, default_value = "sparse")]
-    engine: EngineArg,
+    engine: Engine,
     /// Run only shard I of N (1-based); needs --out.
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
@@ -87,7 +76,7 @@ pub struct Args {
     rare: bool,
     /// Proposal channel of --rare --burst (default: bursts and good-state
     /// errors scaled up to about three errors a frame).
-    #[arg(long, value_name = "PG,PB,G2B,B2G", value_parser = |s: &str| s.parse::<GilbertElliott>().map_err(|e| e.to_string()))]
+    #[arg(long, value_name = "PG,PB,G2B,B2G", value_parser = crate::args::burst)]
     proposal: Option<GilbertElliott>,
     /// Random draws in all for --rare (e.g. 1e8): conditional samples
     /// [default: 1e8]; with --burst, draws from the proposal [default: 1e6].
@@ -120,8 +109,8 @@ fn channel(a: &Args) -> Result<Option<Channel>> {
     if given > 1 {
         bail!("give one error model: --ber, --burst or --errors");
     }
-    if let Some(b) = &a.burst {
-        return Ok(Some(Channel::Burst(b.parse::<GilbertElliott>()?)));
+    if let Some(b) = a.burst {
+        return Ok(Some(Channel::Burst(b)));
     }
     if let Some(k) = a.errors {
         return Ok(Some(Channel::Exactly { k }));
@@ -146,67 +135,6 @@ fn given(a: &Args) -> Result<Given> {
     })
 }
 
-/// Renders a report in `format`.
-pub fn render(r: &Report, format: Format) -> String {
-    let opt = |x: Option<f64>| x.map(output::prob).unwrap_or_else(|| "-".into());
-    let row = |name: &str, e: &Estimate| {
-        vec![
-            name.to_string(),
-            e.escapes.to_string(),
-            output::prob(e.rate),
-            output::prob(e.ci_low),
-            output::prob(e.ci_high),
-            output::prob(e.per_errored_frame),
-            opt(e.exact),
-            e.errored_in_coverage
-                .map(|x| x.to_string())
-                .unwrap_or_else(|| "-".into()),
-            e.escapes_in_coverage
-                .map(|x| x.to_string())
-                .unwrap_or_else(|| "-".into()),
-            opt(e.rate_in_coverage),
-        ]
-    };
-    match format {
-        Format::Json => aliasing_core::document::to_json(r).expect("serializable"),
-        Format::Table | Format::Csv => {
-            let mut rows = vec![vec![
-                "check".to_string(),
-                "escapes".into(),
-                "rate".into(),
-                "ci95_low".into(),
-                "ci95_high".into(),
-                "per_errored_frame".into(),
-                "exact".into(),
-                "errored_in_coverage".into(),
-                "escapes_in_coverage".into(),
-                "rate_in_coverage".into(),
-            ]];
-            for c in &r.checks {
-                rows.push(row(c.name.as_deref().unwrap_or("?"), c));
-            }
-            rows.push(row("stack", &r.stack));
-            if format == Format::Csv {
-                output::csv(&rows)
-            } else {
-                let p = &r.params;
-                format!(
-                    "stack {} | {} bytes | {} | seed {}\n{}frames {} | frames with error {} | bit errors {}\n{}",
-                    p.stack,
-                    p.bytes,
-                    serde_json::to_string(&p.channel).unwrap_or_default(),
-                    p.seed,
-                    padded_fields(&p.stack, p.bytes),
-                    r.frames,
-                    r.frames_with_error,
-                    r.bit_errors,
-                    output::table(&rows)
-                )
-            }
-        }
-    }
-}
-
 /// Why `--plot` is refused for `--rare` runs and their merges.
 pub(crate) const RARE_NO_PLOT: &str =
     "--plot draws Monte Carlo runs; a --rare estimate has one value per check (use --format json)";
@@ -229,7 +157,7 @@ fn check_flags(a: &Args) -> Result<()> {
     if a.proposal.is_some() && (!a.rare || (a.burst.is_none() && a.resume.is_none())) {
         bail!("--proposal is for --rare --burst");
     }
-    if a.rare && a.engine != EngineArg::Sparse {
+    if a.rare && a.engine != Engine::Sparse {
         bail!("--rare has its own sampler: no --engine");
     }
     if a.rare && a.frames.is_some() {
@@ -257,10 +185,7 @@ fn request(a: &Args, shard: Option<Shard>) -> Result<SimulateRequest> {
             .map(|s| in_range("--samples", s, u64::MAX))
             .transpose()?,
         proposal: a.proposal,
-        engine: match a.engine {
-            EngineArg::Sparse => Engine::Sparse,
-            EngineArg::Dense => Engine::Dense,
-        },
+        engine: a.engine,
         shard,
         resume: a.resume.clone(),
         checkpoint: a.checkpoint.as_ref().map(|c| c.path().to_path_buf()),
@@ -299,12 +224,8 @@ fn run_in(a: &Args, team: Option<&dyn Team>) -> Result<()> {
 /// file (the report flags of `alias simulate` and `alias merge`).
 #[derive(clap::Args)]
 pub struct Sink {
-    /// Output format.
-    #[arg(long, value_enum, default_value = "table")]
-    pub format: Format,
-    /// Write the report here instead of stdout.
-    #[arg(long, short, value_parser = OutPath::parse)]
-    pub output: Option<OutPath>,
+    #[command(flatten)]
+    pub print: crate::output::Print,
     /// Also draw the estimates with their 95% intervals beside the exact
     /// values to FILE.svg or FILE.png.
     #[arg(long, value_parser = PlotPath::parse)]
@@ -319,12 +240,7 @@ impl Sink {
     /// this sink's and `others` (the paths themselves were checked when the
     /// arguments were parsed, [`OutPath`]).
     pub fn check(&self, others: &[(&str, Option<&OutPath>)]) -> Result<()> {
-        let mut all = vec![
-            ("--output", self.output.as_ref()),
-            ("--plot", self.plot.as_ref().map(PlotPath::out)),
-        ];
-        all.extend_from_slice(others);
-        output::distinct(&all)
+        self.print.check(self.plot.as_ref(), others)
     }
 
     /// Writes the result file to `out` (when given), then plots and prints
@@ -339,134 +255,6 @@ impl Sink {
         if let SimulateDoc::Run(r) = &doc {
             crate::args::plot(self.plot.as_deref(), r)?;
         }
-        output::emit(self.output.as_deref(), &render_doc(&doc, self.format))
+        self.print.emit(&doc.render(self.print.format())?)
     }
-}
-
-/// Renders a simulate document of any kind in `format`.
-pub fn render_doc(doc: &SimulateDoc, format: Format) -> String {
-    match doc {
-        SimulateDoc::Run(r) => render(r, format),
-        SimulateDoc::Rare(r) => render_rare(r, format),
-        SimulateDoc::RareBurst(r) => render_rare_burst(&r.params, &r.result, format),
-    }
-}
-
-/// The table of rare-event estimates, one row per named estimate.
-fn rare_rows(estimates: &[(&str, &aliasing_sim::rare::RareEstimate)]) -> Vec<Vec<String>> {
-    let opt = |x: Option<f64>| x.map(output::prob).unwrap_or_else(|| "-".into());
-    let mut rows = vec![vec![
-        "check".to_string(),
-        "p_undetected".into(),
-        "rel_std_err".into(),
-        "ci95_low".into(),
-        "ci95_high".into(),
-        "exact".into(),
-    ]];
-    for (name, e) in estimates {
-        rows.push(vec![
-            name.to_string(),
-            output::prob(e.rate),
-            format!("{:.3}", e.rel_std_err),
-            output::prob(e.ci_low),
-            output::prob(e.ci_high),
-            opt(e.exact),
-        ]);
-    }
-    rows
-}
-
-/// Renders a burst-channel rare-event result in `format`.
-pub fn render_rare_burst(
-    params: &aliasing_sim::spec::Params,
-    r: &aliasing_sim::burst_rare::BurstRareResult,
-    format: Format,
-) -> String {
-    match format {
-        Format::Json => {
-            let doc = aliasing_sim::burst_rare::BurstRareReport::new(params.clone(), r.clone());
-            aliasing_core::document::to_json_sorted(&doc).expect("serializable")
-        }
-        f => {
-            let rows = rare_rows(&[(r.crc_name.as_str(), &r.crc)]);
-            if f == Format::Csv {
-                output::csv(&rows)
-            } else {
-                format!(
-                    "rare-event {} | stack {} | {} bytes | burst {} | proposal {} | seed {} | {} samples | {} hits | shares: window {:.3}, position {:.3}, burst {:.3}\n{}",
-                    r.method,
-                    params.stack,
-                    params.bytes,
-                    r.channel,
-                    r.proposal,
-                    params.seed,
-                    r.samples,
-                    r.hits,
-                    r.window_share,
-                    r.position_share,
-                    r.burst_share,
-                    output::table(&rows)
-                )
-            }
-        }
-    }
-}
-
-/// Renders a rare-event result in `format`.
-pub fn render_rare(doc: &aliasing_sim::rare::RareReport, format: Format) -> String {
-    let (params, samples, r) = (&doc.params, doc.samples, &doc.result);
-    match format {
-        Format::Json => aliasing_core::document::to_json_sorted(doc).expect("serializable"),
-        f => {
-            let rows = rare_rows(&[(r.crc_name.as_str(), &r.crc), ("stack", &r.stack)]);
-            if f == Format::Csv {
-                output::csv(&rows)
-            } else {
-                let ber = match params.channel {
-                    Channel::Bsc { ber } => ber,
-                    _ => f64::NAN,
-                };
-                format!(
-                    "rare-event estimate (stratified conditional sampling) | stack {} | {} bytes | BER {} | seed {} | {} samples | strata 1..={} | left-out tail {}\n{}",
-                    params.stack,
-                    params.bytes,
-                    ber,
-                    params.seed,
-                    samples,
-                    r.strata.len(),
-                    output::prob(r.truncation),
-                    output::table(&rows)
-                )
-            }
-        }
-    }
-}
-
-/// One line per CRC whose width is not whole bytes: the frame stores it in
-/// whole bytes, with pad bits an error must leave alone, so this frame is not
-/// the codeword `alias curve --bytes` means (empty when there is none).
-fn padded_fields(stack: &str, bytes: usize) -> String {
-    let Ok(f) = aliasing_sim::stack::Frame::new(stack, bytes, aliasing_sim::stack::Payload::Random)
-    else {
-        return String::new();
-    };
-    let mut s = String::new();
-    for c in &f.checks {
-        if let Some(alg) = c.crc() {
-            let w = alg.width();
-            let pad = 8 * c.field_len as u32 - w;
-            if pad > 0 {
-                let data = 8 * c.field as u64;
-                s.push_str(&format!(
-                    "frame: {} is stored in {} bytes, {pad} pad bits that an error must leave \
-                     alone; its codeword is {data} data bits + {w} (`alias curve --bits {}`: \
-                     P here = (1-p)^{pad} x that)\n",
-                    c.name,
-                    c.field_len,
-                    data + w as u64
-                ));
-            }
-        }
-    }
-    s
 }

@@ -5,8 +5,7 @@
 //! runs it and renders its document.
 
 use crate::args::{parse_bers, parse_shard};
-use crate::lengths::parse_lengths;
-use crate::output::{self, Format, OutPath, PlotPath};
+use crate::output::{OutPath, PlotPath, Print};
 use crate::progress::Bar;
 use aliasing_core::ctx::Job;
 use aliasing_core::document;
@@ -33,16 +32,16 @@ pub struct Args {
     ber: Option<String>,
     /// Highest CRC codeword weight enumerated exactly (2 to 5; weight 5 is
     /// listed up to about 7,900 bytes, above that the highest is 3 or 4).
-    #[arg(long, default_value_t = 5, value_parser = crate::lengths::count::<u32>, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 5, value_parser = aliasing_core::parse::count::<u32>, allow_negative_numbers = true)]
     max_weight: u32,
     /// Random subsets drawn to estimate the next weight where the certified
     /// bracket is wider than 0.1% at some BER (0: exact terms and the
     /// bracket only). As in `alias simulate --rare --samples`, the number
     /// of random draws behind the estimate (`5e4` form accepted).
-    #[arg(long, default_value_t = 50_000, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 50_000, value_parser = aliasing_core::parse::count::<u64>, allow_negative_numbers = true)]
     samples: u64,
     /// Seed of those draws.
-    #[arg(long, default_value_t = 1, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 1, value_parser = aliasing_core::parse::count::<u64>, allow_negative_numbers = true)]
     seed: u64,
     /// Run only shard I of N (1-based) of the enumeration and the draws;
     /// needs --out. Combine the shard files with `alias merge` or
@@ -56,12 +55,8 @@ pub struct Args {
     /// one run, once each).
     #[arg(long, num_args = 1.., value_name = "FILES")]
     merge: Option<Vec<PathBuf>>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    format: Format,
-    /// Write to this file (atomically) instead of standard output.
-    #[arg(long, short, value_parser = OutPath::parse)]
-    output: Option<OutPath>,
+    #[command(flatten)]
+    pub print: crate::output::Print,
     /// Also draw joint P(escape | error) and the independence product against
     /// BER to FILE.svg or FILE.png.
     #[arg(long, value_parser = PlotPath::parse)]
@@ -71,17 +66,14 @@ pub struct Args {
 /// Runs `alias stack`: the arguments into a [`StackJob`], its run (whole,
 /// or one shard into its result file), the document rendered.
 pub fn run(a: Args) -> Result<()> {
-    crate::output::distinct(&[
-        ("--output", a.output.as_ref()),
-        ("--plot", a.plot.as_ref().map(PlotPath::out)),
-        ("--out", a.out.as_ref()),
-    ])?;
+    a.print
+        .check(a.plot.as_ref(), &[("--out", a.out.as_ref())])?;
     let bar = Bar::stderr();
     let ctx = crate::args::context(None)?.with_progress(&bar);
     if let Some(files) = &a.merge {
         let doc = StackJob::merge(files, &ctx);
         bar.finish();
-        return emit(&doc?, a.format, a.output.as_deref(), a.plot.as_deref());
+        return emit(&doc?, &a.print, a.plot.as_deref());
     }
     let shard = a.shard.as_deref().map(parse_shard).transpose()?;
     if shard.is_some_and(|s| s.count > 1) && a.out.is_none() {
@@ -89,7 +81,7 @@ pub fn run(a: Args) -> Result<()> {
     }
     let job = StackJob::new(StackParams {
         stack: a.stack.trim().to_string(),
-        bytes: parse_lengths(a.bytes.as_deref().unwrap_or_default())?,
+        bytes: aliasing_core::parse::lengths(a.bytes.as_deref().unwrap_or_default())?,
         bers: parse_bers(a.ber.as_deref().unwrap_or_default())?,
         max_weight: a.max_weight,
         samples: a.samples,
@@ -109,81 +101,20 @@ pub fn run(a: Args) -> Result<()> {
         }
     };
     bar.finish();
-    emit(&doc, a.format, a.output.as_deref(), a.plot.as_deref())
+    emit(&doc, &a.print, a.plot.as_deref())
 }
 
 /// Reads shard files of one `alias stack` run, adds their tallies and
 /// reports as the single run does, bit for bit (`alias merge`).
-pub fn merge_report(
-    files: &[PathBuf],
-    format: Format,
-    output: Option<&Path>,
-    plot: Option<&Path>,
-) -> Result<()> {
+pub fn merge_report(files: &[PathBuf], print: &Print, plot: Option<&Path>) -> Result<()> {
     let bar = Bar::stderr();
     let doc = StackJob::merge(files, &crate::args::context(None)?.with_progress(&bar));
     bar.finish();
-    emit(&doc?, format, output, plot)
+    emit(&doc?, print, plot)
 }
 
-fn emit(
-    doc: &document::Stack,
-    format: Format,
-    output: Option<&Path>,
-    plot_to: Option<&Path>,
-) -> Result<()> {
+/// Plots (with `--plot`) and prints the document.
+fn emit(doc: &document::Stack, print: &Print, plot_to: Option<&Path>) -> Result<()> {
     crate::args::plot(plot_to, doc)?;
-    let text = match format {
-        Format::Json => document::to_json_sorted(doc)?,
-        Format::Csv => output::csv(&rows(doc, true)),
-        Format::Table => {
-            let mut s = String::from(
-                "# P(escape | error): a frame with at least one bit error passes every check\n\
-                 # joint: exact low-weight CRC codewords through the checksums; [low, high] certified\n\
-                 # (or the 95% interval when a weight is sampled; exact at BER 0 and 0.5; - : the bracket alone)\n\
-                 # product: the study's, the CRC's P(alias | error) x the end-to-end checksum's\n",
-            );
-            s.push_str(&output::table(&rows(doc, false)));
-            s
-        }
-    };
-    output::emit(output, &text)
-}
-
-fn rows(doc: &document::Stack, full: bool) -> Vec<Vec<String>> {
-    let fmt = |x: f64| {
-        if full {
-            format!("{x:e}")
-        } else {
-            output::prob(x)
-        }
-    };
-    let head = [
-        "bytes",
-        "ber",
-        "p_error",
-        "joint",
-        "low",
-        "high",
-        "joint|error",
-        "product",
-        "ratio",
-    ];
-    let mut rows = vec![head.map(String::from).to_vec()];
-    let or_dash = |x: Option<f64>| x.map_or_else(|| "-".to_string(), fmt);
-    for pt in &doc.points {
-        let j = &pt.joint;
-        rows.push(vec![
-            pt.bytes.to_string(),
-            fmt(pt.ber),
-            fmt(pt.p_error),
-            or_dash(j.estimate),
-            fmt(j.low),
-            fmt(j.high),
-            or_dash(pt.joint_given_error()),
-            or_dash(pt.independence_product),
-            or_dash(pt.ratio),
-        ]);
-    }
-    rows
+    print.emit(&doc.render(print.format())?)
 }

@@ -4,11 +4,9 @@
 //! there), runs it and renders its document.
 
 use crate::args::parse_bers;
-use crate::lengths::{parse_lengths, parse_size};
-use crate::output::{self, Format, OutPath, PlotPath};
+use crate::output::{self, OutPath, PlotPath};
 use crate::progress::Bar;
 use aliasing_core::ctx::Job;
-use aliasing_core::document::{self, Transfer};
 use aliasing_sim::corruption::Corruption;
 use aliasing_sim::transfer::{Tallies, TransferJob, TransferParams};
 use anyhow::{Context, Result, bail};
@@ -65,8 +63,8 @@ pub struct Args {
     /// instead of --ber: the per-frame escape is a rare-event estimate of
     /// the joint escape (the CRC and every checksum pass) over bursts,
     /// --samples draws, --seed, with its 95% interval.
-    #[arg(long, value_name = "PG,PB,G2B,B2G", value_parser = crate::args::burst_spec)]
-    burst: Option<String>,
+    #[arg(long, value_name = "PG,PB,G2B,B2G", value_parser = crate::args::burst)]
+    burst: Option<aliasing_core::channel::GilbertElliott>,
     /// Keep the BER-independent part (CRC codeword tallies and dual
     /// weights, per frame length) in this file: read if it exists (and
     /// checked against the stack and options), written with any length
@@ -75,21 +73,17 @@ pub struct Args {
     tallies: Option<OutPath>,
     /// Highest CRC codeword weight enumerated exactly (2 to 5), as in
     /// `alias stack`.
-    #[arg(long, default_value_t = 5, value_parser = crate::lengths::count::<u32>, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 5, value_parser = aliasing_core::parse::count::<u32>, allow_negative_numbers = true)]
     max_weight: u32,
     /// Draws of the next weight where the bracket is wider than 0.1%, as
     /// in `alias stack` (`5e4` form accepted).
-    #[arg(long, default_value_t = 50_000, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 50_000, value_parser = aliasing_core::parse::count::<u64>, allow_negative_numbers = true)]
     samples: u64,
     /// Seed of those draws.
-    #[arg(long, default_value_t = 1, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 1, value_parser = aliasing_core::parse::count::<u64>, allow_negative_numbers = true)]
     seed: u64,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    format: Format,
-    /// Write to this file (atomically) instead of standard output.
-    #[arg(long, short, value_parser = OutPath::parse)]
-    output: Option<OutPath>,
+    #[command(flatten)]
+    pub print: crate::output::Print,
     /// Also draw expected escapes per petabyte against BER (one line per
     /// MTU, the bracket as a band) to FILE.svg or FILE.png.
     #[arg(long, value_parser = PlotPath::parse)]
@@ -99,12 +93,9 @@ pub struct Args {
 /// Runs `alias transfer`: the arguments into a [`TransferJob`], its run
 /// (with the kept tallies of `--tallies`), the document rendered.
 pub fn run(a: Args) -> Result<()> {
-    crate::output::distinct(&[
-        ("--output", a.output.as_ref()),
-        ("--plot", a.plot.as_ref().map(PlotPath::out)),
-        ("--tallies", a.tallies.as_ref()),
-    ])?;
-    let burst = a.burst.as_deref().map(str::parse).transpose()?;
+    a.print
+        .check(a.plot.as_ref(), &[("--tallies", a.tallies.as_ref())])?;
+    let burst = a.burst;
     if burst.is_some() && a.tallies.is_some() {
         bail!("--tallies keeps the binary symmetric channel's tallies: --burst has none to keep");
     }
@@ -136,23 +127,21 @@ pub fn run(a: Args) -> Result<()> {
     {
         output::emit(Some(p.path()), &kept.to_text()?)?;
     }
-    emit(
-        &doc,
-        a.format,
-        a.output.as_deref(),
-        a.plot.as_deref(),
-        drawn,
-    )
+    crate::args::plot(a.plot.as_deref(), &doc)?;
+    a.print.emit(&doc.render(a.print.format(), drawn)?)
 }
 
 /// The request of the arguments.
 fn params(a: &Args) -> Result<TransferParams> {
     let (size, payload_file) = match (&a.size, &a.payload) {
-        (Some(s), _) => (parse_size(s)?, None),
+        (Some(s), _) => (
+            aliasing_core::parse::size(s).map_err(|e| anyhow::anyhow!("--{e}"))?,
+            None,
+        ),
         (None, Some(f)) => (file_size(f)?, Some(f.display().to_string())),
         (None, None) => bail!("give --size or --payload"),
     };
-    let mtus = parse_lengths(&a.mtu)
+    let mtus = aliasing_core::parse::lengths(&a.mtu)
         .map_err(|e| anyhow::anyhow!(format!("--mtu: {e:#}").replace("invalid length: ", "")))?;
     let corruption = a
         .corruption
@@ -172,7 +161,7 @@ fn params(a: &Args) -> Result<TransferParams> {
             .map(parse_bers)
             .transpose()?
             .unwrap_or_default(),
-        hops: parse_hops(&a.hops)?,
+        hops: aliasing_core::parse::hops(&a.hops).map_err(|e| anyhow::anyhow!("--{e}"))?,
         max_weight: a.max_weight,
         samples: a.samples,
         seed: a.seed,
@@ -194,157 +183,4 @@ fn file_size(path: &Path) -> Result<u128> {
         bail!("--payload {shown} is empty (a transfer of 0 bytes)");
     }
     Ok(u128::from(meta.len()))
-}
-
-/// `--hops`: a comma list of link counts.
-fn parse_hops(s: &str) -> Result<Vec<u32>> {
-    let mut out = Vec::new();
-    for item in s.split(',').map(str::trim) {
-        let h = crate::lengths::count::<u32>(item).map_err(|e| anyhow::anyhow!("--hops: {e}"))?;
-        out.push(h);
-    }
-    out.sort_unstable();
-    out.dedup();
-    Ok(out)
-}
-
-/// Writes `doc`; `burst` is `(draws, seed)` of a burst-channel estimate.
-fn emit(
-    doc: &Transfer,
-    format: Format,
-    output: Option<&Path>,
-    plot_to: Option<&Path>,
-    burst: Option<(u64, u64)>,
-) -> Result<()> {
-    crate::args::plot(plot_to, doc)?;
-    let text = match format {
-        Format::Json => document::to_json_sorted(doc)?,
-        Format::Csv => output::csv(&rows(doc, true)),
-        Format::Table => {
-            let what = "delivered corrupted (every check passed)";
-            let joint = match burst {
-                Some((draws, seed)) => format!(
-                    "# joint: P(a frame sent is delivered corrupted) on the burst channel: \
-                     rare-event estimate of the joint escape (the CRC and the checksums all \
-                     pass), {draws} draws per frame length, seed {seed}; [low, high] its 95% \
-                     interval"
-                ),
-                None => "# joint: P(a frame sent is delivered corrupted), alias stack's value at \
-                         1 hop; [low, high] its bracket"
-                    .to_string(),
-            };
-            let mut s = format!(
-                "# {} bytes over {}: expected frames {what}\n\
-                 {joint}\n\
-                 # escapes = sent x joint; P(>=1) = 1 - (1 - q)^frames, q = joint x sent / frames; - : the bracket alone\n\
-                 # independence: frames x hops x P(error) x the study's product (CRC x TCP checksum)\n",
-                doc.size_bytes, doc.stack
-            );
-            if let Some(c) = corruption_rows(doc) {
-                s.push_str(
-                    "# corruption inside hosts and routers (the same at every BER and hops): \
-                     escapes = frames x rate x p_miss; total = link escapes + these\n",
-                );
-                if let Some(d) = &doc.digest {
-                    s.push_str(&format!(
-                        "# p_miss: the TCP checksum and the end-to-end CRC {d} over each \
-                         segment's data both pass (the links' columns without {d})\n"
-                    ));
-                }
-                for line in output::table(&c).lines() {
-                    s.push_str("# ");
-                    s.push_str(line);
-                    s.push('\n');
-                }
-            }
-            s.push_str(&output::table(&rows(doc, false)));
-            s
-        }
-    };
-    output::emit(output, &text)
-}
-
-fn rows(doc: &Transfer, full: bool) -> Vec<Vec<String>> {
-    let fmt = |x: f64| {
-        if full {
-            format!("{x:e}")
-        } else {
-            output::prob(x)
-        }
-    };
-    let or_dash = |x: Option<f64>| x.map_or_else(|| "-".to_string(), fmt);
-    let head = [
-        "mtu",
-        "frame",
-        "ber",
-        "hops",
-        "frames",
-        "sent",
-        "p_error",
-        "joint",
-        "escapes",
-        "low",
-        "high",
-        "p_at_least_one",
-        "bytes_per_escape",
-        "independence",
-    ];
-    let mut rows = vec![head.map(String::from).to_vec()];
-    for pt in &doc.points {
-        let mut row = vec![
-            pt.mtu.to_string(),
-            pt.frame_bytes.to_string(),
-            fmt(pt.ber),
-            pt.hops.to_string(),
-            pt.frames.to_string(),
-            or_dash(pt.frames_sent),
-            fmt(pt.p_error),
-            or_dash(pt.joint_per_frame.estimate),
-            or_dash(pt.escapes.estimate),
-            fmt(pt.escapes.low),
-            fmt(pt.escapes.high),
-            or_dash(pt.p_at_least_one.estimate),
-            or_dash(pt.bytes_per_escape),
-            or_dash(pt.independence_escapes),
-        ];
-        if let Some(t) = &pt.total_escapes {
-            row.extend(pt.corruption.iter().map(|c| fmt(c.escapes)));
-            row.extend([or_dash(t.estimate), fmt(t.low), fmt(t.high)]);
-        }
-        rows.push(row);
-    }
-    // corruption columns: one per model (its escapes), then the total
-    if let Some(pt) = doc.points.iter().find(|p| p.total_escapes.is_some()) {
-        rows[0].extend(pt.corruption.iter().map(|c| format!("{}_escapes", c.model)));
-        rows[0].extend(["total_escapes", "total_low", "total_high"].map(String::from));
-    }
-    rows
-}
-
-/// The table's corruption lines: per MTU and model, rate, p_miss, escapes
-/// and method; `None` without corruption.
-fn corruption_rows(doc: &Transfer) -> Option<Vec<Vec<String>>> {
-    let mut rows = vec![
-        ["mtu", "model", "rate", "p_miss", "escapes", "method"]
-            .map(String::from)
-            .to_vec(),
-    ];
-    let mut seen = Vec::new();
-    for pt in &doc.points {
-        if pt.corruption.is_empty() || seen.contains(&pt.mtu) {
-            continue;
-        }
-        seen.push(pt.mtu);
-        for c in &pt.corruption {
-            rows.push(vec![
-                pt.mtu.to_string(),
-                c.model.clone(),
-                output::prob(c.rate),
-                output::prob(c.p_miss),
-                output::prob(c.escapes),
-                c.method.clone(),
-            ]);
-        }
-    }
-    (rows.len() > 1).then_some(rows)
 }

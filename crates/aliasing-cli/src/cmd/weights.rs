@@ -6,29 +6,15 @@
 //! shards and prints what the single run prints, bit for bit. Under
 //! `mpirun` (the `mpi` feature) the ranks share the items and rank 0 prints.
 
-use crate::output::{self, Format};
+use crate::output;
 use crate::output::{OutPath, PlotPath};
-use aliasing_core::crc::CrcAlgorithm;
 use aliasing_core::ctx::Job;
-use aliasing_core::document::{self, Weights};
 use aliasing_core::shard::Shard;
 use aliasing_core::weights::WeightMethod;
 use aliasing_sim::shard::Team;
 use aliasing_sim::weights::{self, PassFile, WeightsJob};
 use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
-
-/// Counting method of `alias weights`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Method {
-    /// `syndromes` for weights up to 4 when cheaper, else `dual` if the
-    /// width is at most 32 (syndromes up to weight 6 otherwise).
-    Auto,
-    /// Dual-code weights and the MacWilliams identity.
-    Dual,
-    /// Meet-in-the-middle on the syndromes x^i mod g (weights up to 6).
-    Syndromes,
-}
 
 /// Arguments of `alias weights`.
 #[derive(clap::Args)]
@@ -38,26 +24,22 @@ pub struct Args {
     pub crc: String,
     /// Codeword length in bits, check bits included (one length; digits or
     /// `1e3` form). [required]
-    #[arg(long, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
+    #[arg(long, value_parser = aliasing_core::parse::count::<u64>, allow_negative_numbers = true)]
     pub bits: u64,
     /// Highest weight to report (default 8, capped at the length).
-    #[arg(long, default_value_t = 8, value_parser = crate::lengths::count::<u64>, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 8, value_parser = aliasing_core::parse::count::<u64>, allow_negative_numbers = true)]
     pub max_weight: u64,
     /// How to count: `dual` (2^r dual words + MacWilliams, widths up to 32,
     /// every weight), `syndromes` (meet-in-the-middle, weights up to 6), or
     /// `auto` (syndromes when only weights up to 4 are asked for and that is
     /// less work, else dual when the width allows).
-    #[arg(long, value_enum, default_value_t = Method::Auto)]
-    pub method: Method,
+    #[arg(long, value_enum, default_value_t = WeightMethod::Auto)]
+    pub method: WeightMethod,
     /// Also print the dual code's weights B_w (non-zero ones).
     #[arg(long)]
     pub dual: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
-    /// Write to this file (atomically) instead of stdout.
-    #[arg(long, short, value_parser = OutPath::parse)]
-    pub output: Option<OutPath>,
+    #[command(flatten)]
+    pub print: crate::output::Print,
     /// Also draw the weight distribution (A_w against w, log scale; with
     /// --dual the dual code's B_w too) to FILE.svg or FILE.png.
     #[arg(long, value_parser = PlotPath::parse, conflicts_with_all = ["shard", "out"])]
@@ -81,17 +63,15 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
-    output::distinct(&[
-        ("--output", args.output.as_ref()),
-        ("--out", args.out.as_ref()),
-        ("--plot", args.plot.as_ref().map(PlotPath::out)),
-    ])?;
-    let method = match args.method {
-        Method::Auto => WeightMethod::Auto,
-        Method::Dual => WeightMethod::Dual,
-        Method::Syndromes => WeightMethod::Syndromes,
-    };
-    let job = WeightsJob::new(&args.crc, args.bits, args.max_weight, method, args.dual)?;
+    args.print
+        .check(args.plot.as_ref(), &[("--out", args.out.as_ref())])?;
+    let job = WeightsJob::new(
+        &args.crc,
+        args.bits,
+        args.max_weight,
+        args.method,
+        args.dual,
+    )?;
     let split = args.shard.is_some() || args.out.is_some() || team.is_some();
     if split && args.plot.is_some() {
         bail!("--plot draws a whole distribution: run without --shard, --out or MPI ranks");
@@ -117,64 +97,25 @@ fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
         let bar = crate::progress::Bar::stderr();
         job.run(&ctx.with_progress(&bar))?
     };
-    if let Some(p) = &args.plot {
-        draw(job.crc(), &doc, p)?;
-    }
-    output::emit(args.output.as_deref(), &render(&doc, args.format)?)
+    crate::args::plot(args.plot.as_deref(), &doc)?;
+    args.print.emit(&doc.render(args.print.format())?)
 }
 
 /// Reads result files of a split dual-code pass, adds them (each shard once,
 /// same parameters) and renders what the single run prints.
-pub fn merge(paths: &[PathBuf], format: Format, out: Option<&Path>) -> Result<String> {
+pub fn merge(
+    paths: &[PathBuf],
+    format: aliasing_core::document::text::Format,
+    out: Option<&Path>,
+) -> Result<String> {
     let mut files = Vec::new();
     for p in paths {
         files.push((p.display().to_string(), PassFile::read(p, FORMAT)?));
     }
     let (file, doc) = weights::merge(&files, &crate::args::context(None)?)?;
-    let text = render(&doc, format)?;
+    let text = doc.render(format)?;
     if let Some(out) = out {
         file.write(out)?;
     }
     Ok(text)
-}
-
-/// Draws a distribution (`--plot`): A_w, and B_w with `--dual`. The
-/// counts are exact integers; the picture takes each as the nearest `f64`
-/// (the decimal string parsed, correctly rounded).
-fn draw(crc: &CrcAlgorithm, doc: &Weights, path: &Path) -> Result<()> {
-    let a: Vec<f64> = doc
-        .weights
-        .iter()
-        .map(|c| c.count.to_string().parse::<f64>())
-        .collect::<std::result::Result<_, _>>()?;
-    let b: Vec<(usize, f64)> = doc.dual.iter().map(|d| (d.w, d.count as f64)).collect();
-    let name = format!("{} {}", crc.name(), crc.generator().full_string());
-    let fig = aliasing_plot::structure::weights_figure(&name, doc.bits, &a, &b)?;
-    aliasing_plot::plot_figure(&fig, path, aliasing_plot::figure::SIZE)?;
-    Ok(())
-}
-
-/// The table, CSV or JSON of a distribution.
-fn render(doc: &Weights, format: Format) -> Result<String> {
-    if format == Format::Json {
-        return Ok(document::to_json_sorted(doc)?);
-    }
-    let mut rows = vec![vec!["code".to_string(), "w".into(), "count".into()]];
-    for c in &doc.weights {
-        rows.push(vec!["A".into(), c.w.to_string(), c.count.to_string()]);
-    }
-    for c in &doc.dual {
-        rows.push(vec!["B".into(), c.w.to_string(), c.count.to_string()]);
-    }
-    if format == Format::Csv {
-        return Ok(output::csv(&rows));
-    }
-    Ok(format!(
-        "# {} {} at {} bits ({} data bits); A = code, B = dual code\n{}",
-        doc.crc.name,
-        doc.crc.full.as_deref().unwrap_or(""),
-        doc.bits,
-        doc.data_bits,
-        output::table(&rows)
-    ))
 }

@@ -501,3 +501,7 @@ pub fn merge_report(bodies: Vec<(String, ShardBody)>, ctx: &Ctx) -> Result<Searc
     let (query, id, part) = merge(bodies)?;
     report(&query, &id, Shard::WHOLE, &part, ctx)
 }
+
+mod lengths;
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,75 @@
+//! The kinds of shard file whose shards add up to a single run's result:
+//! one table for every merge, and what a file offered to a merge is.
+
+use std::path::{Path, PathBuf};
+
+/// The kinds (`format` field) of the result files a merge adds: simulate
+/// runs (plain, rare-event, rare-event on bursts), split dual-code passes
+/// of a weight distribution, and stack runs.
+pub const MERGE_KINDS: [&str; 5] = [
+    super::FORMAT,
+    super::RARE_FORMAT,
+    super::RARE_BURST_FORMAT,
+    crate::weights::FORMAT,
+    crate::joint::STACK_FORMAT,
+];
+
+/// What a file offered to a merge is ([`offered`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Offered {
+    /// A shard file of one of the [`MERGE_KINDS`].
+    Shard(String),
+    /// A result file of another kind (a search shard: `alias-search`).
+    Other(String),
+    /// JSON without the kind of a result file (a result document?).
+    Json,
+    /// Not JSON, or not a file that can be read.
+    Unreadable,
+}
+
+/// What the file at `path` is, by its `format` field ([`super::file_kind`]).
+pub fn offered(path: &Path) -> Offered {
+    match super::file_kind(path) {
+        Some(k) if MERGE_KINDS.contains(&k.as_str()) => Offered::Shard(k),
+        Some(k) => Offered::Other(k),
+        None => {
+            let json = crate::shard::read_text(path)
+                .ok()
+                .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+            match json {
+                Some(_) => Offered::Json,
+                None => Offered::Unreadable,
+            }
+        }
+    }
+}
+
+/// The one kind of the shard `files` of a merge (`None` for none), or the
+/// first file that is no shard file of a [`MERGE_KINDS`] kind, or two
+/// files of different kinds (`(file, what it is)` for each).
+pub fn merge_kind(files: &[PathBuf]) -> Result<Option<String>, Mismatch<'_>> {
+    let mut first: Option<(String, &PathBuf)> = None;
+    for p in files {
+        let k = match offered(p) {
+            Offered::Shard(k) => k,
+            other => return Err(Mismatch::NotShard(p, other)),
+        };
+        match &first {
+            None => first = Some((k, p)),
+            Some((k0, p0)) if *k0 != k => {
+                return Err(Mismatch::Mixed((p0, k0.clone()), (p, k)));
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(first.map(|(k, _)| k))
+}
+
+/// Why [`merge_kind`] found no one kind.
+#[derive(Debug)]
+pub enum Mismatch<'a> {
+    /// This file is not a shard file a merge adds.
+    NotShard(&'a Path, Offered),
+    /// Two files of different kinds, each with its kind.
+    Mixed((&'a Path, String), (&'a Path, String)),
+}
