@@ -21,7 +21,7 @@
 //!
 //! The test command checks every block of README.md and docs/performance.md
 //! and a sample of the guide's: the guide's blocks in [`GUIDE_FULL_TIER`]
-//! (the slowest to compute, several seconds of CPU each) are checked under
+//! (the slowest to compute, 7 to 28 s of CPU each) are checked under
 //! `ALIAS_TESTS=full` only. Every command of the README still has a checked
 //! output in the test command.
 
@@ -50,6 +50,9 @@ const GUIDE_FULL_TIER: &[&str] = &[
     "simulate --frames 1e4 --bytes 1518 --ber 1e-5 --stack ethernet-tcp --seed 1",
     // 9.4 s: the CRC-32's dual code at 594 bytes (stack: stack.md's ipv4-tcp+CRC-16/ARC block)
     "stack --bytes 594 --ber 1e-5,1e-8",
+    // 28 s: four corruption models' link tallies over 1 TB (transfer:
+    // transfer.md's ipv4-tcp+CRC-16/ARC blocks)
+    "transfer --size 1TB --mtu 1500 --ber 1e-10 --corruption splice:48:9.0909e-4 --corruption splice:48:3.125e-5 --corruption word:9.0909e-4 --corruption word:3.125e-5",
 ];
 
 fn cases(readme: &str) -> Vec<Case> {
