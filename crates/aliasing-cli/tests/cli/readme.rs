@@ -18,6 +18,12 @@
 //!
 //! Each check is also shown able to fail: one digit of the quote is changed
 //! and the check must then report a mismatch.
+//!
+//! The test command checks every block of README.md and docs/performance.md
+//! and a sample of the guide's: the guide's blocks in [`GUIDE_FULL_TIER`]
+//! (the slowest to compute, 7 to 28 s of CPU each) are checked under
+//! `ALIAS_TESTS=full` only. Every command of the README still has a checked
+//! output in the test command.
 
 use std::collections::BTreeSet;
 use std::process::Command;
@@ -32,6 +38,22 @@ struct Case {
 }
 
 const MARKER: &str = "<!-- readme-test";
+
+/// The guide's blocks (their `alias` arguments) checked in the full tier
+/// only: each costs seconds of CPU (measured alone, on 2 shared cores), and
+/// another block of the same command is checked in the test command. A
+/// block whose arguments change leaves this list and is checked in both.
+const GUIDE_FULL_TIER: &[&str] = &[
+    // 7.3 s: the CRC-32 dual code at 1518 bytes (curve: README, curve.md's burst block)
+    "curve --crc crc32 --bytes 1518 --ber 1e-5",
+    // 7.7 s: the exact column's joint model (simulate: simulate.md's --rare block)
+    "simulate --frames 1e4 --bytes 1518 --ber 1e-5 --stack ethernet-tcp --seed 1",
+    // 9.4 s: the CRC-32's dual code at 594 bytes (stack: stack.md's ipv4-tcp+CRC-16/ARC block)
+    "stack --bytes 594 --ber 1e-5,1e-8",
+    // 28 s: four corruption models' link tallies over 1 TB (transfer:
+    // transfer.md's ipv4-tcp+CRC-16/ARC blocks)
+    "transfer --size 1TB --mtu 1500 --ber 1e-10 --corruption splice:48:9.0909e-4 --corruption splice:48:3.125e-5 --corruption word:9.0909e-4 --corruption word:3.125e-5",
+];
 
 fn cases(readme: &str) -> Vec<Case> {
     cases_in("README", readme)
@@ -264,7 +286,7 @@ fn readme() -> String {
 }
 
 /// Every checked page: the README, each page of the guide, the performance
-/// notes.
+/// notes (the guide's blocks of [`GUIDE_FULL_TIER`] in the full tier only).
 fn pages() -> Vec<Case> {
     let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let mut paths = vec![root.join("README.md"), root.join("docs/performance.md")];
@@ -276,10 +298,29 @@ fn pages() -> Vec<Case> {
     guide.sort();
     paths.extend(guide);
     let mut out = Vec::new();
+    let full = crate::util::full_tier();
+    let mut sampled_out = Vec::new();
     for p in paths {
         let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
         let name = p.strip_prefix(root).unwrap().display().to_string();
-        out.extend(cases_in(&name, &text));
+        let in_guide = name.starts_with("docs/guide/");
+        for c in cases_in(&name, &text) {
+            let args = c.args.join(" ");
+            let listed = in_guide && GUIDE_FULL_TIER.contains(&args.as_str());
+            if listed {
+                sampled_out.push(args);
+            }
+            if full || !listed {
+                out.push(c);
+            }
+        }
+    }
+    // every listed block is in the guide (a stale entry would sample nothing)
+    for a in GUIDE_FULL_TIER {
+        assert!(
+            sampled_out.iter().any(|s| s == a),
+            "GUIDE_FULL_TIER: no block `alias {a}` in docs/guide"
+        );
     }
     out
 }

@@ -228,11 +228,14 @@ mod tests {
     fn two_words_against_brute_force() {
         let f = Frame::new("internet", 4, Payload::Random).unwrap();
         let mut pass = 0u64;
-        for w1 in 0..=0xFFFFu32 {
+        // half-open ranges and wrapping arithmetic (no sum here exceeds 17
+        // bits) let the 2^32 cases vectorise under the tests' overflow
+        // checks: under 2 s of CPU rather than 9
+        for w1 in 0..0x1_0000u32 {
             let mut c = 0u32;
-            for w2 in 0..=0xFFFFu32 {
-                let s = w1 + w2;
-                c += ((s & 0xFFFF) + (s >> 16) == 0xFFFF) as u32;
+            for w2 in 0..0x1_0000u32 {
+                let s = w1.wrapping_add(w2);
+                c = c.wrapping_add(((s & 0xFFFF).wrapping_add(s >> 16) == 0xFFFF) as u32);
             }
             pass += c as u64;
         }
