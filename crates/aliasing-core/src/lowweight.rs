@@ -560,6 +560,8 @@ pub struct ShapeParts {
     /// Weight 4 where `g` is primitive (width 32 or less): the order of `x`
     /// and the Zech logarithms `Z(d)`, `d < max_len` (see [`zech`]).
     zech: Option<(u64, std::sync::Arc<Vec<u32>>)>,
+    /// With `zech`: the pairs `(Z(d), d)`, `1 <= d < max_len`, sorted.
+    by_zech: Vec<(u32, u32)>,
     parts: u64,
 }
 
@@ -602,6 +604,11 @@ impl ShapeParts {
         } else {
             None
         };
+        let mut by_zech: Vec<(u32, u32)> = match &zech {
+            Some((_, z)) => (1..n).map(|d| (z[d], d as u32)).collect(),
+            None => Vec::new(),
+        };
+        by_zech.sort_unstable();
         let at = (n >= 2 && (w == 3 || (w == 4 && zech.is_none()))).then(|| {
             // distinct syndromes below the period: position of each (weight
             // 4 probes it n^2 / 2 times, nearly always for an absent one)
@@ -626,6 +633,7 @@ impl ShapeParts {
             syn,
             at,
             zech,
+            by_zech,
             parts,
         })
     }
@@ -654,13 +662,36 @@ impl ShapeParts {
         let mut v: Vec<Vec<u32>> = Vec::new();
         if let (4, Some((order, z))) = (self.w, &self.zech) {
             // x^a + x^b = 1 + x^L = x^Z(L): per difference d = b - a one
-            // candidate a = Z(L) - Z(d); listed by b, as the probes list them
+            // candidate a = Z(L) - Z(d) mod P, wanted in 1..L-d, so Z(d)
+            // lies in the window Z(L) - (L - 2) ..= Z(L) - 1 (mod P): found
+            // in the sorted Z(d) (about n L / P candidates a span, instead
+            // of a scan of every d); listed by b, as the probes list them
             let mut found: Vec<(u32, u32)> = Vec::new();
+            let p = *order;
             for l in spans {
                 found.clear();
-                zech::pairs(&z[..l], *order, z[l], 1, l as u32, |a, d| {
-                    found.push((a + d, a))
-                });
+                if l >= 3 {
+                    let lt = u64::from(z[l]);
+                    let width = l as u64 - 2;
+                    // the window as one or two ranges of [0, P)
+                    let ranges = if lt >= width {
+                        [(lt - width, lt), (0, 0)]
+                    } else {
+                        [(0, lt), (p + lt - width, p)]
+                    };
+                    for (from, to) in ranges {
+                        let i = self.by_zech.partition_point(|e| u64::from(e.0) < from);
+                        for &(zd, d) in self.by_zech[i..].iter() {
+                            if u64::from(zd) >= to {
+                                break;
+                            }
+                            let a = (lt + p - u64::from(zd)) % p;
+                            if (d as usize) < l && a >= 1 && a + u64::from(d) < l as u64 {
+                                found.push((a as u32 + d, a as u32));
+                            }
+                        }
+                    }
+                }
                 found.sort_unstable();
                 v.extend(found.iter().map(|&(b, a)| vec![0, a, b, l as u32]));
             }
@@ -1533,9 +1564,29 @@ pub(crate) mod tests {
             ("0x11D", 255u64),
             ("0x1000000AF", 3000),
             ("0x104C11DB7", 9000),
+            ("0x104C11DB7", 20000),
         ] {
             let g: Generator = spec.parse().unwrap();
             assert!(zech::Logs::of(&g).is_some(), "{spec} is primitive");
+            // the window search against the scan of every difference
+            let fast = ShapeParts::new_with(&g, 4, n, true).unwrap();
+            let (order, z) = fast.zech.clone().unwrap();
+            for l in (1..n as usize).step_by(97).chain([n as usize - 1]) {
+                let mut want = Vec::new();
+                zech::pairs(&z[..l], order, z[l], 1, l as u32, |a, d| {
+                    want.push((a + d, a))
+                });
+                want.sort_unstable();
+                let want: Vec<Vec<u32>> =
+                    want.iter().map(|&(b, a)| vec![0, a, b, l as u32]).collect();
+                let i = (l - 1) / SPANS_PER_PART;
+                let got: Vec<Vec<u32>> = fast
+                    .part(i as u64)
+                    .into_iter()
+                    .filter(|s| s[3] == l as u32)
+                    .collect();
+                assert_eq!(got, want, "{spec} span {l}");
+            }
             let fast = ShapeParts::new_with(&g, 4, n, true).unwrap();
             let slow = ShapeParts::new_with(&g, 4, n, false).unwrap();
             assert!(fast.zech.is_some() && slow.zech.is_none());
