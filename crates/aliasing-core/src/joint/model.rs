@@ -33,13 +33,30 @@ pub struct JointModel {
 /// [`JointModel::touches_field`] depend on a pattern only through the
 /// multiset of its bits' roles (each check's column and direction), so a
 /// pattern of up to 5 bits is keyed by its role numbers, sorted (bits
-/// under no checksum left out), and each key evaluated once. An open
-/// addressing table of `u64` keys; one per thread's share of the work.
-#[derive(Debug, Default)]
+/// under no checksum left out), and each key evaluated once per shape: a
+/// shape's placements outside the periodic zone take a few hundred keys
+/// (the zone's bits repeat with period 16), against about 500 placements.
+/// A small open-addressing table, cleared per shape by a stamp, so that it
+/// stays in the first-level cache (a table shared by many shapes holds
+/// about a million keys and costs a memory access a lookup, as much as an
+/// evaluation).
+#[derive(Debug)]
 pub struct RoleCache {
-    /// `(key + 1, pass count << 1 | touches a field)`; key 0 marks a free slot.
-    slots: Vec<(u64, u64)>,
+    /// `(stamp, key, pass count << 1 | touches a field)`: a slot of another
+    /// stamp is free.
+    slots: Vec<(u32, u64, u64)>,
+    stamp: u32,
     len: usize,
+}
+
+impl Default for RoleCache {
+    fn default() -> Self {
+        RoleCache {
+            slots: vec![(0, 0, 0); Self::SLOTS],
+            stamp: 1,
+            len: 0,
+        }
+    }
 }
 
 impl RoleCache {
@@ -47,49 +64,50 @@ impl RoleCache {
     pub const MAX_ROLE: usize = 4095;
     /// Most bits of a pattern keyed.
     pub const MAX_BITS: usize = 5;
+    /// Slots of the table (a power of 2); at most half are filled, the
+    /// keys beyond are evaluated without being kept.
+    const SLOTS: usize = 1024;
 
     /// An empty cache.
     pub fn new() -> Self {
         RoleCache::default()
     }
 
-    fn slot(&self, key: u64) -> usize {
-        let h = (key.wrapping_add(1)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (h >> 32) as usize & (self.slots.len() - 1)
+    /// Forgets every key (a new shape).
+    fn clear(&mut self) {
+        self.len = 0;
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.slots.fill((0, 0, 0));
+            self.stamp = 1;
+        }
     }
 
-    fn get(&self, key: u64) -> Option<u64> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        let mut i = self.slot(key);
+    fn slot(key: u64) -> usize {
+        let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> 40) as usize & (Self::SLOTS - 1)
+    }
+
+    /// The value of `key`, or the free slot where it goes.
+    fn get(&self, key: u64) -> std::result::Result<u64, usize> {
+        let mut i = Self::slot(key);
         loop {
-            let (k, v) = self.slots[i];
-            if k == 0 {
-                return None;
+            let (st, k, v) = self.slots[i];
+            if st != self.stamp {
+                return Err(i);
             }
-            if k == key + 1 {
-                return Some(v);
+            if k == key {
+                return Ok(v);
             }
-            i = (i + 1) & (self.slots.len() - 1);
+            i = (i + 1) & (Self::SLOTS - 1);
         }
     }
 
-    fn insert(&mut self, key: u64, v: u64) {
-        if 2 * (self.len + 1) > self.slots.len() {
-            let old = std::mem::take(&mut self.slots);
-            self.slots = vec![(0, 0); (2 * old.len()).max(1024)];
-            self.len = 0;
-            for (k, v) in old.into_iter().filter(|e| e.0 != 0) {
-                self.insert(k - 1, v);
-            }
+    fn insert(&mut self, slot: usize, key: u64, v: u64) {
+        if 2 * (self.len + 1) <= Self::SLOTS {
+            self.slots[slot] = (self.stamp, key, v);
+            self.len += 1;
         }
-        let mut i = self.slot(key);
-        while self.slots[i].0 != 0 {
-            i = (i + 1) & (self.slots.len() - 1);
-        }
-        self.slots[i] = (key + 1, v);
-        self.len += 1;
     }
 }
 
@@ -584,8 +602,8 @@ impl JointModel {
 
     /// [`JointModel::shape_sum`] with the placements outside the periodic
     /// zone (those touching headers, check fields or the FCS) evaluated
-    /// once per role class ([`RoleCache`], shared by the shapes a caller
-    /// sums): the same exact integers.
+    /// once per role class ([`RoleCache`], whose table a caller reuses
+    /// from shape to shape): the same exact integers.
     ///
     /// # Panics
     /// As [`JointModel::shape_sum`].
@@ -605,6 +623,7 @@ impl JointModel {
         };
         let mut buf = [0u32; RoleCache::MAX_BITS];
         let (mut sum, mut touching) = (0u128, 0u64);
+        cache.clear();
         for o in (0..lo).chain(hi.max(lo)..offsets) {
             // the role numbers, sorted (insertion: at most 5), packed
             let mut r = [0u16; RoleCache::MAX_BITS];
@@ -625,14 +644,14 @@ impl JointModel {
                 .iter()
                 .fold(0u64, |acc, &id| (acc << 12) | u64::from(id));
             let v = match cache.get(key) {
-                Some(v) => v,
-                None => {
+                Ok(v) => v,
+                Err(slot) => {
                     for (b, &s) in buf.iter_mut().zip(shape) {
                         *b = s + o;
                     }
                     let p = self.pass_count(&buf[..w]).expect("at most 5 coins");
                     let v = (p << 1) | u64::from(self.touches_field(&buf[..w]));
-                    cache.insert(key, v);
+                    cache.insert(slot, key, v);
                     v
                 }
             };
