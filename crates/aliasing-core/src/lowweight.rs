@@ -789,15 +789,31 @@ fn sort_by_key_radix(v: &mut Vec<(u64, u32, u32)>) {
 /// increasing order within a group) and each `x` meets only its group's
 /// `y > x` (about `n^2 / (2 slices)` pairs a slice instead of `n^2 / 2`).
 fn shapes5_slice(syn: &[u64], slice: u64, slices: u64) -> Vec<Vec<u32>> {
+    shapes5_slice_in(syn, slice, slices, SUB_SLICE_PAIRS)
+}
+
+/// About how many pairs a sub-slice of the weight-5 join holds.
+const SUB_SLICE_PAIRS: u64 = 1 << 17;
+
+/// [`shapes5_slice`] with sub-slices of about `sub_pairs` pairs (the tests
+/// take other sizes: the shapes do not depend on it).
+fn shapes5_slice_in(syn: &[u64], slice: u64, slices: u64, sub_pairs: u64) -> Vec<Vec<u32>> {
     let n = syn.len();
-    let h = |y: usize| ((syn[y] >> 1) & (slices - 1)) as usize;
+    // the slice is joined in sub-slices of about 2^17 pairs (2 MiB, so
+    // that the radix passes stay in the cache), cut by the key bits above
+    // the slice's: sub-slice `s` holds the keys with
+    // `(k >> 1) & (total - 1) = slice + s slices`; k and k ^ 1 share one
+    let pairs = (n * n.saturating_sub(1) / 2) as u64 / slices;
+    let subs = (pairs / sub_pairs).max(1).next_power_of_two();
+    let total = slices * subs;
+    let h = |y: usize| ((syn[y] >> 1) & (total - 1)) as usize;
     // counting sort of the positions 1..n by h: group g is
     // by_h[start[g]..start[g + 1]], increasing
-    let mut start = vec![0usize; slices as usize + 1];
+    let mut start = vec![0usize; total as usize + 1];
     for y in 1..n {
         start[h(y) + 1] += 1;
     }
-    for g in 0..slices as usize {
+    for g in 0..total as usize {
         start[g + 1] += start[g];
     }
     let mut fill = start.clone();
@@ -806,25 +822,38 @@ fn shapes5_slice(syn: &[u64], slice: u64, slices: u64) -> Vec<Vec<u32>> {
         by_h[fill[h(y)]] = y as u32;
         fill[h(y)] += 1;
     }
+    let mut found = Vec::new();
     let mut v: Vec<(u64, u32, u32)> = Vec::new();
-    for x in 1..n {
-        let sx = syn[x];
-        let g = (slice as usize) ^ h(x);
-        let group = &by_h[start[g]..start[g + 1]];
-        let from = group.partition_point(|&y| y as usize <= x);
-        for &y in &group[from..] {
-            v.push((sx ^ syn[y as usize], x as u32, y));
+    for sub in 0..subs {
+        let target = (slice + sub * slices) as usize;
+        v.clear();
+        for x in 1..n {
+            let sx = syn[x];
+            let g = target ^ h(x);
+            let group = &by_h[start[g]..start[g + 1]];
+            let from = group.partition_point(|&y| y as usize <= x);
+            for &y in &group[from..] {
+                v.push((sx ^ syn[y as usize], x as u32, y));
+            }
         }
+        join5(&mut v, &mut found);
     }
+    found
+}
+
+/// The weight-5 shapes of the pairs `v` (keys `s_x ^ s_y`, a slice's or a
+/// sub-slice's, holding `k ^ 1` with every `k`): sorted by key, each left
+/// pair `(a, b)` of key `k` with each right pair `(c, L)` of key `k ^ 1`
+/// and `b < c`, pushed onto `found`.
+fn join5(v: &mut Vec<(u64, u32, u32)>, found: &mut Vec<Vec<u32>>) {
     // by key only: the join takes every pair of a run, in any order
-    sort_by_key_radix(&mut v);
+    sort_by_key_radix(v);
     // keys k and k ^ 1 differ in the lowest bit only: sorted, their runs
     // are neighbours (the even key first), found by a linear scan
     let run_end = |i: usize| {
         let k = v[i].0;
         i + v[i..].iter().take_while(|e| e.0 == k).count()
     };
-    let mut found = Vec::new();
     let mut i = 0;
     while i < v.len() {
         let j = run_end(i);
@@ -847,7 +876,6 @@ fn shapes5_slice(syn: &[u64], slice: u64, slices: u64) -> Vec<Vec<u32>> {
         }
         i = o;
     }
-    found
 }
 
 /// One entry of a Hamming-distance profile.
@@ -1623,13 +1651,30 @@ pub(crate) mod tests {
             }
             assert!(!want.is_empty() || spec == "0x104C11DB7", "{spec}");
             for slices in [1u64, 2, 4, 8, 32] {
-                let mut got: Vec<Vec<u32>> = (0..slices)
-                    .flat_map(|i| shapes5_slice(&syn, i, slices))
-                    .collect();
-                got.sort_unstable();
-                assert_eq!(got, want, "{spec}, {slices} slices");
+                for sub_pairs in [SUB_SLICE_PAIRS, 1, 16, 300] {
+                    let mut got: Vec<Vec<u32>> = (0..slices)
+                        .flat_map(|i| shapes5_slice_in(&syn, i, slices, sub_pairs))
+                        .collect();
+                    got.sort_unstable();
+                    assert_eq!(got, want, "{spec}, {slices} slices, {sub_pairs}");
+                }
             }
         }
+        // CRC-32 at 3000 bits: the sub-slices of 2^17 pairs against none
+        let g: Generator = "0x104C11DB7".parse().unwrap();
+        let syn = syndromes(&g, 3000);
+        let slices = slices5(3000);
+        let (mut total, mut one) = (0, 0);
+        for i in 0..slices {
+            let mut a = shapes5_slice(&syn, i, slices);
+            let mut b = shapes5_slice_in(&syn, i, slices, u64::MAX);
+            a.sort_unstable();
+            b.sort_unstable();
+            assert_eq!(a, b, "slice {i}");
+            total += a.len();
+            one += 1;
+        }
+        assert!(total > 0 && one == slices as usize);
     }
 
     #[test]
