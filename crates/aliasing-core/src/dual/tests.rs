@@ -129,7 +129,13 @@ fn nibble_classes_count_as_stepping_every_position() {
     ] {
         let lf = Lfsr::new(&g).unwrap();
         let lens = [17u64, 64, 333, 1000];
-        for (rep, start, count) in [(1u64, 0u64, 1u64), (1, 5, 63), (3, 77, 64), (1, 1000, 6400 + 37), (5, 12345, 40_000 + 13)] {
+        for (rep, start, count) in [
+            (1u64, 0u64, 1u64),
+            (1, 5, 63),
+            (3, 77, 64),
+            (1, 1000, 6400 + 37),
+            (5, 12345, 40_000 + 13),
+        ] {
             let t = Task { rep, start, count };
             let (mut a, mut b) = (Hists::new(&lens), Hists::new(&lens));
             run_task(&lf, &t, &lens, &mut a, &Silent);
