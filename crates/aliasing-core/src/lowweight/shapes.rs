@@ -23,8 +23,9 @@ pub const SHAPE5_PAIR_LIMIT: f64 = 2e8;
 /// Weights 2 and 3 look up one syndrome table, weight 4 probes it for every
 /// pair `(b, L)` (`max_len^2 / 2` probes, in parallel; for a primitive
 /// generator of width 32 or less, such as CRC-32, the same pairs are found
-/// by Zech logarithms: one subtraction and comparison per pair `(d, L)`, a
-/// sequential scan, see `zech`), weight 5 joins the
+/// by Zech logarithms: the differences `d` whose `Z(d)` lies in a window of
+/// width `L` below `Z(L)`, looked up in the sorted `Z(d)`, see `zech`),
+/// weight 5 joins the
 /// position pairs `(a, b)` and `(c, L)` on `s_a ^ s_b = 1 ^ s_c ^ s_L`,
 /// `b < c`, by sorting the pairs one slice of the syndrome space at a time
 /// (a few tens of MiB at Ethernet lengths; [`SHAPE_PAIR_LIMIT`] and
