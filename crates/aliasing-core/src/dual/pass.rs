@@ -141,8 +141,27 @@ fn class_offsets(c: usize) -> [isize; 4] {
 /// positions count `(weight, class)` pairs, one increment per nibble, and
 /// the pairs are spread onto the weights at the end; a last partial block
 /// goes position by position. The same histogram as stepping every
-/// position (`run_task_bits`, kept for the tests).
+/// position ([`run_task_bits`]), which short tasks take (spreading the
+/// pairs costs `27 (n + 1)` a length, against one increment per nibble).
 pub(super) fn run_task(
+    lf: &Lfsr,
+    t: &Task,
+    lengths: &[u64],
+    hists: &mut Hists,
+    progress: &dyn Progress,
+) {
+    if lengths
+        .iter()
+        .all(|&n| t.count >= 4 * CLASSES as u64 * (n + 1))
+    {
+        run_task_nibbles(lf, t, lengths, hists, progress)
+    } else {
+        run_task_bits(lf, t, lengths, hists, progress)
+    }
+}
+
+/// [`run_task`] by nibble classes, whatever the task's length.
+pub(super) fn run_task_nibbles(
     lf: &Lfsr,
     t: &Task,
     lengths: &[u64],
@@ -220,7 +239,9 @@ pub(super) fn run_task(
     }
 }
 
-#[cfg(test)]
+/// The window weights of task `t` added into `hists`, stepping every
+/// position (the weight changes only where the bit leaving the window
+/// differs from the bit entering it).
 pub(super) fn run_task_bits(
     lf: &Lfsr,
     t: &Task,
