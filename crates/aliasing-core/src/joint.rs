@@ -96,7 +96,7 @@ mod single;
 mod stack;
 mod uniform;
 use coins::*;
-pub use model::JointModel;
+pub use model::{JointModel, RoleCache};
 pub use plan::{FrameTally, JointPlan, SAMPLE_CHUNK, SampleTally, TermTally};
 pub use single::internet_p_undetected;
 pub use stack::{JointMethod, JointOptions, JointPoint, JointStack};
@@ -114,7 +114,7 @@ const MODULUS: i64 = 65535;
 pub const PASS_SCALE: u64 = 65535 << MAX_COINS;
 
 /// How a flip of one bit changes one checksum's sum.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Dir {
     /// A fixed 0 bit: `+2^c`.
     Up,

@@ -34,7 +34,13 @@ pub(crate) fn memory_estimate(g: &Generator, lengths: &[u64]) -> f64 {
         0.0
     };
     let hist: f64 = lengths.iter().map(|&n| (n as f64 + 1.0) * 32.0).sum();
-    walk + hist * (2.0 * rayon::current_num_threads() as f64 + 2.0)
+    // and one task's (weight, class) counts per thread (`run_task`)
+    let pairs: f64 = lengths
+        .iter()
+        .map(|&n| (n as f64 + 1.0) * (4 * CLASSES) as f64)
+        .sum();
+    let threads = rayon::current_num_threads() as f64;
+    walk + hist * (2.0 * threads + 2.0) + pairs * threads
 }
 
 #[derive(Clone, Copy)]
@@ -93,7 +99,151 @@ fn popcount_window(lf: &Lfsr, mut a: u64, n: u64) -> u64 {
     w
 }
 
+/// Classes of a nibble of steps: the changes `e_j = new_j - old_j` of
+/// its first three positions (`27` classes) and the change over all four.
+const CLASSES: usize = 27;
+
+/// Per `(old nibble, new nibble)`: its class (the weights its four
+/// positions record relative to the first: `0, e_0, e_0 + e_1,
+/// e_0 + e_1 + e_2`) and the weight change over the nibble.
+const NIBBLE: [(u8, i8); 256] = {
+    let mut t = [(0u8, 0i8); 256];
+    let mut i = 0;
+    while i < 256 {
+        let (o, n) = (i >> 4, i & 15);
+        let mut cls = 0usize;
+        let mut mul = 1usize;
+        let mut delta = 0i32;
+        let mut j = 0;
+        while j < 4 {
+            let e = ((n >> j) & 1) as i32 - ((o >> j) & 1) as i32;
+            if j < 3 {
+                cls += (e + 1) as usize * mul;
+                mul *= 3;
+            }
+            delta += e;
+            j += 1;
+        }
+        t[i] = (cls as u8, delta as i8);
+        i += 1;
+    }
+    t
+};
+
+/// The weights a nibble of class `c` records, relative to its first.
+fn class_offsets(c: usize) -> [isize; 4] {
+    let e = |j: u32| (c / 3usize.pow(j) % 3) as isize - 1;
+    [0, e(0), e(0) + e(1), e(0) + e(1) + e(2)]
+}
+
+/// The window weights of task `t` added into `hists`, for every length.
+/// A nibble of four positions records four weights fixed by the weight at
+/// its first position and its class ([`NIBBLE`]): whole blocks of 64
+/// positions count `(weight, class)` pairs, one increment per nibble, and
+/// the pairs are spread onto the weights at the end; a last partial block
+/// goes position by position. The same histogram as stepping every
+/// position ([`run_task_bits`]), which short tasks take (spreading the
+/// pairs costs `27 (n + 1)` a length, against one increment per nibble).
 pub(super) fn run_task(
+    lf: &Lfsr,
+    t: &Task,
+    lengths: &[u64],
+    hists: &mut Hists,
+    progress: &dyn Progress,
+) {
+    if lengths
+        .iter()
+        .all(|&n| t.count >= 4 * CLASSES as u64 * (n + 1))
+    {
+        run_task_nibbles(lf, t, lengths, hists, progress)
+    } else {
+        run_task_bits(lf, t, lengths, hists, progress)
+    }
+}
+
+/// [`run_task`] by nibble classes, whatever the task's length.
+pub(super) fn run_task_nibbles(
+    lf: &Lfsr,
+    t: &Task,
+    lengths: &[u64],
+    hists: &mut Hists,
+    progress: &dyn Progress,
+) {
+    let mut windows = Batch::new(progress, 1 << 22);
+    let mut front = lf.advance(t.rep, t.start as u128);
+    let mut backs: Vec<u64> = lengths
+        .iter()
+        .map(|&n| lf.advance(front, n as u128))
+        .collect();
+    let mut ws: Vec<usize> = lengths
+        .iter()
+        .map(|&n| popcount_window(lf, front, n) as usize)
+        .collect();
+    // (weight, class) counts: at most count / 4 <= 2^30 a cell for r <= 32
+    let mut pairs: Vec<Vec<u32>> = lengths
+        .iter()
+        .map(|&n| vec![0u32; (n as usize + 1) * CLASSES])
+        .collect();
+    let mut left = t.count;
+    while left >= 64 {
+        let old = lf.block(front);
+        front = lf.jump64(front);
+        for li in 0..lengths.len() {
+            let new = lf.block(backs[li]);
+            backs[li] = lf.jump64(backs[li]);
+            let m = &mut pairs[li];
+            let mut w = ws[li];
+            let (mut o, mut nw) = (old, new);
+            for _ in 0..16 {
+                let (c, d) = NIBBLE[(((o & 15) << 4) | (nw & 15)) as usize];
+                m[w * CLASSES + c as usize] += 1;
+                w = w.wrapping_add_signed(d as isize);
+                o >>= 4;
+                nw >>= 4;
+            }
+            ws[li] = w;
+        }
+        left -= 64;
+        windows.add(64 * lengths.len() as u64);
+    }
+    for (li, m) in pairs.iter().enumerate() {
+        let h = &mut hists.h[li];
+        for (k, &x) in m.iter().enumerate() {
+            if x > 0 {
+                let (w, c) = (k / CLASSES, k % CLASSES);
+                for off in class_offsets(c) {
+                    h[w.wrapping_add_signed(off) * LANES] += x as u64;
+                }
+            }
+        }
+    }
+    if left > 0 {
+        let take = left as usize;
+        let old = lf.block(front);
+        for li in 0..lengths.len() {
+            let new = lf.block(backs[li]);
+            let h = &mut hists.h[li];
+            let mut w = ws[li];
+            let live = (1u64 << take) - 1;
+            let mut d = (old ^ new) & live;
+            let mut pos = 0u32;
+            while d != 0 {
+                let t = d.trailing_zeros();
+                h[w * LANES] += (t + 1 - pos) as u64;
+                w = (w + 2 * ((new >> t) & 1) as usize).wrapping_sub(1);
+                pos = t + 1;
+                d &= d - 1;
+            }
+            h[w * LANES] += take as u64 - pos as u64;
+        }
+        windows.add(take as u64 * lengths.len() as u64);
+    }
+}
+
+/// The window weights of task `t` added into `hists`, stepping every
+/// position (the weight changes only where the bit leaving the window
+/// differs from the bit entering it).
+pub(super) fn run_task_bits(
     lf: &Lfsr,
     t: &Task,
     lengths: &[u64],

@@ -23,6 +23,92 @@ pub struct JointModel {
     /// wholly random payload (for the field model's bound); `None` for a
     /// check whose field is fixed.
     pub(super) random_words: Vec<Option<u64>>,
+    /// Per wire bit, the number of its role among the frame's distinct
+    /// roles (0: under no Internet checksum); `None` where there are more
+    /// than [`RoleCache::MAX_ROLE`] distinct roles.
+    pub(super) role_id: Option<Vec<u16>>,
+}
+
+/// Pass counts of patterns by their roles: [`JointModel::pass_count`] and
+/// [`JointModel::touches_field`] depend on a pattern only through the
+/// multiset of its bits' roles (each check's column and direction), so a
+/// pattern of up to 5 bits is keyed by its role numbers, sorted (bits
+/// under no checksum left out), and each key evaluated once per shape: a
+/// shape's placements outside the periodic zone take a few hundred keys
+/// (the zone's bits repeat with period 16), against about 500 placements.
+/// A small open-addressing table, cleared per shape by a stamp, so that it
+/// stays in the first-level cache (a table shared by many shapes holds
+/// about a million keys and costs a memory access a lookup, as much as an
+/// evaluation).
+#[derive(Debug)]
+pub struct RoleCache {
+    /// `(stamp, key, pass count << 1 | touches a field)`: a slot of another
+    /// stamp is free.
+    slots: Vec<(u32, u64, u64)>,
+    stamp: u32,
+    len: usize,
+}
+
+impl Default for RoleCache {
+    fn default() -> Self {
+        RoleCache {
+            slots: vec![(0, 0, 0); Self::SLOTS],
+            stamp: 1,
+            len: 0,
+        }
+    }
+}
+
+impl RoleCache {
+    /// Largest role number (12 bits a role, 5 roles in a key).
+    pub const MAX_ROLE: usize = 4095;
+    /// Most bits of a pattern keyed.
+    pub const MAX_BITS: usize = 5;
+    /// Slots of the table (a power of 2); at most half are filled, the
+    /// keys beyond are evaluated without being kept.
+    const SLOTS: usize = 1024;
+
+    /// An empty cache.
+    pub fn new() -> Self {
+        RoleCache::default()
+    }
+
+    /// Forgets every key (a new shape).
+    fn clear(&mut self) {
+        self.len = 0;
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.slots.fill((0, 0, 0));
+            self.stamp = 1;
+        }
+    }
+
+    fn slot(key: u64) -> usize {
+        let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> 40) as usize & (Self::SLOTS - 1)
+    }
+
+    /// The value of `key`, or the free slot where it goes.
+    fn get(&self, key: u64) -> std::result::Result<u64, usize> {
+        let mut i = Self::slot(key);
+        loop {
+            let (st, k, v) = self.slots[i];
+            if st != self.stamp {
+                return Err(i);
+            }
+            if k == key {
+                return Ok(v);
+            }
+            i = (i + 1) & (Self::SLOTS - 1);
+        }
+    }
+
+    fn insert(&mut self, slot: usize, key: u64, v: u64) {
+        if 2 * (self.len + 1) <= Self::SLOTS {
+            self.slots[slot] = (self.stamp, key, v);
+            self.len += 1;
+        }
+    }
 }
 
 pub(super) fn column(offset: usize, bit: u32) -> u8 {
@@ -126,6 +212,7 @@ impl JointModel {
             ));
         }
         let zone = periodic_zone(&roles);
+        let role_id = role_ids(&roles);
         let model = JointModel {
             n,
             generator: alg.generator(),
@@ -134,6 +221,7 @@ impl JointModel {
             roles,
             zone,
             random_words,
+            role_id,
         };
         model.check_wire_order(frame)?;
         Ok(model)
@@ -509,6 +597,85 @@ impl JointModel {
     /// # Panics
     /// If the shape flips more than [`MAX_COINS`] random payload bits.
     pub fn shape_sum(&self, shape: &[u32]) -> (u128, u64, u64) {
+        self.shape_sum_cached(shape, &mut RoleCache::new())
+    }
+
+    /// [`JointModel::shape_sum`] with the placements outside the periodic
+    /// zone (those touching headers, check fields or the FCS) evaluated
+    /// once per role class ([`RoleCache`], whose table a caller reuses
+    /// from shape to shape): the same exact integers.
+    ///
+    /// # Panics
+    /// As [`JointModel::shape_sum`].
+    pub fn shape_sum_cached(&self, shape: &[u32], cache: &mut RoleCache) -> (u128, u64, u64) {
+        let w = shape.len();
+        let Some(ids) = self.role_id.as_ref().filter(|_| w <= RoleCache::MAX_BITS) else {
+            return self.shape_sum_direct(shape);
+        };
+        let span = *shape.last().expect("non-empty shape");
+        if span >= self.n {
+            return (0, 0, 0);
+        }
+        let offsets = self.n - span;
+        let (lo, hi) = match self.zone {
+            Some((z0, z1)) if z1 >= span && z0 < z1 - span => (z0, z1 - span),
+            _ => (0, 0),
+        };
+        let mut buf = [0u32; RoleCache::MAX_BITS];
+        let (mut sum, mut touching) = (0u128, 0u64);
+        cache.clear();
+        for o in (0..lo).chain(hi.max(lo)..offsets) {
+            // the role numbers, sorted (insertion: at most 5), packed
+            let mut r = [0u16; RoleCache::MAX_BITS];
+            let mut k = 0;
+            for &s in shape {
+                let id = ids[(s + o) as usize];
+                if id != 0 {
+                    let mut j = k;
+                    while j > 0 && r[j - 1] > id {
+                        r[j] = r[j - 1];
+                        j -= 1;
+                    }
+                    r[j] = id;
+                    k += 1;
+                }
+            }
+            let key = r[..k]
+                .iter()
+                .fold(0u64, |acc, &id| (acc << 12) | u64::from(id));
+            let v = match cache.get(key) {
+                Ok(v) => v,
+                Err(slot) => {
+                    for (b, &s) in buf.iter_mut().zip(shape) {
+                        *b = s + o;
+                    }
+                    let p = self.pass_count(&buf[..w]).expect("at most 5 coins");
+                    let v = (p << 1) | u64::from(self.touches_field(&buf[..w]));
+                    cache.insert(slot, key, v);
+                    v
+                }
+            };
+            sum += u128::from(v >> 1);
+            touching += v & 1;
+        }
+        if hi > lo {
+            for r in 0..16u32.min(hi - lo) {
+                let first = lo + r;
+                let times = (hi - first).div_ceil(16);
+                for (b, &s) in buf.iter_mut().zip(shape) {
+                    *b = s + first;
+                }
+                let p = self.pass_count(&buf[..w]).expect("at most 5 coins");
+                sum += times as u128 * u128::from(p);
+            }
+        }
+        (sum, offsets as u64, touching)
+    }
+
+    /// [`JointModel::shape_sum`] evaluating every placement outside the
+    /// periodic zone on its own (any weight; the tests' oracle for
+    /// [`JointModel::shape_sum_cached`]).
+    pub(super) fn shape_sum_direct(&self, shape: &[u32]) -> (u128, u64, u64) {
         let span = *shape.last().expect("non-empty shape");
         if span >= self.n {
             return (0, 0, 0);
@@ -558,10 +725,11 @@ impl JointModel {
                     weight: w,
                     ..TermTally::default()
                 };
+                let mut cache = RoleCache::new();
                 for s in parts.part(i) {
                     let span = *s.last().expect("non-empty");
                     let wire: Vec<u32> = s.iter().rev().map(|&e| span - e).collect();
-                    let (pass, placements, touching) = self.shape_sum(&wire);
+                    let (pass, placements, touching) = self.shape_sum_cached(&wire, &mut cache);
                     t.codewords += placements as u128;
                     t.pass_count += pass;
                     t.touching += touching as u128;
@@ -582,6 +750,26 @@ impl JointModel {
             );
         Ok(t.term(self))
     }
+}
+
+/// The role number of every wire bit: 0 for a bit under no Internet
+/// checksum, else 1 + the index of its role among the distinct roles in
+/// order of first appearance; `None` over [`RoleCache::MAX_ROLE`] roles.
+fn role_ids(roles: &[BitRole]) -> Option<Vec<u16>> {
+    let mut seen: std::collections::HashMap<BitRole, u16> = std::collections::HashMap::new();
+    let mut out = Vec::with_capacity(roles.len());
+    for r in roles {
+        if r.iter().all(|x| x.is_none()) {
+            out.push(0);
+            continue;
+        }
+        let next = seen.len() + 1;
+        if next > RoleCache::MAX_ROLE {
+            return None;
+        }
+        out.push(*seen.entry(*r).or_insert(next as u16));
+    }
+    Some(out)
 }
 
 pub(super) fn wire_bit(frame: &Frame, byte: usize, bit: u32) -> u32 {

@@ -408,11 +408,12 @@ impl JointPlan {
         if i < e {
             let k = self.starts.partition_point(|&s| s <= i) - 1;
             let term = &mut t.terms[k];
+            let mut cache = super::RoleCache::new();
             for s in self.parts[k].part(i - self.starts[k]) {
                 // exponent e is wire bit n-1-e: the shape reverses
                 let span = *s.last().expect("non-empty");
                 let wire: Vec<u32> = s.iter().rev().map(|&e| span - e).collect();
-                let (pass, placements, touching) = self.model.shape_sum(&wire);
+                let (pass, placements, touching) = self.model.shape_sum_cached(&wire, &mut cache);
                 term.codewords += placements as u128;
                 term.pass_count += pass;
                 term.touching += touching as u128;

@@ -198,6 +198,46 @@ fn shape_sums_match_placement_by_placement() {
     }
 }
 
+#[test]
+fn role_classes_sum_as_placement_by_placement() {
+    // every shape of weights 4 and 5 at 594 bytes, and the weight-5 shapes
+    // of two slices at 1518 bytes (the real frame), and a few at 64 and
+    // 9018: the cached sums equal the direct ones, with one cache shared
+    // by the shapes as the plan shares it; other stacks too
+    for (stack, bytes, w, parts) in [
+        ("ethernet-tcp", 64usize, 5u32, u64::MAX),
+        ("ethernet-tcp", 594, 4, u64::MAX),
+        ("ethernet-tcp", 594, 5, u64::MAX),
+        ("ethernet-tcp", 1518, 5, 2),
+        ("ethernet-tcp", 9018, 4, 4),
+        ("ipv4-tcp+CRC-16/ARC", 200, 4, u64::MAX),
+        ("ipv4-tcp+CRC-32C", 1500, 4, 8),
+    ] {
+        let f = Frame::new(stack, bytes, Payload::Random).unwrap();
+        let m = JointModel::new(&f).unwrap();
+        assert!(m.role_id.is_some());
+        let p = crate::lowweight::ShapeParts::new(&m.generator, w, m.n as u64).unwrap();
+        let mut cache = RoleCache::new();
+        let (mut shapes, mut positive) = (0, 0);
+        // `parts` parts spread over the list (all where it is u64::MAX)
+        let step = (p.parts() / parts.min(p.parts()).max(1)).max(1) as usize;
+        for i in (0..p.parts()).step_by(step) {
+            for s in p.part(i) {
+                let span = *s.last().unwrap();
+                let wire: Vec<u32> = s.iter().rev().map(|&e| span - e).collect();
+                let a = m.shape_sum_cached(&wire, &mut cache);
+                assert_eq!(a, m.shape_sum_direct(&wire), "{stack} {bytes} {wire:?}");
+                shapes += 1;
+                positive += (a.0 > 0) as u32;
+            }
+        }
+        assert!(shapes > 0, "{stack} {bytes} weight {w}");
+        if bytes == 1518 {
+            assert!(positive > 0, "{stack} {bytes} weight {w}");
+        }
+    }
+}
+
 /// A small deterministic generator for payloads.
 fn payload(seed: u64, len: usize) -> Vec<u8> {
     let mut r = SplitMix(seed);

@@ -1,0 +1,415 @@
+//! Codeword shapes of weights 2 to 5 ([`shapes`], [`ShapeParts`]): the
+//! weight-4 search (table probes or Zech logarithms) and the weight-5 join.
+
+use super::*;
+
+/// Largest number of pair probes [`shapes`] makes for weight 4
+/// (`max_len^2 / 2`; lengths up to about 77,000 bits).
+pub const SHAPE_PAIR_LIMIT: f64 = 3e9;
+
+/// Largest number of position pairs [`shapes`] joins for weight 5
+/// (`max_len^2 / 2`; lengths up to 20,000 bits: the join gathers each
+/// slice's pairs from the positions grouped by slice bits, so every pair is
+/// formed once, and the work grows with this number).
+pub const SHAPE5_PAIR_LIMIT: f64 = 2e8;
+
+/// Every weight-`w` codeword *shape* of span below `max_len` (`w` = 2 to 5):
+/// exponent sets `{0, .., L}` with the XOR of their syndromes 0, lowest
+/// first, listed once each. Placed at offset `o` (exponents `+ o`), a shape
+/// is a codeword of every length `n > L + o`; so the weight-`w` codewords at
+/// length `n` are the shapes of span `L < n` at the `n - L` offsets, and
+/// `sum (n - L)` over the list is `A_w(n)` of [`weight_counts`].
+///
+/// Weights 2 and 3 look up one syndrome table, weight 4 probes it for every
+/// pair `(b, L)` (`max_len^2 / 2` probes, in parallel; for a primitive
+/// generator of width 32 or less, such as CRC-32, the same pairs are found
+/// by Zech logarithms: the differences `d` whose `Z(d)` lies in a window of
+/// width `L` below `Z(L)`, looked up in the sorted `Z(d)`, see `zech`),
+/// weight 5 joins the
+/// position pairs `(a, b)` and `(c, L)` on `s_a ^ s_b = 1 ^ s_c ^ s_L`,
+/// `b < c`, by sorting the pairs one slice of the syndrome space at a time
+/// (a few tens of MiB at Ethernet lengths; [`SHAPE_PAIR_LIMIT`] and
+/// [`SHAPE5_PAIR_LIMIT`] bound the work).
+/// Lengths beyond the period of `g` are refused.
+///
+/// ```
+/// use aliasing_core::{lowweight, poly::Generator};
+/// let g: Generator = "0x104C11DB7".parse().unwrap(); // CRC-32
+/// let s = lowweight::shapes(&g, 4, 3008).unwrap();
+/// assert_eq!(s, vec![vec![0, 2215, 2866, 2975 + 31]]);
+/// ```
+pub fn shapes(g: &Generator, w: u32, max_len: u64) -> Result<Vec<Vec<u32>>> {
+    shapes_with(g, w, max_len, &Silent)
+}
+
+/// [`shapes`] watched by `progress`: one stage, `"weight-w shape search"`,
+/// of one unit per part of [`ShapeParts`] (a block of spans `L` for weight
+/// 4, a slice of the pair join for weight 5, one part for weights 2 and 3).
+pub fn shapes_with(
+    g: &Generator,
+    w: u32,
+    max_len: u64,
+    progress: &dyn Progress,
+) -> Result<Vec<Vec<u32>>> {
+    let parts = ShapeParts::new(g, w, max_len)?;
+    progress.stage(&format!("weight-{w} shape search"), parts.parts());
+    let mut out: Vec<Vec<u32>> = (0..parts.parts())
+        .into_par_iter()
+        .flat_map_iter(|i| {
+            let v = parts.part(i);
+            progress.advance(1);
+            v
+        })
+        .collect();
+    if w == 5 {
+        out.sort_unstable();
+    }
+    Ok(out)
+}
+
+/// Spans per part of the weight-4 shapes in [`ShapeParts`].
+pub(super) const SPANS_PER_PART: usize = 64;
+
+/// The shapes of [`shapes`] cut into parts fixed by `(g, w, max_len)` alone,
+/// so that a long enumeration can be spread over threads, shards or
+/// machines and its sums combined exactly: weights 2 and 3 are one part,
+/// weight 4 one part per block of 64 spans `L`, weight 5 one part per slice
+/// of the syndrome space of its join. Every shape lies in exactly one part.
+///
+/// ```
+/// use aliasing_core::{lowweight, poly::Generator};
+/// let g: Generator = "0x104C11DB7".parse().unwrap(); // CRC-32
+/// let p = lowweight::ShapeParts::new(&g, 4, 3008).unwrap();
+/// let all: Vec<Vec<u32>> = (0..p.parts()).flat_map(|i| p.part(i)).collect();
+/// assert_eq!(all, lowweight::shapes(&g, 4, 3008).unwrap());
+/// ```
+pub struct ShapeParts {
+    pub(super) w: u32,
+    pub(super) syn: Vec<u64>,
+    /// Position of each syndrome (weight 3, and weight 4 without `zech`).
+    pub(super) at: Option<Table>,
+    /// Weight 4 where `g` is primitive (width 32 or less): the order of `x`
+    /// and the Zech logarithms `Z(d)`, `d < max_len` (see [`zech`]).
+    pub(super) zech: Option<(u64, std::sync::Arc<Vec<u32>>)>,
+    /// With `zech`: the pairs `(Z(d), d)`, `1 <= d < max_len`, sorted.
+    pub(super) by_zech: Vec<(u32, u32)>,
+    pub(super) parts: u64,
+}
+
+impl ShapeParts {
+    /// The parts of the weight-`w` shapes (2 to 5) of span below `max_len`,
+    /// with the limits of [`shapes`]; computes the `max_len` syndromes.
+    pub fn new(g: &Generator, w: u32, max_len: u64) -> Result<Self> {
+        Self::new_with(g, w, max_len, true)
+    }
+
+    /// [`ShapeParts::new`], with the Zech logarithms for weight 4 where `g`
+    /// allows them only if `fast` (the tests compare both searches).
+    pub(super) fn new_with(g: &Generator, w: u32, max_len: u64, fast: bool) -> Result<Self> {
+        check_width(g)?;
+        if !(2..=5).contains(&w) {
+            return Err(Error::Unsupported(format!(
+                "codeword shapes are listed for weights 2 to 5, not {w}"
+            )));
+        }
+        if max_len as u128 > gf2::period(g) || max_len > u32::MAX as u64 {
+            return Err(Error::Unsupported(format!(
+                "codeword shapes are listed for lengths up to the period of the generator, not {max_len} bits"
+            )));
+        }
+        let n = max_len as usize;
+        let pairs = (n as f64) * (n as f64) / 2.0;
+        let limit = if w == 5 {
+            SHAPE5_PAIR_LIMIT
+        } else {
+            SHAPE_PAIR_LIMIT
+        };
+        if w >= 4 && pairs > limit {
+            return Err(Error::Unsupported(format!(
+                "weight-{w} shapes up to {n} bits need about {pairs:.1e} pair probes, over the limit of {limit:.0e}"
+            )));
+        }
+        let syn = if n < 2 { Vec::new() } else { syndromes(g, n) };
+        let zech = if n >= 2 && w == 4 && fast {
+            zech::Logs::of(g).map(|l| (l.order(), l.zech(&syn)))
+        } else {
+            None
+        };
+        let mut by_zech: Vec<(u32, u32)> = match &zech {
+            Some((_, z)) => (1..n).map(|d| (z[d], d as u32)).collect(),
+            None => Vec::new(),
+        };
+        by_zech.sort_unstable();
+        let at = (n >= 2 && (w == 3 || (w == 4 && zech.is_none()))).then(|| {
+            // distinct syndromes below the period: position of each (weight
+            // 4 probes it n^2 / 2 times, nearly always for an absent one)
+            let mut at = if w == 4 {
+                Table::with_filter(n)
+            } else {
+                Table::with_capacity(n)
+            };
+            for (j, &s) in syn.iter().enumerate().skip(1) {
+                at.insert(s, j as u64);
+            }
+            at
+        });
+        let parts = match (n < 2, w) {
+            (true, _) => 0,
+            (false, 4) => (n - 1).div_ceil(SPANS_PER_PART) as u64,
+            (false, 5) => slices5(n),
+            _ => 1,
+        };
+        Ok(ShapeParts {
+            w,
+            syn,
+            at,
+            zech,
+            by_zech,
+            parts,
+        })
+    }
+
+    /// Number of parts.
+    pub fn parts(&self) -> u64 {
+        self.parts
+    }
+
+    /// The shapes of part `i` (below [`ShapeParts::parts`]; none otherwise).
+    pub fn part(&self, i: u64) -> Vec<Vec<u32>> {
+        if i >= self.parts {
+            return Vec::new();
+        }
+        let syn = &self.syn;
+        let n = syn.len();
+        if self.w == 5 {
+            return shapes5_slice(syn, i, self.parts);
+        }
+        let spans = if self.w == 4 {
+            let lo = 1 + i as usize * SPANS_PER_PART;
+            lo..(lo + SPANS_PER_PART).min(n)
+        } else {
+            1..n
+        };
+        let mut v: Vec<Vec<u32>> = Vec::new();
+        if let (4, Some((order, z))) = (self.w, &self.zech) {
+            // x^a + x^b = 1 + x^L = x^Z(L): per difference d = b - a one
+            // candidate a = Z(L) - Z(d) mod P, wanted in 1..L-d, so Z(d)
+            // lies in the window Z(L) - (L - 2) ..= Z(L) - 1 (mod P): found
+            // in the sorted Z(d) (about n L / P candidates a span, instead
+            // of a scan of every d); listed by b, as the probes list them
+            let mut found: Vec<(u32, u32)> = Vec::new();
+            let p = *order;
+            for l in spans {
+                found.clear();
+                if l >= 3 {
+                    let lt = u64::from(z[l]);
+                    let width = l as u64 - 2;
+                    // the window as one or two ranges of [0, P)
+                    let ranges = if lt >= width {
+                        [(lt - width, lt), (0, 0)]
+                    } else {
+                        [(0, lt), (p + lt - width, p)]
+                    };
+                    for (from, to) in ranges {
+                        let i = self.by_zech.partition_point(|e| u64::from(e.0) < from);
+                        for &(zd, d) in self.by_zech[i..].iter() {
+                            if u64::from(zd) >= to {
+                                break;
+                            }
+                            let a = (lt + p - u64::from(zd)) % p;
+                            if (d as usize) < l && a >= 1 && a + u64::from(d) < l as u64 {
+                                found.push((a as u32 + d, a as u32));
+                            }
+                        }
+                    }
+                }
+                found.sort_unstable();
+                v.extend(found.iter().map(|&(b, a)| vec![0, a, b, l as u32]));
+            }
+            return v;
+        }
+        for l in spans {
+            let t = 1 ^ syn[l];
+            match (self.w, &self.at) {
+                (2, _) => {
+                    if t == 0 {
+                        v.push(vec![0, l as u32]);
+                    }
+                }
+                (3, Some(at)) => {
+                    if let Some(a) = at.get(t)
+                        && (a as usize) < l
+                    {
+                        v.push(vec![0, a as u32, l as u32]);
+                    }
+                }
+                (_, Some(at)) => shapes4_span(at, &syn[..l], t, &mut v),
+                _ => unreachable!("a table for weights 3 and 4"),
+            }
+        }
+        v
+    }
+}
+
+/// The weight-4 shapes `{0, a, b, L}` of span `L = syn.len()`, where
+/// `t = 1 ^ s_L`, pushed onto `v`: the `L - 2` probes of one span, a function
+/// of its own so that the loop keeps its state in registers (inlined into
+/// [`ShapeParts::part`] it spilled them: the `joint/weight4_1518B` bench took
+/// 79 ms, against 57 ms).
+#[inline(never)]
+pub(super) fn shapes4_span(at: &Table, syn: &[u64], t: u64, v: &mut Vec<Vec<u32>>) {
+    let l = syn.len() as u32;
+    for (b, &sb) in syn.iter().enumerate().skip(2) {
+        if let Some(a) = at.get(t ^ sb)
+            && (a as usize) < b
+        {
+            v.push(vec![0, a as u32, b as u32, l]);
+        }
+    }
+}
+
+/// Slices of the weight-5 join at `n` positions: a power of two, about one
+/// per 4 Mi position pairs.
+pub(super) fn slices5(n: usize) -> u64 {
+    let pairs = n * (n - 1) / 2;
+    (pairs / (1 << 22)).max(1).next_power_of_two() as u64
+}
+
+/// `v` sorted by its first field (equal keys in any order): least
+/// significant digit first, 8 bits a pass, over the bytes where the keys
+/// differ (a slice's keys share their slice bits), each pass a stable
+/// counting sort; a short `v` by comparisons.
+pub(super) fn sort_by_key_radix(v: &mut Vec<(u64, u32, u32)>) {
+    if v.len() < 1024 {
+        v.sort_unstable_by_key(|e| e.0);
+        return;
+    }
+    let first = v[0].0;
+    let differ = v.iter().fold(0u64, |m, e| m | (e.0 ^ first));
+    let mut tmp = vec![(0u64, 0u32, 0u32); v.len()];
+    for shift in (0..64).step_by(8) {
+        if (differ >> shift) & 0xFF == 0 {
+            continue;
+        }
+        let digit = |e: &(u64, u32, u32)| ((e.0 >> shift) & 0xFF) as usize;
+        let mut at = [0usize; 257];
+        for e in v.iter() {
+            at[digit(e) + 1] += 1;
+        }
+        for d in 0..256 {
+            at[d + 1] += at[d];
+        }
+        for e in v.iter() {
+            let d = digit(e);
+            tmp[at[d]] = *e;
+            at[d] += 1;
+        }
+        std::mem::swap(v, &mut tmp);
+    }
+}
+
+/// Weight-5 shapes `{0, a, b, c, L}` of one slice: pairs `(x, y)`,
+/// `1 <= x < y < n`, keyed by `s_x ^ s_y`; a left pair `(a, b)` with key `k`
+/// and a right pair `(c, L)` with key `k ^ 1` and `b < c` make a shape. The
+/// key space is cut into `slices` slices by `(k >> 1)` (so `k` and `k ^ 1`
+/// share one), each gathered, sorted and joined on its own.
+///
+/// The pairs of a slice are gathered without scanning the others: with
+/// `h(y) = (s_y >> 1) & (slices - 1)`, the key of `(x, y)` is in the slice
+/// iff `h(y) = slice ^ h(x)`, so the positions are grouped by `h` (in
+/// increasing order within a group) and each `x` meets only its group's
+/// `y > x` (about `n^2 / (2 slices)` pairs a slice instead of `n^2 / 2`).
+pub(super) fn shapes5_slice(syn: &[u64], slice: u64, slices: u64) -> Vec<Vec<u32>> {
+    shapes5_slice_in(syn, slice, slices, SUB_SLICE_PAIRS)
+}
+
+/// About how many pairs a sub-slice of the weight-5 join holds.
+pub(super) const SUB_SLICE_PAIRS: u64 = 1 << 17;
+
+/// [`shapes5_slice`] with sub-slices of about `sub_pairs` pairs (the tests
+/// take other sizes: the shapes do not depend on it).
+pub(super) fn shapes5_slice_in(
+    syn: &[u64],
+    slice: u64,
+    slices: u64,
+    sub_pairs: u64,
+) -> Vec<Vec<u32>> {
+    let n = syn.len();
+    // the slice is joined in sub-slices of about 2^17 pairs (2 MiB, so
+    // that the radix passes stay in the cache), cut by the key bits above
+    // the slice's: sub-slice `s` holds the keys with
+    // `(k >> 1) & (total - 1) = slice + s slices`; k and k ^ 1 share one
+    let pairs = (n * n.saturating_sub(1) / 2) as u64 / slices;
+    let subs = (pairs / sub_pairs).max(1).next_power_of_two();
+    let total = slices * subs;
+    let h = |y: usize| ((syn[y] >> 1) & (total - 1)) as usize;
+    // counting sort of the positions 1..n by h: group g is
+    // by_h[start[g]..start[g + 1]], increasing
+    let mut start = vec![0usize; total as usize + 1];
+    for y in 1..n {
+        start[h(y) + 1] += 1;
+    }
+    for g in 0..total as usize {
+        start[g + 1] += start[g];
+    }
+    let mut fill = start.clone();
+    let mut by_h = vec![0u32; n.saturating_sub(1)];
+    for y in 1..n {
+        by_h[fill[h(y)]] = y as u32;
+        fill[h(y)] += 1;
+    }
+    let mut found = Vec::new();
+    let mut v: Vec<(u64, u32, u32)> = Vec::new();
+    for sub in 0..subs {
+        let target = (slice + sub * slices) as usize;
+        v.clear();
+        for x in 1..n {
+            let sx = syn[x];
+            let g = target ^ h(x);
+            let group = &by_h[start[g]..start[g + 1]];
+            let from = group.partition_point(|&y| y as usize <= x);
+            for &y in &group[from..] {
+                v.push((sx ^ syn[y as usize], x as u32, y));
+            }
+        }
+        join5(&mut v, &mut found);
+    }
+    found
+}
+
+/// The weight-5 shapes of the pairs `v` (keys `s_x ^ s_y`, a slice's or a
+/// sub-slice's, holding `k ^ 1` with every `k`): sorted by key, each left
+/// pair `(a, b)` of key `k` with each right pair `(c, L)` of key `k ^ 1`
+/// and `b < c`, pushed onto `found`.
+pub(super) fn join5(v: &mut Vec<(u64, u32, u32)>, found: &mut Vec<Vec<u32>>) {
+    // by key only: the join takes every pair of a run, in any order
+    sort_by_key_radix(v);
+    // keys k and k ^ 1 differ in the lowest bit only: sorted, their runs
+    // are neighbours (the even key first), found by a linear scan
+    let run_end = |i: usize| {
+        let k = v[i].0;
+        i + v[i..].iter().take_while(|e| e.0 == k).count()
+    };
+    let mut i = 0;
+    while i < v.len() {
+        let j = run_end(i);
+        if v[i].0 & 1 == 1 || j == v.len() || v[j].0 != v[i].0 ^ 1 {
+            // no partner run (an odd key's partner would have come first)
+            i = j;
+            continue;
+        }
+        let e = j;
+        let o = run_end(e);
+        // left pairs of one key, right pairs of the other, both ways
+        for (left, right) in [(i..e, e..o), (e..o, i..e)] {
+            for &(_, a, b) in &v[left] {
+                for &(_, c, l) in &v[right.clone()] {
+                    if b < c {
+                        found.push(vec![0, a, b, c, l]);
+                    }
+                }
+            }
+        }
+        i = o;
+    }
+}
