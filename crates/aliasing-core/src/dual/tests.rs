@@ -144,8 +144,8 @@ fn nibble_classes_count_as_stepping_every_position() {
         ] {
             let t = Task { rep, start, count };
             let (mut a, mut b) = (Hists::new(&lens), Hists::new(&lens));
-            run_task_nibbles(&lf, &t, &lens, &mut a, &Silent);
-            run_task_bits(&lf, &t, &lens, &mut b, &Silent);
+            run_task_nibbles(&lf, &t, &lens, &mut a, &crate::progress::Silent);
+            run_task_bits(&lf, &t, &lens, &mut b, &crate::progress::Silent);
             let sum = |h: &Hists| -> Vec<Vec<u64>> {
                 h.h.iter()
                     .map(|hk| hk.chunks(LANES).map(|c| c.iter().sum()).collect())
