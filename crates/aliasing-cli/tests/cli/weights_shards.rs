@@ -157,7 +157,7 @@ fn mismatched_repeated_missing_or_edited_shards_are_refused() {
             "--out",
             &p(d.path(), "x.json"),
         ],
-        "--method dual",
+        "use the dual method",
     );
     bad(
         &[

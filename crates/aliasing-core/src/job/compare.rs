@@ -103,7 +103,13 @@ impl CompareJob {
                 continue;
             }
             match compare::preflight(check, &fit, &job.bers, job.given()) {
-                Ok(_) | Err(Error::Unsupported(_) | Error::Refused(_) | Error::TooBig { .. }) => {}
+                Ok(_)
+                | Err(
+                    Error::Unsupported(_)
+                    | Error::Refused(_)
+                    | Error::Limit(_)
+                    | Error::TooBig { .. },
+                ) => {}
                 Err(e) => return Err(e.within(check.name())),
             }
         }
@@ -183,7 +189,12 @@ impl CompareJob {
                     note: short_note,
                 })
             }
-            Err(e @ (Error::Unsupported(_) | Error::Refused(_) | Error::TooBig { .. })) => {
+            Err(
+                e @ (Error::Unsupported(_)
+                | Error::Refused(_)
+                | Error::Limit(_)
+                | Error::TooBig { .. }),
+            ) => {
                 // A checksum may be exact at some points and not others
                 // (Fletcher-16 certifies each point): retry point by point.
                 // A CRC's refusal is global, and its points are costly, so
