@@ -111,14 +111,9 @@ pub(crate) fn curve_in(
 }
 
 /// The refusal of a BER outside the dual code's `[0, 0.5]`: the registry's
-/// ([`crate::registry::Refusal::Ber`]), whichever door the request came in by.
+/// ([`crate::registry::refusal::Refusal::Ber`]), whichever door the request came in by.
 pub(crate) fn dual_ber_refused(ber: f64) -> Error {
-    Error::Refused(crate::registry::Refusal::Ber {
-        entry: crate::registry::Entry::Dual,
-        ber,
-        min: 0.0,
-        max: crate::registry::DUAL_MAX_BER,
-    })
+    Error::Refused(crate::registry::refusal::Refusal::dual_ber(ber))
 }
 
 #[cfg(test)]

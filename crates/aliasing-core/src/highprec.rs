@@ -147,7 +147,9 @@ pub fn p_undetected(dual: &DualWeights, p: f64) -> Result<f64> {
 #[doc(hidden)] // internal: the joint computation's tail sum
 pub fn p_undetected_above(dual: &DualWeights, p: f64, low: &[UBig]) -> Result<f64> {
     if !(p.is_finite() && (0.0..=0.5).contains(&p)) {
-        return Err(crate::dual::dual_ber_refused(p));
+        return Err(crate::error::Error::Refused(
+            crate::registry::refusal::Refusal::dual_ber(p),
+        ));
     }
     let n = dual.bits;
     if p == 0.0 || n <= dual.width as u64 {

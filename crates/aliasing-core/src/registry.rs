@@ -37,7 +37,7 @@ mod domain;
 pub(crate) mod refusal;
 
 pub use domain::{Domain, domain_table, domains};
-pub use refusal::{Entry, Placement, Refusal};
+pub use refusal::{DUAL_MAX_BER, Entry, Placement, Refusal};
 
 use crate::channel::GilbertElliott;
 use crate::check::CheckSpec;
@@ -204,9 +204,6 @@ const TERM_NS: f64 = 250.0;
 /// to order the entries.
 const POINT_S: f64 = 1e-3;
 
-/// The highest BER the dual-code method takes (above it `1 - 2p` is
-/// negative and the terms of MacWilliams' sum alternate in sign).
-pub const DUAL_MAX_BER: f64 = 0.5;
 /// The widest CRC the certified bracket takes.
 pub(crate) const BRACKET_MAX_WIDTH: u32 = 64;
 /// The widest stored field the placed CRC's syndrome chain walks.

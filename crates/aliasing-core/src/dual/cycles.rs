@@ -165,8 +165,8 @@ pub(super) fn walk_distinguished(g: &Generator, lf: &Lfsr) -> Option<Vec<Cycle>>
 pub(crate) fn cycles(g: &Generator) -> Result<Vec<Cycle>> {
     let r = g.width();
     if r > MAX_WIDTH {
-        return Err(Error::Refused(crate::registry::Refusal::Width {
-            entry: crate::registry::Entry::Dual,
+        return Err(Error::Refused(crate::registry::refusal::Refusal::Width {
+            entry: crate::registry::refusal::Entry::Dual,
             width: r,
             min: 1,
             max: MAX_WIDTH,

@@ -23,8 +23,8 @@ impl Lfsr {
     pub fn new(g: &Generator) -> Result<Self> {
         let width = g.width();
         if width > MAX_WIDTH {
-            return Err(Error::Refused(crate::registry::Refusal::Width {
-                entry: crate::registry::Entry::Dual,
+            return Err(Error::Refused(crate::registry::refusal::Refusal::Width {
+                entry: crate::registry::refusal::Entry::Dual,
                 width,
                 min: 1,
                 max: MAX_WIDTH,

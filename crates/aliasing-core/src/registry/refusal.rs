@@ -4,6 +4,10 @@
 
 use std::fmt;
 
+/// The highest BER the dual-code method takes (above it `1 - 2p` is
+/// negative and the terms of MacWilliams' sum alternate in sign).
+pub const DUAL_MAX_BER: f64 = 0.5;
+
 /// One exact method of the registry ([`crate::registry`]): what it computes,
 /// over which (check, channel, data model), is its [`crate::registry::Domain`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -347,5 +351,18 @@ fn whole_text(whole: Option<(f64, f64)>) -> String {
     match whole {
         Some((b, v)) => format!("; whole-frame sum's rounding bound {b:.1e} against {v:.3e}"),
         None => "; whole-frame sum: cancels to the no-error term here".into(),
+    }
+}
+
+impl Refusal {
+    /// The dual code's refusal of a BER outside `[0, DUAL_MAX_BER]`, whichever
+    /// door the request came in by.
+    pub(crate) fn dual_ber(ber: f64) -> Refusal {
+        Refusal::Ber {
+            entry: Entry::Dual,
+            ber,
+            min: 0.0,
+            max: DUAL_MAX_BER,
+        }
     }
 }
