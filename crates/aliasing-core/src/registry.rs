@@ -245,6 +245,17 @@ fn ber_at_most(entry: Entry, bers: &[Ber], max: f64) -> Result<()> {
     }
 }
 
+/// The Gilbert-Elliott chain's channel, validated; refused for any other.
+fn gilbert_channel(entry: Entry, channel: Channel<'_>) -> Result<()> {
+    let Channel::Burst(ge) = channel else {
+        return Err(refused(Refusal::Channel {
+            entry,
+            channel: channel.name(),
+        }));
+    };
+    ge.validate()
+}
+
 fn width_in(entry: Entry, width: u32, min: u32, max: u32) -> Result<()> {
     if (min..=max).contains(&width) {
         Ok(())
@@ -346,13 +357,7 @@ impl Entry {
                 let r = g.width();
                 let min = r as u64 + 1;
                 if self == Entry::GilbertChain {
-                    let Channel::Burst(ge) = channel else {
-                        return Err(refused(Refusal::Channel {
-                            entry: self,
-                            channel: channel.name(),
-                        }));
-                    };
-                    ge.validate()?;
+                    gilbert_channel(self, channel)?;
                     width_in(self, r, 1, markov::gilbert::MAX_WIDTH)?;
                     lengths_in(self, lengths, min, u64::MAX, 1)?;
                     let seconds = 2.0 * CHAIN_NS * 1e-9 * n_max * (r as f64).exp2();
@@ -449,13 +454,7 @@ impl Entry {
                 let g = alg.generator();
                 let r = g.width();
                 if self == Entry::GilbertChain {
-                    let Channel::Burst(ge) = channel else {
-                        return Err(refused(Refusal::Channel {
-                            entry: self,
-                            channel: channel.name(),
-                        }));
-                    };
-                    ge.validate()?;
+                    gilbert_channel(self, channel)?;
                     let bits = placed_bits(c, r);
                     width_in(self, bits, 1, markov::gilbert::MAX_WIDTH)?;
                     let work = n as f64 * (bits as f64).exp2();

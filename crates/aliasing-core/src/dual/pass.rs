@@ -161,6 +161,21 @@ pub(super) fn run_task(
     }
 }
 
+/// Where task `t` starts: the register state at its front, the state at the
+/// back of each length's window, and each window's weight.
+fn task_start(lf: &Lfsr, t: &Task, lengths: &[u64]) -> (u64, Vec<u64>, Vec<usize>) {
+    let front = lf.advance(t.rep, t.start as u128);
+    let backs = lengths
+        .iter()
+        .map(|&n| lf.advance(front, n as u128))
+        .collect();
+    let ws = lengths
+        .iter()
+        .map(|&n| popcount_window(lf, front, n) as usize)
+        .collect();
+    (front, backs, ws)
+}
+
 /// [`run_task`] by nibble classes, whatever the task's length.
 pub(super) fn run_task_nibbles(
     lf: &Lfsr,
@@ -170,15 +185,7 @@ pub(super) fn run_task_nibbles(
     progress: &dyn Progress,
 ) {
     let mut windows = Batch::new(progress, 1 << 22);
-    let mut front = lf.advance(t.rep, t.start as u128);
-    let mut backs: Vec<u64> = lengths
-        .iter()
-        .map(|&n| lf.advance(front, n as u128))
-        .collect();
-    let mut ws: Vec<usize> = lengths
-        .iter()
-        .map(|&n| popcount_window(lf, front, n) as usize)
-        .collect();
+    let (mut front, mut backs, mut ws) = task_start(lf, t, lengths);
     // (weight, class) counts: at most count / 4 <= 2^30 a cell for r <= 32
     let mut pairs: Vec<Vec<u32>> = lengths
         .iter()
@@ -251,15 +258,7 @@ pub(super) fn run_task_bits(
     progress: &dyn Progress,
 ) {
     let mut windows = Batch::new(progress, 1 << 22);
-    let mut front = lf.advance(t.rep, t.start as u128);
-    let mut backs: Vec<u64> = lengths
-        .iter()
-        .map(|&n| lf.advance(front, n as u128))
-        .collect();
-    let mut ws: Vec<usize> = lengths
-        .iter()
-        .map(|&n| popcount_window(lf, front, n) as usize)
-        .collect();
+    let (mut front, mut backs, mut ws) = task_start(lf, t, lengths);
     let mut left = t.count;
     while left > 0 {
         let take = left.min(64) as usize;
