@@ -62,7 +62,15 @@ fn bench(c: &mut Criterion) {
         b.iter(|| lowweight::hd_profile(black_box(&crc32), None).unwrap())
     });
     grp.bench_function("a4_all_lengths_to_12144", |b| {
-        b.iter(|| lowweight::weight_counts(black_box(&crc32), 4, n + 1).unwrap())
+        b.iter(|| {
+            lowweight::weight_counts(
+                black_box(&crc32),
+                4,
+                n + 1,
+                &aliasing_core::ctx::Ctx::default(),
+            )
+            .unwrap()
+        })
     });
     let d = dual::dual_weights(&crc32, &[n], &aliasing_core::ctx::Ctx::default())
         .unwrap()

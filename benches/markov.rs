@@ -26,6 +26,7 @@
 use aliasing_core::{
     catalogue,
     channel::GilbertElliott,
+    ctx::Ctx,
     markov::{self, butterfly, gilbert, inplace, walk},
 };
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -40,21 +41,23 @@ fn all_lengths(c: &mut Criterion) {
     let mut group = c.benchmark_group("markov");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(8));
+    // a silent context, built once (its budget is not consulted by `solve`)
+    let ctx = Ctx::default();
     group.bench_function("w16_all_lengths_5_bers", |b| {
         b.iter(|| butterfly::p_undetected(black_box(&g), &lengths, &bers))
     });
     // What `alias curve` runs (the walk kernel on x86-64 with AVX2).
     group.bench_function("w16_all_lengths_5_bers_solver", |b| {
-        b.iter(|| markov::solve(black_box(&g), &lengths, &bers))
+        b.iter(|| markov::solve(black_box(&g), &lengths, &bers, &ctx))
     });
     // Gilbert-Elliott (issue 11 target: 2 s or less), beside the BSC
     // solver on one BER as the baseline in the same run.
     let ge: GilbertElliott = "1e-7,0.3,1e-4,0.05".parse().unwrap();
     group.bench_function("w16_all_lengths_1_ber_solver", |b| {
-        b.iter(|| markov::solve(black_box(&g), &lengths, &bers[..1]))
+        b.iter(|| markov::solve(black_box(&g), &lengths, &bers[..1], &ctx))
     });
     group.bench_function("w16_all_lengths_gilbert_elliott", |b| {
-        b.iter(|| gilbert::solve(black_box(&g), &lengths, &ge))
+        b.iter(|| gilbert::solve(black_box(&g), &lengths, &ge, &ctx))
     });
     group.finish();
 }
@@ -133,8 +136,9 @@ fn growth(c: &mut Criterion) {
     // The whole solver (allocation included) at width 20, one BER.
     let g = catalogue::default_primitive(20).unwrap();
     group.throughput(Throughput::Bytes(256 * (1u64 << 20) * 16));
+    let ctx = Ctx::default();
     group.bench_function("solver/w20_256_steps", |b| {
-        b.iter(|| markov::solve(black_box(&g), &[256], &[1e-6]))
+        b.iter(|| markov::solve(black_box(&g), &[256], &[1e-6], &ctx))
     });
     group.finish();
 }

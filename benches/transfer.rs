@@ -20,9 +20,9 @@
 //!
 //! Run: `cargo bench -p aliasing-benches --bench transfer`
 
+use aliasing_core::ctx::Ctx;
 use aliasing_core::lowweight;
 use aliasing_core::poly::Generator;
-use aliasing_core::progress::Silent;
 use aliasing_sim::transfer::{Tallies, TransferParams, report, report_with};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -42,20 +42,21 @@ fn params(bers: &[f64]) -> TransferParams {
 }
 
 fn bench(c: &mut Criterion) {
+    let ctx = Ctx::default();
     let first = params(&[1e-6, 1e-8, 1e-10, 1e-12]);
     let mut kept = Tallies::new(&first);
-    report_with(&first, &mut kept, &Silent).unwrap();
+    report_with(&first, &mut kept, &ctx).unwrap();
     let other = params(&[1e-5, 1e-7, 1e-9, 1e-11]);
     let mut g = c.benchmark_group("transfer");
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(5));
     g.bench_function("from_nothing_202B", |b| {
-        b.iter(|| report(black_box(&first), &Silent).unwrap())
+        b.iter(|| report(black_box(&first), &ctx).unwrap())
     });
     g.bench_function("kept_tallies_202B", |b| {
         b.iter(|| {
             let mut k = kept.clone();
-            report_with(black_box(&other), &mut k, &Silent).unwrap()
+            report_with(black_box(&other), &mut k, &ctx).unwrap()
         })
     });
     let crc32: Generator = "0x104C11DB7".parse().unwrap();

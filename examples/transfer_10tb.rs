@@ -23,7 +23,7 @@ fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let size = u128::from(tb) * 1_000_000_000_000;
     let params = TransferParams::new("ethernet-tcp", size, vec![mtu], vec![ber], vec![hops]);
     // refuses a bad MTU, BER, size or hop count before any work
-    let doc = report(&params, &aliasing_core::progress::Silent)?;
+    let doc = report(&params, &aliasing_core::ctx::Ctx::default())?;
     let pt = &doc.points[0];
     let j = &pt.joint_per_frame;
     println!(

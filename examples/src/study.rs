@@ -452,7 +452,7 @@ pub fn transfer_figure() -> Result<(Transfer, Tallies), Error> {
         vec![1],
     );
     let mut kept = Tallies::new(&params);
-    let (doc, _) = transfer::report_with(&params, &mut kept, &aliasing_core::progress::Silent)?;
+    let (doc, _) = transfer::report_with(&params, &mut kept, &aliasing_core::ctx::Ctx::default())?;
     Ok((doc, kept))
 }
 
@@ -482,7 +482,7 @@ fn transfers(
         &t16,
     )?;
     let p32 = TransferParams::new("ethernet-tcp", size, vec![1500], vec![1e-5], vec![1]);
-    let (t32, _) = transfer::report_with(&p32, &mut kept, &aliasing_core::progress::Silent)?;
+    let (t32, _) = transfer::report_with(&p32, &mut kept, &aliasing_core::ctx::Ctx::default())?;
     seven_gb(
         out,
         "alias transfer --size 7GB --mtu 1500 --ber 1e-5",

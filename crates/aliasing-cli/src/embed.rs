@@ -270,9 +270,7 @@ fn kind_of(e: &anyhow::Error) -> (ErrorKind, &'static str) {
                 E::BadStack { .. } => (ErrorKind::Input, "bad_stack"),
                 E::BadBer(_) => (ErrorKind::Input, "bad_ber"),
                 E::BadLength(_) => (ErrorKind::Input, "bad_length"),
-                E::Unsupported(_) | E::Refused(_) | E::Limit(_) => {
-                    (ErrorKind::Input, "unsupported")
-                }
+                E::Refused(_) | E::Limit(_) => (ErrorKind::Input, "unsupported"),
                 _ => (ErrorKind::Input, "invalid"),
             };
         }

@@ -27,6 +27,7 @@ fn option_of(e: &Error) -> Option<&'static str> {
             Limit::SearchBer { .. } => "--ber",
             Limit::DualWeightsWidth { .. } => "--dual",
             Limit::SyndromesWeight { .. } => "--max-weight",
+            Limit::HdSearch { .. } => "--max-hd",
             Limit::BurstCurveWidth { .. } => "--burst",
             Limit::RareChannel | Limit::RareBer { .. } | Limit::RareCrc => "--rare",
             Limit::BurstRareChannel

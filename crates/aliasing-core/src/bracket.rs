@@ -33,18 +33,18 @@
 //! and the upper by `1 + 10^-12`, which covers them.
 //!
 //! ```
-//! use aliasing_core::{bracket, catalogue};
+//! use aliasing_core::{bracket, catalogue, ctx::Ctx};
 //! let g = catalogue::resolve("crc64-xz").unwrap().generator();
-//! let b = bracket::brackets(&g, &[1024], &[1e-9], None).unwrap();
+//! let b = bracket::brackets(&g, &[1024], &[1e-9], None, &Ctx::default()).unwrap();
 //! assert!(b[0].lower <= b[0].upper && b[0].upper < 1e-40);
 //! ```
 
 use crate::bsc;
+use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::gf2;
 use crate::lowweight;
 use crate::poly::Generator;
-use crate::progress::{Progress, Silent};
 
 /// Widest weight enumerated.
 pub const MAX_ENUMERATED: u32 = 6;
@@ -122,15 +122,16 @@ fn tail(
     sum
 }
 
-/// The exact low-weight counts `A_w(n)` for `w = 0..=max_w`.
-pub fn low_weights(g: &Generator, n: u64, max_w: u32) -> Result<Vec<u128>> {
+/// The exact low-weight counts `A_w(n)` for `w = 0..=max_w`, in `ctx`
+/// (its memory budget and progress, see [`lowweight::weight_counts`]).
+pub fn low_weights(g: &Generator, n: u64, max_w: u32, ctx: &Ctx) -> Result<Vec<u128>> {
     let mut a = vec![1u128, 0];
     for w in 2..=max_w {
         if g.divisible_by_x_plus_1() && w % 2 == 1 {
             a.push(0);
             continue;
         }
-        a.push(lowweight::weight_counts(g, w, n + 1)?[n as usize]);
+        a.push(lowweight::weight_counts(g, w, n + 1, ctx)?[n as usize]);
     }
     Ok(a)
 }
@@ -197,24 +198,16 @@ pub fn bracket(g: &Generator, n: u64, counts: &[u128], p: f64) -> Result<Bracket
 }
 
 /// Brackets at every (length, BER), lengths outer, with the weights
-/// enumerated up to `max_w` (default: 5 up to 2048 bits, else 4).
+/// enumerated up to `max_w` (default: 5 up to 2048 bits, else 4), in `ctx`:
+/// the enumeration is held to its memory budget and watched by its
+/// progress (one stage of [`lowweight::weight_counts`] per weight
+/// enumerated).
 pub fn brackets(
     g: &Generator,
     lengths: &[u64],
     bers: &[f64],
     max_w: Option<u32>,
-) -> Result<Vec<Bracket>> {
-    brackets_with(g, lengths, bers, max_w, &Silent)
-}
-
-/// [`brackets`] watched by `progress`: one stage of
-/// [`lowweight::weight_counts_with`] per weight enumerated.
-pub fn brackets_with(
-    g: &Generator,
-    lengths: &[u64],
-    bers: &[f64],
-    max_w: Option<u32>,
-    progress: &dyn Progress,
+    ctx: &Ctx,
 ) -> Result<Vec<Bracket>> {
     if lengths.is_empty() {
         return Err(Error::BadLength("no lengths given".into()));
@@ -230,7 +223,7 @@ pub fn brackets_with(
                 per.iter_mut().for_each(|c| c.push(0));
                 continue;
             }
-            let a = lowweight::weight_counts_with(g, ww, n_max + 1, progress)?;
+            let a = lowweight::weight_counts(g, ww, n_max + 1, ctx)?;
             for (c, &n) in per.iter_mut().zip(lengths) {
                 c.push(a[n as usize]);
             }
@@ -272,7 +265,7 @@ mod tests {
         let g = Generator::new(2, 1).unwrap();
         for (n, words) in [(3u64, vec![0b101u32]), (4, vec![0b0101, 0b1010, 0b1111])] {
             for w_max in 1..=2 {
-                let counts = low_weights(&g, n, w_max).unwrap();
+                let counts = low_weights(&g, n, w_max, &Ctx::default()).unwrap();
                 for p in [0.0f64, 1e-300, 1e-6, 0.3, 0.5, 0.9, 1.0] {
                     let exact: f64 = words
                         .iter()
@@ -312,12 +305,16 @@ mod tests {
             for (&n, exact) in ns.iter().zip(&exact_all) {
                 // the pair table grows as n^2: weight 5 only up to 1000 bits
                 let top = if n > 1000 { 4 } else { 5 };
-                let all = low_weights(&g, n, top).unwrap();
+                let all = low_weights(&g, n, top, &Ctx::default()).unwrap();
                 for w in 2..=top {
                     // A_0..=A_W: the counts up to W are a prefix of those up to top
                     let counts = &all[..=w as usize];
                     if n <= 300 {
-                        assert_eq!(low_weights(&g, n, w).unwrap(), counts, "{spec} n={n} W={w}");
+                        assert_eq!(
+                            low_weights(&g, n, w, &Ctx::default()).unwrap(),
+                            counts,
+                            "{spec} n={n} W={w}"
+                        );
                     }
                     for (bi, &p) in bers.iter().enumerate() {
                         let b = bracket(&g, n, counts, p).unwrap();
@@ -370,7 +367,7 @@ mod tests {
         let g = crate::catalogue::resolve("crc64-xz").unwrap().generator();
         assert!(g.divisible_by_x_plus_1());
         let (n, p) = (1024u64, 1e-12);
-        let b = &brackets(&g, &[n], &[p], None).unwrap()[0];
+        let b = &brackets(&g, &[n], &[p], None, &Ctx::default()).unwrap()[0];
         assert_eq!(b.counts, vec![1, 0, 0, 0, 0, 0]);
         assert_eq!(b.lower, 0.0);
         let c5: f64 = (0..5).map(|i| (n - i) as f64 / (i + 1) as f64).product();

@@ -332,5 +332,50 @@ mod tests {
             curve::Method::Markov
         );
         assert!(curve::choose(&g, &long, &bers, tiny.budget()).is_err());
+        // the low-weight enumeration's pair table (weight 5), the bracket
+        // and the syndromes method that use it
+        too_big(
+            crate::lowweight::weight_counts(&g, 5, 200, &tiny),
+            "weight_counts",
+        );
+        assert!(crate::lowweight::weight_counts(&g, 5, 200, &roomy).is_ok());
+        // CRC-32 (no factor x + 1, so weight 5 is enumerated)
+        let g32 = catalogue::resolve("crc32").unwrap().generator();
+        too_big(
+            crate::bracket::brackets(&g32, &[200], &[1e-5], Some(5), &tiny),
+            "brackets",
+        );
+        assert!(crate::bracket::brackets(&g32, &[200], &[1e-5], Some(5), &roomy).is_ok());
+        use crate::weights::{WeightMethod, distribution};
+        let syndromes = WeightMethod::Syndromes;
+        too_big(
+            distribution(&g32, 200, 5, syndromes, false, &tiny),
+            "distribution",
+        );
+        assert!(distribution(&g32, 200, 5, syndromes, false, &roomy).is_ok());
+        // the joint stack: its dual code, refused before the enumeration
+        // (no work item is reported), and from a tally
+        use crate::joint::{JointOptions, JointPlan, JointStack};
+        let f = Frame::new("ipv4-tcp+CRC-16/ARC", 60, Payload::Random).unwrap();
+        let opts = JointOptions {
+            max_weight: 3,
+            samples: 0,
+            seed: 1,
+        };
+        let watch = crate::progress::Record::default();
+        too_big(
+            JointStack::new(&f, &opts, &tiny.with_progress(&watch)),
+            "JointStack::new",
+        );
+        assert!(watch.stages().is_empty(), "{:?}", watch.stages());
+        let st = JointStack::new(&f, &opts, &roomy).unwrap();
+        let plan = JointPlan::new(&f, &opts).unwrap();
+        let mut t = plan.empty_tally();
+        for i in 0..plan.items() {
+            t.add(&plan.run(i));
+        }
+        too_big(JointStack::from_tally(&plan, &t, &tiny), "from_tally");
+        let again = JointStack::from_tally(&plan, &t, &roomy).unwrap();
+        assert_eq!(again.terms, st.terms);
     }
 }

@@ -279,7 +279,7 @@ impl ExactMethod for MarkovMethod {
     ) -> Result<Vec<CurvePoint>> {
         let (lengths, bers) = (req.raw_lengths(), req.raw_bers());
         // BER-major: one chain pass per BER gives every length.
-        let pud = markov::solve_with(req.generator(), &lengths, &bers, progress);
+        let pud = markov::solve_watched(req.generator(), &lengths, &bers, progress);
         Ok(markov::points(req.generator(), &lengths, &bers, &pud))
     }
     fn describe(&self, req: &Request) -> String {

@@ -49,11 +49,6 @@ pub enum Error {
         /// The limit in force.
         limit: String,
     },
-    /// A request that is valid but not supported by the chosen method (a
-    /// preformatted reason; new refusals use [`Error::Limit`] or
-    /// [`Error::Refused`], which carry their numbers).
-    #[error("{0}")]
-    Unsupported(String),
     /// A request outside the limits of a method or estimator that is not
     /// an entry of the registry (a search's range, an enumeration's size,
     /// an estimator's channel): the typed reason, with its numbers.
@@ -286,6 +281,260 @@ pub enum Limit {
         /// The stack.
         stack: String,
     },
+    /// The low-weight enumeration's widths.
+    #[error("low-weight enumeration handles widths up to {max}, not {width}")]
+    EnumerationWidth {
+        /// The generator's width.
+        width: u32,
+        /// The widest generator.
+        max: u32,
+    },
+    /// A generator whose period does not fit 64 bits.
+    #[error("the period of the generator, {period}, is over 2^64 - 1")]
+    Period {
+        /// The period.
+        period: u128,
+    },
+    /// Codeword counts for every length: weights 2 to 6.
+    #[error(
+        "counts for every length are available for weights 2 to 6, not {weight}; \
+         use the dual-code weights for higher weights"
+    )]
+    SpanWeight {
+        /// The weight asked for.
+        weight: u32,
+    },
+    /// Codeword counts for every length: the work of weights 4 and 6.
+    #[error(
+        "weight-{weight} counts up to {bits} bits need about {probes:.1e} probes, \
+         over the limit of {max:.0e}"
+    )]
+    SpanWork {
+        /// The weight.
+        weight: u32,
+        /// The longest length counted.
+        bits: u64,
+        /// The hash probes it needs.
+        probes: f64,
+        /// The most probes.
+        max: f64,
+    },
+    /// Codeword shapes: weights 2 to 5.
+    #[error("codeword shapes are listed for weights 2 to 5, not {weight}")]
+    ShapeWeight {
+        /// The weight asked for.
+        weight: u32,
+    },
+    /// Codeword shapes: lengths up to the generator's period.
+    #[error(
+        "codeword shapes are listed for lengths up to the period of the generator, not {bits} bits"
+    )]
+    ShapeLength {
+        /// The length asked for.
+        bits: u64,
+    },
+    /// Codeword shapes: the pair probes of weights 4 and 5.
+    #[error(
+        "weight-{weight} shapes up to {bits} bits need about {probes:.1e} pair probes, \
+         over the limit of {max:.0e}"
+    )]
+    ShapeWork {
+        /// The weight.
+        weight: u32,
+        /// The longest span listed.
+        bits: u64,
+        /// The pair probes it needs.
+        probes: f64,
+        /// The most pair probes.
+        max: f64,
+    },
+    /// The discrete-log search for weight-3 codewords: a generator with a
+    /// repeated factor.
+    #[error("the discrete-log search for weight-3 codewords needs a square-free generator")]
+    TrinomialSquareFree,
+    /// The discrete-log search: a factor's order over the Zech table's.
+    #[error(
+        "the order of x modulo a degree-{degree} factor is {order}, over the {max} a Zech table allows"
+    )]
+    TrinomialOrder {
+        /// The factor's degree.
+        degree: u32,
+        /// The order of `x` modulo the factor.
+        order: u128,
+        /// The largest order of a Zech table.
+        max: u128,
+    },
+    /// The discrete-log search: the spans it would try.
+    #[error("the discrete-log search for weight-3 codewords would try over {max} spans")]
+    TrinomialSpans {
+        /// The most spans tried.
+        max: u64,
+    },
+    /// A Hamming-distance profile asked beyond its top entry.
+    #[error("the profile stops at HD {hd}; the HD at {data_bits} data bits is at least {hd}")]
+    ProfileEnd {
+        /// The profile's top HD.
+        hd: u32,
+        /// The data length asked for.
+        data_bits: u64,
+    },
+    /// The Hamming-distance profile's search stopped at a limit.
+    #[error(
+        "searching for weight-{weight} codewords is beyond this tool's limits ({reason}, at {bits} bits); \
+         ask for a lower largest HD to stop earlier"
+    )]
+    HdSearch {
+        /// The codeword weight searched.
+        weight: u32,
+        /// The limit met (probes, table or positions).
+        reason: String,
+        /// The codeword length reached.
+        bits: u64,
+    },
+    /// A stack the joint computation does not model, and the rule it
+    /// breaks.
+    #[error("the joint computation does not handle stack `{stack}`: {rule}")]
+    JointStack {
+        /// The stack.
+        stack: String,
+        /// The rule broken.
+        rule: StackRule,
+    },
+    /// A stack whose CRC does not read the frame in wire bit order.
+    #[error("stack `{stack}`: its CRC does not read the frame in wire bit order")]
+    WireOrder {
+        /// The stack.
+        stack: String,
+    },
+    /// The joint computation's certified bracket needs the dual code.
+    #[error("the certified bracket needs the dual code: CRCs up to {max} bits")]
+    JointWidth {
+        /// The CRC's width.
+        width: u32,
+        /// The widest CRC of the dual code.
+        max: u32,
+    },
+    /// The joint computation samples weights 3 to 8.
+    #[error("sampling weight {weight}: weights 3 to 8 only")]
+    SampledWeight {
+        /// The weight asked for.
+        weight: u32,
+    },
+    /// The draws of the next weight met no codeword.
+    #[error("{draws} draws found no weight-{weight} codeword: give more samples")]
+    NoSampledCodeword {
+        /// The draws made.
+        draws: u64,
+        /// The weight sampled.
+        weight: u32,
+    },
+    /// A stack whose value at BER 0.5 is not computed exactly, and the rule
+    /// it breaks.
+    #[error("BER 0.5 for stack `{stack}`: {rule}")]
+    HalfStack {
+        /// The stack.
+        stack: String,
+        /// The rule broken.
+        rule: StackRule,
+    },
+    /// The value at BER 0.5: a checksum group with too many unpaired bytes.
+    #[error("BER 0.5: more than {max} unpaired bytes in one checksum group")]
+    UnpairedBytes {
+        /// The unpaired bytes of the group.
+        bytes: u32,
+        /// The most unpaired bytes.
+        max: u32,
+    },
+    /// An Internet checksum of a frame that its exact column does not
+    /// model, and the rule it breaks.
+    #[error("{check}: {rule}")]
+    ChecksumColumn {
+        /// The check's name.
+        check: String,
+        /// The rule broken.
+        rule: StackRule,
+    },
+    /// The burst channel's joint estimate needs Internet checksums beside
+    /// the CRC.
+    #[error(
+        "stack `{stack}`: the joint estimate needs Internet checksums beside the CRC, the \
+         random payload under one of them"
+    )]
+    BurstJointStack {
+        /// The stack.
+        stack: String,
+    },
+    /// A frame crossing several links needs the CRC's exact `P_ud` for the
+    /// bound on two or more links passing a codeword.
+    #[error("no exact P_ud of the CRC, so no bound for several links")]
+    SeveralLinks {
+        /// The links crossed.
+        hops: u32,
+    },
+}
+
+/// The rule of a stack model that a frame breaks ([`Limit::JointStack`],
+/// [`Limit::HalfStack`], [`Limit::ChecksumColumn`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum StackRule {
+    /// Checks other than one CRC and Internet checksums.
+    #[error("it needs one CRC and otherwise Internet checksums only")]
+    OneCrcAndChecksums,
+    /// Checks other than CRCs and Internet checksums.
+    #[error("one CRC and Internet checksums only")]
+    CrcAndChecksumsOnly,
+    /// More than one CRC.
+    #[error("more than one CRC")]
+    CrcsOver,
+    /// More Internet checksums than modelled.
+    #[error("more than {max} Internet checksums")]
+    ChecksumsOver {
+        /// The most Internet checksums.
+        max: usize,
+    },
+    /// More than two Internet checksums (the value at BER 0.5).
+    #[error("more than two Internet checksums")]
+    ChecksumsOverTwo,
+    /// The CRC does not cover the whole frame with its field at the end.
+    #[error("the CRC must cover the whole frame with its field, of whole bytes, at the end")]
+    CrcCoversFrame,
+    /// The CRC's field does not end the frame in whole bytes.
+    #[error("the CRC's field must end the frame in whole bytes")]
+    CrcFieldEnds,
+    /// A frame too long for the model's bit positions.
+    #[error("frame too long")]
+    FrameLength {
+        /// The frame's bits.
+        bits: u64,
+    },
+    /// An Internet checksum field that does not start a 16-bit word.
+    #[error("a checksum field does not start a 16-bit word")]
+    FieldAlignment,
+    /// A field computed from random data under another checksum.
+    #[error("a field computed from random data lies under another checksum")]
+    RandomFieldCovered,
+    /// Two checksum fields computed from random data.
+    #[error("more than one checksum field computed from random data")]
+    RandomFields,
+    /// An Internet checksum that reads the CRC's field.
+    #[error("a checksum reads the CRC's field")]
+    ChecksumReadsCrc,
+    /// An Internet checksum that reads a byte twice.
+    #[error("a checksum reads a byte twice")]
+    ByteReadTwice,
+    /// A byte of two weights in two checksums.
+    #[error("a byte has two weights in two checksums")]
+    ByteWeights,
+    /// Words that run across a checksum's byte ranges.
+    #[error("words run across its byte ranges")]
+    WordsAcrossRanges,
+    /// A checksum's field outside its ranges.
+    #[error("its field is outside its ranges")]
+    FieldOutsideRanges,
+    /// Covered bytes that vary with a fixed payload.
+    #[error("covers bytes that vary with a fixed payload")]
+    VaryingFixedPayload,
 }
 
 fn dual_text(w: Option<u32>) -> String {

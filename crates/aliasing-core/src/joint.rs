@@ -82,11 +82,11 @@
 //! ```
 
 use crate::bsc;
-use crate::error::{Error, Result};
+use crate::ctx::Ctx;
+use crate::error::{Error, Limit, Result, StackRule};
 use crate::layout::{Frame, Payload};
 use crate::lowweight;
 use crate::poly::Generator;
-use crate::progress::{Progress, Silent};
 use rayon::prelude::*;
 
 mod coins;

@@ -141,7 +141,7 @@ pub use lowweight::trinomial;
 pub mod units;
 pub mod weights;
 
-pub use error::{Error, Limit, Param, Result};
+pub use error::{Error, Limit, Param, Result, StackRule};
 
 /// The crate's README, whose example runs as a doc test.
 #[doc = include_str!("../README.md")]

@@ -10,14 +10,14 @@
 //! `A_w(n) = sum_{L < n} c_w(L) (n - L)`.
 //!
 //! ```
-//! use aliasing_core::{lowweight, poly::Generator};
+//! use aliasing_core::{ctx::Ctx, lowweight, poly::Generator};
 //! let g: Generator = "0x104C11DB7".parse().unwrap(); // CRC-32
-//! let a4 = lowweight::weight_counts(&g, 4, 2975 + 32 + 1).unwrap(); // n < 3008
+//! let a4 = lowweight::weight_counts(&g, 4, 2975 + 32 + 1, &Ctx::default()).unwrap(); // n < 3008
 //! assert_eq!(a4[2974 + 32], 0); // HD 5 up to 2974 data bits
 //! assert_eq!(a4[2975 + 32], 1); // one weight-4 codeword at 2975
 //! ```
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Limit, Result};
 use crate::gf2;
 use crate::poly::Generator;
 use crate::progress::{Batch, Progress, Silent};
@@ -51,10 +51,10 @@ pub const TABLE_LIMIT: usize = 1 << 25;
 
 fn check_width(g: &Generator) -> Result<()> {
     if g.width() > MAX_WIDTH {
-        return Err(Error::Unsupported(format!(
-            "low-weight enumeration handles widths up to {MAX_WIDTH}, not {}",
-            g.width()
-        )));
+        return Err(Error::Limit(Limit::EnumerationWidth {
+            width: g.width(),
+            max: MAX_WIDTH,
+        }));
     }
     Ok(())
 }

@@ -63,7 +63,7 @@ use crate::bsc::{self, CurvePoint};
 use crate::ctx::Ctx;
 use crate::error::Result;
 use crate::poly::Generator;
-use crate::progress::{Progress, Silent};
+use crate::progress::Progress;
 use rayon::prelude::*;
 
 /// Environment variable that turns the hand-vectorised kernels off (any
@@ -141,7 +141,7 @@ pub(crate) fn check_memory(width: u32, bers: usize, limit: f64) -> Result<()> {
 /// `P_undetected` of the CRC `g` for every BER (outer index) and length
 /// (inner index), after checking the BERs and the memory (against the
 /// context's budget, [`Ctx::budget`]), watched by the context's progress;
-/// see [`solve_with`].
+/// see [`solve`].
 pub fn p_undetected(
     g: &Generator,
     lengths: &[u64],
@@ -163,7 +163,7 @@ pub(crate) fn p_undetected_in(
         bsc::check_ber(p)?;
     }
     check_memory(g.width(), bers.len(), budget.get())?;
-    Ok(solve_with(g, lengths, bers, progress))
+    Ok(solve_watched(g, lengths, bers, progress))
 }
 
 /// Steps of a chain pass per progress report: about `2^24` state updates.
@@ -175,14 +175,18 @@ pub(crate) fn report_every(width: u32) -> u64 {
 /// the kernel this machine runs fastest, without checks: the BERs must lie in
 /// `[0, 1]` and `estimate_bytes` must fit. The result does not depend on
 /// the thread count.
-pub fn solve(g: &Generator, lengths: &[u64], bers: &[f64]) -> Vec<Vec<f64>> {
-    solve_with(g, lengths, bers, &Silent)
+///
+/// Watched by the progress of `ctx`: one stage, `"chain steps"`, of
+/// `max(lengths)` steps for each BER, reported in blocks of about `2^24`
+/// state updates. (Unchecked, the run does not consult the context's
+/// memory budget: [`p_undetected`] does.)
+pub fn solve(g: &Generator, lengths: &[u64], bers: &[f64], ctx: &Ctx) -> Vec<Vec<f64>> {
+    solve_watched(g, lengths, bers, ctx.progress())
 }
 
-/// [`solve`] watched by `progress`: one stage, `"chain steps"`, of
-/// `max(lengths)` steps for each BER, reported in blocks of about `2^24`
-/// state updates.
-pub fn solve_with(
+/// [`solve`] watched by `progress` (the library's own callers, which hold
+/// a watcher rather than a context).
+pub(crate) fn solve_watched(
     g: &Generator,
     lengths: &[u64],
     bers: &[f64],

@@ -8,10 +8,11 @@
 //! pipe). Implementations must be cheap and callable from many threads at
 //! once: report per block of work, not per inner-loop step.
 //!
-//! Every long computation has a `_with` form taking the watcher as its last
-//! argument (`markov::solve_with`, `dual::dual_weights_with`,
-//! `lowweight::hd_profile_with`, ...); the form without the suffix is the
-//! same computation watched by [`Silent`]. [`Batch`] turns per-step counts
+//! Every long computation takes its watcher from its context
+//! ([`crate::ctx::Ctx::progress`]: `markov::solve`, `dual::dual_weights`,
+//! `bracket::brackets`, ...) or, where it has no context yet, as the last
+//! argument of a `_with` form (`lowweight::hd_profile_with`, ...); a silent
+//! context, or the form without the suffix, watches with [`Silent`]. [`Batch`] turns per-step counts
 //! into block-sized reports; [`Record`] keeps what a computation reported
 //! (the tests use it to check that the advances of every stage add up to
 //! its announced total).

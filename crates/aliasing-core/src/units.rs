@@ -300,7 +300,9 @@ mod serde_round_trip {
                 f
             );
         }
-        let br = crate::bracket::brackets(&g, &[200], &[1e-5], Some(4)).unwrap();
+        let br =
+            crate::bracket::brackets(&g, &[200], &[1e-5], Some(4), &crate::ctx::Ctx::default())
+                .unwrap();
         let s = serde_json::to_string(&br).unwrap();
         assert_eq!(
             serde_json::from_str::<Vec<crate::bracket::Bracket>>(&s).unwrap(),

@@ -179,7 +179,7 @@ pub fn from_dual(d: DualWeights, max_weight: u64) -> Result<WeightDistribution> 
 ///
 /// In `ctx`: its memory budget (the dual method) and its progress (the
 /// stage of [`dual::dual_weights_with`] with the dual method, else one
-/// stage of [`lowweight::weight_counts_with`] per weight).
+/// stage of [`lowweight::weight_counts`] per weight).
 ///
 /// ```
 /// use aliasing_core::{ctx::Ctx, poly::Generator, weights::{distribution, WeightMethod}};
@@ -222,11 +222,11 @@ pub fn distribution(
     }
     // every refusal (work, memory) before any counting starts
     for w in 2..=max_w as u32 {
-        lowweight::check_span(g, w, bits + 1)?;
+        lowweight::check_span(g, w, bits + 1, ctx.budget())?;
     }
     let mut counts = vec![UBig::ONE, UBig::ZERO];
     for w in 2..=max_w as u32 {
-        let c = lowweight::weight_counts_with(g, w, bits + 1, progress)?;
+        let c = lowweight::weight_counts(g, w, bits + 1, ctx)?;
         counts.push(UBig::from(c[bits as usize]));
     }
     counts.truncate(max_w + 1);

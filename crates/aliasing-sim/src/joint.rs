@@ -234,18 +234,9 @@ impl StackWork {
 
     /// Each length's stack from the total tally (see
     /// [`JointStack::from_tally`]: the dual code of each length, a few
-    /// seconds for a 32-bit CRC).
-    pub fn stacks(&self, tally: &StackTally) -> Result<Vec<JointStack>> {
-        self.stacks_with(tally, &aliasing_core::progress::Silent)
-    }
-
-    /// [`StackWork::stacks`] watched by `progress`: one stage
-    /// `"dual-code windows"` per length ([`JointStack::from_tally_with`]).
-    pub fn stacks_with(
-        &self,
-        tally: &StackTally,
-        progress: &dyn aliasing_core::progress::Progress,
-    ) -> Result<Vec<JointStack>> {
+    /// seconds for a 32-bit CRC), in `ctx` (its memory budget, and one
+    /// progress stage `"dual-code windows"` per length).
+    pub fn stacks(&self, tally: &StackTally, ctx: &Ctx) -> Result<Vec<JointStack>> {
         if tally.0.len() != self.plans.len() {
             return Err(Error::Invalid(format!(
                 "a tally of {} lengths for {} lengths",
@@ -258,7 +249,7 @@ impl StackWork {
             .zip(&tally.0)
             .zip(&self.frames)
             .map(|((p, t), f)| {
-                JointStack::from_tally_with(p, t, progress).map_err(|e| with_bytes(e, f.bytes))
+                JointStack::from_tally(p, t, ctx).map_err(|e| with_bytes(e, f.bytes))
             })
             .collect()
     }
@@ -463,7 +454,7 @@ fn report_on(params: &StackParams, work: &StackWork, ctx: &Ctx) -> Result<StackR
         })
     };
     let tally = run_items(&work.select(Items::Enumeration, &[]))?;
-    let mut stacks = work.stacks_with(&tally, progress)?;
+    let mut stacks = work.stacks(&tally, ctx)?;
     let mut want = Vec::new();
     for st in &stacks {
         want.push(wide(st, &params.bers)?);
@@ -483,7 +474,7 @@ fn report_on(params: &StackParams, work: &StackWork, ctx: &Ctx) -> Result<StackR
 
 /// The result from the total tally of every item of `work` (the merged
 /// shards of a run, or a single run's result file): each length's stack
-/// ([`StackWork::stacks_with`]), its sampled weight kept only where the
+/// ([`StackWork::stacks`]), its sampled weight kept only where the
 /// certified bracket is wider than 0.1% at some BER (as [`report`] draws
 /// only there), then every point. Equals [`report`] bit for bit.
 pub fn report_from_tally(
@@ -494,7 +485,7 @@ pub fn report_from_tally(
 ) -> Result<StackReport> {
     params.validate()?;
     let mut stacks = Vec::new();
-    for mut st in work.stacks_with(tally, ctx.progress())? {
+    for mut st in work.stacks(tally, ctx)? {
         if !wide(&st, &params.bers)? {
             st.sampled = None;
         }
@@ -718,7 +709,7 @@ fn joint_of(
 
 fn with_bytes(e: Error, bytes: usize) -> Error {
     match e {
-        Error::Unsupported(m) => Error::Unsupported(format!("{bytes} bytes: {m}")),
+        e @ Error::Limit(_) => e.within(format!("{bytes} bytes")),
         Error::Invalid(m) => Error::Invalid(format!("{bytes} bytes: {m}")),
         e => e,
     }

@@ -726,6 +726,7 @@ mod tests {
                 samples: 0,
                 seed: 1,
             },
+            &aliasing_core::ctx::Ctx::default(),
         )
         .unwrap();
         let b = st.at(ber).unwrap();

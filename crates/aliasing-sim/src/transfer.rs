@@ -188,9 +188,7 @@ impl TransferParams {
             return Ok(None);
         };
         let d = Digest::resolve(spec.trim()).map_err(|e| match e {
-            Error::Invalid(m) | Error::Unsupported(m) => {
-                Error::Invalid(format!("--digest {}: {m}", spec.trim()))
-            }
+            Error::Invalid(m) => Error::Invalid(format!("--digest {}: {m}", spec.trim())),
             e => e,
         })?;
         if self.corruption.is_empty() {
@@ -245,16 +243,19 @@ impl TransferParams {
     }
 }
 
-/// The whole computation of a request in one call, keeping nothing.
-pub fn report(params: &TransferParams, progress: &dyn Progress) -> Result<Transfer> {
+/// The whole computation of a request in one call, keeping nothing, in
+/// `ctx` (see [`report_with`]).
+pub fn report(params: &TransferParams, ctx: &Ctx) -> Result<Transfer> {
     let mut kept = Tallies::new(params);
-    report_with(params, &mut kept, progress).map(|(doc, _)| doc)
+    report_with(params, &mut kept, ctx).map(|(doc, _)| doc)
 }
 
 /// [`report`] with `kept`: the lengths found there (same stack and options,
 /// else refused before any work) are not computed again; the ones computed
-/// are added. Returns the document and whether `kept` changed. Progress:
-/// stages `"work items"`, `"dual-code windows"`, `"draws"`.
+/// are added. Returns the document and whether `kept` changed. In `ctx`:
+/// the dual code and each check's column are held to its memory budget,
+/// and its progress sees the stages `"work items"`, `"dual-code windows"`,
+/// `"draws"`.
 ///
 /// ```
 /// use aliasing_sim::transfer::{report_with, Tallies, TransferParams};
@@ -262,7 +263,8 @@ pub fn report(params: &TransferParams, progress: &dyn Progress) -> Result<Transf
 ///     TransferParams::new("ipv4-tcp+CRC-16/ARC", 1000, vec![68], vec![1e-4], vec![1, 3]);
 /// params.samples = 0;
 /// let mut kept = Tallies::new(&params);
-/// let (doc, changed) = report_with(&params, &mut kept, &aliasing_core::progress::Silent).unwrap();
+/// let ctx = aliasing_core::ctx::Ctx::default();
+/// let (doc, changed) = report_with(&params, &mut kept, &ctx).unwrap();
 /// assert!(changed);
 /// let one = &doc.points[0];
 /// // 1000 bytes in 28-byte payloads: 36 segments, 70-byte frames
@@ -272,14 +274,15 @@ pub fn report(params: &TransferParams, progress: &dyn Progress) -> Result<Transf
 /// assert_eq!(one.escapes.estimate, Some(e));
 /// // a second call at another BER computes no tally
 /// params.bers = vec![1e-5];
-/// let (_, changed) = report_with(&params, &mut kept, &aliasing_core::progress::Silent).unwrap();
+/// let (_, changed) = report_with(&params, &mut kept, &ctx).unwrap();
 /// assert!(!changed);
 /// ```
 pub fn report_with(
     params: &TransferParams,
     kept: &mut Tallies,
-    progress: &dyn Progress,
+    ctx: &Ctx,
 ) -> Result<(Transfer, bool)> {
+    let progress = ctx.progress();
     params.validate()?;
     kept.check(params)?;
     let sp = params.stack_params();
@@ -289,7 +292,7 @@ pub fn report_with(
     let misses = corruption_misses(params, progress)?;
     let stack = if sp.bers.iter().all(|&p| p == 0.0) {
         let stacks = vec![None; work.frames.len()];
-        joint::stack_report(&sp, &work.frames, &stacks)?
+        joint::stack_report_in(&sp, &work.frames, &stacks, ctx.budget())?
     } else {
         // every kept length checked first, so a stale file is refused
         // before any length is computed
@@ -302,16 +305,16 @@ pub fn report_with(
                     .map_err(|e| with_bytes(e, sp.bytes[k]))?;
             }
         }
-        let mut duals = missing_duals(&sp, &work.plans, kept, progress)?;
+        let mut duals = missing_duals(&sp, &work.plans, kept, ctx)?;
         let mut stacks = Vec::new();
         for (k, plan) in work.plans.iter().enumerate() {
             let bytes = sp.bytes[k];
             let dual = duals.remove(&u64::from(plan.model.n));
-            let st = frame_stack(&sp, plan, bytes, kept, &mut changed, dual, progress)
+            let st = frame_stack(&sp, plan, bytes, kept, &mut changed, dual, ctx)
                 .map_err(|e| with_bytes(e, bytes))?;
             stacks.push(Some(st));
         }
-        joint::stack_report(&sp, &work.frames, &stacks)?
+        joint::stack_report_in(&sp, &work.frames, &stacks, ctx.budget())?
     };
     let mut points = Vec::new();
     for (k, &mtu) in params.mtus.iter().enumerate() {
@@ -456,13 +459,14 @@ pub fn model_text() -> String {
 /// The CRC's dual weights of every frame length that `kept` lacks, by
 /// length in bits, from one pass over the register's states for all of
 /// them (the pass steps the register once for every length; the weights
-/// are those of a pass per length, integer for integer). Empty where the
-/// lengths do not share one generator (each is then computed on its own).
+/// are those of a pass per length, integer for integer), held to the
+/// memory budget of `ctx`. Empty where the lengths do not share one
+/// generator (each is then computed on its own).
 fn missing_duals(
     sp: &StackParams,
     plans: &[JointPlan],
     kept: &Tallies,
-    progress: &dyn Progress,
+    ctx: &Ctx,
 ) -> Result<std::collections::HashMap<u64, DualWeights>> {
     let missing: Vec<&JointPlan> = plans
         .iter()
@@ -480,8 +484,7 @@ fn missing_duals(
     let mut ns: Vec<u64> = missing.iter().map(|p| u64::from(p.model.n)).collect();
     ns.sort_unstable();
     ns.dedup();
-    let budget = aliasing_core::units::MemoryBudget::from_env()?;
-    let duals = aliasing_core::dual::dual_weights_with(g, &ns, budget, progress)?;
+    let duals = aliasing_core::dual::dual_weights(g, &ns, ctx)?;
     Ok(ns.into_iter().zip(duals).collect())
 }
 
@@ -489,7 +492,7 @@ fn missing_duals(
 /// computed (enumeration, and the dual code unless given in `dual`) and
 /// added; the draws of the next weight are run (and kept) when some BER
 /// needs them, exactly as [`joint::report`] runs them, so the result is
-/// `alias stack`'s.
+/// `alias stack`'s. The dual code is held to the memory budget of `ctx`.
 fn frame_stack(
     sp: &StackParams,
     plan: &JointPlan,
@@ -497,23 +500,15 @@ fn frame_stack(
     kept: &mut Tallies,
     changed: &mut bool,
     dual: Option<DualWeights>,
-    progress: &dyn Progress,
+    ctx: &Ctx,
 ) -> Result<JointStack> {
+    let progress = ctx.progress();
     if kept.get(bytes).is_none() {
         let tally = run_items(plan, 0..plan.enumeration_items(), "work items", progress);
         let n = plan.model.n as u64;
         let dual = match dual {
             Some(d) => d,
-            None => {
-                let budget = aliasing_core::units::MemoryBudget::from_env()?;
-                aliasing_core::dual::dual_weights_with(
-                    &plan.model.generator,
-                    &[n],
-                    budget,
-                    progress,
-                )?
-                .remove(0)
-            }
+            None => aliasing_core::dual::dual_weights(&plan.model.generator, &[n], ctx)?.remove(0),
         };
         kept.frames.push(KeptFrame { bytes, tally, dual });
         *changed = true;
@@ -577,7 +572,7 @@ fn run_items(
 
 fn with_bytes(e: Error, bytes: u64) -> Error {
     match e {
-        Error::Unsupported(m) => Error::Unsupported(format!("{bytes}-byte frame: {m}")),
+        e @ Error::Limit(_) => e.within(format!("{bytes}-byte frame")),
         Error::Invalid(m) => Error::Invalid(format!("{bytes}-byte frame: {m}")),
         e => e,
     }

@@ -139,6 +139,7 @@ pub fn run(args: Args) -> Result<()> {
     args.print.check(args.plot.as_ref(), &[])?;
     let bers = parse_bers(&args.ber)?;
     let (bits, lengths_note) = lengths(&args)?;
+    let ctx = crate::args::context(args.memory.as_deref())?;
     if let Some(c) = &args.crc {
         let crc = catalogue::resolve(c)?;
         if crc.generator().width() > aliasing_core::dual::MAX_WIDTH
@@ -146,7 +147,13 @@ pub fn run(args: Args) -> Result<()> {
         {
             // the certified bracket from the enumerated low weights
             let bar = Bar::stderr();
-            let b = bracket::brackets_with(&crc.generator(), &bits, &bers, None, &bar)?;
+            let b = bracket::brackets(
+                &crc.generator(),
+                &bits,
+                &bers,
+                None,
+                &ctx.with_progress(&bar),
+            )?;
             bar.finish();
             let doc = BracketDoc::of(&crc, &b);
             return args
@@ -154,7 +161,6 @@ pub fn run(args: Args) -> Result<()> {
                 .emit(&doc.render(args.print.format(), &lengths_note)?);
         }
     }
-    let ctx = crate::args::context(args.memory.as_deref())?;
     let job = job(&args, bers, bits)?;
     output::long_run(job.estimated_seconds(&ctx), "this curve")?;
     let bar = Bar::stderr();

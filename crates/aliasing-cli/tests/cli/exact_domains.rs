@@ -45,11 +45,7 @@ fn cell(check: &CheckSpec, bytes: u64, p: f64, given: Option<Given<'_>>) -> &'st
             );
             "exact"
         }
-        Err(
-            aliasing_core::Error::Unsupported(_)
-            | aliasing_core::Error::Refused(_)
-            | aliasing_core::Error::Limit(_),
-        ) => "refused",
+        Err(aliasing_core::Error::Refused(_) | aliasing_core::Error::Limit(_)) => "refused",
         Err(aliasing_core::Error::BadLength(_)) => "-",
         Err(e) => panic!("{} {bytes} {p}: {e}", check.name()),
     }

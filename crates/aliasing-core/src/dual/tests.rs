@@ -422,10 +422,10 @@ fn macwilliams_matches_syndrome_counts_at_long_lengths() {
         let lens = [60u64, 700, 5000];
         let d = dual_weights(&g, &lens, &crate::ctx::Ctx::default()).unwrap();
         let counts: Vec<Vec<u128>> = (2..=4)
-            .map(|w| weight_counts(&g, w, 5001).unwrap())
+            .map(|w| weight_counts(&g, w, 5001, &crate::ctx::Ctx::default()).unwrap())
             .collect();
         // weight 5 by meet in the middle, to 701 bits (a 245,000-pair table)
-        let a5 = weight_counts(&g, 5, 701).unwrap();
+        let a5 = weight_counts(&g, 5, 701, &crate::ctx::Ctx::default()).unwrap();
         for (k, &n) in lens.iter().enumerate() {
             let a = macwilliams(&d[k], 5).unwrap();
             assert_eq!(a[1], UBig::ZERO);

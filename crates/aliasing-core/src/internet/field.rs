@@ -11,7 +11,7 @@
 //! field, `s` the sum of everything else mod `M = 65535`. Three certified
 //! methods, each with a rigorous bound on what it leaves out; an answer is
 //! returned only where that bound is below `1e-13` of it, otherwise the
-//! request is refused with the bound ([`Error::Unsupported`]):
+//! request is refused with the bound ([`crate::Limit::FieldAccuracy`]):
 //!
 //! 1. **Independent field plus coupling bound** (any BER; certifies where
 //!    errors leave many random data bits of every column untouched, so low

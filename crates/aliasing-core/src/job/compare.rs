@@ -103,13 +103,7 @@ impl CompareJob {
                 continue;
             }
             match compare::preflight(check, &fit, &job.bers, job.given()) {
-                Ok(_)
-                | Err(
-                    Error::Unsupported(_)
-                    | Error::Refused(_)
-                    | Error::Limit(_)
-                    | Error::TooBig { .. },
-                ) => {}
+                Ok(_) | Err(Error::Refused(_) | Error::Limit(_) | Error::TooBig { .. }) => {}
                 Err(e) => return Err(e.within(check.name())),
             }
         }
@@ -189,12 +183,7 @@ impl CompareJob {
                     note: short_note,
                 })
             }
-            Err(
-                e @ (Error::Unsupported(_)
-                | Error::Refused(_)
-                | Error::Limit(_)
-                | Error::TooBig { .. }),
-            ) => {
+            Err(e @ (Error::Refused(_) | Error::Limit(_) | Error::TooBig { .. })) => {
                 // A checksum may be exact at some points and not others
                 // (Fletcher-16 certifies each point): retry point by point.
                 // A CRC's refusal is global, and its points are costly, so

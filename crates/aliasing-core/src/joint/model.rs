@@ -127,11 +127,11 @@ impl JointModel {
     /// one Internet field may depend on random data, and no other varying
     /// field may lie under an Internet checksum.
     pub fn new(frame: &Frame) -> Result<Self> {
-        let refuse = |why: &str| {
-            Error::Unsupported(format!(
-                "the joint computation does not handle stack `{}`: {why}",
-                frame.stack
-            ))
+        let refuse = |rule| {
+            Error::Limit(Limit::JointStack {
+                stack: frame.stack.clone(),
+                rule,
+            })
         };
         let crcs: Vec<usize> = (0..frame.checks.len())
             .filter(|&i| frame.checks[i].crc().is_some())
@@ -140,12 +140,10 @@ impl JointModel {
             .filter(|&i| frame.checks[i].is_internet())
             .collect();
         if crcs.len() != 1 || crcs.len() + internet.len() != frame.checks.len() {
-            return Err(refuse(
-                "it needs one CRC and otherwise Internet checksums only",
-            ));
+            return Err(refuse(StackRule::OneCrcAndChecksums));
         }
         if internet.len() > MAX_CHECKS {
-            return Err(refuse("more than 4 Internet checksums"));
+            return Err(refuse(StackRule::ChecksumsOver { max: MAX_CHECKS }));
         }
         let crc = crcs[0];
         let c = &frame.checks[crc];
@@ -154,11 +152,13 @@ impl JointModel {
             || c.field + c.field_len != frame.bytes
             || 8 * c.field_len as u32 != alg.width()
         {
-            return Err(refuse(
-                "the CRC must cover the whole frame with its field, of whole bytes, at the end",
-            ));
+            return Err(refuse(StackRule::CrcCoversFrame));
         }
-        let n = u32::try_from(frame.n_bits()).map_err(|_| refuse("frame too long"))?;
+        let n = u32::try_from(frame.n_bits()).map_err(|_| {
+            refuse(StackRule::FrameLength {
+                bits: frame.n_bits(),
+            })
+        })?;
         let mut roles: Vec<BitRole> = vec![[None; MAX_CHECKS]; n as usize];
         let mut random_words = Vec::new();
         let random_byte = |b: usize| {
@@ -175,13 +175,11 @@ impl JointModel {
                 for byte in a..b {
                     let own = (ch.field..ch.field + ch.field_len).contains(&byte);
                     if own && (off - (byte - ch.field)) % 2 == 1 {
-                        return Err(refuse("a checksum field does not start a 16-bit word"));
+                        return Err(refuse(StackRule::FieldAlignment));
                     }
                     let random = random_byte(byte);
                     if frame.varies[byte] && !random && !own {
-                        return Err(refuse(
-                            "a field computed from random data lies under another checksum",
-                        ));
+                        return Err(refuse(StackRule::RandomFieldCovered));
                     }
                     if off.is_multiple_of(2) {
                         pending_random = random;
@@ -207,9 +205,7 @@ impl JointModel {
             random_words.push(field_varies.then_some(words));
         }
         if random_words.iter().filter(|w| w.is_some()).count() > 1 {
-            return Err(refuse(
-                "more than one checksum field computed from random data",
-            ));
+            return Err(refuse(StackRule::RandomFields));
         }
         let zone = periodic_zone(&roles);
         let role_id = role_ids(&roles);
@@ -235,10 +231,9 @@ impl JointModel {
         let deg = self.generator.width();
         let n = self.n;
         let bad = || {
-            Error::Unsupported(format!(
-                "stack `{}`: its CRC does not read the frame in wire bit order",
-                frame.stack
-            ))
+            Error::Limit(Limit::WireOrder {
+                stack: frame.stack.clone(),
+            })
         };
         if !frame.verify(self.crc, &fr) {
             return Err(bad());

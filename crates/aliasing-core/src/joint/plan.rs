@@ -12,6 +12,7 @@
 //! into terms and the bracket.
 //!
 //! ```
+//! use aliasing_core::ctx::Ctx;
 //! use aliasing_core::joint::{JointOptions, JointPlan, JointStack};
 //! use aliasing_core::layout::{Frame, Payload};
 //! let f = Frame::new("ethernet-tcp", 200, Payload::Random).unwrap();
@@ -25,12 +26,14 @@
 //!     b.add(&plan.run(plan.items() - 1 - i));
 //! }
 //! assert_eq!(a, b);
-//! let st = JointStack::from_tally(&plan, &a).unwrap();
-//! assert_eq!(st.terms, JointStack::new(&f, &JointOptions { samples: 0, ..opts }).unwrap().terms);
+//! let ctx = Ctx::default();
+//! let st = JointStack::from_tally(&plan, &a, &ctx).unwrap();
+//! let plain = JointStack::new(&f, &JointOptions { samples: 0, ..opts }, &ctx).unwrap();
+//! assert_eq!(st.terms, plain.terms);
 //! ```
 
 use super::{JointModel, JointOptions, PASS_SCALE, SplitMix, Term};
-use crate::error::{Error, Result};
+use crate::error::{Error, Limit, Param, Result};
 use crate::layout::Frame;
 use crate::lowweight::zech::{self, Logs};
 use crate::lowweight::{self, ShapeParts, Table};
@@ -128,10 +131,10 @@ impl SampleTally {
     /// interval). Refused when the draws met no codeword.
     pub fn term(&self, model: &JointModel, w: u32, a_w: u128) -> Result<Term> {
         if self.n == 0 {
-            return Err(Error::Unsupported(format!(
-                "{} draws found no weight-{w} codeword: give more samples",
-                self.draws
-            )));
+            return Err(Error::Limit(Limit::NoSampledCodeword {
+                draws: self.draws,
+                weight: w,
+            }));
         }
         let u = PASS_SCALE as f64;
         let (sy, sn) = (self.y as f64 / u, self.n as f64);
@@ -338,16 +341,20 @@ impl JointPlan {
     /// and draws need (fractions of a second; no shape is listed yet).
     pub fn new(frame: &Frame, opts: &JointOptions) -> Result<Self> {
         if !(2..=5).contains(&opts.max_weight) {
-            return Err(Error::Unsupported(format!(
-                "the joint computation enumerates weights 2 to 5, not up to {}",
-                opts.max_weight
-            )));
+            return Err(Error::Param {
+                param: Param::MaxWeight,
+                reason: format!(
+                    "the joint computation enumerates weights 2 to 5, not up to {}",
+                    opts.max_weight
+                ),
+            });
         }
         let model = JointModel::new(frame)?;
         if model.generator.width() > 32 {
-            return Err(Error::Unsupported(
-                "the certified bracket needs the dual code: CRCs up to 32 bits".into(),
-            ));
+            return Err(Error::Limit(Limit::JointWidth {
+                width: model.generator.width(),
+                max: 32,
+            }));
         }
         let n = model.n as f64;
         let pairs = n * n / 2.0;
@@ -453,9 +460,7 @@ impl JointModel {
     pub fn sampled_term(&self, w: u32, a_w: u128, samples: u64, seed: u64) -> Result<Term> {
         use rayon::prelude::*;
         if !(3..=8).contains(&w) {
-            return Err(Error::Unsupported(format!(
-                "sampling weight {w}: weights 3 to 8 only"
-            )));
+            return Err(Error::Limit(Limit::SampledWeight { weight: w }));
         }
         let sm = Sampler::new(self);
         let t = (0..samples.div_ceil(SAMPLE_CHUNK))
@@ -617,7 +622,7 @@ mod tests {
             samples: 0,
             seed: 1,
         };
-        let st = JointStack::new(&f, &opts).unwrap();
+        let st = JointStack::new(&f, &opts, &crate::ctx::Ctx::default()).unwrap();
         let t4 = &st.terms[0];
         assert_eq!((t4.weight, t4.codewords, t4.pass_sum), (4, 2480, 0.0));
         let t5 = &st.terms[1];

@@ -18,10 +18,14 @@ pub fn internet_p_undetected(
     constant: u16,
     p: f64,
 ) -> Result<(u64, f64)> {
+    let refuse = |rule| {
+        Error::Limit(Limit::ChecksumColumn {
+            check: name.to_string(),
+            rule,
+        })
+    };
     if ranges.len() > 1 && ranges.iter().any(|&(a, b)| (b - a) % 2 == 1) {
-        return Err(Error::Unsupported(format!(
-            "{name}: words run across its byte ranges"
-        )));
+        return Err(refuse(StackRule::WordsAcrossRanges));
     }
     let covered: Vec<usize> = ranges.iter().flat_map(|&(a, b)| a..b).collect();
     let bits = 8 * covered.len() as u64;
@@ -33,14 +37,13 @@ pub fn internet_p_undetected(
             .iter()
             .map(|&b| (!frame.varies[b]).then_some(frame.template[b]))
             .collect();
-        let at = covered.iter().position(|&b| b == field).ok_or_else(|| {
-            Error::Unsupported(format!("{name}: its field is outside its ranges"))
-        })?;
+        let at = covered
+            .iter()
+            .position(|&b| b == field)
+            .ok_or_else(|| refuse(StackRule::FieldOutsideRanges))?;
         crate::internet::p_undetected_mixed(&bytes, at, constant, p)?
     } else {
-        return Err(Error::Unsupported(format!(
-            "{name}: covers bytes that vary with a fixed payload"
-        )));
+        return Err(refuse(StackRule::VaryingFixedPayload));
     };
     Ok((bits, pud))
 }

@@ -100,21 +100,25 @@ pub struct JointPoint {
 impl JointStack {
     /// Enumerates weights up to `opts.max_weight` for `frame`, computes the
     /// CRC's dual weights (a few seconds for a 32-bit CRC) and, when
-    /// `opts.samples > 0`, estimates the next weight.
-    pub fn new(frame: &Frame, opts: &JointOptions) -> Result<JointStack> {
-        JointStack::new_with(frame, opts, &Silent)
-    }
-
-    /// [`JointStack::new`] watched by `progress`: every item of
-    /// [`JointPlan`] in parallel (stage `"work items"`), then
-    /// [`JointStack::from_tally_with`] (stage `"dual-code windows"`).
-    pub fn new_with(
-        frame: &Frame,
-        opts: &JointOptions,
-        progress: &dyn Progress,
-    ) -> Result<JointStack> {
+    /// `opts.samples > 0`, estimates the next weight, in `ctx`: every item
+    /// of [`JointPlan`] in parallel (stage `"work items"`), then
+    /// [`JointStack::from_tally`] (stage `"dual-code windows"`). The dual
+    /// code's memory is checked against the context's budget before the
+    /// enumeration starts.
+    pub fn new(frame: &Frame, opts: &JointOptions, ctx: &Ctx) -> Result<JointStack> {
         let plan = JointPlan::new(frame, opts)?;
-        let p = progress;
+        // the dual code's memory refused before any enumeration
+        let g = &plan.model.generator;
+        ctx.budget().admit(
+            || {
+                format!(
+                    "the dual-code weights of {} at these lengths",
+                    g.full_string()
+                )
+            },
+            crate::dual::memory_estimate(g, &[plan.model.n as u64]),
+        )?;
+        let p = ctx.progress();
         p.stage("work items", plan.items());
         let t = (0..plan.items())
             .into_par_iter()
@@ -130,7 +134,7 @@ impl JointStack {
                     a
                 },
             );
-        let st = JointStack::from_tally_with(&plan, &t, p);
+        let st = JointStack::from_tally(&plan, &t, ctx);
         p.finish();
         st
     }
@@ -139,23 +143,13 @@ impl JointStack {
     /// at least; the sample chunks' too, or none of them): computes the
     /// CRC's dual weights, checks that the enumeration counted every
     /// codeword the dual code says there are, and estimates the sampled
-    /// weight when the tally has draws (and they met a codeword).
-    pub fn from_tally(plan: &JointPlan, t: &FrameTally) -> Result<JointStack> {
-        JointStack::from_tally_with(plan, t, &Silent)
-    }
-
-    /// [`JointStack::from_tally`] watched by `progress`: the stage of
-    /// [`crate::dual::dual_weights_with`] (`"dual-code windows"`, the few
-    /// seconds of a 32-bit CRC).
-    pub fn from_tally_with(
-        plan: &JointPlan,
-        t: &FrameTally,
-        progress: &dyn Progress,
-    ) -> Result<JointStack> {
+    /// weight when the tally has draws (and they met a codeword). The dual
+    /// weights are held to the memory budget of `ctx` and watched by its
+    /// progress (the stage of [`crate::dual::dual_weights`],
+    /// `"dual-code windows"`, the few seconds of a 32-bit CRC).
+    pub fn from_tally(plan: &JointPlan, t: &FrameTally, ctx: &Ctx) -> Result<JointStack> {
         let n = plan.model.n as u64;
-        let budget = crate::units::MemoryBudget::from_env()?;
-        let dual = crate::dual::dual_weights_with(&plan.model.generator, &[n], budget, progress)?
-            .remove(0);
+        let dual = crate::dual::dual_weights(&plan.model.generator, &[n], ctx)?.remove(0);
         JointStack::from_tally_and_dual(plan, t, dual)
     }
 
@@ -239,7 +233,7 @@ impl JointStack {
             // too few draws to meet a codeword (short frames): no estimate
             match t.term(&self.model, next, a_next) {
                 Ok(t) => Some(t),
-                Err(Error::Unsupported(_)) => None,
+                Err(Error::Limit(Limit::NoSampledCodeword { .. })) => None,
                 Err(e) => return Err(e),
             }
         };
@@ -256,7 +250,7 @@ impl JointStack {
             // too few draws to meet a codeword (short frames): no estimate
             match self.model.sampled_term(next, a_next, samples, seed) {
                 Ok(t) => Some(t),
-                Err(Error::Unsupported(_)) => None,
+                Err(Error::Limit(Limit::NoSampledCodeword { .. })) => None,
                 Err(e) => return Err(e),
             }
         } else {

@@ -131,6 +131,7 @@ fn tiny_layout_matches_brute_force_on_every_low_weight_codeword() {
             samples: 0,
             seed: 1,
         },
+        &crate::ctx::Ctx::default(),
     )
     .unwrap();
     let total: u128 = st.terms.iter().map(|t| t.codewords).sum();
@@ -640,7 +641,7 @@ fn user_stacks_against_brute_force(tcp_w: u32) {
             samples: 0,
             seed: 1,
         };
-        let st = JointStack::new(&f, &opts).unwrap();
+        let st = JointStack::new(&f, &opts, &crate::ctx::Ctx::default()).unwrap();
         let brute = brute_force_terms(&f, &m, max_w as usize);
         assert_eq!(brute[1][0], 0, "{stack}: a weight-1 codeword");
         let payloads = (1u64 << (8 * (f.random.1 - f.random.0))) as f64;
@@ -705,7 +706,7 @@ fn a_fixed_payload_stack_matches_brute_force_exactly() {
             samples: 0,
             seed: 1,
         };
-        let st = JointStack::new(&f, &opts).unwrap();
+        let st = JointStack::new(&f, &opts, &crate::ctx::Ctx::default()).unwrap();
         assert!(st.terms.iter().all(|t| t.model_error == 0.0));
         let brute = brute_force_terms(&f, &m, 5);
         let n = m.n as u64;
@@ -737,6 +738,7 @@ fn bracket_holds_the_brute_force_value_on_a_tiny_layout() {
             samples: 0,
             seed: 1,
         },
+        &crate::ctx::Ctx::default(),
     )
     .unwrap();
     let p = 0.01;
@@ -749,6 +751,7 @@ fn bracket_holds_the_brute_force_value_on_a_tiny_layout() {
             samples: 0,
             seed: 1,
         },
+        &crate::ctx::Ctx::default(),
     )
     .unwrap()
     .at(p)
@@ -767,12 +770,75 @@ fn reports_every_work_item() {
         seed: 1,
     };
     let r = crate::progress::Record::default();
-    let st = JointStack::new_with(&f, &opts, &r).unwrap();
+    let st = JointStack::new(&f, &opts, &crate::ctx::Ctx::default().with_progress(&r)).unwrap();
     assert!(r.complete(), "{:?}", r.stages());
     assert_eq!(r.names(), ["work items", "dual-code windows"]);
     let plan = JointPlan::new(&f, &opts).unwrap();
     assert_eq!(r.stages()[0].total, plan.items());
     assert!(plan.items() >= 3, "{}", plan.items());
-    let plain = JointStack::new(&f, &opts).unwrap();
+    let plain = JointStack::new(&f, &opts, &crate::ctx::Ctx::default()).unwrap();
     assert_eq!(st.at(0.01).unwrap(), plain.at(0.01).unwrap());
+}
+
+/// Each rule of the joint computation refuses with its own typed reason and
+/// its numbers (a different rule refusing would fail the match).
+#[test]
+fn refusals_are_typed() {
+    use crate::error::{Limit, Param, StackRule};
+    let alone = Frame::new("fletcher16", 8, Payload::Random).unwrap();
+    assert!(matches!(
+        JointModel::new(&alone),
+        Err(Error::Limit(Limit::JointStack {
+            rule: StackRule::OneCrcAndChecksums,
+            ..
+        }))
+    ));
+    let f = tiny();
+    let opts = |max_weight| JointOptions {
+        max_weight,
+        samples: 0,
+        seed: 1,
+    };
+    let Err(e) = JointPlan::new(&f, &opts(6)) else {
+        panic!("weight 6 accepted")
+    };
+    assert!(
+        matches!(
+            &e,
+            Error::Param {
+                param: Param::MaxWeight,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(
+        e.to_string(),
+        "the joint computation enumerates weights 2 to 5, not up to 6"
+    );
+    let wide = Frame::new("internet+CRC-40/GSM", 33, Payload::Random).unwrap();
+    assert!(matches!(
+        JointPlan::new(&wide, &opts(3)),
+        Err(Error::Limit(Limit::JointWidth { width: 40, max: 32 }))
+    ));
+    let m = JointModel::new(&f).unwrap();
+    assert!(matches!(
+        m.sampled_term(9, 1, 10, 1),
+        Err(Error::Limit(Limit::SampledWeight { weight: 9 }))
+    ));
+    assert!(matches!(
+        SampleTally::default().term(&m, 4, 1),
+        Err(Error::Limit(Limit::NoSampledCodeword {
+            draws: 0,
+            weight: 4
+        }))
+    ));
+    assert_eq!(
+        Limit::JointStack {
+            stack: "s".into(),
+            rule: StackRule::ChecksumsOver { max: 4 }
+        }
+        .to_string(),
+        "the joint computation does not handle stack `s`: more than 4 Internet checksums"
+    );
 }

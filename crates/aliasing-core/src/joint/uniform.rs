@@ -18,7 +18,7 @@
 //! "not zero" condition removes the words where a check with constant 0
 //! reads only zero bytes (inclusion-exclusion over the checks).
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Limit, Result, StackRule};
 use crate::layout::Frame;
 
 const M: usize = 65535;
@@ -31,9 +31,10 @@ impl Deviation {
     /// uniform bytes of weight 256 / 1 (at most 4 of them).
     fn of(words: u64, high: u32, low: u32) -> Result<Deviation> {
         if high + low > 4 {
-            return Err(Error::Unsupported(
-                "BER 0.5: more than 4 unpaired bytes in one checksum group".into(),
-            ));
+            return Err(Error::Limit(Limit::UnpairedBytes {
+                bytes: high + low,
+                max: 4,
+            }));
         }
         let d0 = (-(words as f64) * 65536f64.ln()).exp();
         let mut d = vec![-d0; M];
@@ -89,8 +90,12 @@ impl Group {
 /// frame in whole bytes unread by the other checks, and up to two Internet
 /// checksums (a byte read by both with the same weight); refused otherwise.
 pub fn uniform_pass_probability(frame: &Frame) -> Result<f64> {
-    let refuse =
-        |why: &str| Error::Unsupported(format!("BER 0.5 for stack `{}`: {why}", frame.stack));
+    let refuse = |rule| {
+        Error::Limit(Limit::HalfStack {
+            stack: frame.stack.clone(),
+            rule,
+        })
+    };
     let mut p = 1.0;
     let mut inet = Vec::new();
     let mut read_by_sums = vec![false; frame.bytes];
@@ -102,26 +107,26 @@ pub fn uniform_pass_probability(frame: &Frame) -> Result<f64> {
             }
         } else if let Some(alg) = c.crc() {
             if c.field + c.field_len != frame.bytes || 8 * c.field_len as u32 != alg.width() {
-                return Err(refuse("the CRC's field must end the frame in whole bytes"));
+                return Err(refuse(StackRule::CrcFieldEnds));
             }
             p *= 2f64.powi(-(alg.width() as i32));
         } else {
-            return Err(refuse("one CRC and Internet checksums only"));
+            return Err(refuse(StackRule::CrcAndChecksumsOnly));
         }
     }
     if frame.checks.iter().filter(|c| c.crc().is_some()).count() > 1 {
-        return Err(refuse("more than one CRC"));
+        return Err(refuse(StackRule::CrcsOver));
     }
     for c in frame.checks.iter().filter(|c| c.crc().is_some()) {
         if read_by_sums[c.field..c.field + c.field_len]
             .iter()
             .any(|&r| r)
         {
-            return Err(refuse("a checksum reads the CRC's field"));
+            return Err(refuse(StackRule::ChecksumReadsCrc));
         }
     }
     if inet.len() > 2 {
-        return Err(refuse("more than two Internet checksums"));
+        return Err(refuse(StackRule::ChecksumsOverTwo));
     }
     // weight of each byte in each check: 0 (not read), 1 or 256
     let k = inet.len();
@@ -131,7 +136,7 @@ pub fn uniform_pass_probability(frame: &Frame) -> Result<f64> {
         for &(a, b) in &frame.checks[i].ranges {
             for w in &mut weight[a..b] {
                 if w[j] != 0 {
-                    return Err(refuse("a checksum reads a byte twice"));
+                    return Err(refuse(StackRule::ByteReadTwice));
                 }
                 w[j] = if off.is_multiple_of(2) { 256 } else { 1 };
                 off += 1;
@@ -146,7 +151,7 @@ pub fn uniform_pass_probability(frame: &Frame) -> Result<f64> {
             (_, 0) => 0,
             (0, _) => 1,
             (a, b) if a == b => 2,
-            _ => return Err(refuse("a byte has two weights in two checksums")),
+            _ => return Err(refuse(StackRule::ByteWeights)),
         };
         let c = w[0].max(w[1]);
         if c == 256 {

@@ -78,10 +78,10 @@ impl HdProfile {
                 if e.hd == wt {
                     Ok(wt)
                 } else {
-                    Err(Error::Unsupported(format!(
-                        "the profile stops at HD {}; the HD at {data_bits} data bits is at least {}",
-                        e.hd, e.hd
-                    )))
+                    Err(Error::Limit(Limit::ProfileEnd {
+                        hd: e.hd,
+                        data_bits,
+                    }))
                 }
             }
             Some(e) => Ok(e.hd),
@@ -334,13 +334,11 @@ pub fn hd_profile_up_to(
 ) -> Result<(HdProfile, Option<u32>)> {
     let s = hd_profile_within(g, max_hd, max_bits, WORK_LIMIT, progress)?;
     if let Some(stop) = s.stopped {
-        return Err(Error::Unsupported(format!(
-            "searching for weight-{} codewords is beyond this tool's limits ({}, at {} bits); \
-             use --max-hd to stop earlier",
-            stop.searched_hd - 1,
-            stop.reason,
-            stop.clear_to_bits + 1
-        )));
+        return Err(Error::Limit(Limit::HdSearch {
+            weight: stop.searched_hd - 1,
+            reason: stop.reason,
+            bits: stop.clear_to_bits + 1,
+        }));
     }
     Ok((s.profile, s.open))
 }
@@ -473,8 +471,7 @@ pub fn hd_profile_within(
             let kk = (1..=k as usize).find(|&kk| dmin[kk] < hd).expect("exists");
             Ok((kk as u64 + r, positions(arg[kk])))
         } else if w == 2 {
-            let p =
-                u64::try_from(period).map_err(|_| Error::Unsupported("period too long".into()))?;
+            let p = u64::try_from(period).map_err(|_| Error::Limit(Limit::Period { period }))?;
             // 1 + x^p at length p + 1; a period of 2^64 - 1 (a primitive
             // generator of width 64) puts that length at 2^64, one past
             // the last u64: it is held as u64::MAX, and the entry below

@@ -108,14 +108,10 @@ impl ShapeParts {
     pub(super) fn new_with(g: &Generator, w: u32, max_len: u64, fast: bool) -> Result<Self> {
         check_width(g)?;
         if !(2..=5).contains(&w) {
-            return Err(Error::Unsupported(format!(
-                "codeword shapes are listed for weights 2 to 5, not {w}"
-            )));
+            return Err(Error::Limit(Limit::ShapeWeight { weight: w }));
         }
         if max_len as u128 > gf2::period(g) || max_len > u32::MAX as u64 {
-            return Err(Error::Unsupported(format!(
-                "codeword shapes are listed for lengths up to the period of the generator, not {max_len} bits"
-            )));
+            return Err(Error::Limit(Limit::ShapeLength { bits: max_len }));
         }
         let n = max_len as usize;
         let pairs = (n as f64) * (n as f64) / 2.0;
@@ -125,9 +121,12 @@ impl ShapeParts {
             SHAPE_PAIR_LIMIT
         };
         if w >= 4 && pairs > limit {
-            return Err(Error::Unsupported(format!(
-                "weight-{w} shapes up to {n} bits need about {pairs:.1e} pair probes, over the limit of {limit:.0e}"
-            )));
+            return Err(Error::Limit(Limit::ShapeWork {
+                weight: w,
+                bits: max_len,
+                probes: pairs,
+                max: limit,
+            }));
         }
         let syn = if n < 2 { Vec::new() } else { syndromes(g, n) };
         let zech = if n >= 2 && w == 4 && fast {

@@ -2,16 +2,16 @@
 //! ([`weight_counts`]), weights 2 to 6.
 
 use super::*;
+use crate::ctx::Ctx;
+use crate::units::MemoryBudget;
 
 /// Refuses, before any work, what [`span_counts`] would refuse: a weight
-/// outside 2..=6, a length over the limits of work or memory.
-pub(crate) fn check_span(g: &Generator, w: u32, max_len: u64) -> Result<()> {
+/// outside 2..=6, a length over the limits of work or of the memory
+/// `budget`.
+pub(crate) fn check_span(g: &Generator, w: u32, max_len: u64, budget: MemoryBudget) -> Result<()> {
     check_width(g)?;
     if !(2..=6).contains(&w) {
-        return Err(Error::Unsupported(format!(
-            "counts for every length are available for weights 2 to 6, not {w}; \
-             use the dual-code weights for higher weights"
-        )));
+        return Err(Error::Limit(Limit::SpanWeight { weight: w }));
     }
     if max_len > MAX_SPAN_LEN {
         return Err(Error::TooBig {
@@ -21,23 +21,24 @@ pub(crate) fn check_span(g: &Generator, w: u32, max_len: u64) -> Result<()> {
         });
     }
     let n = max_len as usize;
-    if w == 4 && (n as f64).powi(2) / 2.0 > WORK_LIMIT {
-        return Err(Error::Unsupported(format!(
-            "weight-4 counts up to {n} bits need about {:.1e} probes, over the limit of {WORK_LIMIT:.0e}",
-            (n as f64).powi(2) / 2.0
-        )));
-    }
-    if w == 6 && (n as f64).powi(3) / 6.0 > WORK_LIMIT {
-        return Err(Error::Unsupported(format!(
-            "weight-6 counts up to {n} bits need about {:.1e} probes, over the limit of {WORK_LIMIT:.0e}",
-            (n as f64).powi(3) / 6.0
-        )));
+    let probes = match w {
+        4 => (n as f64).powi(2) / 2.0,
+        6 => (n as f64).powi(3) / 6.0,
+        _ => 0.0,
+    };
+    if probes > WORK_LIMIT {
+        return Err(Error::Limit(Limit::SpanWork {
+            weight: w,
+            bits: max_len,
+            probes,
+            max: WORK_LIMIT,
+        }));
     }
     if w >= 5 {
         let pairs = (n as f64) * (n as f64) / 2.0;
         // open addressing at load <= 1/2: 16 bytes a slot, 2-4 slots a pair
         let need = 64.0 * pairs.max(16.0);
-        let limit = crate::units::MemoryBudget::from_env()?.get();
+        let limit = budget.get();
         if need > limit {
             return Err(Error::TooBig {
                 what: format!("weight-5 counts up to {n} bits (pair table)"),
@@ -60,20 +61,14 @@ pub(crate) fn check_span(g: &Generator, w: u32, max_len: u64) -> Result<()> {
 /// `w = 6` the same pair table is probed for every `(c, d, L)`:
 /// `max_len^3 / 6` probes, refused above [`WORK_LIMIT`] (lengths up to about
 /// 4,900 bits).
-pub fn span_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u64>> {
-    span_counts_with(g, w, max_len, &Silent)
-}
-
-/// [`span_counts`] watched by `progress`: one stage, `"weight-w spans"`,
-/// of one unit per span `L` (weights 2 to 4) or per third position `c`
-/// of the meet in the middle (weights 5 and 6).
-pub fn span_counts_with(
-    g: &Generator,
-    w: u32,
-    max_len: u64,
-    progress: &dyn Progress,
-) -> Result<Vec<u64>> {
-    check_span(g, w, max_len)?;
+///
+/// The pair table is held to the memory budget of `ctx`; progress goes to
+/// its watcher: one stage, `"weight-w spans"`, of one unit per span `L`
+/// (weights 2 to 4) or per third position `c` of the meet in the middle
+/// (weights 5 and 6).
+pub fn span_counts(g: &Generator, w: u32, max_len: u64, ctx: &Ctx) -> Result<Vec<u64>> {
+    check_span(g, w, max_len, ctx.budget())?;
+    let progress = ctx.progress();
     let n = max_len as usize;
     if w >= 5 {
         progress.stage(&format!("weight-{w} spans"), n.saturating_sub(1) as u64);
@@ -185,20 +180,10 @@ pub(super) fn span_counts56(syn: &[u64], n: usize, w: u32, progress: &dyn Progre
     out
 }
 
-/// `A_w(n)` for every `n` in `0..max_len` (index `n`), `w` = 2 to 6.
-pub fn weight_counts(g: &Generator, w: u32, max_len: u64) -> Result<Vec<u128>> {
-    weight_counts_with(g, w, max_len, &Silent)
-}
-
-/// [`weight_counts`] watched by `progress` (the stage of
-/// [`span_counts_with`]).
-pub fn weight_counts_with(
-    g: &Generator,
-    w: u32,
-    max_len: u64,
-    progress: &dyn Progress,
-) -> Result<Vec<u128>> {
-    let c = span_counts_with(g, w, max_len, progress)?;
+/// `A_w(n)` for every `n` in `0..max_len` (index `n`), `w` = 2 to 6, in
+/// `ctx` (its memory budget and progress: the stage of [`span_counts`]).
+pub fn weight_counts(g: &Generator, w: u32, max_len: u64, ctx: &Ctx) -> Result<Vec<u128>> {
+    let c = span_counts(g, w, max_len, ctx)?;
     let mut out = Vec::with_capacity(c.len());
     let (mut a, mut cum) = (0u128, 0u128);
     for (l, &cl) in c.iter().enumerate() {

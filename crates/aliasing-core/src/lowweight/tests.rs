@@ -101,7 +101,7 @@ fn shapes_match_counts_and_brute_force() {
         let nmax = nmax.min(period);
         for w in 2..=5u32 {
             let sh = shapes(&g, w, nmax).unwrap();
-            let counts = weight_counts(&g, w, nmax + 1).unwrap();
+            let counts = weight_counts(&g, w, nmax + 1, &crate::ctx::Ctx::default()).unwrap();
             for n in 1..=nmax {
                 let a: u128 = sh
                     .iter()
@@ -224,7 +224,7 @@ fn counts_match_brute_force() {
     ] {
         let g: Generator = spec.parse().unwrap();
         for w in 2..=6u32 {
-            let a = weight_counts(&g, w, nmax + 1).unwrap();
+            let a = weight_counts(&g, w, nmax + 1, &crate::ctx::Ctx::default()).unwrap();
             for n in g.width() as u64 + 1..=nmax {
                 // no codeword of weight w above the length n
                 let want = brute(&g, n).get(w as usize).copied().unwrap_or(0);
@@ -239,7 +239,7 @@ fn counts_beyond_the_period_match_brute_force() {
     // x^4+x+1 has period 15: weight-2 codewords and repeated syndromes.
     let g: Generator = "0x13".parse().unwrap();
     for w in 2..=6u32 {
-        let a = weight_counts(&g, w, 25).unwrap();
+        let a = weight_counts(&g, w, 25, &crate::ctx::Ctx::default()).unwrap();
         for n in 5..25u64 {
             let want = brute(&g, n).get(w as usize).copied().unwrap_or(0);
             assert_eq!(a[n as usize], want, "w={w} n={n}");
@@ -510,10 +510,10 @@ fn crc32_hd5_example_is_koopmans() {
 fn crc32_weight4_boundary() {
     // no weight-4 codeword at 2974 data bits, exactly one at 2975
     let g: Generator = "0x104C11DB7".parse().unwrap();
-    let a = weight_counts(&g, 4, 3008).unwrap();
+    let a = weight_counts(&g, 4, 3008, &crate::ctx::Ctx::default()).unwrap();
     assert_eq!(a[2974 + 32], 0);
     assert_eq!(a[2975 + 32], 1);
-    let a3 = weight_counts(&g, 3, 3008).unwrap();
+    let a3 = weight_counts(&g, 3, 3008, &crate::ctx::Ctx::default()).unwrap();
     assert_eq!(a3[3007], 0);
 }
 
@@ -535,8 +535,8 @@ fn reciprocal_polynomials_have_the_same_profile() {
         let n = 600u64.min(pa[1] + g.width() as u64 + 50);
         for w in 2..=4 {
             assert_eq!(
-                weight_counts(&g, w, n).unwrap(),
-                weight_counts(&g.reciprocal(), w, n).unwrap(),
+                weight_counts(&g, w, n, &crate::ctx::Ctx::default()).unwrap(),
+                weight_counts(&g.reciprocal(), w, n, &crate::ctx::Ctx::default()).unwrap(),
                 "{spec} w={w}"
             );
         }
@@ -576,4 +576,70 @@ fn radix_sort_orders_like_a_comparison_sort() {
         a.sort_unstable();
         assert_eq!(a, b, "{len}");
     }
+}
+
+/// Each limit of the enumeration refuses with its own typed reason and its
+/// numbers (a different rule refusing would fail the match).
+#[test]
+fn limits_refuse_with_their_typed_reasons() {
+    use crate::error::Limit;
+    let g: Generator = "0x104C11DB7".parse().unwrap(); // CRC-32
+    let ctx = crate::ctx::Ctx::default();
+    fn limit<T>(r: Result<T>) -> Limit {
+        match r {
+            Err(Error::Limit(l)) => l,
+            Err(e) => panic!("not a limit: {e}"),
+            Ok(_) => panic!("not refused"),
+        }
+    }
+    assert_eq!(
+        limit(span_counts(&g, 7, 100, &ctx)),
+        Limit::SpanWeight { weight: 7 }
+    );
+    let l = limit(span_counts(&g, 6, 5000, &ctx));
+    assert!(
+        matches!(l, Limit::SpanWork { weight: 6, bits: 5000, max, probes } if probes > max),
+        "{l}"
+    );
+    let l = limit(span_counts(&g, 4, 300_000, &ctx));
+    assert!(
+        matches!(
+            l,
+            Limit::SpanWork {
+                weight: 4,
+                bits: 300_000,
+                ..
+            }
+        ),
+        "{l}"
+    );
+    assert_eq!(
+        limit(ShapeParts::new(&g, 6, 100)),
+        Limit::ShapeWeight { weight: 6 }
+    );
+    let past = u32::MAX as u64 + 1;
+    assert_eq!(
+        limit(ShapeParts::new(&g, 3, past)),
+        Limit::ShapeLength { bits: past }
+    );
+    let l = limit(ShapeParts::new(&g, 5, 30_000));
+    assert!(
+        matches!(l, Limit::ShapeWork { weight: 5, bits: 30_000, probes, max } if probes > max),
+        "{l}"
+    );
+    // the messages keep their one-line wording
+    assert_eq!(
+        Limit::SpanWeight { weight: 7 }.to_string(),
+        "counts for every length are available for weights 2 to 6, not 7; \
+         use the dual-code weights for higher weights"
+    );
+    let g808d = Generator::from_koopman(16, 0x808d).unwrap();
+    assert_eq!(
+        limit(trinomial::shortest(&g808d)),
+        Limit::TrinomialSquareFree
+    );
+    assert!(matches!(
+        limit(trinomial::shortest(&g)),
+        Limit::TrinomialOrder { degree: 32, .. }
+    ));
 }

@@ -31,7 +31,7 @@
 //! ```
 
 use super::Table;
-use crate::error::{Error, Result};
+use crate::error::{Error, Limit, Result};
 use crate::factor::{self, Factor};
 use crate::poly::Generator;
 
@@ -117,22 +117,21 @@ fn egcd(a: i128, b: i128) -> (i128, i128, i128) {
 /// The shortest weight-3 codeword of `g` (smallest span `b`; among those the
 /// smallest `a`), `None` if `g` has no weight-3 codeword at any length.
 ///
-/// Refused ([`Error::Unsupported`]) for generators with a repeated factor,
+/// Refused ([`Error::Limit`]) for generators with a repeated factor,
 /// with a factor whose order of `x` exceeds [`MAX_FACTOR_ORDER`], or when
 /// more than [`MAX_CANDIDATES`] values of `b` would be tried; the caller
 /// then uses the meet-in-the-middle search of [`crate::lowweight`].
 pub fn shortest(g: &Generator) -> Result<Option<Trinomial>> {
     let factors = factor::factor(g);
     if factors.iter().any(|f| f.multiplicity > 1) {
-        return Err(Error::Unsupported(
-            "the discrete-log search for weight-3 codewords needs a square-free generator".into(),
-        ));
+        return Err(Error::Limit(Limit::TrinomialSquareFree));
     }
     if let Some(f) = factors.iter().find(|f| f.order > MAX_FACTOR_ORDER) {
-        return Err(Error::Unsupported(format!(
-            "the order of x modulo a degree-{} factor is {}, over the {} a Zech table allows",
-            f.degree, f.order, MAX_FACTOR_ORDER
-        )));
+        return Err(Error::Limit(Limit::TrinomialOrder {
+            degree: f.degree,
+            order: f.order,
+            max: MAX_FACTOR_ORDER,
+        }));
     }
     let tables: Vec<Vec<u32>> = factors.iter().map(zech_table).collect();
     let period = factors
@@ -169,9 +168,9 @@ pub fn shortest(g: &Generator) -> Result<Option<Trinomial>> {
             }
             tried += 1;
             if tried > MAX_CANDIDATES {
-                return Err(Error::Unsupported(format!(
-                    "the discrete-log search for weight-3 codewords would try over {MAX_CANDIDATES} spans"
-                )));
+                return Err(Error::Limit(Limit::TrinomialSpans {
+                    max: MAX_CANDIDATES,
+                }));
             }
             let mut acc = Some((0u128, 1u128));
             for (f, t) in factors.iter().zip(&tables) {

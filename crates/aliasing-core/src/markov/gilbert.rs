@@ -48,7 +48,7 @@ use crate::channel::GilbertElliott;
 use crate::ctx::Ctx;
 use crate::error::{Error, Result};
 use crate::poly::Generator;
-use crate::progress::{Batch, Progress, Silent};
+use crate::progress::{Batch, Progress};
 use crate::registry::{Entry, Refusal};
 use crate::units::MemoryBudget;
 
@@ -85,7 +85,7 @@ pub(crate) fn check(g: &Generator, ge: &GilbertElliott, budget: MemoryBudget) ->
 
 /// The aliasing curve of `g` on the channel `ge`, one [`CurvePoint`] per
 /// length in the order given, after `check` against the context's memory
-/// budget, watched by its progress (see [`solve_with`]). Each point's `ber`
+/// budget, watched by its progress (see [`solve`]). Each point's `ber`
 /// is the channel's mean BER ([`GilbertElliott::mean_ber`]); `p_error` is
 /// the channel's exact probability of at least one error in `bits` bits
 /// (not the binary symmetric channel's).
@@ -96,24 +96,18 @@ pub fn curve(
     ctx: &Ctx,
 ) -> Result<Vec<CurvePoint>> {
     check(g, ge, ctx.budget())?;
-    Ok(solve_with(g, lengths, ge, ctx.progress()))
+    Ok(solve(g, lengths, ge, ctx))
 }
 
 /// [`curve`] without the checks: `ge` must be valid and the vectors must
 /// fit. The kernel of [`fused`] from width `FUSED_WIDTH`, else
 /// `solve_stepwise` (a test reference). The result does not depend on the thread count.
-pub fn solve(g: &Generator, lengths: &[u64], ge: &GilbertElliott) -> Vec<CurvePoint> {
-    solve_with(g, lengths, ge, &Silent)
-}
-
-/// [`solve`] watched by `progress`: one stage, `"chain steps"`, of
-/// `max(lengths)` steps.
-pub fn solve_with(
-    g: &Generator,
-    lengths: &[u64],
-    ge: &GilbertElliott,
-    progress: &dyn Progress,
-) -> Vec<CurvePoint> {
+///
+/// Watched by the progress of `ctx`: one stage, `"chain steps"`, of
+/// `max(lengths)` steps. (Unchecked, the run does not consult the
+/// context's memory budget: [`curve`] does.)
+pub fn solve(g: &Generator, lengths: &[u64], ge: &GilbertElliott, ctx: &Ctx) -> Vec<CurvePoint> {
+    let progress = ctx.progress();
     progress.stage("chain steps", lengths.iter().copied().max().unwrap_or(0));
     if g.width() < FUSED_WIDTH {
         return stepwise(g, lengths, ge, progress);
@@ -135,7 +129,7 @@ pub(crate) fn solve_stepwise(
     lengths: &[u64],
     ge: &GilbertElliott,
 ) -> Vec<CurvePoint> {
-    stepwise(g, lengths, ge, &Silent)
+    stepwise(g, lengths, ge, &crate::progress::Silent)
 }
 
 /// [`solve_stepwise`] reporting each bit to `progress` (no stage).

@@ -97,7 +97,12 @@ fn brute_force_twenty_bits() {
     // The largest brute-force case: n = 20, the CRC-8 polynomial 0x107.
     let g: Generator = "0x107".parse().unwrap();
     let counts = brute_weights(&g, 20);
-    let fast = solve(&g, &[20, 19], &[0.5, 1e-9, 1e-15, 0.01]);
+    let fast = solve(
+        &g,
+        &[20, 19],
+        &[0.5, 1e-9, 1e-15, 0.01],
+        &crate::ctx::Ctx::default(),
+    );
     for (bi, p) in [0.5, 1e-9, 1e-15, 0.01].into_iter().enumerate() {
         for (li, n) in [20usize, 19].into_iter().enumerate() {
             let want = brute_p_ud(&counts[n], n as u64, p);
@@ -343,7 +348,12 @@ fn solver_bits_do_not_depend_on_the_thread_count() {
             .num_threads(threads)
             .build()
             .unwrap();
-        pool.install(|| (Kernel::new(20, 1), solve(&g, &lengths, &[1e-4])))
+        pool.install(|| {
+            (
+                Kernel::new(20, 1),
+                solve(&g, &lengths, &[1e-4], &crate::ctx::Ctx::default()),
+            )
+        })
     };
     let (plan1, one) = run(1);
     let (plan4, four) = run(4);

@@ -188,7 +188,14 @@ fn bracket_takes_widths_33_to_64() {
         }
     ));
     // inside computes: certified bounds at BER 0 and 1 of a 33-bit CRC
-    let b = crate::bracket::brackets(&g33, &[40], &[0.0, 1.0], Some(2)).unwrap();
+    let b = crate::bracket::brackets(
+        &g33,
+        &[40],
+        &[0.0, 1.0],
+        Some(2),
+        &crate::ctx::Ctx::default(),
+    )
+    .unwrap();
     assert_eq!((b[0].lower, b[0].upper), (0.0, 0.0));
     assert!(b[1].lower <= b[1].upper && (0.0..=1.0).contains(&b[1].upper));
     // auto: no value method fits a 64-bit CRC; the bracket answers
@@ -584,7 +591,7 @@ fn joint_terms_take_crcs_the_dual_code_takes() {
         samples: 0,
         seed: 1,
     };
-    let st = JointStack::new(&inside, &opts).unwrap();
+    let st = JointStack::new(&inside, &opts, &crate::ctx::Ctx::default()).unwrap();
     for p in [0.0, 0.5] {
         let jp = st.at(p).unwrap();
         assert!(
@@ -604,7 +611,10 @@ fn joint_terms_take_crcs_the_dual_code_takes() {
     let alone = Frame::new("fletcher16", 8, Payload::Random).unwrap();
     assert!(matches!(
         Entry::JointTerms.assess(&Ask::Stack { frame: &alone }),
-        Err(Error::Unsupported(_))
+        Err(Error::Limit(crate::Limit::JointStack {
+            rule: crate::StackRule::OneCrcAndChecksums,
+            ..
+        }))
     ));
     assert!(matches!(
         refusal(Entry::Markov.assess(&Ask::Stack { frame: &inside })),
@@ -623,7 +633,7 @@ fn auto_picks_as_before() {
     ]
     .map(Bits)
     .to_vec();
-    let budget = MemoryBudget::from_env().unwrap();
+    let budget = crate::ctx::Ctx::default().budget();
     let pick = |g: Generator, l: &[Bits], p: &[Ber]| {
         choose(&codeword(Check::Crc(g), l, p, None), budget).unwrap()
     };

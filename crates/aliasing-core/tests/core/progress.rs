@@ -54,9 +54,9 @@ fn markov_chain_steps() {
         let lengths = [300u64, 40, 1000];
         let bers = [1e-3, 0.25, 0.5];
         let r = Record::default();
-        let got = markov::solve_with(&g, &lengths, &bers, &r);
+        let got = markov::solve(&g, &lengths, &bers, &watched(&r));
         assert_eq!(complete(&r), stages(&[("chain steps", 3000)]), "width {w}");
-        assert_eq!(got, markov::solve(&g, &lengths, &bers));
+        assert_eq!(got, markov::solve(&g, &lengths, &bers, &quiet()));
         let r = Record::default();
         markov::curve(&g, &lengths, &bers[..1], &watched(&r)).unwrap();
         assert_eq!(complete(&r), stages(&[("chain steps", 1000)]));
@@ -78,7 +78,7 @@ fn gilbert_chain_steps() {
         let r = Record::default();
         let got = gilbert::curve(&g, &lengths, &ge, &watched(&r)).unwrap();
         assert_eq!(complete(&r), stages(&[("chain steps", 700)]), "width {w}");
-        assert_eq!(got, gilbert::solve(&g, &lengths, &ge));
+        assert_eq!(got, gilbert::solve(&g, &lengths, &ge, &quiet()));
     }
 }
 
@@ -120,13 +120,13 @@ fn low_weight_spans_and_shapes() {
     let g: Generator = "0x104C11DB7".parse().unwrap(); // CRC-32
     for w in 2..=6 {
         let r = Record::default();
-        let got = lowweight::weight_counts_with(&g, w, 300, &r).unwrap();
+        let got = lowweight::weight_counts(&g, w, 300, &watched(&r)).unwrap();
         let total = if w >= 5 { 299 } else { 300 };
         assert_eq!(
             complete(&r),
             stages(&[(&format!("weight-{w} spans"), total)])
         );
-        assert_eq!(got, lowweight::weight_counts(&g, w, 300).unwrap());
+        assert_eq!(got, lowweight::weight_counts(&g, w, 300, &quiet()).unwrap());
     }
     for w in 2..=5 {
         let r = Record::default();
@@ -208,7 +208,7 @@ fn weight_distribution_by_either_method() {
 fn bracket_weights() {
     let g = catalogue::resolve("crc64-xz").unwrap().generator();
     let r = Record::default();
-    let b = bracket::brackets_with(&g, &[200, 1000], &[1e-5], Some(4), &r).unwrap();
+    let b = bracket::brackets(&g, &[200, 1000], &[1e-5], Some(4), &watched(&r)).unwrap();
     // CRC-64/XZ has the factor (x + 1): no odd weight is enumerated
     assert!(g.divisible_by_x_plus_1());
     assert_eq!(
@@ -217,7 +217,7 @@ fn bracket_weights() {
     );
     assert_eq!(
         b,
-        bracket::brackets(&g, &[200, 1000], &[1e-5], Some(4)).unwrap()
+        bracket::brackets(&g, &[200, 1000], &[1e-5], Some(4), &quiet()).unwrap()
     );
 }
 

@@ -624,7 +624,7 @@ fn degenerate_burst_channel_agrees_with_the_exact_bsc_joint() {
             samples: 0,
             seed: 1,
         };
-        let mut st = JointStack::new(&frame, &opts).unwrap();
+        let mut st = JointStack::new(&frame, &opts, &aliasing_core::ctx::Ctx::default()).unwrap();
         st.sample_next(50_000, 1).unwrap();
         let exact = st.at(p).unwrap();
         let g: GilbertElliott = format!("{p},{p},0.01,0.1").parse().unwrap();

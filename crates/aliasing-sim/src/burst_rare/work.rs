@@ -529,7 +529,6 @@ pub fn exact_escape(plan: &Plan) -> Option<f64> {
 /// progress (the stages of [`crate::exact::exact_values`], then `"chain
 /// steps"` of the product chain when it runs).
 pub fn exact_escape_in(plan: &Plan, ctx: &aliasing_core::ctx::Ctx) -> Option<f64> {
-    let progress = ctx.progress();
     let Channel::Burst(ge) = plan.channel else {
         return None;
     };
@@ -552,7 +551,7 @@ pub fn exact_escape_in(plan: &Plan, ctx: &aliasing_core::ctx::Ctx) -> Option<f64
     if !whole || w > gilbert::MAX_WIDTH || (n as f64) * 2f64.powi(w as i32) > 4e9 {
         return None;
     }
-    gilbert::solve_with(&alg.generator(), &[n], &ge, progress)
+    gilbert::solve(&alg.generator(), &[n], &ge, ctx)
         .first()
         .map(|pt| pt.p_undetected)
 }

@@ -36,7 +36,7 @@ use aliasing_core::channel::GilbertElliott;
 use aliasing_core::document::{JointEstimate, Transfer, TransferPoint};
 use aliasing_core::joint::JointModel;
 use aliasing_core::layout::StackSpec;
-use aliasing_core::{Error, Result};
+use aliasing_core::{Error, Limit, Result};
 
 /// The lone-CRC stack whose escape stands for `stack`'s on a burst channel:
 /// `random+CRC` with the stack's CRC (`ethernet-tcp` is
@@ -94,11 +94,9 @@ pub fn validate(params: &TransferParams, ge: GilbertElliott) -> Result<()> {
             .map_err(|e| Error::Invalid(format!("--burst {ge}: {e}")))?;
         let m = JointModel::new(&plan.frame)?;
         if m.internet.is_empty() || !m.random_bits_under_one_check() {
-            return Err(Error::Unsupported(format!(
-                "stack `{}`: the joint estimate needs Internet checksums beside the CRC, the \
-                 random payload under one of them",
-                params.stack
-            )));
+            return Err(Error::Limit(Limit::BurstJointStack {
+                stack: params.stack.clone(),
+            }));
         }
     }
     Ok(())

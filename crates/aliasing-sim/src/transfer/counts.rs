@@ -2,6 +2,7 @@
 //! escape across hops ([`hops_joint`]) and the counts of a transfer.
 
 use super::*;
+use aliasing_core::Limit;
 
 /// `sum_{j=2}^{h} C(h,j) u^j c^(h-j)`: the probability that two or more of
 /// `h` links each pass a non-zero CRC codeword and the rest are clean (`u`
@@ -174,9 +175,7 @@ pub fn hops_joint(
     }
     let c_rest = bsc::p_clean(n * u64::from(h - 1), p);
     let one = |x: f64| f64::from(h) * x * c_rest;
-    let u = u.ok_or_else(|| {
-        Error::Unsupported("no exact P_ud of the CRC, so no bound for several links".into())
-    })?;
+    let u = u.ok_or(Error::Limit(Limit::SeveralLinks { hops: h }))?;
     let more = two_or_more(h, u, bsc::p_clean(n, p));
     let low = one(j.low);
     let high = (one(j.high) + more).min(1.0);

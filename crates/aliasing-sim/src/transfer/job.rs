@@ -17,7 +17,7 @@ use super::*;
 /// params.samples = 0;
 /// let job = TransferJob::new(params.clone(), None).unwrap();
 /// let doc = job.run(&Ctx::default()).unwrap();
-/// assert_eq!(doc, report(&params, &aliasing_core::progress::Silent).unwrap());
+/// assert_eq!(doc, report(&params, &Ctx::default()).unwrap());
 /// ```
 pub struct TransferJob {
     params: TransferParams,
@@ -69,8 +69,7 @@ impl TransferJob {
                 "kept tallies are the binary symmetric channel's: a burst channel has none".into(),
             ));
         }
-        let progress = ctx.progress();
-        ctx.install(|| report_with(&self.params, kept, progress))?
+        ctx.install_with(|c| report_with(&self.params, kept, c))?
     }
 }
 

@@ -1,4 +1,5 @@
 use super::*;
+use aliasing_core::ctx::Ctx;
 use aliasing_core::progress::Silent;
 
 /// A small stack the debug build computes in a moment (a CRC-16, so the
@@ -20,6 +21,37 @@ fn params(mtus: &[u64], bers: &[f64], hops: &[u32]) -> TransferParams {
     p
 }
 
+/// The budget of the context (not of the environment) holds the transfer's
+/// paths: a 1 KiB budget refuses the dual code before any work item is
+/// run, and a kept tally whose dual code is missing alike; a roomy budget
+/// lets the same request through.
+#[test]
+fn the_context_budget_holds_every_transfer_path() {
+    use aliasing_core::units::MemoryBudget;
+    let tiny = Ctx::new(MemoryBudget::bytes(1024.0).unwrap());
+    let roomy = Ctx::new(MemoryBudget::bytes(1e9).unwrap());
+    let p = params(&[68, 200], &[1e-5], &[1, 2]);
+    let watch = aliasing_core::progress::Record::default();
+    let e = report(&p, &tiny.with_progress(&watch)).unwrap_err();
+    assert!(matches!(e.root(), Error::TooBig { .. }), "{e}");
+    assert!(
+        !watch.names().iter().any(|n| n == "work items"),
+        "{:?}",
+        watch.names()
+    );
+    let mut kept = Tallies::new(&p);
+    let e = report_with(&p, &mut kept, &tiny).unwrap_err();
+    assert!(matches!(e.root(), Error::TooBig { .. }), "{e}");
+    assert!(kept.frames.is_empty());
+    let (doc, changed) = report_with(&p, &mut kept, &roomy).unwrap();
+    assert!(changed);
+    assert_eq!(doc, report(&p, &roomy).unwrap());
+    // the job runs in its context too
+    let job = TransferJob::new(p.clone(), None).unwrap();
+    let e = job.run(&tiny).unwrap_err();
+    assert!(matches!(e.root(), Error::TooBig { .. }), "{e}");
+}
+
 /// At one hop the per-frame joint escape is `alias stack`'s for the frame
 /// length and BER, every field equal (estimate, bracket, method), and so is
 /// P(error); the expected escapes are frames sent x that value, bit for bit.
@@ -28,7 +60,7 @@ fn one_hop_is_the_stack_digit_for_digit() {
     let bers = [0.0, 1e-300, 1e-9, 1e-5, 1e-3, 0.05, 0.5];
     let mut p = params(&[68, 200], &bers, &[1]);
     p.samples = 2000;
-    let doc = report(&p, &Silent).unwrap();
+    let doc = report(&p, &Ctx::default()).unwrap();
     let st = joint::report(&p.stack_params(), &Silent).unwrap();
     assert_eq!(doc.points.len(), st.points.len());
     for (t, s) in doc.points.iter().zip(&st.points) {
@@ -94,7 +126,7 @@ fn check_at_least_one(got: f64, q: f64, n: f64, what: &str) {
 #[test]
 fn at_least_one_matches_the_direct_formula() {
     let p = params(&[200], &[1e-6, 1e-5, 1e-4], &[1, 2]);
-    let doc = report(&p, &Silent).unwrap();
+    let doc = report(&p, &Ctx::default()).unwrap();
     let mut checked = 0;
     for t in &doc.points {
         let Some(e) = t.joint_per_frame.estimate else {
@@ -111,7 +143,7 @@ fn at_least_one_matches_the_direct_formula() {
     // moderate q (high BER, 100 segments), from the bracket's lower end
     let mut p = params(&[68], &[0.01, 0.05], &[1]);
     p.size = 2800;
-    for t in &report(&p, &Silent).unwrap().points {
+    for t in &report(&p, &Ctx::default()).unwrap().points {
         let q = t.escapes.low / 100.0;
         assert!(q > 1e-6, "{t:?}");
         check_at_least_one(t.p_at_least_one.low, q, 100.0, &format!("{t:?}"));
@@ -218,7 +250,7 @@ fn hops_bracket_holds_the_brute_force_value() {
 #[test]
 fn hops_scale_the_single_link() {
     let p = params(&[200], &[1e-6], &[1, 2, 10]);
-    let doc = report(&p, &Silent).unwrap();
+    let doc = report(&p, &Ctx::default()).unwrap();
     let one = &doc.points[0].joint_per_frame;
     for t in &doc.points[1..] {
         let n = 8 * t.frame_bytes;
@@ -261,14 +293,14 @@ fn bad_requests_are_refused() {
     for (change, want) in cases {
         let mut p = ok.clone();
         change(&mut p);
-        let e = report(&p, &Silent).unwrap_err().to_string();
+        let e = report(&p, &Ctx::default()).unwrap_err().to_string();
         assert!(e.contains(want) && !e.contains('\n'), "{want}: {e}");
     }
     // the largest size: 2^64 bytes, still a whole number of segments
     let mut p = ok.clone();
     p.size = MAX_SIZE;
     p.bers = vec![0.0];
-    let t = &report(&p, &Silent).unwrap().points[0];
+    let t = &report(&p, &Ctx::default()).unwrap().points[0];
     assert_eq!(t.frames, ((1u128 << 64).div_ceil(60)) as u64);
 }
 
@@ -279,37 +311,41 @@ fn kept_tallies_are_reused_and_checked() {
     let mut p = params(&[100, 200], &[1e-3, 1e-6], &[1]);
     p.samples = 2000;
     let mut kept = Tallies::new(&p);
-    let (_, changed) = report_with(&p, &mut kept, &Silent).unwrap();
+    let (_, changed) = report_with(&p, &mut kept, &Ctx::default()).unwrap();
     assert!(changed);
     let text = kept.to_text().unwrap();
     let mut back: Tallies = serde_json::from_str(&text).unwrap();
     assert_eq!(back, kept);
     p.bers = vec![1e-3, 1e-9, 0.5];
     p.hops = vec![1, 4];
-    let (again, changed) = report_with(&p, &mut back, &Silent).unwrap();
+    let (again, changed) = report_with(&p, &mut back, &Ctx::default()).unwrap();
     assert!(!changed);
-    assert_eq!(again, report(&p, &Silent).unwrap());
+    assert_eq!(again, report(&p, &Ctx::default()).unwrap());
     // another stack, other options
     let mut q = p.clone();
     q.stack = "ipv4-tcp+CRC-16/IBM-3740".into();
-    let e = report_with(&q, &mut back.clone(), &Silent)
+    let e = report_with(&q, &mut back.clone(), &Ctx::default())
         .unwrap_err()
         .to_string();
     assert!(e.contains("kept for stack"), "{e}");
     let mut q = p.clone();
     q.seed = 2;
-    let e = report_with(&q, &mut back.clone(), &Silent)
+    let e = report_with(&q, &mut back.clone(), &Ctx::default())
         .unwrap_err()
         .to_string();
     assert!(e.contains("--seed 1"), "{e}");
     // an altered tally: its codeword count no longer matches the dual code
     let mut bad = back.clone();
     bad.frames[0].tally.terms[0].codewords += 1;
-    let e = report_with(&p, &mut bad, &Silent).unwrap_err().to_string();
+    let e = report_with(&p, &mut bad, &Ctx::default())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("stale"), "{e}");
     let mut bad = back.clone();
     bad.frames[1].dual.counts[3] += 1;
-    let e = report_with(&p, &mut bad, &Silent).unwrap_err().to_string();
+    let e = report_with(&p, &mut bad, &Ctx::default())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("stale"), "{e}");
 }
 
@@ -351,7 +387,7 @@ fn corruption_entries_and_total() {
         "word:1e-6".parse().unwrap(),
         "splice:8:1e-3".parse().unwrap(),
     ];
-    let doc = report(&p, &Silent).unwrap();
+    let doc = report(&p, &Ctx::default()).unwrap();
     for pt in &doc.points {
         assert_eq!(pt.corruption.len(), 2);
         let mut sum = 0.0;
@@ -374,7 +410,7 @@ fn corruption_entries_and_total() {
     q.size = 800;
     q.payload_file = Some(f.display().to_string());
     q.corruption = vec!["word:1e-6".parse().unwrap()];
-    let doc = report(&q, &Silent).unwrap();
+    let doc = report(&q, &Ctx::default()).unwrap();
     assert_eq!(doc.points[0].corruption[0].p_miss, 1.0 / 65535.0);
     // the request as JSON keeps the specs as text
     let text = serde_json::to_string(&p).unwrap();

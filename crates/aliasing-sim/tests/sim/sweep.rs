@@ -436,7 +436,9 @@ fn crc_brute_cases(sw: &mut Sweep) {
             });
             // the bracket, and its enumerated weights against the brute counts
             let w_max = bracket::MAX_ENUMERATED.min(n);
-            let counts = bracket::low_weights(g, n as u64, w_max).unwrap();
+            let counts =
+                bracket::low_weights(g, n as u64, w_max, &aliasing_core::ctx::Ctx::default())
+                    .unwrap();
             let mut a = vec![0u128; w_max as usize + 1];
             for &e in &words {
                 if e.count_ones() <= w_max {
@@ -523,7 +525,8 @@ fn crc_long_cases(sw: &mut Sweep) {
             2049..=20_000 => 4,
             _ => 3,
         };
-        let counts = bracket::low_weights(&g, n, w_max).unwrap();
+        let counts =
+            bracket::low_weights(&g, n, w_max, &aliasing_core::ctx::Ctx::default()).unwrap();
         for (i, &p) in BERS.iter().enumerate() {
             let dual = duals[i].clone();
             if let Some(chain) = &chain {
@@ -854,7 +857,11 @@ fn checksum_cases(sw: &mut Sweep) {
     let stack = "internet+CRC-8/SMBUS";
     let bytes = 13;
     let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
-    let js = joint::JointStack::new(&frame, &joint::JointOptions::default());
+    let js = joint::JointStack::new(
+        &frame,
+        &joint::JointOptions::default(),
+        &aliasing_core::ctx::Ctx::default(),
+    );
     for (i, p) in BERS.into_iter().enumerate() {
         let case = format!("{stack} joint {bytes}B ber={}", ber_s(p));
         let pt = match &js {

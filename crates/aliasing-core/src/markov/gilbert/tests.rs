@@ -86,7 +86,7 @@ fn brute_force_every_pattern() {
         let nmax = 13usize;
         let lengths: Vec<u64> = (0..=nmax as u64).collect();
         for ch in channels() {
-            let got = solve(&g, &lengths, &ch);
+            let got = solve(&g, &lengths, &ch, &crate::ctx::Ctx::default());
             for n in 0..=nmax {
                 let (err, ud) = brute_force(&g, n, &ch);
                 let what = format!("{spec} {ch} n={n}");
@@ -127,8 +127,8 @@ fn bit_order_does_not_matter() {
         assert_ne!(g, gr);
         let lengths = [20, 100, 700];
         for ch in [ge(1e-6, 0.2, 1e-3, 0.05), ge(1e-3, 0.5, 0.01, 0.1)] {
-            let a = solve(&g, &lengths, &ch);
-            let b = solve(&gr, &lengths, &ch);
+            let a = solve(&g, &lengths, &ch, &crate::ctx::Ctx::default());
+            let b = solve(&gr, &lengths, &ch, &crate::ctx::Ctx::default());
             for (x, y) in a.iter().zip(&b) {
                 close(x.p_undetected, y.p_undetected, 1e-12, spec);
             }
@@ -147,10 +147,15 @@ fn equal_state_bers_reduce_to_the_binary_symmetric_channel() {
     ] {
         let g: Generator = spec.parse().unwrap();
         for p in [0.5, 1e-5, 1e-10] {
-            let want = crate::markov::solve(&g, &lengths, &[p]);
+            let want = crate::markov::solve(&g, &lengths, &[p], &crate::ctx::Ctx::default());
             let want = &want[0];
             for (g2b, b2g) in [(0.1, 0.2), (1.0, 0.0)] {
-                let got = solve(&g, &lengths, &ge(p, p, g2b, b2g));
+                let got = solve(
+                    &g,
+                    &lengths,
+                    &ge(p, p, g2b, b2g),
+                    &crate::ctx::Ctx::default(),
+                );
                 for (i, pt) in got.iter().enumerate() {
                     let what = format!("{spec} p={p} n={}", pt.bits);
                     assert!(pt.p_undetected > 0.0, "{what}");
@@ -180,7 +185,7 @@ fn sparse_product_chain_agrees() {
             ge(0.0, 0.5, 0.01, 0.2),
         ] {
             let want = sparse_chain(&g, &ch).unwrap().p_undetected(&lengths);
-            let got = solve(&g, &lengths, &ch);
+            let got = solve(&g, &lengths, &ch, &crate::ctx::Ctx::default());
             for (pt, &w) in got.iter().zip(&want) {
                 let what = format!("{spec} {ch} n={}", pt.bits);
                 if w == 0.0 {
@@ -193,7 +198,12 @@ fn sparse_product_chain_agrees() {
     }
     // The first channel really reaches the tiny range.
     let g: Generator = "0x1C867".parse().unwrap();
-    let pt = solve(&g, &[64], &ge(1e-14, 1e-9, 1e-5, 0.1))[0];
+    let pt = solve(
+        &g,
+        &[64],
+        &ge(1e-14, 1e-9, 1e-5, 0.1),
+        &crate::ctx::Ctx::default(),
+    )[0];
     assert!(pt.p_undetected > 0.0 && pt.p_undetected < 1e-40, "{pt:?}");
 }
 
@@ -201,8 +211,8 @@ fn sparse_product_chain_agrees() {
 fn results_in_the_order_given_and_checks() {
     let g: Generator = "0x107".parse().unwrap();
     let ch = ge(1e-3, 0.3, 0.05, 0.4);
-    let a = solve(&g, &[100, 9, 50], &ch);
-    let b = solve(&g, &[9, 50, 100], &ch);
+    let a = solve(&g, &[100, 9, 50], &ch, &crate::ctx::Ctx::default());
+    let b = solve(&g, &[9, 50, 100], &ch, &crate::ctx::Ctx::default());
     assert_eq!((a[0], a[1], a[2]), (b[2], b[0], b[1]));
     let budget = MemoryBudget::bytes(1e9).unwrap();
     assert!(
