@@ -91,6 +91,7 @@ use rayon::prelude::*;
 
 mod coins;
 mod model;
+mod pass;
 mod plan;
 mod single;
 mod stack;
