@@ -70,6 +70,18 @@ mod tests {
         );
         let within = flagged(e.within("CRC-32").into());
         assert!(format!("{within:#}").starts_with("--max-weight: CRC-32: "));
+        // the library's HD search names no option; the command adds it
+        let stop = Error::Limit(Limit::HdSearch {
+            weight: 7,
+            reason: "probes".into(),
+            bits: 300,
+        });
+        let shown = format!("{:#}", flagged(stop.into()));
+        assert!(
+            shown.starts_with("--max-hd: searching for weight-7"),
+            "{shown}"
+        );
+        assert!(!shown[1..].contains("--"), "{shown}");
         let plain = flagged(Error::Invalid("x".into()).into());
         assert_eq!(format!("{plain:#}"), "x");
     }

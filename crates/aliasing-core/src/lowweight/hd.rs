@@ -50,12 +50,14 @@ impl HdProfile {
     /// is known.
     ///
     /// ```
-    /// use aliasing_core::{lowweight::hd_profile, poly::Generator};
+    /// use aliasing_core::{Error, Limit, lowweight::hd_profile, poly::Generator};
     /// let p = hd_profile(&Generator::from_koopman(32, 0x82608EDB).unwrap(), Some(6)).unwrap();
     /// assert_eq!(p.hd_at(12112).unwrap(), 4); // CRC-32 on an Ethernet frame
     /// assert_eq!(p.hd_at(2974).unwrap(), 5);
     /// assert_eq!(p.hd_at(269).unwrap(), 5);
-    /// assert!(p.hd_at(268).is_err()); // HD >= 6: the profile stops there
+    /// // HD >= 6: the profile stops there
+    /// let stop = Limit::ProfileEnd { hd: 6, data_bits: 268 };
+    /// assert_eq!(p.hd_at(268), Err(Error::Limit(stop)));
     /// ```
     pub fn hd_at(&self, data_bits: u64) -> Result<u32> {
         if data_bits == 0 {
