@@ -167,10 +167,10 @@ pub fn allow_long(on: bool) {
 }
 
 /// Before a run estimated to take `seconds` (a cost model's estimate): the
-/// policy of [`aliasing_core::job::cost::before_run`], the announcement on
+/// policy of [`aliasing_core::__private::job::before_run`], the announcement on
 /// stderr when it is a terminal, a refusal naming `--allow-long`.
 pub fn long_run(seconds: f64, what: &str) -> Result<()> {
-    use aliasing_core::job::cost::{LongRun, before_run};
+    use aliasing_core::__private::job::{LongRun, before_run};
     use std::io::IsTerminal as _;
     match before_run(
         seconds,

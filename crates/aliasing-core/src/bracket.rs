@@ -47,6 +47,7 @@ use crate::poly::Generator;
 use crate::progress::{Progress, Silent};
 
 /// Widest weight enumerated.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub const MAX_ENUMERATED: u32 = 6;
 
 /// The bracket at one (length, BER).

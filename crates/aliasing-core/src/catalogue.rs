@@ -85,7 +85,8 @@ macro_rules! entries {
             };
         )*
         /// Every entry of the RevEng catalogue with width up to 64, from the `crc` crate.
-        pub static ENTRIES: &[Entry] = &[$($c),*];
+        #[doc(hidden)] // internal: reached through `crate::__private`
+pub static ENTRIES: &[Entry] = &[$($c),*];
     };
 }
 

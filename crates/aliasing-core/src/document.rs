@@ -39,7 +39,7 @@
 //! ```
 
 mod compare;
-mod count;
+pub(crate) mod count;
 mod curve;
 mod hd;
 mod search;
@@ -49,7 +49,8 @@ mod transfer;
 mod weights;
 
 pub use compare::{Compare, CompareCheck, ComparePoint};
-pub use count::{Count, wide};
+pub use count::Count;
+pub(crate) use count::wide;
 pub use curve::{BracketDoc, BracketPoint, ChannelInfo, CheckInfo, Curve};
 pub use hd::{Hd, HdExample};
 pub use search::{HdAt, PudAt};
@@ -81,6 +82,7 @@ pub trait Document: Serialize + DeserializeOwned {
 /// come first and the fields follow in their declared order; through
 /// `serde_json::to_value` the keys are in alphabetical order.
 #[derive(Debug, Serialize)]
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub struct Tagged<'a, D> {
     /// The document's kind, [`Document::KIND`].
     pub kind: &'static str,

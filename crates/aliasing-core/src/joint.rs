@@ -90,27 +90,28 @@ use crate::progress::{Progress, Silent};
 use rayon::prelude::*;
 
 mod coins;
-mod model;
-mod plan;
-mod single;
+pub(crate) mod model;
+pub(crate) mod plan;
+pub(crate) mod single;
 mod stack;
-mod uniform;
+pub(crate) mod uniform;
 use coins::*;
-pub use model::{JointModel, RoleCache};
-pub use plan::{FrameTally, JointPlan, SAMPLE_CHUNK, SampleTally, TermTally};
-pub use single::internet_p_undetected;
+pub(crate) use model::{JointModel, RoleCache};
+pub(crate) use plan::{FrameTally, JointPlan, SampleTally, TermTally};
+pub(crate) use single::internet_p_undetected;
 pub use stack::{JointMethod, JointOptions, JointPoint, JointStack};
-pub use uniform::{escape_at_half, uniform_pass_probability};
+pub(crate) use uniform::escape_at_half;
 
 /// Most Internet checksums a stack may have beside its CRC.
-pub const MAX_CHECKS: usize = 4;
+pub(crate) const MAX_CHECKS: usize = 4;
 
 /// Most random payload bits one pattern may flip (its coins are enumerated).
-pub const MAX_COINS: usize = 16;
+pub(crate) const MAX_COINS: usize = 16;
 
 const MODULUS: i64 = 65535;
 
 /// The denominator of [`JointModel::pass_count`]: `65535 * 2^16`.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub const PASS_SCALE: u64 = 65535 << MAX_COINS;
 
 /// How a flip of one bit changes one checksum's sum.
@@ -132,6 +133,7 @@ type BitRole = [Option<(u8, Dir)>; MAX_CHECKS];
 
 /// One weight's share of the joint escape.
 #[derive(Debug, Clone, PartialEq)]
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub struct Term {
     /// Codeword weight `w`.
     pub weight: u32,

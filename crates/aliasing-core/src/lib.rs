@@ -102,7 +102,7 @@
 //! ([`ctx::Ctx::from_env`], [`ctx::Ctx::default`]).
 #![warn(missing_docs)]
 
-#[doc(hidden)] // internal: atomic writes for the CLI and the simulator
+#[doc(hidden)] // internal: reached through `__private`
 pub mod atomic;
 pub mod bracket;
 pub mod bsc;
@@ -140,6 +140,11 @@ mod tier;
 pub use lowweight::trinomial;
 pub mod units;
 pub mod weights;
+
+/// The one door to internals for the sibling crates and the benches: not
+/// part of the stable API (see "What is not public" above).
+#[doc(hidden)]
+pub mod __private;
 
 pub use error::{Error, Limit, Param, Result};
 

@@ -11,8 +11,8 @@
 //! Every long computation has a `_with` form taking the watcher as its last
 //! argument (`markov::solve_with`, `dual::dual_weights_with`,
 //! `lowweight::hd_profile_with`, ...); the form without the suffix is the
-//! same computation watched by [`Silent`]. [`Batch`] turns per-step counts
-//! into block-sized reports; [`Record`] keeps what a computation reported
+//! same computation watched by [`Silent`]. A batch turns per-step counts into
+//! block-sized reports inside the crate; [`Record`] keeps what a computation reported
 //! (the tests use it to check that the advances of every stage add up to
 //! its announced total).
 //!
@@ -94,7 +94,7 @@ impl<P: Progress + ?Sized> Progress for &P {
 /// passes the count on every `every` units; the rest goes on [`Batch::flush`]
 /// or when the batch is dropped. For loops whose steps are too short to
 /// report one by one.
-pub struct Batch<'a> {
+pub(crate) struct Batch<'a> {
     to: &'a dyn Progress,
     pending: u64,
     every: u64,

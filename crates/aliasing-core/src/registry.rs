@@ -37,7 +37,8 @@ mod domain;
 pub(crate) mod refusal;
 
 pub use domain::{Domain, domain_table, domains};
-pub use refusal::{DUAL_MAX_BER, Entry, Placement, Refusal};
+pub(crate) use refusal::DUAL_MAX_BER;
+pub use refusal::{Entry, Placement, Refusal};
 
 use crate::channel::GilbertElliott;
 use crate::check::CheckSpec;
@@ -750,6 +751,7 @@ fn no_entry(ask: &Ask<'_>) -> Refusal {
 /// where no entry applies; a placed CRC that only the simulator's syndrome
 /// chain reaches is refused here too. The choice and the computation are
 /// held to one memory budget, `budget` (a context's [`crate::ctx::Ctx::budget`]).
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn placed_p_undetected(
     frame: &Frame,
     i: usize,

@@ -9,7 +9,7 @@
 //! `A_w = 2^-r * sum_j B_j K_w(j; n)`, with the Krawtchouk polynomial
 //! `K_w(j; n) = sum_k (-1)^k C(j, k) C(n - j, w - k)`.
 //!
-//! Every step here is exact integer arithmetic; [`macwilliams`] checks that
+//! Every step here is exact integer arithmetic; the MacWilliams transform checks that
 //! each `A_w` is a non-negative integer and that `A_0 = 1`.
 //!
 //! ```
@@ -109,6 +109,7 @@ impl serde::Serialize for WeightDistribution {
 }
 
 /// Whether [`distribution`] counts with the dual code for these arguments.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn uses_dual(
     g: &Generator,
     bits: u64,
@@ -164,6 +165,7 @@ pub fn estimated_seconds(
 /// The distribution [`distribution`] gives by the dual method, from the
 /// dual weights `d` (of one length, however they were counted: in one pass
 /// or merged from [`dual::DualPass`] shards).
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn from_dual(d: DualWeights, max_weight: u64) -> Result<WeightDistribution> {
     let counts = macwilliams(&d, max_weight.min(d.bits) as usize)?;
     Ok(WeightDistribution {
@@ -274,6 +276,7 @@ pub(crate) fn krawtchouk(n: u64, w: u64, j: u64) -> IBig {
 }
 
 /// The binomial coefficient `C(n, k)` as an exact integer.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn binomial(n: u64, k: u64) -> UBig {
     if k > n {
         return UBig::ZERO;
@@ -292,7 +295,7 @@ pub fn binomial(n: u64, k: u64) -> UBig {
 /// Fails (with [`Error::Invalid`]) if some `A_w` is not a non-negative
 /// integer or `A_0 != 1`, which can only mean `dual` is not the dual
 /// distribution of a linear code with `2^width` dual words.
-pub fn macwilliams(dual: &DualWeights, max_w: usize) -> Result<Vec<UBig>> {
+pub(crate) fn macwilliams(dual: &DualWeights, max_w: usize) -> Result<Vec<UBig>> {
     let n = dual.bits;
     let max_w = max_w.min(n as usize);
     let mut sums = vec![IBig::ZERO; max_w + 1];

@@ -134,9 +134,10 @@ pub fn internet_exact(
 ) -> Option<f64> {
     use aliasing_core::bsc;
     let f = &plan.frame;
-    let (n_cov, p_cov) =
-        aliasing_core::joint::internet_p_undetected(f, "Internet", ranges, field, constant, ber)
-            .ok()?;
+    let (n_cov, p_cov) = aliasing_core::__private::joint::internet_p_undetected(
+        f, "Internet", ranges, field, constant, ber,
+    )
+    .ok()?;
     let rest = f.n_bits() - n_cov;
     Some(p_cov + bsc::p_clean(n_cov, ber) * bsc::p_error(rest, ber))
 }

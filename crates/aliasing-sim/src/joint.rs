@@ -37,12 +37,11 @@
 //! ```
 
 use crate::shard::{self, Checkpoint, Drive, ShardFile, Tally};
+use aliasing_core::__private::joint::{FrameTally, JointModel, JointPlan};
 use aliasing_core::bsc;
 use aliasing_core::ctx::{Ctx, Job};
 use aliasing_core::document::{self, JointEstimate, StackCheck, StackPoint, StackTerm};
-use aliasing_core::joint::{
-    FrameTally, JointMethod, JointModel, JointOptions, JointPlan, JointStack,
-};
+use aliasing_core::joint::{JointMethod, JointOptions, JointStack};
 use aliasing_core::layout::{Frame, Payload};
 use aliasing_core::progress::Progress;
 use aliasing_core::shard::Shard;

@@ -99,7 +99,7 @@ impl<T: Tally> Tally for Vec<T> {
 /// A `u128` counter in a file, written exactly: see
 /// [`aliasing_core::document::wide`] (its one home). Use as
 /// `#[serde(with = "aliasing_sim::shard::wide")]`.
-pub use aliasing_core::document::wide;
+pub use aliasing_core::__private::document::wide;
 
 /// Where a shard stands: items done (always a prefix of its item list) and their tally.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -319,7 +319,7 @@ pub struct ShardFile<P, T> {
     /// Hash identifying `params` (of their compact JSON form), checked on merge.
     pub params_hash: String,
     /// Shard `i` of `n` (1-based), in files as `[i, n]`.
-    #[serde(with = "aliasing_core::shard::as_pair")]
+    #[serde(with = "aliasing_core::__private::shard::as_pair")]
     pub shard: Shard,
     /// `true` when the shard ran to the end.
     pub complete: bool,

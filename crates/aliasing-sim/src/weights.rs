@@ -21,10 +21,10 @@
 //! ```
 
 use crate::shard::{Checkpoint, Drive, ShardFile, drive};
+use aliasing_core::__private::dual::DualPass;
 use aliasing_core::crc::CrcAlgorithm;
 use aliasing_core::ctx::{Ctx, Job};
 use aliasing_core::document::{DualWeightCount, WeightCount, Weights};
-use aliasing_core::dual::DualPass;
 use aliasing_core::shard::Shard;
 use aliasing_core::weights::{self, WeightDistribution, WeightMethod};
 use aliasing_core::{Error, Result, catalogue};

@@ -18,13 +18,13 @@ pub enum LongRun {
     Start,
     /// Start, after saying how long it is expected to take (the message).
     Announce(String),
-    /// Over [`LONG_RUN_LIMIT_S`] and not allowed: the reason, one line.
+    /// Over `LONG_RUN_LIMIT_S` and not allowed: the reason, one line.
     Refuse(String),
 }
 
 /// The policy before a run estimated to take `seconds` (a cost model's
-/// estimate; NaN for none): refused beyond [`LONG_RUN_LIMIT_S`] unless
-/// `allowed`, announced beyond [`ANNOUNCE_S`]. `what` names the run
+/// estimate; NaN for none): refused beyond `LONG_RUN_LIMIT_S` unless
+/// `allowed`, announced beyond `ANNOUNCE_S`. `what` names the run
 /// (`this curve`).
 ///
 /// ```

@@ -54,6 +54,7 @@ use crate::units::MemoryBudget;
 
 /// The widest CRC this solver takes (two vectors of `2^24` f64 are 256 MiB;
 /// the time, `O(n 2^r)`, is what limits it).
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub const MAX_WIDTH: u32 = 24;
 
 /// Estimated peak memory in bytes for a `width`-bit CRC: one vector of
@@ -195,7 +196,7 @@ fn stepwise(
 
 /// Largest `n * 2^width` that [`escape_of_translations`] takes (a few
 /// seconds on one core).
-pub const TRANSLATION_WORK_LIMIT: f64 = 1e9;
+pub(crate) const TRANSLATION_WORK_LIMIT: f64 = 1e9;
 
 /// The probability that at least one of `translations.len()` bits, sent in
 /// that order over the channel `ge`, flips and the XOR of the flipped bits'
@@ -221,6 +222,7 @@ pub const TRANSLATION_WORK_LIMIT: f64 = 1e9;
 /// };
 /// assert!((p - both).abs() <= 1e-15 * both);
 /// ```
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn escape_of_translations(
     width: u32,
     translations: &[u64],
