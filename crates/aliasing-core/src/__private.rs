@@ -7,21 +7,6 @@
 //! The modules mirror the crate's (`__private::joint::JointModel` is the
 //! joint computation's `JointModel`).
 
-/// Limits of [`crate::bracket`].
-pub mod bracket {
-    pub use crate::bracket::MAX_ENUMERATED;
-}
-
-/// Limits of [`crate::burst`].
-pub mod burst {
-    pub use crate::burst::MAX_ENUMERATED;
-}
-
-/// The catalogue's table.
-pub mod catalogue {
-    pub use crate::catalogue::ENTRIES;
-}
-
 /// Thread pools.
 pub mod ctx {
     pub use crate::ctx::{MAX_THREADS, pool};
@@ -83,9 +68,9 @@ pub mod lowweight {
 /// The Markov chain's kernels.
 pub mod markov {
     pub use crate::markov::{butterfly, cpu, inplace, walk};
-    /// The Gilbert-Elliott chain's kernel and limits.
+    /// The Gilbert-Elliott chain's kernel.
     pub mod gilbert {
-        pub use crate::markov::gilbert::{MAX_WIDTH, escape_of_translations, fused};
+        pub use crate::markov::gilbert::{escape_of_translations, fused};
     }
 }
 
@@ -104,8 +89,10 @@ pub mod poly {
     pub use crate::poly::reflect;
 }
 
-/// A placed check's exact `P_ud` (the simulator's).
+/// A placed check's exact `P_ud` (the simulator's), and the table of
+/// the exact methods' domains (`alias methods`, the guide).
 pub mod registry {
+    pub use crate::registry::domain::domain_table;
     pub use crate::registry::placed_p_undetected;
 }
 
@@ -121,5 +108,10 @@ pub mod shard {
 
 /// The weight distribution's pieces.
 pub mod weights {
-    pub use crate::weights::{binomial, from_dual, uses_dual};
+    pub use crate::weights::{binomial, estimated_seconds, from_dual, uses_dual};
+}
+
+/// The recording watcher of the tests (every stage and advance).
+pub mod progress {
+    pub use crate::progress::{Record, Stage};
 }

@@ -47,7 +47,6 @@ use crate::poly::Generator;
 use crate::progress::{Progress, Silent};
 
 /// Widest weight enumerated.
-#[doc(hidden)] // internal: reached through `crate::__private`
 pub const MAX_ENUMERATED: u32 = 6;
 
 /// The bracket at one (length, BER).
@@ -208,8 +207,8 @@ pub fn brackets(
     brackets_with(g, lengths, bers, max_w, &Silent)
 }
 
-/// [`brackets`] watched by `progress`: one stage of
-/// [`lowweight::weight_counts_with`] per weight enumerated.
+/// [`brackets`] watched by `progress`: one stage `"weight-w spans"` per
+/// weight enumerated.
 pub fn brackets_with(
     g: &Generator,
     lengths: &[u64],

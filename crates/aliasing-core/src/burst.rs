@@ -36,7 +36,6 @@ use crate::gf2;
 use crate::poly::Generator;
 
 /// The most middle patterns [`count_undetected`] runs through (`2^24`).
-#[doc(hidden)] // internal: reached through `crate::__private`
 pub const MAX_ENUMERATED: u64 = 1 << 24;
 
 /// The number of bursts of length `b`: `2^(b-2)` middle patterns (1 for

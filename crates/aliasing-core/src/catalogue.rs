@@ -85,8 +85,7 @@ macro_rules! entries {
             };
         )*
         /// Every entry of the RevEng catalogue with width up to 64, from the `crc` crate.
-        #[doc(hidden)] // internal: reached through `crate::__private`
-pub static ENTRIES: &[Entry] = &[$($c),*];
+        pub static ENTRIES: &[Entry] = &[$($c),*];
     };
 }
 

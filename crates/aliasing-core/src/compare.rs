@@ -316,7 +316,7 @@ fn unreachable_entry<T>(check: &CheckSpec) -> Result<T> {
 /// checksum `NaN` (no cost model: its points take well under a minute at
 /// the lengths accepted), under the memory budget `budget`. For announcing
 /// a long comparison before it starts.
-pub fn estimated_seconds(
+pub(crate) fn estimated_seconds(
     check: &CheckSpec,
     bytes: &[u64],
     bers: &[f64],

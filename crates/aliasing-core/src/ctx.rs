@@ -130,7 +130,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// This context running its parallel work on `threads` threads (0:
-    /// every core); more than [`MAX_THREADS`] is refused.
+    /// every core); more than 1024 is refused.
     pub fn with_threads(mut self, threads: usize) -> Result<Ctx<'a>> {
         if threads > MAX_THREADS {
             return Err(Error::Invalid(format!(

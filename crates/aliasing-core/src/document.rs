@@ -4,7 +4,7 @@
 //!
 //! A document on the wire is a JSON object with `"kind"` (e.g. `"curve"`),
 //! `"schema"` (the version, [`SCHEMA`]) and the fields of its type. The CLI
-//! builds its JSON only by serializing these types through [`Tagged`], and
+//! builds its JSON only by serializing these types with their tags, and
 //! the plot crate reads them back with [`from_value`], choosing the type by
 //! the `kind` tag.
 //!

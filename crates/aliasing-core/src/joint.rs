@@ -12,7 +12,7 @@
 //! position: the CRC covers the whole frame with its field at the end and
 //! processes bits in wire order, so wire bit `j` of an `n`-bit frame is the
 //! coefficient of `x^(n-1-j)` (Ethernet: bytes least significant bit first,
-//! CRC-32/ISO-HDLC reflected). [`JointModel::new`] checks this on a real
+//! CRC-32/ISO-HDLC reflected). The joint model checks this on a real
 //! frame and refuses a layout where it does not hold.
 //!
 //! Codeword *shapes* ([`crate::lowweight::shapes`]) slide over the frame.
@@ -55,7 +55,7 @@
 //! `65534/2 * 65536^-m < 2^(15 - 16m)`. A pattern that flips no field bit
 //! does not depend on `F` at all, so its probability is exact; one that
 //! does is within `2^(15-16m)` of the model, with `m` at least the check's
-//! random words minus `w - 1`. [`Term::model_error`] carries that bound
+//! random words minus `w - 1`. Each term's model error carries that bound
 //! (summed over the patterns that touch a field) into the bracket. For
 //! weights up to 5 it is below 1e-160 once the check has 40 random words
 //! (frames of 138 bytes or more in `ethernet-tcp`); tiny frames state it.

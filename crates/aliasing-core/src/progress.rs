@@ -12,7 +12,7 @@
 //! argument (`markov::solve_with`, `dual::dual_weights_with`,
 //! `lowweight::hd_profile_with`, ...); the form without the suffix is the
 //! same computation watched by [`Silent`]. A batch turns per-step counts into
-//! block-sized reports inside the crate; [`Record`] keeps what a computation reported
+//! block-sized reports inside the crate; a record keeps what a computation reported
 //! (the tests use it to check that the advances of every stage add up to
 //! its announced total).
 //!
@@ -136,6 +136,7 @@ impl Drop for Batch<'_> {
 
 /// One stage as a [`Record`] saw it.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub struct Stage {
     /// What a unit is.
     pub name: String,
@@ -160,6 +161,7 @@ pub struct Stage {
 /// assert_eq!(r.names(), ["passes"]);
 /// ```
 #[derive(Debug, Default)]
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub struct Record {
     stages: std::sync::Mutex<Vec<Stage>>,
     finished: std::sync::atomic::AtomicBool,

@@ -453,7 +453,7 @@ const PILOT_MIN: u64 = 1024;
 /// `top` 0, else `top`). A measured cost model, not a bound; `NaN` where
 /// the shard has under 1024 candidates (there the pilot's own `P_ud` would
 /// be a tenth or more of the work, done twice).
-pub fn estimate_seconds(
+pub(crate) fn estimate_seconds(
     query: &Query,
     space: &Space,
     shard: Shard,

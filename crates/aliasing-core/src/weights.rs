@@ -142,6 +142,7 @@ const SECONDS_PER_PROBE: f64 = 12e-9;
 /// [`lowweight`] refuses them beyond its limit) at a measured cost per
 /// probe. `NaN` with the dual method (at most `2^32` dual words, well
 /// under a minute) or arguments [`distribution`] refuses.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn estimated_seconds(
     g: &Generator,
     bits: u64,
@@ -180,8 +181,8 @@ pub fn from_dual(d: DualWeights, max_weight: u64) -> Result<WeightDistribution> 
 /// `want_dual`, the dual method is required and its `B_w` are returned too.
 ///
 /// In `ctx`: its memory budget (the dual method) and its progress (the
-/// stage of [`dual::dual_weights_with`] with the dual method, else one
-/// stage of [`lowweight::weight_counts_with`] per weight).
+/// stage `"dual-code windows"` with the dual method, else one stage
+/// `"weight-w spans"` per weight).
 ///
 /// ```
 /// use aliasing_core::{ctx::Ctx, poly::Generator, weights::{distribution, WeightMethod}};

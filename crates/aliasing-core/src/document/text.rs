@@ -3,8 +3,8 @@
 //! ...), so a library user or a binding prints the same bytes.
 //!
 //! Every document has a `render(format)` method (in the modules below, or in
-//! `aliasing-sim` for its reports); the helpers here ([`table`], [`csv`],
-//! [`prob`]) are the one number and column format they share.
+//! `aliasing-sim` for its reports); the helpers here (table, CSV, probability) are the one number and column
+//! format they share.
 //!
 //! ```
 //! use aliasing_core::document::text::{self, Format};
@@ -31,7 +31,7 @@ pub enum Format {
     Table,
     /// Comma-separated values with a header line, numbers in full.
     Csv,
-    /// One JSON document ([`super::Tagged`]).
+    /// One JSON document (tagged with its kind and schema).
     Json,
 }
 

@@ -44,7 +44,7 @@ pub struct JointStack {
     pub dual: crate::weights::DualWeights,
     /// `A_0 ..= A_{max_weight + 1}` from the dual code (MacWilliams).
     pub a: Vec<dashu_int::UBig>,
-    /// The frame, for the exact value at BER 0.5 ([`escape_at_half`]).
+    /// The frame, for the exact value at BER 0.5.
     pub frame: Option<Frame>,
 }
 
@@ -63,7 +63,7 @@ pub enum JointMethod {
     /// exact from the dual code at every BER.
     CrcAlone,
     /// BER 0.5: every received word is equally likely, so the exact value is
-    /// [`escape_at_half`] (`low = high = estimate`).
+    /// the exact escape at BER 0.5 (`low = high = estimate`).
     Uniform,
     /// The enumerated (and sampled) weights do not dominate: the certified
     /// remainder exceeds them, so no estimate is given, the bracket alone.
@@ -106,7 +106,7 @@ impl JointStack {
     }
 
     /// [`JointStack::new`] watched by `progress`: every item of
-    /// [`JointPlan`] in parallel (stage `"work items"`), then
+    /// the joint plan in parallel (stage `"work items"`), then
     /// [`JointStack::from_tally_with`] (stage `"dual-code windows"`).
     pub fn new_with(
         frame: &Frame,
@@ -145,7 +145,7 @@ impl JointStack {
     }
 
     /// [`JointStack::from_tally`] watched by `progress`: the stage of
-    /// [`crate::dual::dual_weights_with`] (`"dual-code windows"`, the few
+    /// the dual pass (`"dual-code windows"`, the few
     /// seconds of a 32-bit CRC).
     pub fn from_tally_with(
         plan: &JointPlan,
@@ -247,7 +247,7 @@ impl JointStack {
     }
 
     /// Estimates the weight above the enumerated ones from `samples` draws
-    /// (see [`JointModel::sampled_term`]); nothing when `samples` is 0,
+    /// (a sampled term per weight); nothing when `samples` is 0,
     /// there is no codeword of that weight, or the draws met none.
     pub fn sample_next(&mut self, samples: u64, seed: u64) -> Result<()> {
         let next = self.max_weight + 1;
@@ -268,7 +268,7 @@ impl JointStack {
     /// The bracket and estimate at BER `p` (in [0, 0.5]). The estimate
     /// lies inside the bracket at every BER: at 0 everything is 0; at 0.5 the
     /// exact value comes from counting the words that pass
-    /// ([`escape_at_half`]); elsewhere it is given only where the enumerated
+    /// (exact there); elsewhere it is given only where the enumerated
     /// (and sampled) weights dominate, that is where the certified remainder
     /// above them is at most their sum ([`JointMethod`]).
     pub fn at(&self, p: f64) -> Result<JointPoint> {

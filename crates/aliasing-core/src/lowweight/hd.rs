@@ -307,7 +307,7 @@ pub fn hd_profile_with(
 
 /// The Hamming-distance profile of `g` searched only up to codeword length
 /// `max_bits` (check bits included; `None`: no limit, as [`hd_profile`]),
-/// watched by `progress` as [`hd_profile_with`].
+/// watched by `progress` (the stages of the full profile's search).
 ///
 /// HD limits fall as the HD rises, so the low HDs may end beyond the bound:
 /// their entries are left out and `Some(h)`, the highest of them, says HD

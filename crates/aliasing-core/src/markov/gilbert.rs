@@ -54,7 +54,6 @@ use crate::units::MemoryBudget;
 
 /// The widest CRC this solver takes (two vectors of `2^24` f64 are 256 MiB;
 /// the time, `O(n 2^r)`, is what limits it).
-#[doc(hidden)] // internal: reached through `crate::__private`
 pub const MAX_WIDTH: u32 = 24;
 
 /// Estimated peak memory in bytes for a `width`-bit CRC: one vector of

@@ -2,13 +2,13 @@
 //! reports add up to each stage's announced total; watching changes no
 //! result (a watched context gives the same bits as a silent one).
 
+use aliasing_core::__private::progress::{Record, Stage};
 use aliasing_core::channel::GilbertElliott;
 use aliasing_core::check::CheckSpec;
 use aliasing_core::ctx::Ctx;
 use aliasing_core::curve::{self, Method, Request};
 use aliasing_core::markov::{self, gilbert};
 use aliasing_core::poly::Generator;
-use aliasing_core::progress::{Record, Stage};
 use aliasing_core::search::{self, Objective, Query, Space};
 use aliasing_core::shard::Shard;
 use aliasing_core::units::{Ber, Bits, MemoryBudget};

@@ -472,7 +472,7 @@ fn progress_adds_up_to_the_file_length() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("data.bin");
     std::fs::write(&path, vec![7u8; 1000]).unwrap();
-    let rec = aliasing_core::progress::Record::default();
+    let rec = aliasing_core::__private::progress::Record::default();
     file_chunked(&path, 30, &[Model::Word], &rec, 90).unwrap();
     assert!(rec.complete(), "{:?}", rec.stages());
     assert_eq!(rec.stages()[0].total, 1000);
