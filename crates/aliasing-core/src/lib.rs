@@ -148,6 +148,11 @@ pub mod __private;
 
 pub use error::{Error, Limit, Param, Result};
 
+/// Exact unsigned big integers (`dashu_int::UBig`, re-exported): the counts of
+/// codewords ([`weights::WeightDistribution::counts`], [`document::Count`],
+/// [`joint::JointStack::a`]) that can exceed 128 bits.
+pub use dashu_int::UBig;
+
 /// The crate's README, whose example runs as a doc test.
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]

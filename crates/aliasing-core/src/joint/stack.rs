@@ -31,6 +31,7 @@ impl Default for JointOptions {
 /// The BER-independent part of the joint computation for one frame: the
 /// enumerated and sampled terms, and the CRC's exact weight distribution.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct JointStack {
     /// The model the terms were computed with.
     pub model: JointModel,
@@ -72,6 +73,7 @@ pub enum JointMethod {
 
 /// The joint escape at one BER.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct JointPoint {
     /// Bit error rate.
     pub ber: f64,
