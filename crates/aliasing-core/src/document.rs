@@ -48,18 +48,37 @@ pub mod text;
 mod transfer;
 mod weights;
 
-pub use compare::{Compare, CompareCheck, ComparePoint};
-pub use count::Count;
+pub use compare::Compare;
 pub(crate) use count::wide;
-pub use curve::{BracketDoc, BracketPoint, ChannelInfo, CheckInfo, Curve};
-pub use hd::{Hd, HdExample};
-pub use search::{HdAt, PudAt};
+pub use curve::{BracketDoc, Curve};
+pub use hd::Hd;
+pub use search::Search;
+pub use stack::Stack;
+pub use transfer::Transfer;
+pub use weights::Weights;
+
+// The rows of the documents (their points, checks, terms, ...): serde structs
+// named by the documents' fields and constructors, reachable here by those
+// names, hidden from the documentation (their fields are the JSON's, shown in
+// the guide's examples); not part of the stable API.
+#[doc(hidden)]
+pub use compare::{CompareCheck, ComparePoint};
+#[doc(hidden)]
+pub use count::Count;
+#[doc(hidden)]
+pub use curve::{BracketPoint, ChannelInfo, CheckInfo};
+#[doc(hidden)]
+pub use hd::HdExample;
+#[doc(hidden)]
 pub use search::{
-    Search, SearchCatalogueEntry, SearchPerLength, SearchResult, SearchStage, SearchStages,
+    HdAt, PudAt, SearchCatalogueEntry, SearchPerLength, SearchResult, SearchStage, SearchStages,
 };
-pub use stack::{JointEstimate, Stack, StackCheck, StackPoint, StackTerm};
-pub use transfer::{Bracketed, CorruptionPoint, Transfer, TransferPoint};
-pub use weights::{DualWeightCount, WeightCount, Weights};
+#[doc(hidden)]
+pub use stack::{JointEstimate, StackCheck, StackPoint, StackTerm};
+#[doc(hidden)]
+pub use transfer::{Bracketed, CorruptionPoint, TransferPoint};
+#[doc(hidden)]
+pub use weights::{DualWeightCount, WeightCount};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;

@@ -149,8 +149,9 @@ pub mod __private;
 pub use error::{Error, Limit, Param, Result};
 
 /// Exact unsigned big integers (`dashu_int::UBig`, re-exported): the counts of
-/// codewords ([`weights::WeightDistribution::counts`], [`document::Count`],
-/// [`joint::JointStack::a`]) that can exceed 128 bits.
+/// codewords ([`weights::WeightDistribution::counts`],
+/// [`joint::JointStack::a`], the `weights` document) that can exceed 128 bits.
+#[doc(no_inline)]
 pub use dashu_int::UBig;
 
 /// The crate's README, whose example runs as a doc test.

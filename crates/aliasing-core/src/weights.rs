@@ -75,8 +75,8 @@ pub struct WeightDistribution {
 
 /// In JSON: `bits`, `weights` as the `weights` document lists them
 /// (`[{"w": 0, "count": 1}, ...]`, every weight from 0, each count exact:
-/// a number up to 2^53, a decimal string above, as
-/// [`crate::document::Count`]), and `dual`, the dual code's
+/// a number up to 2^53, a decimal string above, as in the `weights`
+/// document), and `dual`, the dual code's
 /// [`DualWeights`] (`null` unless the dual method was used).
 ///
 /// ```
