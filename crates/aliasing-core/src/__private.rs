@@ -30,7 +30,7 @@ pub mod dual {
 
 /// Atomic file writes (the CLI, the simulator, the plots).
 pub mod atomic {
-    pub use crate::atomic::*;
+    pub use crate::atomic::{check_writable, resolved, temp_path, write, write_with};
 }
 
 /// Kernels of the Internet checksum's exact method.
@@ -79,10 +79,8 @@ pub mod highprec {
     pub use crate::highprec::p_undetected_above;
 }
 
-/// The CLI's value parsers' limits and bounds.
-pub mod parse {
-    pub use crate::parse::{MAX_LENGTH, num_bound};
-}
+/// The command line's value syntax: counts, length and BER lists, sizes.
+pub use crate::parse;
 
 /// Bit reflection.
 pub mod poly {
@@ -93,12 +91,12 @@ pub mod poly {
 /// the exact methods' domains (`alias methods`, the guide).
 pub mod registry {
     pub use crate::registry::domain::domain_table;
-    pub use crate::registry::placed_p_undetected;
+    pub use crate::registry::{choose_or_bracket, placed_p_undetected};
 }
 
 /// The search's report helpers.
 pub mod search {
-    pub use crate::search::{StageStats, reciprocal_of};
+    pub use crate::search::{StageStats, hd_histogram, p_undetected, reciprocal_of};
 }
 
 /// The shard-file checksum and the serde adapter of a shard as a pair.

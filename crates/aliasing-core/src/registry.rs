@@ -664,7 +664,8 @@ fn dual_cost(g: &Generator, lengths: &[u64], bers: usize) -> Cost {
 /// `auto`: the entry that computes `ask` exactly, among those that accept
 /// it and fit `budget` the one of lowest rank, then lowest estimated time
 /// (the first listed on a tie). Entries giving bounds only
-/// ([`Entry::Bracket`]) are left out: see [`choose_or_bracket`].
+/// ([`Entry::Bracket`]) are left out: a CRC wider than the dual code takes
+/// a certified bracket ([`crate::bracket`]).
 ///
 /// When none accepts: the most telling refusal (a number or placement
 /// outside a domain before a channel, before "not its check"; the first
@@ -681,6 +682,7 @@ pub fn choose(ask: &Ask<'_>, budget: MemoryBudget) -> Result<Entry> {
 /// [`choose`], with the certified bracket as the last resort: the answer
 /// for a CRC wider than the dual code (33 to 64 bits) on a binary
 /// symmetric channel.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn choose_or_bracket(ask: &Ask<'_>, budget: MemoryBudget) -> Result<Entry> {
     choose_among(ask, budget, Entry::ALL.iter().copied())
 }

@@ -345,6 +345,7 @@ impl Partial {
 /// Exact `P_ud[length][ber]` of `g` at the query's lengths and BERs, by the
 /// dual code's weight distribution and the high-precision MacWilliams sum,
 /// held to the context's memory budget.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn p_undetected(
     g: &Generator,
     lengths: &[u64],
@@ -496,6 +497,7 @@ pub(crate) fn estimate_seconds(
 
 /// How many candidates of the shard have each minimum distance (the
 /// distance stage only): the best distance reachable at the lengths.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn hd_histogram(query: &Query, space: &Space, shard: Shard) -> Result<BTreeMap<u32, u64>> {
     let (all, _) = distance_stage(query, space, shard, &Silent)?;
     let mut h = BTreeMap::new();

@@ -600,7 +600,7 @@ fn point(
             Ok((covered_bits(f, i), 0.0))
         } else {
             let dual = st.map(|s| &s.dual);
-            aliasing_core::registry::placed_p_undetected(f, i, dual, p, budget)
+            aliasing_core::__private::registry::placed_p_undetected(f, i, dual, p, budget)
         };
         match value {
             Ok((bits, pud)) => {

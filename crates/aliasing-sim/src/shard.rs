@@ -20,7 +20,7 @@
 //! parameters, a hash of them, the shard, how far it got and its tally,
 //! wrapped with a checksum of the whole body:
 //! `{"checksum": "<fnv1a64 hex>", "body": {...}}`. Files are written
-//! atomically ([`aliasing_core::atomic`]), so a killed run never leaves a
+//! atomically ([`aliasing_core::__private::atomic`]), so a killed run never leaves a
 //! half-written file. [`merge`] refuses, with one line, files of another kind,
 //! other parameters, unfinished shards, a shard given twice or missing.
 //!
@@ -153,7 +153,7 @@ impl<T> Default for Drive<'_, T> {
     }
 }
 
-pub use aliasing_core::ctx::{MAX_THREADS, pool};
+pub use aliasing_core::__private::ctx::{MAX_THREADS, pool};
 
 /// Every item of a run in this process, on `threads` threads (0 = all
 /// cores), from nothing, without checkpoints: [`drive`] for library callers
@@ -297,7 +297,7 @@ pub fn drive<T: Tally + Sync>(
     Ok(state.counts)
 }
 
-pub use aliasing_core::shard::fnv1a64;
+pub use aliasing_core::__private::shard::fnv1a64;
 
 /// Hash identifying a parameter set (of its compact JSON form); an error
 /// where the parameters cannot be written as JSON.
@@ -426,7 +426,7 @@ impl<P: Serialize + DeserializeOwned, T: Serialize + DeserializeOwned> ShardFile
 
     /// Writes the file atomically (temporary file, fsync, rename).
     pub fn write(&self, path: &Path) -> Result<()> {
-        aliasing_core::atomic::write(path, self.to_text()?.as_bytes())
+        aliasing_core::__private::atomic::write(path, self.to_text()?.as_bytes())
             .map_err(|e| Error::Invalid(format!("cannot write {}: {e}", path.display())))
     }
 }

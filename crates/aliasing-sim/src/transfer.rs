@@ -482,7 +482,7 @@ fn missing_duals(
     ns.sort_unstable();
     ns.dedup();
     let budget = aliasing_core::units::MemoryBudget::from_env()?;
-    let duals = aliasing_core::dual::dual_weights_with(g, &ns, budget, progress)?;
+    let duals = aliasing_core::__private::dual::dual_weights_with(g, &ns, budget, progress)?;
     Ok(ns.into_iter().zip(duals).collect())
 }
 
@@ -507,7 +507,7 @@ fn frame_stack(
             Some(d) => d,
             None => {
                 let budget = aliasing_core::units::MemoryBudget::from_env()?;
-                aliasing_core::dual::dual_weights_with(
+                aliasing_core::__private::dual::dual_weights_with(
                     &plan.model.generator,
                     &[n],
                     budget,

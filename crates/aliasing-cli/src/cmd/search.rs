@@ -169,7 +169,7 @@ fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
         return Ok(()); // a rank other than 0
     };
     if let Some(out) = &a.out {
-        aliasing_core::atomic::write(out, file.to_text()?.as_bytes())
+        aliasing_core::__private::atomic::write(out, file.to_text()?.as_bytes())
             .with_context(|| format!("cannot write {}", out.display()))?;
     }
     emit(&a, &doc)

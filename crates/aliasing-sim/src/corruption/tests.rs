@@ -335,7 +335,7 @@ fn uniform_splice_regions_match_convolution() {
 #[test]
 fn uniform_bits_is_the_data_only_carry_chain() {
     let u = uniform(&Model::Bits { p: 1e-5 }, 1460).unwrap();
-    let pud = internet::p_undetected_coins(1460, 1e-5).unwrap();
+    let pud = aliasing_core::__private::internet::p_undetected_coins(1460, 1e-5).unwrap();
     assert_eq!(u.p_undetected, Some(pud));
     assert!(close(u.p_miss, pud / bsc::p_error(8 * 1460, 1e-5), 1e-15));
     assert_eq!(uniform(&Model::Bits { p: 0.0 }, 1460).unwrap().p_miss, 0.0);
