@@ -97,6 +97,10 @@ pub mod registry {
 /// The search's report helpers.
 pub mod search {
     pub use crate::search::{StageStats, hd_histogram, p_undetected, reciprocal_of};
+    /// The minimum distance at every length (the search's first stage).
+    pub mod distance {
+        pub use crate::search::distance::min_distances;
+    }
 }
 
 /// The shard-file checksum and the serde adapter of a shard as a pair.
@@ -106,7 +110,7 @@ pub mod shard {
 
 /// The weight distribution's pieces.
 pub mod weights {
-    pub use crate::weights::{binomial, estimated_seconds, from_dual, uses_dual};
+    pub use crate::weights::{binomial, estimated_seconds, from_dual, macwilliams, uses_dual};
 }
 
 /// The recording watcher of the tests (every stage and advance).

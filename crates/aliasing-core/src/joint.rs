@@ -70,7 +70,7 @@
 //! low + R]`, each widened by the field model's bound where that is not 0.
 //!
 //! ```
-//! use aliasing_core::joint::JointModel;
+//! use aliasing_core::__private::joint::JointModel; // internal: not a stable API
 //! use aliasing_core::layout::{Frame, Payload};
 //! let f = Frame::new("ethernet-tcp", 600, Payload::Random).unwrap();
 //! let m = JointModel::new(&f).unwrap();

@@ -13,7 +13,8 @@
 //! each `A_w` is a non-negative integer and that `A_0 = 1`.
 //!
 //! ```
-//! use aliasing_core::weights::{DualWeights, macwilliams};
+//! use aliasing_core::__private::weights::macwilliams; // internal: not a stable API
+//! use aliasing_core::weights::DualWeights;
 //! // The dual of the [3,1] repetition code x^2+x+1 (r = 2, n = 3) is the
 //! // even-weight code: B_0 = 1, B_2 = 3.
 //! let b = DualWeights { bits: 3, width: 2, counts: vec![1, 0, 3, 0] };
@@ -296,7 +297,8 @@ pub fn binomial(n: u64, k: u64) -> UBig {
 /// Fails (with [`Error::Invalid`]) if some `A_w` is not a non-negative
 /// integer or `A_0 != 1`, which can only mean `dual` is not the dual
 /// distribution of a linear code with `2^width` dual words.
-pub(crate) fn macwilliams(dual: &DualWeights, max_w: usize) -> Result<Vec<UBig>> {
+#[doc(hidden)] // internal: reached through `crate::__private`
+pub fn macwilliams(dual: &DualWeights, max_w: usize) -> Result<Vec<UBig>> {
     let n = dual.bits;
     let max_w = max_w.min(n as usize);
     let mut sums = vec![IBig::ZERO; max_w + 1];

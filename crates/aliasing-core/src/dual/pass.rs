@@ -367,7 +367,8 @@ fn joined(tasks: &[Task]) -> Vec<Task> {
 /// ranks) merge into the single run bit for bit.
 ///
 /// ```
-/// use aliasing_core::{dual::{self, DualPass}, poly::Generator, units::MemoryBudget};
+/// use aliasing_core::__private::dual::DualPass;
+/// use aliasing_core::{dual, poly::Generator, units::MemoryBudget};
 /// let g: Generator = "0x11021".parse().unwrap();
 /// let pass = DualPass::new(&g, &[100], MemoryBudget::bytes(1e9).unwrap()).unwrap();
 /// let mut total = pass.zero();

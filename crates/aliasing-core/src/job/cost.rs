@@ -28,7 +28,7 @@ pub enum LongRun {
 /// (`this curve`).
 ///
 /// ```
-/// use aliasing_core::job::cost::{LongRun, before_run};
+/// use aliasing_core::__private::job::{LongRun, before_run};
 /// assert_eq!(before_run(30.0, "this run", false), LongRun::Start);
 /// assert!(matches!(before_run(2e5, "this run", false), LongRun::Refuse(_)));
 /// assert!(matches!(before_run(2e5, "this run", true), LongRun::Announce(_)));

@@ -79,7 +79,7 @@ pub(super) const SPANS_PER_PART: usize = 64;
 /// ```
 /// use aliasing_core::{lowweight, poly::Generator};
 /// let g: Generator = "0x104C11DB7".parse().unwrap(); // CRC-32
-/// let p = lowweight::ShapeParts::new(&g, 4, 3008).unwrap();
+/// let p = aliasing_core::__private::lowweight::ShapeParts::new(&g, 4, 3008).unwrap();
 /// let all: Vec<Vec<u32>> = (0..p.parts()).flat_map(|i| p.part(i)).collect();
 /// assert_eq!(all, lowweight::shapes(&g, 4, 3008).unwrap());
 /// ```
