@@ -39,8 +39,10 @@ fn bench(c: &mut Criterion) {
         b.iter(|| internet::p_undetected(black_box(1500), black_box(1.5e-5)).unwrap())
     });
     g.bench_function("fourier_1500B_1.5e-5", |b| {
-        let w = internet::column_counts(1500);
-        b.iter(|| internet::fourier_random(black_box(&w), black_box(1.5e-5)))
+        let w = aliasing_core::__private::internet::column_counts(1500);
+        b.iter(|| {
+            aliasing_core::__private::internet::fourier_random(black_box(&w), black_box(1.5e-5))
+        })
     });
     g.bench_function("point_9000B_1e-2", |b| {
         b.iter(|| internet::p_undetected(black_box(9000), black_box(1e-2)).unwrap())

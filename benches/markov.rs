@@ -23,11 +23,12 @@
 //!
 //! Run: `cargo bench -p aliasing-benches --bench markov`
 
+use aliasing_core::__private::markov::{butterfly, inplace, walk};
 use aliasing_core::{
     catalogue,
     channel::GilbertElliott,
     ctx::Ctx,
-    markov::{self, butterfly, gilbert, inplace, walk},
+    markov::{self, gilbert},
 };
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rayon::prelude::*;

@@ -33,12 +33,19 @@ fn bench(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(10));
     let q16 = query(16, &[12144], &[1e-5, 1e-7]);
     grp.bench_function("distance_w16_1518B", |b| {
-        b.iter(|| search::hd_histogram(black_box(&q16), &Space::All, Shard::WHOLE).unwrap())
+        b.iter(|| {
+            aliasing_core::__private::search::hd_histogram(
+                black_box(&q16),
+                &Space::All,
+                Shard::WHOLE,
+            )
+            .unwrap()
+        })
     });
     let g: Generator = "0x1A2EB".parse().unwrap();
     grp.bench_function("pud_one_w16_1518B", |b| {
         b.iter(|| {
-            search::p_undetected(
+            aliasing_core::__private::search::p_undetected(
                 black_box(&g),
                 &[12144],
                 &[1e-5, 1e-7],

@@ -14,7 +14,7 @@
 //!
 //! Run: `cargo bench -p aliasing-benches --bench stack`
 
-use aliasing_core::joint::JointModel;
+use aliasing_core::__private::joint::JointModel;
 use aliasing_core::layout::{Frame, Payload};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;

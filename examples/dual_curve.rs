@@ -31,7 +31,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "# {} {}: cycle method {:?}",
         crc.name(),
         g.full_string(),
-        dual::cycle_method(&g)
+        // which walker the dual pass takes (internal, not a stable API)
+        aliasing_core::__private::dual::cycle_method(&g)
     );
     println!("bits,ber,p_undetected,p_alias_given_error");
     for d in &duals {

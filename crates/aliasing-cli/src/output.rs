@@ -16,9 +16,9 @@ pub struct OutPath(PathBuf);
 
 impl OutPath {
     /// Checks `s` as a file to write (see the type;
-    /// [`aliasing_core::atomic::check_writable`]).
+    /// [`aliasing_core::__private::atomic::check_writable`]).
     pub fn parse(s: &str) -> std::result::Result<OutPath, String> {
-        aliasing_core::atomic::check_writable(s).map_err(|e| e.to_string())?;
+        aliasing_core::__private::atomic::check_writable(s).map_err(|e| e.to_string())?;
         Ok(OutPath(PathBuf::from(s)))
     }
 
@@ -67,7 +67,7 @@ impl std::ops::Deref for PlotPath {
 pub fn distinct(outputs: &[(&str, Option<&OutPath>)]) -> Result<()> {
     let given: Vec<(&str, PathBuf)> = outputs
         .iter()
-        .filter_map(|(f, p)| p.map(|p| (*f, aliasing_core::atomic::resolved(p))))
+        .filter_map(|(f, p)| p.map(|p| (*f, aliasing_core::__private::atomic::resolved(p))))
         .collect();
     for (i, (fa, a)) in given.iter().enumerate() {
         if let Some((fb, _)) = given[..i].iter().find(|(_, b)| b == a) {
@@ -154,7 +154,7 @@ pub fn emit(path: Option<&Path>, text: &str) -> Result<()> {
             }
             Ok(())
         }
-        Some(p) => aliasing_core::atomic::write(p, text.as_bytes())
+        Some(p) => aliasing_core::__private::atomic::write(p, text.as_bytes())
             .with_context(|| format!("cannot write {}", p.display())),
     }
 }
@@ -167,10 +167,10 @@ pub fn allow_long(on: bool) {
 }
 
 /// Before a run estimated to take `seconds` (a cost model's estimate): the
-/// policy of [`aliasing_core::job::cost::before_run`], the announcement on
+/// policy of [`aliasing_core::__private::job::before_run`], the announcement on
 /// stderr when it is a terminal, a refusal naming `--allow-long`.
 pub fn long_run(seconds: f64, what: &str) -> Result<()> {
-    use aliasing_core::job::cost::{LongRun, before_run};
+    use aliasing_core::__private::job::{LongRun, before_run};
     use std::io::IsTerminal as _;
     match before_run(
         seconds,

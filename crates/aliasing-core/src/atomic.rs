@@ -5,7 +5,7 @@
 //!
 //! ```
 //! let path = std::env::temp_dir().join(format!("aliasing-atomic-doc-{}.txt", std::process::id()));
-//! aliasing_core::atomic::write(&path, b"done\n").unwrap();
+//! aliasing_core::__private::atomic::write(&path, b"done\n").unwrap();
 //! assert_eq!(std::fs::read(&path).unwrap(), b"done\n");
 //! std::fs::remove_file(&path).unwrap();
 //! ```

@@ -39,9 +39,11 @@ use crate::units::{Ber, Bits, MemoryBudget};
 use crate::{fletcher, internet};
 use rayon::prelude::*;
 
-/// The default set of `alias compare`: CRC-32, CRC-32C, CRC-16-CCITT,
-/// Internet, Fletcher-32, Adler-32.
-pub const DEFAULT_CHECKS: &[&str] = &[
+/// The default set of `alias compare` (its `--checks` default): CRC-32,
+/// CRC-32C, CRC-16-CCITT, Internet, Fletcher-32, Adler-32; the tests check
+/// that each name resolves.
+#[cfg(test)]
+const DEFAULT_CHECKS: &[&str] = &[
     "crc32",
     "crc32c",
     "crc16-ccitt",
@@ -63,7 +65,7 @@ fn field_bytes(check: &CheckSpec) -> u64 {
 /// field (big-endian) that makes the ones'-complement sum `0xFFFF`; `len`
 /// must be even and at least 4 (the field starts a 16-bit word, as in
 /// `alias simulate --stack internet`).
-pub fn internet_frame(data: &[u8], len: u64) -> Result<Vec<u8>> {
+pub(crate) fn internet_frame(data: &[u8], len: u64) -> Result<Vec<u8>> {
     if data.is_empty() {
         return Err(Error::Invalid("the data are empty".into()));
     }
@@ -95,7 +97,7 @@ fn internet_frame_length(len: u64) -> Result<()> {
 /// `ceil(width / 8)` bytes hold the CRC of the bytes before them
 /// (little-endian when the CRC is reflected out, as the simulator stores it);
 /// a Fletcher or Adler sum's last 2 or 4 bytes hold it, big-endian.
-pub fn verify_frame(check: &CheckSpec, frame: &[u8]) -> Result<()> {
+pub(crate) fn verify_frame(check: &CheckSpec, frame: &[u8]) -> Result<()> {
     let bad = |what: String| {
         Err(Error::Invalid(format!(
             "the {}-byte frame does not verify under {}: {what} (give the data alone with \
@@ -206,7 +208,7 @@ pub fn curve(
 /// takes them from the given data or frame. A method's own refusal (no exact
 /// method, too big) is not decided here. For refusing a comparison before
 /// any of its columns is computed.
-pub fn preflight(
+pub(crate) fn preflight(
     check: &CheckSpec,
     bytes: &[u64],
     bers: &[f64],
@@ -314,7 +316,7 @@ fn unreachable_entry<T>(check: &CheckSpec) -> Result<T> {
 /// checksum `NaN` (no cost model: its points take well under a minute at
 /// the lengths accepted), under the memory budget `budget`. For announcing
 /// a long comparison before it starts.
-pub fn estimated_seconds(
+pub(crate) fn estimated_seconds(
     check: &CheckSpec,
     bytes: &[u64],
     bers: &[f64],

@@ -15,6 +15,12 @@ use crate::poly::{Generator, reflect};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// The `crc` crate's CRC parameters, re-exported: [`CrcAlgorithm`] converts
+/// from `&Algorithm<W>` (`W` = `u8` to `u64`; a catalogue constant of that
+/// crate, such as `CRC_32_ISO_HDLC`), so its major version is this crate's.
+#[doc(no_inline)]
+pub use ::crc::Algorithm;
+
 /// A CRC algorithm: a generator plus the register conventions of the RevEng
 /// model. Immutable: built by [`CrcAlgorithm::builder`], a catalogue entry
 /// ([`crate::catalogue::Entry::algorithm`], [`crate::catalogue::resolve`]) or

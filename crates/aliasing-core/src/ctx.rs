@@ -47,10 +47,12 @@ use crate::shard::Team;
 use crate::units::MemoryBudget;
 
 /// The most worker threads a context (and a run) accepts.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub const MAX_THREADS: usize = 1024;
 
 /// A rayon pool of `threads` threads (0 = all cores), refusing more than
 /// [`MAX_THREADS`].
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
     if threads > MAX_THREADS {
         return Err(Error::Invalid(format!(
@@ -128,7 +130,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// This context running its parallel work on `threads` threads (0:
-    /// every core); more than [`MAX_THREADS`] is refused.
+    /// every core); more than 1024 is refused.
     pub fn with_threads(mut self, threads: usize) -> Result<Ctx<'a>> {
         if threads > MAX_THREADS {
             return Err(Error::Invalid(format!(

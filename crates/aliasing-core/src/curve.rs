@@ -201,7 +201,7 @@ impl Request {
     }
 }
 
-pub use crate::registry::{Cost, Domain, domain_table, domains};
+pub use crate::registry::{Cost, Domain, domains};
 
 /// The registry's ask for a curve request on the binary symmetric channel.
 fn ask(req: &Request) -> Ask<'_> {
@@ -331,7 +331,7 @@ pub fn methods() -> &'static [&'static dyn ExactMethod] {
 /// of the method it picks, the fastest that fits `budget`. `NaN` when none
 /// applies (the run then says why). For announcing a long run before it
 /// starts.
-pub fn estimated_seconds(req: &Request, method: Method, budget: MemoryBudget) -> f64 {
+pub(crate) fn estimated_seconds(req: &Request, method: Method, budget: MemoryBudget) -> f64 {
     methods()
         .iter()
         .filter(|m| method == Method::Auto || m.method() == method)
@@ -525,7 +525,7 @@ mod tests {
         );
         let d = domains();
         assert_eq!(d.len(), registry::Entry::ALL.len() + 1);
-        let t = domain_table();
+        let t = crate::registry::domain::domain_table();
         assert_eq!(t.lines().count(), d.len() + 2);
         // the dual code's stated BER range is the one it enforces
         let crc = catalogue::resolve("crc16-ccitt").unwrap();

@@ -4,7 +4,7 @@
 //!
 //! A document on the wire is a JSON object with `"kind"` (e.g. `"curve"`),
 //! `"schema"` (the version, [`SCHEMA`]) and the fields of its type. The CLI
-//! builds its JSON only by serializing these types through [`Tagged`], and
+//! builds its JSON only by serializing these types with their tags, and
 //! the plot crate reads them back with [`from_value`], choosing the type by
 //! the `kind` tag.
 //!
@@ -39,7 +39,7 @@
 //! ```
 
 mod compare;
-mod count;
+pub(crate) mod count;
 mod curve;
 mod hd;
 mod search;
@@ -48,17 +48,37 @@ pub mod text;
 mod transfer;
 mod weights;
 
-pub use compare::{Compare, CompareCheck, ComparePoint};
-pub use count::{Count, wide};
-pub use curve::{BracketDoc, BracketPoint, ChannelInfo, CheckInfo, Curve};
-pub use hd::{Hd, HdExample};
-pub use search::{HdAt, PudAt};
+pub use compare::Compare;
+pub(crate) use count::wide;
+pub use curve::{BracketDoc, Curve};
+pub use hd::Hd;
+pub use search::Search;
+pub use stack::Stack;
+pub use transfer::Transfer;
+pub use weights::Weights;
+
+// The rows of the documents (their points, checks, terms, ...): serde structs
+// named by the documents' fields and constructors, reachable here by those
+// names, hidden from the documentation (their fields are the JSON's, shown in
+// the guide's examples); not part of the stable API.
+#[doc(hidden)]
+pub use compare::{CompareCheck, ComparePoint};
+#[doc(hidden)]
+pub use count::Count;
+#[doc(hidden)]
+pub use curve::{BracketPoint, ChannelInfo, CheckInfo};
+#[doc(hidden)]
+pub use hd::HdExample;
+#[doc(hidden)]
 pub use search::{
-    Search, SearchCatalogueEntry, SearchPerLength, SearchResult, SearchStage, SearchStages,
+    HdAt, PudAt, SearchCatalogueEntry, SearchPerLength, SearchResult, SearchStage, SearchStages,
 };
-pub use stack::{JointEstimate, Stack, StackCheck, StackPoint, StackTerm};
-pub use transfer::{Bracketed, CorruptionPoint, Transfer, TransferPoint};
-pub use weights::{DualWeightCount, WeightCount, Weights};
+#[doc(hidden)]
+pub use stack::{JointEstimate, StackCheck, StackPoint, StackTerm};
+#[doc(hidden)]
+pub use transfer::{Bracketed, CorruptionPoint, TransferPoint};
+#[doc(hidden)]
+pub use weights::{DualWeightCount, WeightCount};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -81,6 +101,7 @@ pub trait Document: Serialize + DeserializeOwned {
 /// come first and the fields follow in their declared order; through
 /// `serde_json::to_value` the keys are in alphabetical order.
 #[derive(Debug, Serialize)]
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub struct Tagged<'a, D> {
     /// The document's kind, [`Document::KIND`].
     pub kind: &'static str,

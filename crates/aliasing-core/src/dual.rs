@@ -36,14 +36,15 @@
 //! assert!(pts[0].p_undetected > 0.0 && pts[0].p_undetected < 1e-20);
 //! ```
 
-mod cycles;
+pub(crate) mod cycles;
 mod lfsr;
-mod pass;
+pub(crate) mod pass;
 mod weights;
 
-pub use cycles::{CycleMethod, cycle_method};
 pub use lfsr::MAX_WIDTH;
-pub use pass::{DualPass, dual_weights, dual_weights_with};
+pub use pass::dual_weights;
+#[doc(hidden)] // internal: the simulator reaches it here (also in `crate::__private`)
+pub use pass::dual_weights_with;
 pub(crate) use pass::{memory_estimate, work_estimate};
 pub use weights::DualWeights;
 

@@ -92,7 +92,7 @@ pub(crate) const WIDTH: usize = 16;
 /// Modulus of the ones'-complement sum: `2^16 - 1`.
 pub(crate) const MODULUS: u64 = 65535;
 /// Check bits of the Internet checksum.
-pub const CHECK_BITS: u64 = 16;
+pub(crate) const CHECK_BITS: u64 = 16;
 
 /// Largest cut (flips per column) the carry chain tries before falling back.
 const MAX_CUT: usize = 64;
@@ -191,6 +191,7 @@ impl Directions {
 /// let p = aliasing_core::internet::p_undetected_coins(1500, 1.5e-5).unwrap();
 /// assert!(p > 0.0 && p < 1e-3);
 /// ```
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn p_undetected_coins(bytes: u64, p: f64) -> Result<f64> {
     bsc::check_ber(p)?;
     if bytes == 0 {
@@ -832,8 +833,9 @@ pub(crate) fn fourier_payload(up: &[u64], down: &[u64], p: f64) -> f64 {
     Spectrum::new(up.len(), p).mixed(&vec![0; up.len()], up, down, 0)
 }
 
-mod field;
-pub use field::{p_undetected, p_undetected_mixed};
+pub(crate) mod field;
+pub use field::p_undetected;
+pub(crate) use field::p_undetected_mixed;
 
 #[cfg(test)]
 mod tests;

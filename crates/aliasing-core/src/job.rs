@@ -10,7 +10,7 @@
 //! | [`CurveJob`] | [`Curve`](crate::document::Curve) | `alias curve` (CRCs to 32 bits, checksums) |
 //! | [`CompareJob`] | [`Compare`](crate::document::Compare) | `alias compare` |
 //! | [`HdJob`] | [`Hd`](crate::document::Hd) | `alias hd` |
-//! | [`SearchJob`] | [`Search`](crate::document::Search) | `alias search` (its shard files and merge in [`search`]) |
+//! | [`SearchJob`] | [`Search`](crate::document::Search) | `alias search` (its shard files and merge beside it) |
 //!
 //! ```
 //! use aliasing_core::ctx::{Ctx, Job};
@@ -21,12 +21,12 @@
 //! ```
 
 mod compare;
-pub mod cost;
+pub(crate) mod cost;
 mod curve;
 mod hd;
-pub mod search;
+pub(crate) mod search;
 
 pub use compare::CompareJob;
 pub use curve::{CurveBuilder, CurveJob, GivenBytes};
 pub use hd::HdJob;
-pub use search::SearchJob;
+pub use search::{SearchJob, SearchOutcome};

@@ -12,7 +12,7 @@
 //! position: the CRC covers the whole frame with its field at the end and
 //! processes bits in wire order, so wire bit `j` of an `n`-bit frame is the
 //! coefficient of `x^(n-1-j)` (Ethernet: bytes least significant bit first,
-//! CRC-32/ISO-HDLC reflected). [`JointModel::new`] checks this on a real
+//! CRC-32/ISO-HDLC reflected). The joint model checks this on a real
 //! frame and refuses a layout where it does not hold.
 //!
 //! Codeword *shapes* ([`crate::lowweight::shapes`]) slide over the frame.
@@ -55,7 +55,7 @@
 //! `65534/2 * 65536^-m < 2^(15 - 16m)`. A pattern that flips no field bit
 //! does not depend on `F` at all, so its probability is exact; one that
 //! does is within `2^(15-16m)` of the model, with `m` at least the check's
-//! random words minus `w - 1`. [`Term::model_error`] carries that bound
+//! random words minus `w - 1`. Each term's model error carries that bound
 //! (summed over the patterns that touch a field) into the bracket. For
 //! weights up to 5 it is below 1e-160 once the check has 40 random words
 //! (frames of 138 bytes or more in `ethernet-tcp`); tiny frames state it.
@@ -70,7 +70,7 @@
 //! low + R]`, each widened by the field model's bound where that is not 0.
 //!
 //! ```
-//! use aliasing_core::joint::JointModel;
+//! use aliasing_core::__private::joint::JointModel; // internal: not a stable API
 //! use aliasing_core::layout::{Frame, Payload};
 //! let f = Frame::new("ethernet-tcp", 600, Payload::Random).unwrap();
 //! let m = JointModel::new(&f).unwrap();
@@ -90,28 +90,29 @@ use crate::poly::Generator;
 use rayon::prelude::*;
 
 mod coins;
-mod model;
+pub(crate) mod model;
 mod pass;
-mod plan;
-mod single;
+pub(crate) mod plan;
+pub(crate) mod single;
 mod stack;
-mod uniform;
+pub(crate) mod uniform;
 use coins::*;
-pub use model::{JointModel, RoleCache};
-pub use plan::{FrameTally, JointPlan, SAMPLE_CHUNK, SampleTally, TermTally};
-pub use single::internet_p_undetected;
+pub(crate) use model::{JointModel, RoleCache};
+pub(crate) use plan::{FrameTally, JointPlan, SampleTally, TermTally};
+pub(crate) use single::internet_p_undetected;
 pub use stack::{JointMethod, JointOptions, JointPoint, JointStack};
-pub use uniform::{escape_at_half, uniform_pass_probability};
+pub(crate) use uniform::escape_at_half;
 
 /// Most Internet checksums a stack may have beside its CRC.
-pub const MAX_CHECKS: usize = 4;
+pub(crate) const MAX_CHECKS: usize = 4;
 
 /// Most random payload bits one pattern may flip (its coins are enumerated).
-pub const MAX_COINS: usize = 16;
+pub(crate) const MAX_COINS: usize = 16;
 
 const MODULUS: i64 = 65535;
 
 /// The denominator of [`JointModel::pass_count`]: `65535 * 2^16`.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub const PASS_SCALE: u64 = 65535 << MAX_COINS;
 
 /// How a flip of one bit changes one checksum's sum.
@@ -133,6 +134,7 @@ type BitRole = [Option<(u8, Dir)>; MAX_CHECKS];
 
 /// One weight's share of the joint escape.
 #[derive(Debug, Clone, PartialEq)]
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub struct Term {
     /// Codeword weight `w`.
     pub weight: u32,

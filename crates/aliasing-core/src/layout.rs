@@ -38,7 +38,7 @@
 //!   named `FCS ...` here);
 //! - `fletcher16`, `fletcher32`, `adler32`: random data, then that sum. The
 //!   simulator runs these; the exact joint computation
-//!   ([`crate::joint::JointModel::new`]) refuses them with its reason.
+//!   ([`crate::joint`]) refuses them with its reason.
 //!
 //! **Checks.** Each check of a frame is a [`CheckDef`]: *what* it computes
 //! is its [`CheckSpec`](crate::check::CheckSpec), a value of the one name table of checks

@@ -22,7 +22,6 @@
 //! - [`dual`], [`weights`], [`highprec`]: exact `P_ud` from the dual code's
 //!   weights (MacWilliams), up to 32-bit CRCs.
 //! - [`lowweight`]: low-weight codewords by meet-in-the-middle, HD profiles.
-//! - [`parse`]: the one syntax of counts, length lists, BER lists, sizes.
 //! - [`units`]: typed BER, lengths in bits or bytes, the memory budget.
 //! - [`curve`]: exact aliasing curves of CRCs: the [`curve::ExactMethod`]
 //!   trait (a new exact method goes here), `auto`, one-point [`curve::escape`].
@@ -87,14 +86,21 @@
 //!
 //! ## What is not public
 //!
-//! Kernels and internals are private or `#[doc(hidden)]`: the Markov
-//! chain's step kernels and CPU dispatch (`markov::walk`,
-//! `markov::butterfly`, `markov::inplace`, `markov::cpu`,
-//! `markov::gilbert::fused`), the carry chain and Fourier sums behind
-//! [`internet`], the LFSR tables of [`dual`], fixed-point helpers of
-//! [`highprec`], and `atomic` (atomic file writes). Hidden items are public
-//! only so that the benches and the sibling crates reach them; they may
-//! change without notice. A command's computation is a job ([`ctx::Job`])
+//! Kernels and internals are private or hidden. What the sibling crates
+//! (`aliasing-sim`, the CLI, the plots, the Python module) and the benches
+//! need of them has one door, the hidden module `aliasing_core::__private`,
+//! whose modules mirror the crate's: the Markov chain's step kernels and
+//! CPU dispatch (`markov::walk`, `butterfly`, `inplace`, `cpu`,
+//! `gilbert::fused`), the Internet checksum's Fourier sums, the dual pass by
+//! shards, the joint computation's model and sampling plan, the search's
+//! shard files, the `_with` (progress) forms of the low-weight searches,
+//! tuning limits, the CLI's text helpers and long-run guard, atomic file
+//! writes, and `parse` (the command line's value syntax). Items marked
+//! `#[doc(hidden)]` in a public module stay reachable at their own path
+//! too; the rows of the result documents (`document::CheckInfo`,
+//! `document::StackPoint`, ...: the field types of the documented
+//! documents, whose fields are the JSON's) and `parse` are named there. None
+//! of it is part of the stable API: it may change without notice. A command's computation is a job ([`ctx::Job`])
 //! run in a [`ctx::Ctx`]; a long computation outside a job takes the
 //! context too (`f(.., ctx: &Ctx)`), and honours its memory budget and
 //! progress watcher. The memory budget is read from the environment
@@ -102,8 +108,7 @@
 //! ([`ctx::Ctx::from_env`], [`ctx::Ctx::default`]).
 #![warn(missing_docs)]
 
-#[doc(hidden)] // internal: atomic writes for the CLI and the simulator
-pub mod atomic;
+mod atomic;
 pub mod bracket;
 pub mod bsc;
 pub mod burst;
@@ -128,6 +133,7 @@ pub mod joint;
 pub mod layout;
 pub mod lowweight;
 pub mod markov;
+#[doc(hidden)] // the command line's value syntax (the CLI's; also `__private::parse`)
 pub mod parse;
 pub mod poly;
 pub mod progress;
@@ -141,7 +147,18 @@ pub use lowweight::trinomial;
 pub mod units;
 pub mod weights;
 
+/// The one door to internals for the sibling crates and the benches: not
+/// part of the stable API (see "What is not public" above).
+#[doc(hidden)]
+pub mod __private;
+
 pub use error::{Error, Limit, Param, Result, StackRule};
+
+/// Exact unsigned big integers (`dashu_int::UBig`, re-exported): the counts of
+/// codewords ([`weights::WeightDistribution::counts`],
+/// [`joint::JointStack::a`], the `weights` document) that can exceed 128 bits.
+#[doc(no_inline)]
+pub use dashu_int::UBig;
 
 /// The crate's README, whose example runs as a doc test.
 #[doc = include_str!("../README.md")]

@@ -23,31 +23,36 @@ use crate::poly::Generator;
 use crate::progress::{Batch, Progress, Silent};
 use rayon::prelude::*;
 
-mod hd;
-mod shapes;
-mod span;
+pub(crate) mod hd;
+pub(crate) mod shapes;
+pub(crate) mod span;
 mod table;
 pub mod trinomial;
 pub(crate) mod zech;
 
-pub use hd::*;
-pub use shapes::*;
-pub use span::*;
+pub use hd::{
+    HdEntry, HdProfile, HdSearch, HdStop, hd_profile, hd_profile_up_to, hd_profile_within,
+};
+pub use shapes::shapes;
+pub use span::weight_counts;
+// the rest of the submodules, for the crate (the benches and siblings reach
+// some through `crate::__private`)
 pub(crate) use table::*;
+pub(crate) use {hd::*, shapes::*, span::*};
 
 /// Widest generator this module accepts.
-pub const MAX_WIDTH: u32 = 64;
+pub(crate) const MAX_WIDTH: u32 = 64;
 
 /// Largest number of hash probes a search may take before it is refused.
-pub const WORK_LIMIT: f64 = 2e10;
+pub(crate) const WORK_LIMIT: f64 = 2e10;
 
 /// Longest length [`span_counts`] accepts (its tables take at least 40 bytes
 /// a bit; the work limit stops weight 4 far below this).
-pub const MAX_SPAN_LEN: u64 = 1 << 24;
+pub(crate) const MAX_SPAN_LEN: u64 = 1 << 24;
 
 /// Largest meet-in-the-middle table, in entries (with its slots at load 1/4
 /// to 1/2 and its presence filter, at most about 2.5 GiB).
-pub const TABLE_LIMIT: usize = 1 << 25;
+pub(crate) const TABLE_LIMIT: usize = 1 << 25;
 
 fn check_width(g: &Generator) -> Result<()> {
     if g.width() > MAX_WIDTH {
@@ -60,7 +65,7 @@ fn check_width(g: &Generator) -> Result<()> {
 }
 
 /// `x^i mod g` for `i < count`.
-pub fn syndromes(g: &Generator, count: usize) -> Vec<u64> {
+pub(crate) fn syndromes(g: &Generator, count: usize) -> Vec<u64> {
     let mut out = Vec::with_capacity(count);
     let mut s = 1u64 & g.mask();
     if g.width() == 0 {

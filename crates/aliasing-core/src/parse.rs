@@ -128,6 +128,7 @@ pub fn byte_lengths(spec: &str) -> Result<Vec<u64>> {
 /// The largest length accepted, in the list's unit (bits or bytes): no exact
 /// method finishes beyond it (the chain is `O(n 2^r)`, the dual code and
 /// the checksum methods `O(n)` per point at best).
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub const MAX_LENGTH: u64 = 1_000_000_000;
 
 fn num(s: &str, item: &str) -> Result<u64> {
@@ -156,6 +157,7 @@ where
 }
 
 /// The largest value of each count type, for the out-of-range message.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub mod num_bound {
     /// An unsigned integer type with its largest value as a `u64`.
     pub trait Bounded {

@@ -315,6 +315,7 @@ impl Generator {
 }
 
 /// Reverses the low `width` bits of `v`.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn reflect(v: u64, width: u32) -> u64 {
     if width == 0 {
         return 0;

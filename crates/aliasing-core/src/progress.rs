@@ -12,8 +12,8 @@
 //! ([`crate::ctx::Ctx::progress`]: `markov::solve`, `dual::dual_weights`,
 //! `bracket::brackets`, ...) or, where it has no context yet, as the last
 //! argument of a `_with` form (`lowweight::hd_profile_with`, ...); a silent
-//! context, or the form without the suffix, watches with [`Silent`]. [`Batch`] turns per-step counts
-//! into block-sized reports; [`Record`] keeps what a computation reported
+//! context, or the form without the suffix, watches with [`Silent`]. A batch turns per-step counts
+//! into block-sized reports inside the crate; a record keeps what a computation reported
 //! (the tests use it to check that the advances of every stage add up to
 //! its announced total).
 //!
@@ -95,7 +95,7 @@ impl<P: Progress + ?Sized> Progress for &P {
 /// passes the count on every `every` units; the rest goes on [`Batch::flush`]
 /// or when the batch is dropped. For loops whose steps are too short to
 /// report one by one.
-pub struct Batch<'a> {
+pub(crate) struct Batch<'a> {
     to: &'a dyn Progress,
     pending: u64,
     every: u64,
@@ -137,6 +137,7 @@ impl Drop for Batch<'_> {
 
 /// One stage as a [`Record`] saw it.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub struct Stage {
     /// What a unit is.
     pub name: String,
@@ -161,6 +162,7 @@ pub struct Stage {
 /// assert_eq!(r.names(), ["passes"]);
 /// ```
 #[derive(Debug, Default)]
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub struct Record {
     stages: std::sync::Mutex<Vec<Stage>>,
     finished: std::sync::atomic::AtomicBool,

@@ -33,11 +33,14 @@
 //! # Ok::<(), aliasing_core::Error>(())
 //! ```
 
-mod domain;
+pub(crate) mod domain;
 pub(crate) mod refusal;
 
-pub use domain::{Domain, domain_table, domains};
-pub use refusal::{DUAL_MAX_BER, Entry, Placement, Refusal};
+#[cfg(test)]
+use domain::domain_table; // the tests' (the crate reaches it as `domain::domain_table`)
+pub use domain::{Domain, domains};
+pub(crate) use refusal::DUAL_MAX_BER;
+pub use refusal::{Entry, Placement, Refusal};
 
 use crate::channel::GilbertElliott;
 use crate::check::CheckSpec;
@@ -661,7 +664,8 @@ fn dual_cost(g: &Generator, lengths: &[u64], bers: usize) -> Cost {
 /// `auto`: the entry that computes `ask` exactly, among those that accept
 /// it and fit `budget` the one of lowest rank, then lowest estimated time
 /// (the first listed on a tie). Entries giving bounds only
-/// ([`Entry::Bracket`]) are left out: see [`choose_or_bracket`].
+/// ([`Entry::Bracket`]) are left out: a CRC wider than the dual code takes
+/// a certified bracket ([`crate::bracket`]).
 ///
 /// When none accepts: the most telling refusal (a number or placement
 /// outside a domain before a channel, before "not its check"; the first
@@ -678,6 +682,7 @@ pub fn choose(ask: &Ask<'_>, budget: MemoryBudget) -> Result<Entry> {
 /// [`choose`], with the certified bracket as the last resort: the answer
 /// for a CRC wider than the dual code (33 to 64 bits) on a binary
 /// symmetric channel.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn choose_or_bracket(ask: &Ask<'_>, budget: MemoryBudget) -> Result<Entry> {
     choose_among(ask, budget, Entry::ALL.iter().copied())
 }
@@ -750,6 +755,7 @@ fn no_entry(ask: &Ask<'_>) -> Refusal {
 /// where no entry applies; a placed CRC that only the simulator's syndrome
 /// chain reaches is refused here too. The choice and the computation are
 /// held to one memory budget, `budget` (a context's [`crate::ctx::Ctx::budget`]).
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn placed_p_undetected(
     frame: &Frame,
     i: usize,

@@ -10,7 +10,7 @@
 //!
 //! Stages, cheapest first:
 //! 1. **distance**: the minimum distance at every length
-//!    ([`distance::min_distances`]); candidates below `min_hd` drop out;
+//!    (by syndromes); candidates below `min_hd` drop out;
 //! 2. **P_ud**: exact `P_ud` at every (length, BER) by the dual code's weights
 //!    ([`crate::dual::dual_weights`], `O(2^r)` a length, widths up to 32) and
 //!    the high-precision MacWilliams sum ([`crate::highprec::p_undetected`]).
@@ -39,7 +39,7 @@
 //! assert_eq!(best.min_hd, 4); // HD 4 at 10 data bits needs (x+1) p(x), p primitive
 //! ```
 
-pub mod distance;
+pub(crate) mod distance;
 
 use crate::ctx::Ctx;
 use crate::error::{Error, Limit, Result};
@@ -55,7 +55,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// Widest generator the search ranks (the `P_ud` stage uses the dual code).
-pub const MAX_WIDTH: u32 = 32;
+pub(crate) const MAX_WIDTH: u32 = 32;
 
 /// What the ranking optimises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -81,7 +81,7 @@ impl Objective {
 /// A search request.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Query {
-    /// CRC width `r` (2 to [`MAX_WIDTH`]).
+    /// CRC width `r` (2 to 32).
     pub width: u32,
     /// Codeword lengths in bits, check bits included, each above `width`,
     /// strictly increasing.
@@ -265,6 +265,7 @@ impl Ranked {
 /// Time and count of one stage.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub struct StageStats {
     /// Candidates that went through the stage.
     pub generators: u64,
@@ -344,6 +345,7 @@ impl Partial {
 /// Exact `P_ud[length][ber]` of `g` at the query's lengths and BERs, by the
 /// dual code's weight distribution and the high-precision MacWilliams sum,
 /// held to the context's memory budget.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn p_undetected(
     g: &Generator,
     lengths: &[u64],
@@ -452,7 +454,7 @@ const PILOT_MIN: u64 = 1024;
 /// `top` 0, else `top`). A measured cost model, not a bound; `NaN` where
 /// the shard has under 1024 candidates (there the pilot's own `P_ud` would
 /// be a tenth or more of the work, done twice).
-pub fn estimate_seconds(
+pub(crate) fn estimate_seconds(
     query: &Query,
     space: &Space,
     shard: Shard,
@@ -495,6 +497,7 @@ pub fn estimate_seconds(
 
 /// How many candidates of the shard have each minimum distance (the
 /// distance stage only): the best distance reachable at the lengths.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn hd_histogram(query: &Query, space: &Space, shard: Shard) -> Result<BTreeMap<u32, u64>> {
     let (all, _) = distance_stage(query, space, shard, &Silent)?;
     let mut h = BTreeMap::new();
@@ -592,6 +595,7 @@ pub fn run(query: &Query, space: &Space, shard: Shard, ctx: &Ctx) -> Result<Part
 
 /// For each result, the index of an earlier result that is its reciprocal
 /// (the same code read backwards, so the same distances and `P_ud`).
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn reciprocal_of(results: &[Ranked]) -> Vec<Option<usize>> {
     results
         .iter()

@@ -16,7 +16,7 @@
 //! A shard serializes as a map `{"index": i, "count": n}` (search shard
 //! files); the simulator's shard and checkpoint files and the `search`
 //! result document store it as a pair `[i, n]`, through the serde adapter
-//! [`as_pair`] at their field. Both forms are those files' forms from before
+//! `as_pair` at their field. Both forms are those files' forms from before
 //! the two were one type, byte for byte.
 //!
 //! [`Team`] is a group of processes (MPI ranks) sharing one computation,
@@ -123,6 +123,7 @@ impl std::str::FromStr for Shard {
 /// Serde adapter, `#[serde(with = "aliasing_core::shard::as_pair")]`: a
 /// [`Shard`] as the pair `[index, count]`. Reading does not check the
 /// shard: the reader does, with [`Shard::checked`], and words its own error.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub mod as_pair {
     use super::Shard;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};

@@ -119,7 +119,7 @@ impl Bits {
 /// method (Markov chain, dual code, syndrome tables).
 ///
 /// [`MemoryBudget::from_env`] reads [`MEMORY_LIMIT_ENV`]
-/// (`ALIAS_MEMORY_LIMIT`, e.g. `8G`), else takes [`MEMORY_FRACTION`] of the
+/// (`ALIAS_MEMORY_LIMIT`, e.g. `8G`), else takes 80% of the
 /// available memory; the CLI's `--memory` sets it with [`MemoryBudget::parse`].
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
 pub struct MemoryBudget(f64);
@@ -145,7 +145,7 @@ pub const MEMORY_LIMIT_ENV: &str = "ALIAS_MEMORY_LIMIT";
 
 /// Share of the available memory (`MemAvailable` in `/proc/meminfo`) a run
 /// may use when [`MEMORY_LIMIT_ENV`] is not set.
-pub const MEMORY_FRACTION: f64 = 0.8;
+pub(crate) const MEMORY_FRACTION: f64 = 0.8;
 
 impl MemoryBudget {
     /// A budget of `bytes` bytes (positive and finite, else an error).
@@ -176,7 +176,7 @@ impl MemoryBudget {
     }
 
     /// [`MEMORY_LIMIT_ENV`] if set (an error if malformed), else
-    /// [`MEMORY_FRACTION`] of `MemAvailable` (of `MemTotal` if that is
+    /// 80% of `MemAvailable` (of `MemTotal` if that is
     /// missing; 4 GiB where `/proc/meminfo` cannot be read).
     pub fn from_env() -> Result<MemoryBudget> {
         if let Ok(s) = std::env::var(MEMORY_LIMIT_ENV) {
@@ -189,7 +189,7 @@ impl MemoryBudget {
         Ok(Self::available())
     }
 
-    /// [`MEMORY_FRACTION`] of `MemAvailable` (of `MemTotal` if that is
+    /// 80% of `MemAvailable` (of `MemTotal` if that is
     /// missing; 4 GiB where `/proc/meminfo` cannot be read), ignoring
     /// [`MEMORY_LIMIT_ENV`].
     pub fn available() -> MemoryBudget {

@@ -9,11 +9,12 @@
 //! `A_w = 2^-r * sum_j B_j K_w(j; n)`, with the Krawtchouk polynomial
 //! `K_w(j; n) = sum_k (-1)^k C(j, k) C(n - j, w - k)`.
 //!
-//! Every step here is exact integer arithmetic; [`macwilliams`] checks that
+//! Every step here is exact integer arithmetic; the MacWilliams transform checks that
 //! each `A_w` is a non-negative integer and that `A_0 = 1`.
 //!
 //! ```
-//! use aliasing_core::weights::{DualWeights, macwilliams};
+//! use aliasing_core::__private::weights::macwilliams; // internal: not a stable API
+//! use aliasing_core::weights::DualWeights;
 //! // The dual of the [3,1] repetition code x^2+x+1 (r = 2, n = 3) is the
 //! // even-weight code: B_0 = 1, B_2 = 3.
 //! let b = DualWeights { bits: 3, width: 2, counts: vec![1, 0, 3, 0] };
@@ -75,8 +76,8 @@ pub struct WeightDistribution {
 
 /// In JSON: `bits`, `weights` as the `weights` document lists them
 /// (`[{"w": 0, "count": 1}, ...]`, every weight from 0, each count exact:
-/// a number up to 2^53, a decimal string above, as
-/// [`crate::document::Count`]), and `dual`, the dual code's
+/// a number up to 2^53, a decimal string above, as in the `weights`
+/// document), and `dual`, the dual code's
 /// [`DualWeights`] (`null` unless the dual method was used).
 ///
 /// ```
@@ -109,6 +110,7 @@ impl serde::Serialize for WeightDistribution {
 }
 
 /// Whether [`distribution`] counts with the dual code for these arguments.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn uses_dual(
     g: &Generator,
     bits: u64,
@@ -141,6 +143,7 @@ const SECONDS_PER_PROBE: f64 = 12e-9;
 /// [`lowweight`] refuses them beyond its limit) at a measured cost per
 /// probe. `NaN` with the dual method (at most `2^32` dual words, well
 /// under a minute) or arguments [`distribution`] refuses.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn estimated_seconds(
     g: &Generator,
     bits: u64,
@@ -164,6 +167,7 @@ pub fn estimated_seconds(
 /// The distribution [`distribution`] gives by the dual method, from the
 /// dual weights `d` (of one length, however they were counted: in one pass
 /// or merged from [`dual::DualPass`] shards).
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn from_dual(d: DualWeights, max_weight: u64) -> Result<WeightDistribution> {
     let counts = macwilliams(&d, max_weight.min(d.bits) as usize)?;
     Ok(WeightDistribution {
@@ -178,8 +182,8 @@ pub fn from_dual(d: DualWeights, max_weight: u64) -> Result<WeightDistribution> 
 /// `want_dual`, the dual method is required and its `B_w` are returned too.
 ///
 /// In `ctx`: its memory budget (the dual method) and its progress (the
-/// stage of [`dual::dual_weights_with`] with the dual method, else one
-/// stage of [`lowweight::weight_counts`] per weight).
+/// stage `"dual-code windows"` with the dual method, else one stage
+/// `"weight-w spans"` per weight).
 ///
 /// ```
 /// use aliasing_core::{ctx::Ctx, poly::Generator, weights::{distribution, WeightMethod}};
@@ -274,6 +278,7 @@ pub(crate) fn krawtchouk(n: u64, w: u64, j: u64) -> IBig {
 }
 
 /// The binomial coefficient `C(n, k)` as an exact integer.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn binomial(n: u64, k: u64) -> UBig {
     if k > n {
         return UBig::ZERO;
@@ -292,6 +297,7 @@ pub fn binomial(n: u64, k: u64) -> UBig {
 /// Fails (with [`Error::Invalid`]) if some `A_w` is not a non-negative
 /// integer or `A_0 != 1`, which can only mean `dual` is not the dual
 /// distribution of a linear code with `2^width` dual words.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn macwilliams(dual: &DualWeights, max_w: usize) -> Result<Vec<UBig>> {
     let n = dual.bits;
     let max_w = max_w.min(n as usize);

@@ -314,14 +314,16 @@ pub fn write_figure(fig: &Figure, path: &Path, format: Format, size: (u32, u32))
         });
     }
     match format {
-        Format::Svg => aliasing_core::atomic::write(path, svg_string(fig, size)?.as_bytes())
-            .map_err(|error| PlotError::Io {
-                path: path.to_path_buf(),
-                error,
-            }),
+        Format::Svg => {
+            aliasing_core::__private::atomic::write(path, svg_string(fig, size)?.as_bytes())
+                .map_err(|error| PlotError::Io {
+                    path: path.to_path_buf(),
+                    error,
+                })
+        }
         Format::Png => {
             let png = encode_png(&rgb_pixels(fig, size)?, size)?;
-            aliasing_core::atomic::write(path, &png).map_err(|error| PlotError::Io {
+            aliasing_core::__private::atomic::write(path, &png).map_err(|error| PlotError::Io {
                 path: path.to_path_buf(),
                 error,
             })

@@ -104,7 +104,7 @@ use crate::exact_sum::ExactSum;
 use crate::rare::{Lookup, RareEstimate, widest_crc};
 use crate::run::Plan;
 use crate::stream::{chunk_rng, unit_f64};
-use aliasing_core::joint::JointModel;
+use aliasing_core::__private::joint::JointModel;
 use aliasing_core::markov::gilbert;
 use aliasing_core::{Error, Limit, Result};
 use rand_xoshiro::Xoshiro256PlusPlus;

@@ -17,8 +17,8 @@
 use crate::channel::Channel;
 use crate::run::Plan;
 use crate::sparse::{crc_bit_table, crc_wire_table};
+use aliasing_core::__private::markov::walk::escape_of_translations;
 use aliasing_core::ctx::Ctx;
-use aliasing_core::markov::walk::escape_of_translations;
 use aliasing_core::registry::{self, Ask, Entry};
 use aliasing_core::units::{Ber, Bits};
 
@@ -98,7 +98,8 @@ pub fn exact_values(plan: &Plan, ctx: &Ctx) -> ExactValues {
                 let alg = c.crc().expect("the registry placed a CRC");
                 let bits = (8 * c.field_len as u32).max(alg.width());
                 let wire = crc_wire_table(f, c);
-                aliasing_core::markov::gilbert::escape_of_translations(bits, &wire, ge).ok()
+                aliasing_core::__private::markov::gilbert::escape_of_translations(bits, &wire, ge)
+                    .ok()
             }
             (Entry::PlacedInternet, registry::Channel::Bsc(b)) => {
                 internet_exact(plan, &c.ranges, c.field, c.constant, b[0].get())
@@ -134,9 +135,10 @@ pub fn internet_exact(
 ) -> Option<f64> {
     use aliasing_core::bsc;
     let f = &plan.frame;
-    let (n_cov, p_cov) =
-        aliasing_core::joint::internet_p_undetected(f, "Internet", ranges, field, constant, ber)
-            .ok()?;
+    let (n_cov, p_cov) = aliasing_core::__private::joint::internet_p_undetected(
+        f, "Internet", ranges, field, constant, ber,
+    )
+    .ok()?;
     let rest = f.n_bits() - n_cov;
     Some(p_cov + bsc::p_clean(n_cov, ber) * bsc::p_error(rest, ber))
 }

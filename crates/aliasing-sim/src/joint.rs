@@ -37,12 +37,11 @@
 //! ```
 
 use crate::shard::{self, Checkpoint, Drive, ShardFile, Tally};
+use aliasing_core::__private::joint::{FrameTally, JointModel, JointPlan};
 use aliasing_core::bsc;
 use aliasing_core::ctx::{Ctx, Job};
 use aliasing_core::document::{self, JointEstimate, StackCheck, StackPoint, StackTerm};
-use aliasing_core::joint::{
-    FrameTally, JointMethod, JointModel, JointOptions, JointPlan, JointStack,
-};
+use aliasing_core::joint::{JointMethod, JointOptions, JointStack};
 use aliasing_core::layout::{Frame, Payload};
 use aliasing_core::progress::Progress;
 use aliasing_core::shard::Shard;
@@ -592,7 +591,7 @@ fn point(
             Ok((covered_bits(f, i), 0.0))
         } else {
             let dual = st.map(|s| &s.dual);
-            aliasing_core::registry::placed_p_undetected(f, i, dual, p, budget)
+            aliasing_core::__private::registry::placed_p_undetected(f, i, dual, p, budget)
         };
         match value {
             Ok((bits, pud)) => {

@@ -32,7 +32,7 @@ use crate::interval::{binom_upper_tail, ln_binom_pmf};
 use crate::run::Plan;
 use crate::sparse::Sparse;
 use crate::stream::{below, chunk_rng, mix64};
-use aliasing_core::joint::{JointModel, PASS_SCALE};
+use aliasing_core::__private::joint::{JointModel, PASS_SCALE};
 use aliasing_core::{Error, Limit, Result};
 use rand_xoshiro::rand_core::Rng;
 use rayon::prelude::*;
@@ -498,9 +498,9 @@ impl<'a> RareWork<'a> {
             let pairs = (n as f64) * (n as f64) / 2.0;
             for k in 2..=kmax.min(5) {
                 let limit = if k == 5 {
-                    aliasing_core::lowweight::SHAPE5_PAIR_LIMIT
+                    aliasing_core::__private::lowweight::SHAPE5_PAIR_LIMIT
                 } else {
-                    aliasing_core::lowweight::SHAPE_PAIR_LIMIT
+                    aliasing_core::__private::lowweight::SHAPE_PAIR_LIMIT
                 };
                 if k >= 4 && pairs > limit {
                     break;

@@ -20,7 +20,7 @@
 //! parameters, a hash of them, the shard, how far it got and its tally,
 //! wrapped with a checksum of the whole body:
 //! `{"checksum": "<fnv1a64 hex>", "body": {...}}`. Files are written
-//! atomically ([`aliasing_core::atomic`]), so a killed run never leaves a
+//! atomically ([`aliasing_core::__private::atomic`]), so a killed run never leaves a
 //! half-written file. [`merge`] refuses, with one line, files of another kind,
 //! other parameters, unfinished shards, a shard given twice or missing.
 //!
@@ -99,7 +99,7 @@ impl<T: Tally> Tally for Vec<T> {
 /// A `u128` counter in a file, written exactly: see
 /// [`aliasing_core::document::wide`] (its one home). Use as
 /// `#[serde(with = "aliasing_sim::shard::wide")]`.
-pub use aliasing_core::document::wide;
+pub use aliasing_core::__private::document::wide;
 
 /// Where a shard stands: items done (always a prefix of its item list) and their tally.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -153,7 +153,7 @@ impl<T> Default for Drive<'_, T> {
     }
 }
 
-pub use aliasing_core::ctx::{MAX_THREADS, pool};
+pub use aliasing_core::__private::ctx::{MAX_THREADS, pool};
 
 /// Every item of a run in this process, on `threads` threads (0 = all
 /// cores), from nothing, without checkpoints: [`drive`] for library callers
@@ -297,7 +297,7 @@ pub fn drive<T: Tally + Sync>(
     Ok(state.counts)
 }
 
-pub use aliasing_core::shard::fnv1a64;
+pub use aliasing_core::__private::shard::fnv1a64;
 
 /// Hash identifying a parameter set (of its compact JSON form); an error
 /// where the parameters cannot be written as JSON.
@@ -319,7 +319,7 @@ pub struct ShardFile<P, T> {
     /// Hash identifying `params` (of their compact JSON form), checked on merge.
     pub params_hash: String,
     /// Shard `i` of `n` (1-based), in files as `[i, n]`.
-    #[serde(with = "aliasing_core::shard::as_pair")]
+    #[serde(with = "aliasing_core::__private::shard::as_pair")]
     pub shard: Shard,
     /// `true` when the shard ran to the end.
     pub complete: bool,
@@ -426,7 +426,7 @@ impl<P: Serialize + DeserializeOwned, T: Serialize + DeserializeOwned> ShardFile
 
     /// Writes the file atomically (temporary file, fsync, rename).
     pub fn write(&self, path: &Path) -> Result<()> {
-        aliasing_core::atomic::write(path, self.to_text()?.as_bytes())
+        aliasing_core::__private::atomic::write(path, self.to_text()?.as_bytes())
             .map_err(|e| Error::Invalid(format!("cannot write {}: {e}", path.display())))
     }
 }

@@ -13,8 +13,8 @@
 use crate::dense::{Dense, random_byte};
 use crate::stack::{Frame, Payload};
 use crate::stream::frame_key;
+use aliasing_core::__private::poly::reflect;
 use aliasing_core::layout::CheckDef;
-use aliasing_core::poly::reflect;
 
 /// Per-position tables of a frame layout.
 pub struct Sparse<'a> {

@@ -44,10 +44,11 @@
 
 use crate::corruption::{self, Corruption, Digest, Miss};
 use crate::joint::{self, StackParams, StackWork};
+use aliasing_core::__private::joint::{FrameTally, JointPlan};
 use aliasing_core::bsc;
 use aliasing_core::ctx::{Ctx, Job};
 use aliasing_core::document::{Bracketed, JointEstimate, StackPoint, Transfer, TransferPoint};
-use aliasing_core::joint::{FrameTally, JointPlan, JointStack};
+use aliasing_core::joint::JointStack;
 use aliasing_core::layout::{Inner, StackSpec};
 use aliasing_core::progress::Progress;
 use aliasing_core::weights::DualWeights;

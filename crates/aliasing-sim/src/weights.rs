@@ -21,10 +21,10 @@
 //! ```
 
 use crate::shard::{Checkpoint, Drive, ShardFile, drive};
+use aliasing_core::__private::dual::DualPass;
 use aliasing_core::crc::CrcAlgorithm;
 use aliasing_core::ctx::{Ctx, Job};
 use aliasing_core::document::{DualWeightCount, WeightCount, Weights};
-use aliasing_core::dual::DualPass;
 use aliasing_core::shard::Shard;
 use aliasing_core::weights::{self, WeightDistribution, WeightMethod};
 use aliasing_core::{Error, Result, catalogue};
@@ -110,7 +110,7 @@ impl WeightsJob {
     /// method, which announces nothing).
     pub fn estimated_seconds(&self) -> f64 {
         let p = &self.params;
-        weights::estimated_seconds(
+        aliasing_core::__private::weights::estimated_seconds(
             &self.crc.generator(),
             p.bits,
             p.max_weight,
@@ -123,7 +123,7 @@ impl WeightsJob {
     /// count does not use the dual code.
     pub fn pass(&self, shard: Shard) -> Result<WeightsPass> {
         let p = &self.params;
-        if !weights::uses_dual(
+        if !aliasing_core::__private::weights::uses_dual(
             &self.crc.generator(),
             p.bits,
             p.max_weight,
@@ -235,7 +235,7 @@ impl Job for WeightsPass {
 /// The document of the whole pass's tally.
 fn report(crc: &CrcAlgorithm, p: &Params, pass: &DualPass, tally: &[Vec<u64>]) -> Result<Weights> {
     let d = pass.finish(tally)?.remove(0);
-    let dist = weights::from_dual(d, p.max_weight)?;
+    let dist = aliasing_core::__private::weights::from_dual(d, p.max_weight)?;
     Ok(document(crc, p, &dist))
 }
 

@@ -1,9 +1,9 @@
 //! `alias hd`: the Hamming-distance profile of a CRC in Koopman's notation.
 
 use crate::output::PlotPath;
+use aliasing_core::catalogue;
 use aliasing_core::ctx::Job;
 use aliasing_core::job::HdJob;
-use aliasing_core::{catalogue, lowweight};
 use anyhow::Result;
 
 /// Arguments of `alias hd`.
@@ -24,7 +24,7 @@ pub struct Args {
     /// Hash probes the meet-in-the-middle searches may spend in all (about
     /// 1e8 a second on one core). Where they run out, the output says which
     /// HDs were settled and up to which length the next one was searched.
-    #[arg(long, default_value_t = lowweight::DEFAULT_BUDGET)]
+    #[arg(long, default_value_t = aliasing_core::__private::lowweight::DEFAULT_BUDGET)]
     pub budget: f64,
     #[command(flatten)]
     pub print: crate::output::Print,

@@ -7,9 +7,10 @@ use crate::args::parse_bers;
 use crate::output;
 use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
+use aliasing_core::__private::job::{self as search, ShardFile};
 use aliasing_core::ctx::Job;
 use aliasing_core::document::Search;
-use aliasing_core::job::search::{self, SearchJob, ShardFile};
+use aliasing_core::job::SearchJob;
 use aliasing_core::search::{Objective, Query};
 use aliasing_sim::shard::Team;
 use anyhow::{Context, Result, bail};
@@ -168,7 +169,7 @@ fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
         return Ok(()); // a rank other than 0
     };
     if let Some(out) = &a.out {
-        aliasing_core::atomic::write(out, file.to_text()?.as_bytes())
+        aliasing_core::__private::atomic::write(out, file.to_text()?.as_bytes())
             .with_context(|| format!("cannot write {}", out.display()))?;
     }
     emit(&a, &doc)

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 /// read-only. Nothing is created.
 ///
 /// ```
-/// use aliasing_core::atomic::check_writable;
+/// use aliasing_core::__private::atomic::check_writable;
 /// let dir = std::env::temp_dir();
 /// assert!(check_writable(&dir.join("result.json").display().to_string()).is_ok());
 /// assert!(check_writable(&dir.display().to_string()).is_err());

@@ -219,7 +219,7 @@ impl Document for Stack {
 /// the bracket is given), its 95% `interval` as `[low, high]`, `exact`, and
 /// the `method` as a snake_case tag (`no_error`, `enumerated`, `sampled`,
 /// `crc_alone`, `uniform`, `bracket_only`). The `stack` document's
-/// [`JointEstimate`] is the same value as the command reports it.
+/// joint estimate is the same value as the command reports it.
 impl Serialize for crate::joint::JointPoint {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;

@@ -3,8 +3,8 @@
 //! ...), so a library user or a binding prints the same bytes.
 //!
 //! Every document has a `render(format)` method (in the modules below, or in
-//! `aliasing-sim` for its reports); the helpers here ([`table`], [`csv`],
-//! [`prob`]) are the one number and column format they share.
+//! `aliasing-sim` for its reports); the helpers here (table, CSV, probability) are the one number and column
+//! format they share.
 //!
 //! ```
 //! use aliasing_core::document::text::{self, Format};
@@ -31,7 +31,7 @@ pub enum Format {
     Table,
     /// Comma-separated values with a header line, numbers in full.
     Csv,
-    /// One JSON document ([`super::Tagged`]).
+    /// One JSON document (tagged with its kind and schema).
     Json,
 }
 
@@ -51,6 +51,7 @@ impl std::str::FromStr for Format {
 
 /// Renders rows as aligned (right-justified) columns; the first row is the
 /// header.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn table(rows: &[Vec<String>]) -> String {
     let cols = rows.iter().map(|r| r.len()).max().unwrap_or(0);
     let mut widths = vec![0; cols];
@@ -74,6 +75,7 @@ pub fn table(rows: &[Vec<String>]) -> String {
 
 /// Renders rows as CSV (fields with a comma, quote or newline quoted); the
 /// first row is the header.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn csv(rows: &[Vec<String>]) -> String {
     let mut s = String::new();
     for r in rows {
@@ -95,6 +97,7 @@ pub fn csv(rows: &[Vec<String>]) -> String {
 
 /// A probability for tables: seven significant digits in scientific
 /// notation, `0` for zero.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn prob(x: f64) -> String {
     if x == 0.0 {
         "0".into()
@@ -116,6 +119,7 @@ pub(crate) fn or_dash(x: Option<String>) -> String {
 
 /// A duration for people: `about 45 s`, `about 12 min`, `about 3.4 h`,
 /// `about 2.1 days`, `about 1.4e3 years`.
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn duration(seconds: f64) -> String {
     const DAY: f64 = 86_400.0;
     const YEAR: f64 = 365.25 * DAY;

@@ -1,5 +1,5 @@
 //! The pass over every register state that counts the dual code's window
-//! weights, whole ([`dual_weights`]) or cut into work items ([`DualPass`]).
+//! weights, whole ([`dual_weights`]) or cut into work items (`DualPass`).
 
 use super::cycles::{Cycle, CycleMethod, cycle_method, cycles};
 use super::lfsr::Lfsr;
@@ -307,7 +307,7 @@ pub(super) fn run_task_bits(
 /// Refused with [`Error::TooBig`] when `memory_estimate` exceeds the
 /// context's memory budget ([`Ctx::budget`]); watched by the context's
 /// progress: one stage, `"dual-code windows"`, of one unit per register
-/// state and length (`2^r` per length). [`DualPass`] runs the same pass in
+/// state and length (`2^r` per length). The crate runs the same pass in
 /// pieces (shards, MPI ranks).
 pub fn dual_weights(g: &Generator, lengths: &[u64], ctx: &Ctx) -> Result<Vec<DualWeights>> {
     dual_weights_with(g, lengths, ctx.budget(), ctx.progress())
@@ -367,7 +367,8 @@ fn joined(tasks: &[Task]) -> Vec<Task> {
 /// ranks) merge into the single run bit for bit.
 ///
 /// ```
-/// use aliasing_core::{dual::{self, DualPass}, poly::Generator, units::MemoryBudget};
+/// use aliasing_core::__private::dual::DualPass;
+/// use aliasing_core::{dual, poly::Generator, units::MemoryBudget};
 /// let g: Generator = "0x11021".parse().unwrap();
 /// let pass = DualPass::new(&g, &[100], MemoryBudget::bytes(1e9).unwrap()).unwrap();
 /// let mut total = pass.zero();

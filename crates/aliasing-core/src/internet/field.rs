@@ -223,7 +223,8 @@ pub(crate) fn p_undetected_real_field(bytes: u64, p: f64) -> Result<f64> {
 /// [`p_undetected_payload`] applies.
 ///
 /// ```
-/// use aliasing_core::internet::{p_undetected, p_undetected_mixed};
+/// use aliasing_core::__private::internet::p_undetected_mixed;
+/// use aliasing_core::internet::p_undetected;
 /// // 20 known header bytes, the field at offset 16, 1440 random payload bytes.
 /// let mut seg: Vec<Option<u8>> = (0..20u8).map(|b| Some(b * 7)).collect();
 /// seg.extend(std::iter::repeat(None).take(1440));

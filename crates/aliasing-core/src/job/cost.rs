@@ -18,17 +18,17 @@ pub enum LongRun {
     Start,
     /// Start, after saying how long it is expected to take (the message).
     Announce(String),
-    /// Over [`LONG_RUN_LIMIT_S`] and not allowed: the reason, one line.
+    /// Over `LONG_RUN_LIMIT_S` and not allowed: the reason, one line.
     Refuse(String),
 }
 
 /// The policy before a run estimated to take `seconds` (a cost model's
-/// estimate; NaN for none): refused beyond [`LONG_RUN_LIMIT_S`] unless
-/// `allowed`, announced beyond [`ANNOUNCE_S`]. `what` names the run
+/// estimate; NaN for none): refused beyond `LONG_RUN_LIMIT_S` unless
+/// `allowed`, announced beyond `ANNOUNCE_S`. `what` names the run
 /// (`this curve`).
 ///
 /// ```
-/// use aliasing_core::job::cost::{LongRun, before_run};
+/// use aliasing_core::__private::job::{LongRun, before_run};
 /// assert_eq!(before_run(30.0, "this run", false), LongRun::Start);
 /// assert!(matches!(before_run(2e5, "this run", false), LongRun::Refuse(_)));
 /// assert!(matches!(before_run(2e5, "this run", true), LongRun::Announce(_)));

@@ -24,7 +24,7 @@ impl HdJob {
     pub const BURST_PATTERNS: u64 = 1 << 22;
 
     /// The whole profile of `crc` (up to the weight of its generator),
-    /// within [`lowweight::DEFAULT_BUDGET`] hash probes.
+    /// within the default budget of hash probes (`1e9`).
     pub fn new(crc: CrcAlgorithm) -> HdJob {
         HdJob {
             crc,

@@ -250,7 +250,7 @@ impl SearchJob {
         Ok(SearchJob::of(query, Space::All, id, shard))
     }
 
-    /// The generators `list` (of the query's width; see [`parse_candidates`]).
+    /// The generators `list` (of the query's width).
     pub fn list(query: Query, list: Vec<Generator>, shard: Option<Shard>) -> Result<SearchJob> {
         query.validate()?;
         if let Some(g) = list.iter().find(|g| g.width() != query.width) {
@@ -354,7 +354,7 @@ impl Job for SearchJob {
     type Output = SearchOutcome;
 
     /// [`SearchJob::partial`], then, at member 0, the shard's file and the
-    /// report ([`report`]).
+    /// report.
     fn run(&self, ctx: &Ctx) -> Result<SearchOutcome> {
         let Some(part) = self.partial(ctx)? else {
             return Ok(SearchOutcome {

@@ -30,7 +30,7 @@ pub struct JointModel {
 }
 
 /// Pass counts of patterns by their roles: [`JointModel::pass_count`] and
-/// [`JointModel::touches_field`] depend on a pattern only through the
+/// `JointModel::touches_field` depend on a pattern only through the
 /// multiset of its bits' roles (each check's column and direction), so a
 /// pattern of up to 5 bits is keyed by its role numbers, sorted (bits
 /// under no checksum left out), and each key evaluated once per shape: a

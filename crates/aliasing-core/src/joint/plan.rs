@@ -12,8 +12,9 @@
 //! into terms and the bracket.
 //!
 //! ```
+//! use aliasing_core::__private::joint::JointPlan;
 //! use aliasing_core::ctx::Ctx;
-//! use aliasing_core::joint::{JointOptions, JointPlan, JointStack};
+//! use aliasing_core::joint::{JointOptions, JointStack};
 //! use aliasing_core::layout::{Frame, Payload};
 //! let f = Frame::new("ethernet-tcp", 200, Payload::Random).unwrap();
 //! let opts = JointOptions { max_weight: 4, samples: 2048, seed: 1 };

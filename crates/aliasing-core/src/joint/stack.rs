@@ -31,6 +31,7 @@ impl Default for JointOptions {
 /// The BER-independent part of the joint computation for one frame: the
 /// enumerated and sampled terms, and the CRC's exact weight distribution.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct JointStack {
     /// The model the terms were computed with.
     pub model: JointModel,
@@ -44,7 +45,7 @@ pub struct JointStack {
     pub dual: crate::weights::DualWeights,
     /// `A_0 ..= A_{max_weight + 1}` from the dual code (MacWilliams).
     pub a: Vec<dashu_int::UBig>,
-    /// The frame, for the exact value at BER 0.5 ([`escape_at_half`]).
+    /// The frame, for the exact value at BER 0.5.
     pub frame: Option<Frame>,
 }
 
@@ -63,7 +64,7 @@ pub enum JointMethod {
     /// exact from the dual code at every BER.
     CrcAlone,
     /// BER 0.5: every received word is equally likely, so the exact value is
-    /// [`escape_at_half`] (`low = high = estimate`).
+    /// the exact escape at BER 0.5 (`low = high = estimate`).
     Uniform,
     /// The enumerated (and sampled) weights do not dominate: the certified
     /// remainder exceeds them, so no estimate is given, the bracket alone.
@@ -72,6 +73,7 @@ pub enum JointMethod {
 
 /// The joint escape at one BER.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct JointPoint {
     /// Bit error rate.
     pub ber: f64,
@@ -101,7 +103,7 @@ impl JointStack {
     /// Enumerates weights up to `opts.max_weight` for `frame`, computes the
     /// CRC's dual weights (a few seconds for a 32-bit CRC) and, when
     /// `opts.samples > 0`, estimates the next weight, in `ctx`: every item
-    /// of [`JointPlan`] in parallel (stage `"work items"`), then
+    /// of the joint plan in parallel (stage `"work items"`), then
     /// [`JointStack::from_tally`] (stage `"dual-code windows"`). The dual
     /// code's memory is checked against the context's budget before the
     /// enumeration starts.
@@ -241,7 +243,7 @@ impl JointStack {
     }
 
     /// Estimates the weight above the enumerated ones from `samples` draws
-    /// (see [`JointModel::sampled_term`]); nothing when `samples` is 0,
+    /// (a sampled term per weight); nothing when `samples` is 0,
     /// there is no codeword of that weight, or the draws met none.
     pub fn sample_next(&mut self, samples: u64, seed: u64) -> Result<()> {
         let next = self.max_weight + 1;
@@ -262,7 +264,7 @@ impl JointStack {
     /// The bracket and estimate at BER `p` (in [0, 0.5]). The estimate
     /// lies inside the bracket at every BER: at 0 everything is 0; at 0.5 the
     /// exact value comes from counting the words that pass
-    /// ([`escape_at_half`]); elsewhere it is given only where the enumerated
+    /// (exact there); elsewhere it is given only where the enumerated
     /// (and sampled) weights dominate, that is where the certified remainder
     /// above them is at most their sum ([`JointMethod`]).
     pub fn at(&self, p: f64) -> Result<JointPoint> {

@@ -18,6 +18,7 @@ use crate::crc::CrcAlgorithm;
 /// the field among them) plus `constant` must be 0xFFFF; its field is
 /// big-endian.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct CheckDef {
     /// Display name, e.g. `FCS CRC-32/ISO-HDLC`.
     pub name: String,

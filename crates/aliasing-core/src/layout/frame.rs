@@ -20,6 +20,7 @@ pub enum Payload {
 /// A frame layout: length, checks (in the order a sender fills them in),
 /// fixed bytes, the random payload range and the bit order on the wire.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Frame {
     /// Stack name as given.
     pub stack: String,

@@ -290,8 +290,8 @@ pub(super) fn min_span(
 /// listing every codeword; HD 4 (weight 3) from discrete logarithms
 /// ([`crate::trinomial`]) where the factors of `g` allow; the rest from
 /// `min_span`'s meet-in-the-middle
-/// search (refused with an error if it would exceed [`WORK_LIMIT`] or
-/// [`TABLE_LIMIT`]).
+/// search (refused with an error if it would exceed its work limit,
+/// `2e10` probes, or its table limit, `2^25` entries).
 pub fn hd_profile(g: &Generator, max_hd: Option<u32>) -> Result<HdProfile> {
     hd_profile_with(g, max_hd, &Silent)
 }
@@ -309,7 +309,7 @@ pub fn hd_profile_with(
 
 /// The Hamming-distance profile of `g` searched only up to codeword length
 /// `max_bits` (check bits included; `None`: no limit, as [`hd_profile`]),
-/// watched by `progress` as [`hd_profile_with`].
+/// watched by `progress` (the stages of the full profile's search).
 ///
 /// HD limits fall as the HD rises, so the low HDs may end beyond the bound:
 /// their entries are left out and `Some(h)`, the highest of them, says HD

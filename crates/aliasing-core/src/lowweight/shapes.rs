@@ -28,8 +28,8 @@ pub const SHAPE5_PAIR_LIMIT: f64 = 2e8;
 /// weight 5 joins the
 /// position pairs `(a, b)` and `(c, L)` on `s_a ^ s_b = 1 ^ s_c ^ s_L`,
 /// `b < c`, by sorting the pairs one slice of the syndrome space at a time
-/// (a few tens of MiB at Ethernet lengths; [`SHAPE_PAIR_LIMIT`] and
-/// [`SHAPE5_PAIR_LIMIT`] bound the work).
+/// (a few tens of MiB at Ethernet lengths; `3e9` pairs for weight
+/// 4 and `2e8` for weight 5 bound the work).
 /// Lengths beyond the period of `g` are refused.
 ///
 /// ```
@@ -79,7 +79,7 @@ pub(super) const SPANS_PER_PART: usize = 64;
 /// ```
 /// use aliasing_core::{lowweight, poly::Generator};
 /// let g: Generator = "0x104C11DB7".parse().unwrap(); // CRC-32
-/// let p = lowweight::ShapeParts::new(&g, 4, 3008).unwrap();
+/// let p = aliasing_core::__private::lowweight::ShapeParts::new(&g, 4, 3008).unwrap();
 /// let all: Vec<Vec<u32>> = (0..p.parts()).flat_map(|i| p.part(i)).collect();
 /// assert_eq!(all, lowweight::shapes(&g, 4, 3008).unwrap());
 /// ```

@@ -59,7 +59,7 @@ pub(crate) fn check_span(g: &Generator, w: u32, max_len: u64, budget: MemoryBudg
 /// a codeword iff `s_a ^ s_b = 1 ^ s_L ^ s_c`), `max_len^2 / 2` probes and as
 /// many inserts; about 4 GiB and some seconds at Ethernet lengths. For
 /// `w = 6` the same pair table is probed for every `(c, d, L)`:
-/// `max_len^3 / 6` probes, refused above [`WORK_LIMIT`] (lengths up to about
+/// `max_len^3 / 6` probes, refused above `2e10` (lengths up to about
 /// 4,900 bits).
 ///
 /// The pair table is held to the memory budget of `ctx`; progress goes to

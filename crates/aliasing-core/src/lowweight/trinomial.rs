@@ -37,10 +37,10 @@ use crate::poly::Generator;
 
 /// Largest order of `x` modulo one factor for which a Zech table is built
 /// (about 24 bytes an entry).
-pub const MAX_FACTOR_ORDER: u128 = 1 << 22;
+pub(crate) const MAX_FACTOR_ORDER: u128 = 1 << 22;
 
 /// Most candidate values of `b` tried before the search is refused.
-pub const MAX_CANDIDATES: u64 = 1 << 31;
+pub(crate) const MAX_CANDIDATES: u64 = 1 << 31;
 
 /// A weight-3 codeword `1 + x^a + x^b`, `0 < a < b`: `b` is its span.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,8 +118,8 @@ fn egcd(a: i128, b: i128) -> (i128, i128, i128) {
 /// smallest `a`), `None` if `g` has no weight-3 codeword at any length.
 ///
 /// Refused ([`Error::Limit`]) for generators with a repeated factor,
-/// with a factor whose order of `x` exceeds [`MAX_FACTOR_ORDER`], or when
-/// more than [`MAX_CANDIDATES`] values of `b` would be tried; the caller
+/// with a factor whose order of `x` exceeds `2^22`, or when
+/// more than `2^31` values of `b` would be tried; the caller
 /// then uses the meet-in-the-middle search of [`crate::lowweight`].
 pub fn shortest(g: &Generator) -> Result<Option<Trinomial>> {
     let factors = factor::factor(g);

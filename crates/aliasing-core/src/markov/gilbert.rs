@@ -189,7 +189,7 @@ fn stepwise(
 
 /// Largest `n * 2^width` that [`escape_of_translations`] takes (a few
 /// seconds on one core).
-pub const TRANSLATION_WORK_LIMIT: f64 = 1e9;
+pub(crate) const TRANSLATION_WORK_LIMIT: f64 = 1e9;
 
 /// The probability that at least one of `translations.len()` bits, sent in
 /// that order over the channel `ge`, flips and the XOR of the flipped bits'
@@ -215,6 +215,7 @@ pub const TRANSLATION_WORK_LIMIT: f64 = 1e9;
 /// };
 /// assert!((p - both).abs() <= 1e-15 * both);
 /// ```
+#[doc(hidden)] // internal: reached through `crate::__private`
 pub fn escape_of_translations(
     width: u32,
     translations: &[u64],

@@ -40,6 +40,7 @@ struct Shared {
 
 /// Progress as [`Watch::progress`] reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Snapshot {
     /// What a unit of the current stage is (`"chain steps"`, `"frames"`, ...),
     /// after a `name: ` prefix for commands that run several computations.

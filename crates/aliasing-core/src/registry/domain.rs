@@ -1,11 +1,11 @@
 //! Where each entry of the registry holds: its [`Domain`], and the table
-//! the guide quotes ([`domain_table`]).
+//! the guide quotes (`domain_table`).
 
 use super::{BRACKET_MAX_WIDTH, DUAL_MAX_BER, Entry, PLACED_MAX_WIDTH, PLACED_MAX_WORK};
 use crate::{dual, fletcher, markov};
 
 /// Where one exact method holds: the domain its refusal enforces. One row of
-/// [`domain_table`].
+/// the table of `alias methods`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Domain {

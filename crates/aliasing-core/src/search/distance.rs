@@ -20,7 +20,8 @@
 //! ends at the first probe. Wider generators use a hash set.
 //!
 //! ```
-//! use aliasing_core::{poly::Generator, search::distance};
+//! use aliasing_core::__private::search::distance;
+//! use aliasing_core::poly::Generator;
 //! // CRC-16/CCITT (0x11021): HD 4 up to 32751 data bits, HD 2 beyond its period.
 //! let g: Generator = "0x11021".parse().unwrap();
 //! let d = distance::min_distances(&g, &[16 + 32751, 16 + 32752, 16 + 40000]).unwrap();

@@ -2,17 +2,17 @@
 //! reports add up to each stage's announced total; watching changes no
 //! result (a watched context gives the same bits as a silent one).
 
+use aliasing_core::__private::progress::{Record, Stage};
 use aliasing_core::channel::GilbertElliott;
 use aliasing_core::check::CheckSpec;
 use aliasing_core::ctx::Ctx;
 use aliasing_core::curve::{self, Method, Request};
 use aliasing_core::markov::{self, gilbert};
 use aliasing_core::poly::Generator;
-use aliasing_core::progress::{Record, Stage};
 use aliasing_core::search::{self, Objective, Query, Space};
 use aliasing_core::shard::Shard;
 use aliasing_core::units::{Ber, Bits, MemoryBudget};
-use aliasing_core::{bracket, catalogue, compare, dual, lowweight, weights};
+use aliasing_core::{__private, bracket, catalogue, compare, dual, lowweight, weights};
 
 /// The stages `r` saw, as (name, total), after checking each is complete.
 fn complete(r: &Record) -> Vec<(String, u64)> {
@@ -130,20 +130,27 @@ fn low_weight_spans_and_shapes() {
     }
     for w in 2..=5 {
         let r = Record::default();
-        let got = lowweight::shapes_with(&g, w, 400, &r).unwrap();
+        let got = __private::lowweight::shapes_with(&g, w, 400, &r).unwrap();
         let s = complete(&r);
         assert_eq!(s.len(), 1);
         assert_eq!(s[0].0, format!("weight-{w} shape search"));
         // one unit per part of the enumeration
         assert_eq!(
             s[0].1,
-            lowweight::ShapeParts::new(&g, w, 400).unwrap().parts()
+            __private::lowweight::ShapeParts::new(&g, w, 400)
+                .unwrap()
+                .parts()
         );
         assert_eq!(got, lowweight::shapes(&g, w, 400).unwrap());
     }
     // CRC-32's weight-4 shape first fits at 3007 bits (the module's example)
     let r = Record::default();
-    assert_eq!(lowweight::shapes_with(&g, 4, 3008, &r).unwrap().len(), 1);
+    assert_eq!(
+        __private::lowweight::shapes_with(&g, 4, 3008, &r)
+            .unwrap()
+            .len(),
+        1
+    );
     complete(&r);
 }
 
@@ -154,7 +161,7 @@ fn hd_profile_spans() {
     for spec in ["crc16-ccitt", "CRC-8/SMBUS", "crc32"] {
         let g = catalogue::resolve(spec).unwrap().generator();
         let r = Record::default();
-        let got = lowweight::hd_profile_with(&g, Some(6), &r).unwrap();
+        let got = __private::lowweight::hd_profile_with(&g, Some(6), &r).unwrap();
         assert_eq!(got, lowweight::hd_profile(&g, Some(6)).unwrap());
         for s in r.stages() {
             assert_eq!(s.done, s.total, "{spec}: {s:?}");

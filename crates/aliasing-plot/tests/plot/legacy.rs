@@ -5,7 +5,8 @@
 //! JSON plus the tag; the plottable ones still plot, to the same figure as
 //! their tagged form.
 
-use aliasing_core::document::{self, Document as Kind, Tagged};
+use aliasing_core::__private::document::Tagged;
+use aliasing_core::document::{self, Document as Kind};
 use aliasing_plot::{Document, Options, figure_of};
 use serde_json::Value;
 use std::path::Path;

@@ -335,7 +335,7 @@ fn uniform_splice_regions_match_convolution() {
 #[test]
 fn uniform_bits_is_the_data_only_carry_chain() {
     let u = uniform(&Model::Bits { p: 1e-5 }, 1460).unwrap();
-    let pud = internet::p_undetected_coins(1460, 1e-5).unwrap();
+    let pud = aliasing_core::__private::internet::p_undetected_coins(1460, 1e-5).unwrap();
     assert_eq!(u.p_undetected, Some(pud));
     assert!(close(u.p_miss, pud / bsc::p_error(8 * 1460, 1e-5), 1e-15));
     assert_eq!(uniform(&Model::Bits { p: 0.0 }, 1460).unwrap().p_miss, 0.0);
@@ -472,7 +472,7 @@ fn progress_adds_up_to_the_file_length() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("data.bin");
     std::fs::write(&path, vec![7u8; 1000]).unwrap();
-    let rec = aliasing_core::progress::Record::default();
+    let rec = aliasing_core::__private::progress::Record::default();
     file_chunked(&path, 30, &[Model::Word], &rec, 90).unwrap();
     assert!(rec.complete(), "{:?}", rec.stages());
     assert_eq!(rec.stages()[0].total, 1000);

@@ -135,7 +135,7 @@ pub fn uniform(model: &Model, segment_bytes: u64) -> Result<Miss> {
             )
         }
         Model::Bits { p } => {
-            let pud = internet::p_undetected_coins(len, p)?;
+            let pud = aliasing_core::__private::internet::p_undetected_coins(len, p)?;
             let hit = bsc::p_error(8 * len, p);
             p_hit = Some(hit);
             p_undetected = Some(pud);

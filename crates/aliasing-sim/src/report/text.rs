@@ -8,7 +8,8 @@ use crate::channel::Channel;
 use crate::rare::{RareEstimate, RareReport};
 use crate::report::{Estimate, Report};
 use crate::simulate::SimulateDoc;
-use aliasing_core::document::text::{Format, csv, prob, table};
+use aliasing_core::__private::document::text::{csv, prob, table};
+use aliasing_core::document::text::Format;
 use aliasing_core::document::{to_json, to_json_sorted};
 
 /// `x` as a probability, or `-`.

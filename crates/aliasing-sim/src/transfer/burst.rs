@@ -32,9 +32,9 @@ use crate::burst_rare::{self, PatternLaw};
 use crate::channel::Channel;
 use crate::spec::{Params, PayloadSpec};
 use crate::{Frames, Seed};
+use aliasing_core::__private::joint::JointModel;
 use aliasing_core::channel::GilbertElliott;
 use aliasing_core::document::{JointEstimate, Transfer, TransferPoint};
-use aliasing_core::joint::JointModel;
 use aliasing_core::layout::StackSpec;
 use aliasing_core::{Error, Limit, Result};
 

@@ -116,8 +116,8 @@ pub struct UnitSeconds {
 }
 
 /// Pair limits of the shape search (as `aliasing_core::lowweight`).
-const SHAPE_PAIR_LIMIT: f64 = aliasing_core::lowweight::SHAPE_PAIR_LIMIT;
-const SHAPE5_PAIR_LIMIT: f64 = aliasing_core::lowweight::SHAPE5_PAIR_LIMIT;
+const SHAPE_PAIR_LIMIT: f64 = aliasing_core::__private::lowweight::SHAPE_PAIR_LIMIT;
+const SHAPE5_PAIR_LIMIT: f64 = aliasing_core::__private::lowweight::SHAPE5_PAIR_LIMIT;
 
 /// `ln C(a, b)` for `b` small.
 fn ln_choose(a: f64, b: u32) -> f64 {

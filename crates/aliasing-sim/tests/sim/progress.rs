@@ -2,7 +2,7 @@
 //! samples) to a watcher: one stage whose units add up to its total, for
 //! any shard and from any resume point.
 
-use aliasing_core::progress::Record;
+use aliasing_core::__private::progress::Record;
 use aliasing_core::shard::Shard;
 use aliasing_sim::channel::Channel;
 use aliasing_sim::run::{Checkpoint, Plan, RunOptions, simulate};
