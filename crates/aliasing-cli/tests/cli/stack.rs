@@ -303,3 +303,42 @@ fn rare_events_on_a_user_stack_agree_with_the_joint_bracket() {
     assert!(low > 0.0 && ci_low <= high && low <= ci_high, "{s} vs {j}");
     assert!(s["rel_std_err"].as_f64().unwrap() < 0.01, "{s}");
 }
+
+/// Stack shard files written before stack runs went through the generic
+/// session (`aliasing_sim::session::Session`; the fixtures were written by
+/// `alias stack --stack internet+CRC-16/ARC --bytes 22,42 --ber 1e-3,1e-5
+/// --max-weight 4 --samples 200 --seed 3 --shard I/2 --out` of that code)
+/// still merge, to the single run's document.
+#[test]
+fn old_stack_shard_files_still_merge() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+    let files: Vec<String> = (1..=2)
+        .map(|i| format!("{dir}/stack-shard-{i}of2.json"))
+        .collect();
+    let run = [
+        "stack",
+        "--stack",
+        "internet+CRC-16/ARC",
+        "--bytes",
+        "22,42",
+        "--ber",
+        "1e-3,1e-5",
+        "--max-weight",
+        "4",
+        "--samples",
+        "200",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+    ];
+    let whole = ok(&run);
+    let merged = ok(&["merge", &files[1], &files[0], "--format", "json"]);
+    assert_eq!(merged, whole);
+    let v: serde_json::Value = serde_json::from_slice(&whole).unwrap();
+    assert_eq!(v["points"].as_array().unwrap().len(), 4);
+    assert_eq!(
+        ok(&["stack", "--merge", &files[0], &files[1], "--format", "json"]),
+        whole
+    );
+}
