@@ -64,16 +64,13 @@ pub struct Args {
 }
 
 /// Runs `alias stack`: the arguments into a [`StackJob`], its run (whole,
-/// or one shard into its result file), the document rendered.
+/// or one shard of its [`aliasing_sim::joint::StackSession`] into its
+/// result file), the document rendered.
 pub fn run(a: Args) -> Result<()> {
     a.print
         .check(a.plot.as_ref(), &[("--out", a.out.as_ref())])?;
-    let bar = Bar::stderr();
-    let ctx = crate::args::context(None)?.with_progress(&bar);
     if let Some(files) = &a.merge {
-        let doc = StackJob::merge(files, &ctx);
-        bar.finish();
-        return emit(&doc?, &a.print, a.plot.as_deref());
+        return merge_report(files, &a.print, a.plot.as_deref());
     }
     let shard = a.shard.as_deref().map(parse_shard).transpose()?;
     if shard.is_some_and(|s| s.count > 1) && a.out.is_none() {
@@ -89,19 +86,18 @@ pub fn run(a: Args) -> Result<()> {
     })?;
     let share = shard.map_or(1, |s| s.count);
     crate::output::long_run(job.estimate_seconds(share)?, "this stack computation")?;
-    let doc = match (&a.out, shard) {
-        (None, None) => job.run(&ctx)?,
-        (out, shard) => {
-            let (file, doc) = job.run_shard(shard.unwrap_or(Shard::WHOLE), &ctx)?;
-            file.write(out.as_ref().expect("checked above"))?;
-            match doc {
-                Some(d) => d,
-                None => return Ok(()), // a shard's tally alone is no result
-            }
+    let bar = Bar::stderr();
+    let ctx = crate::args::context(None)?.with_progress(&bar);
+    let doc = match &a.out {
+        None => Some(job.run(&ctx)?),
+        Some(out) => {
+            let (file, doc) = job.session(shard.unwrap_or(Shard::WHOLE))?.run(&ctx)?;
+            file.write(out)?;
+            doc // a shard's tally alone is no result
         }
     };
     bar.finish();
-    emit(&doc, &a.print, a.plot.as_deref())
+    doc.map_or(Ok(()), |d| emit(&d, &a.print, a.plot.as_deref()))
 }
 
 /// Reads shard files of one `alias stack` run, adds their tallies and

@@ -9,10 +9,11 @@
 use crate::output;
 use crate::output::{OutPath, PlotPath};
 use aliasing_core::ctx::Job;
+use aliasing_core::document::text::Format;
 use aliasing_core::shard::Shard;
 use aliasing_core::weights::WeightMethod;
 use aliasing_sim::shard::Team;
-use aliasing_sim::weights::{self, PassFile, WeightsJob};
+use aliasing_sim::weights::{self, WeightsJob};
 use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
 
@@ -102,17 +103,10 @@ fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
 }
 
 /// Reads result files of a split dual-code pass, adds them (each shard once,
-/// same parameters) and renders what the single run prints.
-pub fn merge(
-    paths: &[PathBuf],
-    format: aliasing_core::document::text::Format,
-    out: Option<&Path>,
-) -> Result<String> {
-    let mut files = Vec::new();
-    for p in paths {
-        files.push((p.display().to_string(), PassFile::read(p, FORMAT)?));
-    }
-    let (file, doc) = weights::merge(&files, &crate::args::context(None)?)?;
+/// same parameters) and renders what the single run prints
+/// ([`weights::merge_paths`]), writing the whole pass's file to `out`.
+pub fn merge(paths: &[PathBuf], format: Format, out: Option<&Path>) -> Result<String> {
+    let (file, doc) = weights::merge_paths(paths, &crate::args::context(None)?)?;
     let text = doc.render(format)?;
     if let Some(out) = out {
         file.write(out)?;

@@ -230,7 +230,15 @@ fn old_pass_files_still_merge() {
     let files: Vec<String> = (1..=2)
         .map(|i| format!("{dir}/weights-shard-{i}of2.json"))
         .collect();
-    let run = ["weights", "--crc", "crc8", "--bits", "64", "--max-weight", "6"];
+    let run = [
+        "weights",
+        "--crc",
+        "crc8",
+        "--bits",
+        "64",
+        "--max-weight",
+        "6",
+    ];
     for format in ["table", "json"] {
         let whole = ok(&[&run[..], &["--method", "dual", "--format", format]].concat());
         let merged = ok(&["merge", &files[0], &files[1], "--format", format]);
