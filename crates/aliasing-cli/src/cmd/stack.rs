@@ -70,7 +70,10 @@ pub fn run(a: Args) -> Result<()> {
     a.print
         .check(a.plot.as_ref(), &[("--out", a.out.as_ref())])?;
     if let Some(files) = &a.merge {
-        return merge_report(files, &a.print, a.plot.as_deref());
+        let bar = Bar::stderr();
+        let doc = StackJob::merge(files, &crate::args::context(None)?.with_progress(&bar));
+        bar.finish();
+        return emit(&doc?, &a.print, a.plot.as_deref());
     }
     let shard = a.shard.as_deref().map(parse_shard).transpose()?;
     if shard.is_some_and(|s| s.count > 1) && a.out.is_none() {
@@ -100,17 +103,8 @@ pub fn run(a: Args) -> Result<()> {
     doc.map_or(Ok(()), |d| emit(&d, &a.print, a.plot.as_deref()))
 }
 
-/// Reads shard files of one `alias stack` run, adds their tallies and
-/// reports as the single run does, bit for bit (`alias merge`).
-pub fn merge_report(files: &[PathBuf], print: &Print, plot: Option<&Path>) -> Result<()> {
-    let bar = Bar::stderr();
-    let doc = StackJob::merge(files, &crate::args::context(None)?.with_progress(&bar));
-    bar.finish();
-    emit(&doc?, print, plot)
-}
-
 /// Plots (with `--plot`) and prints the document.
-fn emit(doc: &document::Stack, print: &Print, plot_to: Option<&Path>) -> Result<()> {
+pub(crate) fn emit(doc: &document::Stack, print: &Print, plot_to: Option<&Path>) -> Result<()> {
     crate::args::plot(plot_to, doc)?;
     print.emit(&doc.render(print.format())?)
 }

@@ -9,13 +9,11 @@
 use crate::output;
 use crate::output::{OutPath, PlotPath};
 use aliasing_core::ctx::Job;
-use aliasing_core::document::text::Format;
 use aliasing_core::shard::Shard;
 use aliasing_core::weights::WeightMethod;
 use aliasing_sim::shard::Team;
-use aliasing_sim::weights::{self, WeightsJob};
+use aliasing_sim::weights::WeightsJob;
 use anyhow::{Result, bail};
-use std::path::{Path, PathBuf};
 
 /// Arguments of `alias weights`.
 #[derive(clap::Args)]
@@ -53,9 +51,6 @@ pub struct Args {
     #[arg(long, value_parser = OutPath::parse)]
     pub out: Option<OutPath>,
 }
-
-/// The kind of the result files of a split dual-code pass of `alias weights`.
-pub const FORMAT: &str = weights::FORMAT;
 
 /// Runs `alias weights`. Under MPI, a rank that fails prints its error and
 /// ends the whole job.
@@ -100,16 +95,4 @@ fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
     };
     crate::args::plot(args.plot.as_deref(), &doc)?;
     args.print.emit(&doc.render(args.print.format())?)
-}
-
-/// Reads result files of a split dual-code pass, adds them (each shard once,
-/// same parameters) and renders what the single run prints
-/// ([`weights::merge_paths`]), writing the whole pass's file to `out`.
-pub fn merge(paths: &[PathBuf], format: Format, out: Option<&Path>) -> Result<String> {
-    let (file, doc) = weights::merge_paths(paths, &crate::args::context(None)?)?;
-    let text = doc.render(format)?;
-    if let Some(out) = out {
-        file.write(out)?;
-    }
-    Ok(text)
 }
