@@ -15,15 +15,6 @@ use aliasing_sim::shard::Team;
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
 
-/// Ranking objective on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ObjectiveArg {
-    /// Highest minimum distance at the lengths first, then lowest P_ud.
-    Hd,
-    /// Lowest P_ud (worst case over the lengths), distance ignored.
-    Pud,
-}
-
 /// How the lengths enter the ranking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum RankArg {
@@ -61,8 +52,8 @@ pub struct Args {
     #[arg(long, default_value_t = 10, value_parser = aliasing_core::parse::count::<usize>, allow_negative_numbers = true)]
     pub top: usize,
     /// Ranking objective.
-    #[arg(long, value_enum, default_value_t = ObjectiveArg::Hd)]
-    pub objective: ObjectiveArg,
+    #[arg(long, value_enum, default_value_t = Objective::Hd)]
+    pub objective: Objective,
     /// Only the generators in FILE (one per line, any notation of `--crc`; `#` comments).
     #[arg(long, conflicts_with = "sample")]
     pub candidates: Option<PathBuf>,
@@ -102,10 +93,7 @@ fn job(a: &Args) -> Result<SearchJob> {
         bers: parse_bers(a.ber.as_deref().expect("clap requires --ber"))?,
         min_hd: a.min_hd,
         top: a.top,
-        objective: match a.objective {
-            ObjectiveArg::Hd => Objective::Hd,
-            ObjectiveArg::Pud => Objective::Pud,
-        },
+        objective: a.objective,
     };
     query.validate()?;
     let shard = a.shard.as_deref().map(crate::args::parse_shard);
