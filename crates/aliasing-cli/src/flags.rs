@@ -51,25 +51,3 @@ pub(crate) fn flagged(e: anyhow::Error) -> anyhow::Error {
         None => e,
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_option_comes_first() {
-        let e = Error::Param {
-            param: Param::MaxWeight,
-            reason: "the largest weight enumerated must be 2 to 5, not 7".into(),
-        };
-        let shown = format!("{:#}", flagged(e.clone().into()));
-        assert_eq!(
-            shown,
-            "--max-weight: the largest weight enumerated must be 2 to 5, not 7"
-        );
-        let within = flagged(e.within("CRC-32").into());
-        assert!(format!("{within:#}").starts_with("--max-weight: CRC-32: "));
-        let plain = flagged(Error::Invalid("x".into()).into());
-        assert_eq!(format!("{plain:#}"), "x");
-    }
-}

@@ -355,15 +355,45 @@ fn missing_arguments_are_named_and_marked_in_help() {
     refused(&["weights", "--crc", "16"], "--bits <BITS>");
     refused(&["curve"], "--crc <CRC>");
     refused(&["plot", "x.json"], "--output <OUTPUT>");
-    for (cmd, opt) in [
+    // every option required by itself, and those required unless another
+    // is given, say so in their help
+    let always = [
+        "curve", "hd", "weights", "compare", "simulate", "stack", "transfer",
+    ]
+    .into_iter()
+    .chain(["search", "merge", "plot"])
+    .flat_map(|cmd| {
+        let e = alias(&[cmd]).stderr;
+        let listed = e.split("not provided: ").nth(1).unwrap_or("");
+        let listed = listed.split(" (see --help)").next().unwrap().to_string();
+        let opts: Vec<String> = listed
+            .split([',', ';', ' '])
+            .filter(|w| w.starts_with("--"))
+            .map(String::from)
+            .collect();
+        opts.into_iter().map(move |o| (cmd, o))
+    })
+    .collect::<Vec<_>>();
+    assert!(always.len() >= 5, "{always:?}");
+    let named = [
         ("stack", "--bytes"),
         ("stack", "--ber"),
+        ("transfer", "--size"),
+        ("search", "--width"),
+        ("search", "--bits"),
+        ("search", "--ber"),
+        ("curve", "--crc"),
         ("compare", "--ber"),
         ("hd", "--crc"),
-    ] {
+        ("weights", "--crc"),
+        ("weights", "--bits"),
+    ];
+    let named = named.iter().map(|&(c, o)| (c, o.to_string()));
+    for (cmd, opt) in always.into_iter().chain(named) {
         let h = alias(&[cmd, "--help"]);
         assert_eq!(h.code, 0);
-        let at = h.stdout.find(&format!("  {opt} <")).unwrap();
+        let options = h.stdout.find("Options:").unwrap();
+        let at = options + h.stdout[options..].find(&format!(" {opt} <")).expect(&opt);
         let next = h.stdout[at + 2..]
             .find("\n      -")
             .map_or(h.stdout.len(), |i| at + 2 + i);
