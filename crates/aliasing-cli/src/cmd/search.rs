@@ -65,7 +65,7 @@ pub struct Args {
     pub seed: Option<u64>,
     /// Run shard I of N (candidates split by index) and write its result file to --out.
     #[arg(long, requires = "out")]
-    pub shard: Option<String>,
+    pub shard: Option<aliasing_core::shard::Shard>,
     /// Shard result file (with --shard).
     #[arg(long, value_parser = OutPath::parse)]
     pub out: Option<OutPath>,
@@ -96,16 +96,15 @@ fn job(a: &Args) -> Result<SearchJob> {
         objective: a.objective,
     };
     query.validate()?;
-    let shard = a.shard.as_deref().map(crate::args::parse_shard);
     let job = if let Some(p) = &a.candidates {
         let text = aliasing_sim::shard::read_text(p)?;
         let list = search::parse_candidates(&text, &p.display().to_string(), width)?;
-        SearchJob::list(query, list, shard.transpose()?)?
+        SearchJob::list(query, list, a.shard)?
     } else if let Some(n) = a.sample {
         let seed = a.seed.expect("clap requires --seed");
-        SearchJob::sample(query, n, seed, shard.transpose()?)?
+        SearchJob::sample(query, n, seed, a.shard)?
     } else {
-        SearchJob::all(query, shard.transpose()?)?
+        SearchJob::all(query, a.shard)?
     };
     if let Some(out) = &a.out
         && a.shard.is_none()

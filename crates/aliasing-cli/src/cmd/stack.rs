@@ -4,7 +4,7 @@
 //! product. Parses the arguments into an [`aliasing_sim::joint::StackJob`],
 //! runs it and renders its document.
 
-use crate::args::{parse_bers, parse_shard};
+use crate::args::parse_bers;
 use crate::output::{OutPath, PlotPath, Print};
 use crate::progress::Bar;
 use aliasing_core::ctx::Job;
@@ -47,7 +47,7 @@ pub struct Args {
     /// needs --out. Combine the shard files with `alias merge` or
     /// `alias stack --merge`.
     #[arg(long, conflicts_with = "merge")]
-    shard: Option<String>,
+    shard: Option<Shard>,
     /// Write the result file (parameters and exact integer tallies) here.
     #[arg(long, conflicts_with = "merge", value_parser = OutPath::parse)]
     out: Option<OutPath>,
@@ -75,7 +75,7 @@ pub fn run(a: Args) -> Result<()> {
         bar.finish();
         return emit(&doc?, &a.print, a.plot.as_deref());
     }
-    let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+    let shard = a.shard;
     if shard.is_some_and(|s| s.count > 1) && a.out.is_none() {
         bail!("--shard needs --out FILE for its result file");
     }

@@ -46,7 +46,7 @@ pub struct Args {
     /// Run shard I of N of the dual-code pass (state ranges fixed by the
     /// generator) and write its tallies to --out; `alias merge` adds the shards.
     #[arg(long, requires = "out")]
-    pub shard: Option<String>,
+    pub shard: Option<Shard>,
     /// Result file of the dual-code pass (of the shard, or of the whole pass).
     #[arg(long, value_parser = OutPath::parse)]
     pub out: Option<OutPath>,
@@ -74,8 +74,7 @@ fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
     }
     let ctx = crate::args::context(None)?.with_team(team);
     let doc = if split {
-        let shard = args.shard.as_deref().map(crate::args::parse_shard);
-        let pass = job.pass(shard.transpose()?.unwrap_or(Shard::WHOLE))?;
+        let pass = job.pass(args.shard.unwrap_or(Shard::WHOLE))?;
         let bar = crate::progress::Bar::when(ctx.is_root());
         let done = pass.run(&ctx.with_progress(&bar))?;
         if !ctx.is_root() {
