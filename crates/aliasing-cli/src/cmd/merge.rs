@@ -95,9 +95,10 @@ pub fn run(a: Args) -> Result<()> {
     bar.finish();
     let print = &a.report.print;
     match merged? {
-        Merged::Simulate(done) => a.report.finish(done, a.out.as_ref()),
+        Merged::Simulate(done) => a.report.finish(*done, a.out.as_ref()),
         Merged::Stack(doc) => super::stack::emit(&doc, print, a.report.plot.as_deref()),
-        Merged::Weights(file, doc) => {
+        Merged::Weights(done) => {
+            let (file, doc) = *done;
             if let Some(out) = &a.out {
                 file.write(out)?;
             }

@@ -48,7 +48,7 @@ pub fn refusal(args: &[&str]) -> Option<(&'static str, String)> {
             .iter()
             .any(|f| a.starts_with(f))
     };
-    if args.first() == Some(&"plot") || args.iter().any(|a| own(a)) {
+    if args.first() == Some(&"plot") || args.iter().any(own) {
         return None;
     }
     let argv: Vec<String> = args.iter().map(|s| s.to_string()).collect();

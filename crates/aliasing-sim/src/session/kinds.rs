@@ -83,9 +83,9 @@ pub enum Mismatch<'a> {
 pub enum Merged {
     /// A simulation (plain, rare-event, rare-event on bursts): its result
     /// file and document.
-    Simulate(crate::simulate::Finished),
+    Simulate(Box<crate::simulate::Finished>),
     /// A dual-code pass: the whole pass's file and the distribution.
-    Weights(crate::weights::PassFile, aliasing_core::document::Weights),
+    Weights(Box<(crate::weights::PassFile, aliasing_core::document::Weights)>),
     /// A stack run: its report.
     Stack(crate::joint::StackReport),
 }
@@ -97,13 +97,13 @@ pub enum Merged {
 pub fn merge(kind: &str, paths: &[PathBuf], no_exact: bool, ctx: &Ctx) -> Result<Merged> {
     Ok(match kind {
         crate::weights::FORMAT => {
-            let (file, doc) = crate::weights::merge_paths(paths, ctx)?;
-            Merged::Weights(file, doc)
+            Merged::Weights(Box::new(crate::weights::merge_paths(paths, ctx)?))
         }
         crate::joint::STACK_FORMAT => Merged::Stack(crate::joint::StackJob::merge(paths, ctx)?),
-        k if MERGE_KINDS.contains(&k) => Merged::Simulate(crate::simulate::SimulateJob::merge(
-            k, paths, no_exact, ctx,
-        )?),
+        k if MERGE_KINDS.contains(&k) => {
+            let done = crate::simulate::SimulateJob::merge(k, paths, no_exact, ctx)?;
+            Merged::Simulate(Box::new(done))
+        }
         other => {
             return Err(Error::Invalid(format!(
                 "`{other}` is not a kind of shard file a merge adds"
