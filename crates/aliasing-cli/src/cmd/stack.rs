@@ -10,7 +10,7 @@ use crate::progress::Bar;
 use aliasing_core::ctx::Job;
 use aliasing_core::document;
 use aliasing_core::shard::Shard;
-use aliasing_sim::joint::{StackJob, StackParams};
+use aliasing_sim::joint::{StackJob, StackParams, StackSession};
 use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
 
@@ -51,6 +51,11 @@ pub struct Args {
     /// Write the result file (parameters and exact integer tallies) here.
     #[arg(long, conflicts_with = "merge", value_parser = OutPath::parse)]
     out: Option<OutPath>,
+    /// Rewrite this checkpoint file during the run and at its end; a
+    /// checkpoint already there (of the same parameters and shard) is
+    /// continued.
+    #[arg(long, conflicts_with = "merge", value_parser = OutPath::parse)]
+    checkpoint: Option<OutPath>,
     /// Report from these shard files instead of computing (every shard of
     /// one run, once each).
     #[arg(long, num_args = 1.., value_name = "FILES")]
@@ -67,8 +72,11 @@ pub struct Args {
 /// or one shard of its [`aliasing_sim::joint::StackSession`] into its
 /// result file), the document rendered.
 pub fn run(a: Args) -> Result<()> {
-    a.print
-        .check(a.plot.as_ref(), &[("--out", a.out.as_ref())])?;
+    let outs = [
+        ("--out", a.out.as_ref()),
+        ("--checkpoint", a.checkpoint.as_ref()),
+    ];
+    a.print.check(a.plot.as_ref(), &outs)?;
     if let Some(files) = &a.merge {
         let bar = Bar::stderr();
         let doc = StackJob::merge(files, &crate::args::context(None)?.with_progress(&bar));
@@ -91,15 +99,23 @@ pub fn run(a: Args) -> Result<()> {
     crate::output::long_run(job.estimate_seconds(share)?, "this stack computation")?;
     let bar = Bar::stderr();
     let ctx = crate::args::context(None)?.with_progress(&bar);
-    let doc = match &a.out {
-        None => Some(job.run(&ctx)?),
-        Some(out) => {
-            let (file, doc) = job.session(shard.unwrap_or(Shard::WHOLE))?.run(&ctx)?;
-            file.write(out)?;
-            doc // a shard's tally alone is no result
+    let shard = shard.unwrap_or(Shard::WHOLE);
+    let session = match a.checkpoint.as_deref() {
+        Some(c) if c.exists() => StackSession::resume(c, Some(job.params()), Some(shard))?,
+        Some(c) => job.session(shard)?.checkpoint_to(c.to_path_buf())?,
+        None if a.out.is_none() => {
+            let doc = job.run(&ctx);
+            bar.finish();
+            return emit(&doc?, &a.print, a.plot.as_deref());
         }
+        None => job.session(shard)?,
     };
+    let (file, doc) = session.run(&ctx)?;
+    if let Some(out) = &a.out {
+        file.write(out)?;
+    }
     bar.finish();
+    // a shard's tally alone is no result
     doc.map_or(Ok(()), |d| emit(&d, &a.print, a.plot.as_deref()))
 }
 

@@ -342,3 +342,61 @@ fn old_stack_shard_files_still_merge() {
         whole
     );
 }
+
+/// `--checkpoint`: the run goes through the generic session, which
+/// rewrites the file and leaves the finished shard there; a checkpoint
+/// already there is continued (a finished one at once, to the same
+/// document), one of other parameters or another shard is refused, and
+/// the file merges as a whole run's result.
+#[test]
+fn a_checkpoint_is_written_and_continued() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("cp.json").display().to_string();
+    let run = [
+        "stack",
+        "--stack",
+        "internet+CRC-16/ARC",
+        "--bytes",
+        "22,42",
+        "--ber",
+        "1e-3,1e-5",
+        "--max-weight",
+        "4",
+        "--samples",
+        "200",
+        "--format",
+        "json",
+    ];
+    let with_cp = |extra: &[&str]| -> Vec<String> {
+        let mut a: Vec<String> = run.iter().map(|s| s.to_string()).collect();
+        a.extend(
+            ["--checkpoint", &cp]
+                .iter()
+                .chain(extra)
+                .map(|s| s.to_string()),
+        );
+        a
+    };
+    let ok = |a: &[String]| ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let bad =
+        |a: &[String], want| assert_bad(&a.iter().map(String::as_str).collect::<Vec<_>>(), want);
+    let whole = ok(&run.map(String::from));
+    assert_eq!(ok(&with_cp(&[])), whole);
+    assert!(
+        std::fs::read_to_string(&cp)
+            .unwrap()
+            .contains("\"complete\": true")
+    );
+    assert_eq!(ok(&with_cp(&[])), whole, "continued");
+    assert_eq!(
+        ok(&["merge", &cp, "--format", "json"].map(String::from)),
+        whole
+    );
+    bad(&with_cp(&["--seed", "4"]), "seed: 1 there, 4 given");
+    let out = dir.path().join("s.json").display().to_string();
+    bad(
+        &with_cp(&["--shard", "1/2", "--out", &out]),
+        "is for shard 1/1",
+    );
+    bad(&with_cp(&["--out", &cp]), "name the same file");
+}
