@@ -62,14 +62,6 @@ pub fn context(memory: Option<&str>) -> Result<Ctx<'static>> {
     Ok(Ctx::new(budget))
 }
 
-/// Parses `--shard I/N` (1-based, `1 <= I <= N`: the `FromStr` of
-/// [`Shard`](aliasing_core::shard::Shard)), for every command that splits
-/// its work.
-pub fn parse_shard(s: &str) -> Result<aliasing_core::shard::Shard> {
-    s.parse()
-        .map_err(|_| anyhow::anyhow!("--shard `{s}`: expected I/N with 1 <= I <= N"))
-}
-
 /// Given bytes instead of random data (`alias curve`, `alias compare`):
 /// the data before the check field, or a captured frame.
 #[derive(clap::Args)]

@@ -2,6 +2,7 @@
 //! (written to a temporary name, then renamed, so an interrupted run never
 //! leaves a partial file that looks complete).
 
+use aliasing_core::document::text::Format;
 use anyhow::{Context, Result, bail};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -80,29 +81,6 @@ pub fn distinct(outputs: &[(&str, Option<&OutPath>)]) -> Result<()> {
     Ok(())
 }
 
-/// Output format of a result.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
-pub enum Format {
-    /// Aligned, human-readable columns.
-    #[default]
-    Table,
-    /// Comma-separated values with a header line.
-    Csv,
-    /// One JSON document.
-    Json,
-}
-
-impl From<Format> for aliasing_core::document::text::Format {
-    fn from(f: Format) -> Self {
-        use aliasing_core::document::text::Format as F;
-        match f {
-            Format::Table => F::Table,
-            Format::Csv => F::Csv,
-            Format::Json => F::Json,
-        }
-    }
-}
-
 /// How and where every command prints its result (`--format`, `-o`).
 #[derive(clap::Args)]
 pub struct Print {
@@ -116,8 +94,8 @@ pub struct Print {
 
 impl Print {
     /// The format of the documents' `render`.
-    pub fn format(&self) -> aliasing_core::document::text::Format {
-        self.format.into()
+    pub fn format(&self) -> Format {
+        self.format
     }
 
     /// Refuses, before any work, two output options naming the same file:

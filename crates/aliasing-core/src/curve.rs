@@ -33,18 +33,34 @@ use std::str::FromStr;
 /// An exact method for the curve. New methods (dual code, checksums) are
 /// added as variants; [`Method::Auto`] picks the best one that applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum Method {
     /// Choose, among the methods that apply to the request and fit the
     /// memory budget, the one with the smallest estimated time (see
     /// [`ExactMethod::assess`]).
+    #[cfg_attr(
+        feature = "clap",
+        value(help = "The best exact method that applies \
+        (dual for wide CRCs and few lengths, markov otherwise; the output says which)")
+    )]
     Auto,
     /// The Markov chain over register states ([`crate::markov`]):
     /// `O(n 2^r)` time, `O(2^r)` memory per BER in flight.
+    #[cfg_attr(
+        feature = "clap",
+        value(help = "Markov chain over register states: \
+        time O(n 2^r), memory O(2^r)")
+    )]
     Markov,
     /// The dual code's weight distribution and MacWilliams ([`crate::dual`]):
     /// `O(2^r)` per length, widths up to 32.
+    #[cfg_attr(
+        feature = "clap",
+        value(help = "Dual-code weights and MacWilliams: \
+        O(2^r) per length, widths <= 32")
+    )]
     Dual,
 }
 

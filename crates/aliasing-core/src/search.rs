@@ -59,6 +59,7 @@ pub(crate) const MAX_WIDTH: u32 = 32;
 
 /// What the ranking optimises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum Objective {

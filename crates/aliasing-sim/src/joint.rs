@@ -36,6 +36,7 @@
 //! assert_eq!(two, run(1, 1));
 //! ```
 
+use crate::session::{RunKind, Session, first_difference};
 use crate::shard::{self, Checkpoint, Drive, ShardFile, Tally};
 use aliasing_core::__private::joint::{FrameTally, JointModel, JointPlan};
 use aliasing_core::bsc;
@@ -47,6 +48,7 @@ use aliasing_core::progress::Progress;
 use aliasing_core::shard::Shard;
 use aliasing_core::{Error, Result};
 use serde::{Deserialize, Serialize};
+use std::path::Path;
 
 /// The result of one stack request: the `stack` document (one point per
 /// length and BER; see [`document::StackPoint`] for its fields).
@@ -258,7 +260,7 @@ impl StackWork {
 /// once, when the job is built, with every frame's layout and plan built
 /// then too (a bad stack or length is refused before any long work). Its
 /// [`Job::run`] is the whole computation ([`report`]'s numbers, bit for
-/// bit); [`StackJob::run_shard`] runs one shard into its result file, and
+/// bit); [`StackJob::session`] runs one shard into its result file, and
 /// [`StackJob::merge`] reports from the shard files of one run. The
 /// sampling policy (the next weight drawn only where the certified bracket
 /// is wider than 0.1% at some BER, [`wide`]) and the independence product
@@ -323,53 +325,70 @@ impl StackJob {
         }
     }
 
-    /// Runs shard `shard` of every work item (the draws included) in `ctx`
-    /// and returns its result file; with the whole run ([`Shard::WHOLE`])
-    /// the report too, equal to [`Job::run`]'s bit for bit. A shard's
-    /// tally alone is no result: merge the files ([`StackJob::merge`]).
-    pub fn run_shard(&self, shard: Shard, ctx: &Ctx) -> Result<(StackFile, Option<StackReport>)> {
-        let built;
-        let work = match &self.work {
-            Some(w) => w,
-            None => {
-                built = StackWork::new(&self.params)?;
-                &built
-            }
-        };
-        let opts = Drive {
-            progress: ctx.progress(),
-            threads: ctx.threads(),
-            team: ctx.team(),
-            ..Drive::default()
-        };
-        ctx.progress().stage("work items", work.items());
-        let start = Checkpoint::start(work.empty_tally());
-        let tally = shard::drive(work.items(), shard, start, &opts, |i| work.run(i))?;
-        let file = StackFile::finished(
-            STACK_FORMAT,
-            self.params.clone(),
-            shard,
-            work.items(),
-            tally.clone(),
-        );
-        if shard.count > 1 {
-            return Ok((file, None));
+    /// The session of shard `shard` of this job (the layouts and plans
+    /// built by [`StackJob::new`] moved into it): its run gives the shard's
+    /// result file, and for the whole run the report.
+    pub fn session(self, shard: Shard) -> Result<StackSession> {
+        match self.work {
+            Some(w) => Session::planned(self.params, w, shard),
+            None => Session::new(self.params, shard),
         }
-        let doc = report_from_tally(&self.params, work, &tally, ctx)?;
-        Ok((file, Some(doc)))
     }
 
     /// Reads the shard files of one run at `paths`, adds their tallies and
     /// reports as the single run does, bit for bit (the dual code of each
     /// length on `ctx`'s progress).
     pub fn merge(paths: &[std::path::PathBuf], ctx: &Ctx) -> Result<StackReport> {
-        let mut read = Vec::new();
-        for p in paths {
-            read.push((p.display().to_string(), StackFile::read(p, STACK_FORMAT)?));
+        let (s, file) = crate::session::merge_kind::<StackParams>(paths)?;
+        report_from_tally(&s.params, &s.plan, &file.progress.counts, ctx)
+    }
+}
+
+impl RunKind for StackParams {
+    type Tally = StackTally;
+    type Plan = StackWork;
+    const FORMAT: &'static str = STACK_FORMAT;
+    fn plan(&self) -> Result<StackWork> {
+        self.validate()?;
+        StackWork::new(self)
+    }
+}
+
+/// A stack run (or one shard of it) over its work items, with the rules
+/// every run kind shares ([`Session`]: checkpoints, resume, result files,
+/// merge).
+pub type StackSession = Session<StackParams>;
+
+impl Session<StackParams> {
+    /// Continues the stack run saved at `path`; the parameters `given` (if
+    /// any) and the shard must match the file's.
+    pub fn resume(path: &Path, given: Option<&StackParams>, shard: Option<Shard>) -> Result<Self> {
+        let differs = |saved: &StackParams| given.and_then(|g| first_difference(saved, g));
+        Self::resume_with(path, differs, shard)
+    }
+
+    /// Runs the shard's work items (the draws included) in `ctx` (one
+    /// stage, `"work items"`) and returns its result file; with the whole
+    /// run ([`Shard::WHOLE`]) the report too, equal to [`Job::run`]'s bit
+    /// for bit. A shard's tally alone is no result: merge the files
+    /// ([`StackJob::merge`]).
+    pub fn run(&self, ctx: &Ctx) -> Result<(StackFile, Option<StackReport>)> {
+        let work = &self.plan;
+        let opts = Drive {
+            progress: ctx.progress(),
+            threads: ctx.threads(),
+            team: ctx.team(),
+            ..Drive::default()
+        };
+        let (tally, file) =
+            self.drive_items(work.items(), work.empty_tally(), "work items", &opts, |i| {
+                work.run(i)
+            })?;
+        if self.shard.count > 1 {
+            return Ok((file, None));
         }
-        let (params, tally) = shard::merge(&read)?;
-        let work = StackWork::new(&params)?;
-        report_from_tally(&params, &work, &tally, ctx)
+        let doc = report_from_tally(&self.params, work, &tally, ctx)?;
+        Ok((file, Some(doc)))
     }
 }
 
@@ -780,6 +799,67 @@ mod tests {
             // 300 bytes: weight-5 codewords pass the checksums
             assert_eq!(t.terms.iter().any(|w| w.pass_count > 0), k == 1);
         }
+    }
+
+    /// A stack run goes through the generic session: a checkpoint written
+    /// part way (the first items' tally) resumes to the uninterrupted
+    /// run's file and report, bit for bit; a resume with other parameters
+    /// is refused naming the first field that differs, and a fresh run
+    /// does not overwrite a checkpoint.
+    #[test]
+    fn a_stack_run_resumes_from_its_checkpoint() {
+        let mut p = params_of("internet+CRC-16/ARC", 42, &[1e-3, 1e-5], 200);
+        p.max_weight = 4;
+        let ctx = Ctx::default();
+        let (whole, doc) = StackJob::new(p.clone())
+            .unwrap()
+            .session(Shard::WHOLE)
+            .unwrap()
+            .run(&ctx)
+            .unwrap();
+        assert_eq!(
+            doc.as_ref(),
+            Some(&StackJob::new(p.clone()).unwrap().run(&ctx).unwrap())
+        );
+        let work = StackWork::new(&p).unwrap();
+        let done = work.items() / 2;
+        assert!(done > 0);
+        let mut part = work.empty_tally();
+        for i in 0..done {
+            part.add(&work.run(i));
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let cp = dir.path().join("cp.json");
+        let start = Checkpoint {
+            chunks_done: done,
+            counts: part,
+        };
+        StackFile::new(STACK_FORMAT, p.clone(), Shard::WHOLE, false, start)
+            .write(&cp)
+            .unwrap();
+        let fresh = StackJob::new(p.clone())
+            .unwrap()
+            .session(Shard::WHOLE)
+            .unwrap();
+        assert!(
+            fresh.checkpoint_to(cp.clone()).is_err(),
+            "an existing checkpoint is kept"
+        );
+        let resumed = StackSession::resume(&cp, Some(&p), None).unwrap();
+        let (file, again) = resumed.run(&ctx).unwrap();
+        assert_eq!((file, again), (whole.clone(), doc));
+        // the finished file replaced the checkpoint
+        assert_eq!(StackFile::read(&cp, STACK_FORMAT).unwrap(), whole);
+        let other = StackParams {
+            seed: 2,
+            ..p.clone()
+        };
+        let e = StackSession::resume(&cp, Some(&other), None).err().unwrap();
+        assert!(e.to_string().contains("seed: 1 there, 2 given"), "{e}");
+        let e = StackSession::resume(&cp, None, Some(Shard::new(1, 2).unwrap()))
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("shard"), "{e}");
     }
 
     fn params_of(stack: &str, bytes: u64, bers: &[f64], samples: u64) -> StackParams {

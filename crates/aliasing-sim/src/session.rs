@@ -123,14 +123,19 @@ impl Given {
 pub trait RunKind: Clone + PartialEq + serde::Serialize + serde::de::DeserializeOwned {
     /// The integer tally of a run's work items.
     type Tally: Tally;
+    /// What the parameters are built into before a run (a simulation's
+    /// [`Plan`], a stack's [`crate::joint::StackWork`]).
+    type Plan;
     /// The `format` of the kind's shard and checkpoint files.
     const FORMAT: &'static str;
-    /// The plan the parameters describe.
-    fn plan(&self) -> Result<Plan>;
+    /// The plan the parameters describe (refusing parameters that describe
+    /// none, before any work).
+    fn plan(&self) -> Result<Self::Plan>;
 }
 
 impl RunKind for Params {
     type Tally = Counts;
+    type Plan = Plan;
     const FORMAT: &'static str = FORMAT;
     fn plan(&self) -> Result<Plan> {
         Params::plan(self)
@@ -139,6 +144,7 @@ impl RunKind for Params {
 
 impl RunKind for RareParams {
     type Tally = RareTally;
+    type Plan = Plan;
     const FORMAT: &'static str = RARE_FORMAT;
     fn plan(&self) -> Result<Plan> {
         self.params.plan()
@@ -146,12 +152,13 @@ impl RunKind for RareParams {
 }
 
 /// One run (or one shard of it) of kind `K`: a simulation by default,
-/// [`RareSession`] for the rare-event sampler.
+/// [`RareSession`] for the rare-event sampler, [`crate::joint::StackSession`]
+/// for a stack, [`crate::weights::WeightsPass`] for a dual-code pass.
 pub struct Session<K: RunKind = Params> {
     /// The parameters.
     pub params: K,
     /// The plan built from them.
-    pub plan: Plan,
+    pub plan: K::Plan,
     /// The shard this run computes.
     pub shard: Shard,
     start: Option<crate::shard::Checkpoint<K::Tally>>,
@@ -168,6 +175,12 @@ impl<K: RunKind> Session<K> {
     pub fn new(params: K, shard: Shard) -> Result<Self> {
         shard.checked()?;
         let plan = params.plan()?;
+        Self::planned(params, plan, shard)
+    }
+
+    /// [`Session::new`] with the plan of `params` already built.
+    pub(crate) fn planned(params: K, plan: K::Plan, shard: Shard) -> Result<Self> {
+        shard.checked()?;
         Ok(Session {
             params,
             plan,
@@ -181,7 +194,7 @@ impl<K: RunKind> Session<K> {
     /// Continues the run saved at `path`. Parameters and the shard come from
     /// the file; `differs` names the first parameter given that does not
     /// match the file's, and a `shard` given must match too.
-    fn resume_with(
+    pub(crate) fn resume_with(
         path: &Path,
         differs: impl FnOnce(&K) -> Option<String>,
         shard: Option<Shard>,
@@ -248,16 +261,18 @@ impl<K: RunKind> Session<K> {
     /// checkpoint or the start (`zero`, the empty tally), checkpointing as
     /// `opts` says, and returns the shard's tally and its finished file,
     /// which replaces the checkpoint. `item(i)` tallies item `i`. One stage,
-    /// `"sample chunks"`, of the shard's items.
-    fn drive_items(
+    /// `stage`, of the shard's items.
+    pub(crate) fn drive_items(
         &self,
         items: u64,
         zero: K::Tally,
+        stage: &str,
         opts: &crate::shard::Drive<K::Tally>,
         item: impl Fn(u64) -> K::Tally + Sync,
     ) -> Result<(K::Tally, KindFile<K>)>
     where
         K: Sync,
+        K::Plan: Sync,
         K::Tally: Sync,
     {
         let shard_items = self.shard.strided_len(items);
@@ -273,7 +288,7 @@ impl<K: RunKind> Session<K> {
             None => crate::shard::Checkpoint::start(zero),
         };
         let write = |p: &crate::shard::Checkpoint<K::Tally>| self.write_checkpoint(p);
-        opts.progress.stage("sample chunks", shard_items);
+        opts.progress.stage(stage, shard_items);
         let o = crate::shard::Drive {
             threads: opts.threads,
             progress: opts.progress,
@@ -302,15 +317,35 @@ impl<K: RunKind> Session<K> {
     }
 }
 
+/// The first field in which `given` differs from `saved` (`field: SAVED
+/// there, GIVEN given`), comparing their JSON forms field by field.
+pub(crate) fn first_difference<P: serde::Serialize>(saved: &P, given: &P) -> Option<String> {
+    let (a, b) = (
+        serde_json::to_value(saved).ok()?,
+        serde_json::to_value(given).ok()?,
+    );
+    let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
+        return (a != b).then(|| "the parameters".to_string());
+    };
+    a.iter()
+        .find(|(k, v)| b.get(k.as_str()) != Some(v))
+        .map(|(k, v)| {
+            format!(
+                "{k}: {v} there, {} given",
+                b.get(k.as_str()).unwrap_or(&serde_json::Value::Null)
+            )
+        })
+}
+
 /// The shard or checkpoint file of a run of kind `K`.
-type KindFile<K> = ShardFile<K, <K as RunKind>::Tally>;
+pub(crate) type KindFile<K> = ShardFile<K, <K as RunKind>::Tally>;
 
 /// Reads the complete shard files of one run of kind `K` at `paths` and
 /// merges them into the whole run's session (the unsharded run) and its
 /// finished file (tally in `progress.counts`). The whole run's item count is
 /// the sum of the shards' (each did every `N`-th item), so the run's work
 /// list is not rebuilt.
-fn merge_kind<K: RunKind>(paths: &[PathBuf]) -> Result<(Session<K>, KindFile<K>)> {
+pub(crate) fn merge_kind<K: RunKind>(paths: &[PathBuf]) -> Result<(Session<K>, KindFile<K>)> {
     let mut files = Vec::new();
     for p in paths {
         files.push((
@@ -435,7 +470,9 @@ impl Session<RareParams> {
     /// chunks of samples), checkpoint interval and team.
     pub fn run(&self, opts: &crate::shard::Drive<RareTally>) -> Result<(RareTally, RareFile)> {
         let work = RareWork::new(&self.plan, self.params.samples, opts.threads)?;
-        self.drive_items(work.items(), work.zero(), opts, |i| work.item(i))
+        self.drive_items(work.items(), work.zero(), "sample chunks", opts, |i| {
+            work.item(i)
+        })
     }
 
     /// The estimate from a whole run's tally, with the exact values unless `no_exact`.
@@ -495,6 +532,7 @@ pub struct BurstRareParams {
 
 impl RunKind for BurstRareParams {
     type Tally = BurstTally;
+    type Plan = Plan;
     const FORMAT: &'static str = RARE_BURST_FORMAT;
     fn plan(&self) -> Result<Plan> {
         self.params.plan()
@@ -560,7 +598,9 @@ impl Session<BurstRareParams> {
         opts: &crate::shard::Drive<BurstTally>,
     ) -> Result<(BurstTally, BurstRareFile)> {
         let work = self.work()?;
-        self.drive_items(work.items(), work.zero(), opts, |i| work.item(i))
+        self.drive_items(work.items(), work.zero(), "sample chunks", opts, |i| {
+            work.item(i)
+        })
     }
 
     /// The estimate from a whole run's tally, with the exact value (where a

@@ -20,7 +20,8 @@
 //! assert_eq!(merged, whole);
 //! ```
 
-use crate::shard::{Checkpoint, Drive, ShardFile, drive};
+use crate::session::{RunKind, Session};
+use crate::shard::{Drive, ShardFile};
 use aliasing_core::__private::dual::DualPass;
 use aliasing_core::crc::CrcAlgorithm;
 use aliasing_core::ctx::{Ctx, Job};
@@ -137,11 +138,31 @@ impl WeightsJob {
                     .into(),
             });
         }
-        Ok(WeightsPass {
-            crc: self.crc.clone(),
-            params: self.params.clone(),
+        Ok(WeightsPass(Session::planned(
+            self.params.clone(),
+            self.crc.clone(),
             shard,
-        })
+        )?))
+    }
+}
+
+impl RunKind for Params {
+    type Tally = Vec<Vec<u64>>;
+    /// The CRC the parameters name (refused where the name no longer
+    /// gives the recorded generator).
+    type Plan = CrcAlgorithm;
+    const FORMAT: &'static str = FORMAT;
+    fn plan(&self) -> Result<CrcAlgorithm> {
+        let crc = catalogue::resolve(&self.crc)?;
+        if crc.generator().full_string() != self.generator {
+            return Err(Error::Invalid(format!(
+                "{} names {}, not the file's generator {}",
+                self.crc,
+                crc.generator().full_string(),
+                self.generator
+            )));
+        }
+        Ok(crc)
     }
 }
 
@@ -182,13 +203,9 @@ fn document(crc: &CrcAlgorithm, p: &Params, dist: &WeightDistribution) -> Weight
 }
 
 /// One shard of the dual-code pass of a [`WeightsJob`] (built by
-/// [`WeightsJob::pass`]); with the context's team, the members share it.
-#[derive(Debug, Clone)]
-pub struct WeightsPass {
-    crc: CrcAlgorithm,
-    params: Params,
-    shard: Shard,
-}
+/// [`WeightsJob::pass`]): a [`Session`] of the pass's state ranges; with
+/// the context's team, the members share it.
+pub struct WeightsPass(Session<Params>);
 
 /// What a [`WeightsPass`] gives: its result file and, for the whole pass,
 /// the document. On a team member other than 0 the file holds only that
@@ -208,26 +225,22 @@ impl Job for WeightsPass {
     /// The shard's items on the context's threads and team, watched by its
     /// progress (one stage, `"dual-code state ranges"`).
     fn run(&self, ctx: &Ctx) -> Result<PassOutcome> {
-        let p = &self.params;
-        let pass = DualPass::new(&self.crc.generator(), &[p.bits], ctx.budget())?;
-        ctx.progress().stage(
-            "dual-code state ranges",
-            self.shard.strided_len(pass.items()),
-        );
+        let (s, p) = (&self.0, &self.0.params);
+        let pass = DualPass::new(&s.plan.generator(), &[p.bits], ctx.budget())?;
         let opts = Drive {
             threads: ctx.threads(),
             progress: ctx.progress(),
             team: ctx.team(),
             ..Default::default()
         };
-        let start = Checkpoint::start(pass.zero());
-        let tally = drive(pass.items(), self.shard, start, &opts, |i| pass.item(i))?;
+        let stage = "dual-code state ranges";
+        let (tally, file) =
+            s.drive_items(pass.items(), pass.zero(), stage, &opts, |i| pass.item(i))?;
         ctx.progress().finish();
-        let document = match self.shard.count == 1 && ctx.is_root() {
-            true => Some(report(&self.crc, p, &pass, &tally)?),
+        let document = match s.shard.count == 1 && ctx.is_root() {
+            true => Some(report(&s.plan, p, &pass, &tally)?),
             false => None,
         };
-        let file = PassFile::finished(FORMAT, p.clone(), self.shard, pass.items(), tally);
         Ok(PassOutcome { file, document })
     }
 }
@@ -244,17 +257,19 @@ fn report(crc: &CrcAlgorithm, p: &Params, pass: &DualPass, tally: &[Vec<u64>]) -
 /// document the single run gives.
 pub fn merge(files: &[(String, PassFile)], ctx: &Ctx) -> Result<(PassFile, Weights)> {
     let (params, tally) = crate::shard::merge(files)?;
-    let crc = catalogue::resolve(&params.crc)?;
-    if crc.generator().full_string() != params.generator {
-        return Err(Error::Invalid(format!(
-            "{} names {}, not the file's generator {}",
-            params.crc,
-            crc.generator().full_string(),
-            params.generator
-        )));
-    }
-    let pass = DualPass::new(&crc.generator(), &[params.bits], ctx.budget())?;
-    let doc = report(&crc, &params, &pass, &tally)?;
-    let file = PassFile::finished(FORMAT, params, Shard::WHOLE, pass.items(), tally);
+    let s = Session::new(params, Shard::WHOLE)?;
+    let pass = DualPass::new(&s.plan.generator(), &[s.params.bits], ctx.budget())?;
+    let doc = report(&s.plan, &s.params, &pass, &tally)?;
+    let file = PassFile::finished(FORMAT, s.params, Shard::WHOLE, pass.items(), tally);
     Ok((file, doc))
+}
+
+/// Reads the result files of a split pass at `paths` and adds them
+/// ([`merge`]).
+pub fn merge_paths(paths: &[std::path::PathBuf], ctx: &Ctx) -> Result<(PassFile, Weights)> {
+    let mut files = Vec::new();
+    for p in paths {
+        files.push((p.display().to_string(), PassFile::read(p, FORMAT)?));
+    }
+    merge(&files, ctx)
 }

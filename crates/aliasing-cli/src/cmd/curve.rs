@@ -26,28 +26,6 @@ const DEFAULT_LENGTHS_NOTE: &str = "default set: 512 bits (64-byte minimum Ether
      to 16384 bits, sqrt(2) apart, plus 12144 bits (1518-byte maximum Ethernet frame); \
      set with --bits or --bytes";
 
-/// Exact methods on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum MethodArg {
-    /// The best exact method that applies (dual for wide CRCs and few
-    /// lengths, markov otherwise; the output says which).
-    Auto,
-    /// Markov chain over register states: time O(n 2^r), memory O(2^r).
-    Markov,
-    /// Dual-code weights and MacWilliams: O(2^r) per length, widths <= 32.
-    Dual,
-}
-
-impl From<MethodArg> for curve::Method {
-    fn from(m: MethodArg) -> Self {
-        match m {
-            MethodArg::Auto => curve::Method::Auto,
-            MethodArg::Markov => curve::Method::Markov,
-            MethodArg::Dual => curve::Method::Dual,
-        }
-    }
-}
-
 /// Arguments of `alias curve`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -80,8 +58,8 @@ pub struct Args {
     #[arg(long, value_name = "PG,PB,G2B,B2G", conflicts_with_all = ["ber", "check"], value_parser = crate::args::burst)]
     pub burst: Option<aliasing_core::channel::GilbertElliott>,
     /// Exact method.
-    #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
-    pub method: MethodArg,
+    #[arg(long, value_enum, default_value_t = curve::Method::Auto)]
+    pub method: curve::Method,
     #[command(flatten)]
     pub print: crate::output::Print,
     /// Also draw the curve to FILE.svg or FILE.png (log-log, one line per BER).
@@ -127,7 +105,7 @@ fn job(args: &Args, bers: Vec<f64>, bits: Vec<u64>) -> Result<CurveJob> {
         .bers(bers)
         .given(given)
         .burst(args.burst)
-        .method(args.method.into());
+        .method(args.method);
     if lengths_given {
         job = job.bits(bits);
     }
@@ -143,7 +121,7 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(c) = &args.crc {
         let crc = catalogue::resolve(c)?;
         if crc.generator().width() > aliasing_core::dual::MAX_WIDTH
-            && args.method == MethodArg::Auto
+            && args.method == curve::Method::Auto
         {
             // the certified bracket from the enumerated low weights
             let bar = Bar::stderr();

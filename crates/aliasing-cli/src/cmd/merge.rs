@@ -3,10 +3,14 @@
 //! `stack` run; the result equals the single run's, bit for bit.
 
 use super::simulate::Sink;
+use crate::args::context;
 use crate::output::OutPath;
-use aliasing_sim::session::{self, kinds};
+use aliasing_sim::joint::STACK_FORMAT;
+use aliasing_sim::session;
+use aliasing_sim::session::kinds::{self, Merged};
 use aliasing_sim::simulate::SimulateJob;
-use anyhow::Result;
+use aliasing_sim::weights;
+use anyhow::{Result, bail};
 use std::path::PathBuf;
 
 /// Arguments of `alias merge`.
@@ -63,36 +67,43 @@ fn kind_of(files: &[PathBuf]) -> Result<Option<String>> {
     kind.map_err(anyhow::Error::msg)
 }
 
-/// Runs `alias merge`.
+/// Runs `alias merge`: the files' one kind, the options that kind takes,
+/// the library's merge of that kind ([`kinds::merge`]), the document.
 pub fn run(a: Args) -> Result<()> {
     a.report.check(&[("--out", a.out.as_ref())])?;
-    let kind = kind_of(&a.files)?;
-    if kind.as_deref() == Some(super::weights::FORMAT) {
-        if a.report.plot.is_some() || a.report.no_exact {
-            anyhow::bail!(
-                "--plot and --no-exact are for simulations; dual-weight shards merge into exact counts"
-            );
+    let kind = kind_of(&a.files)?.unwrap_or_else(|| SimulateJob::KINDS[0].to_string());
+    let (plot, no_exact) = (a.report.plot.is_some(), a.report.no_exact);
+    match kind.as_str() {
+        weights::FORMAT if plot || no_exact => bail!(
+            "--plot and --no-exact are for simulations; dual-weight shards merge into exact counts"
+        ),
+        STACK_FORMAT if a.out.is_some() || no_exact => {
+            bail!("stack shard files take neither --out nor --no-exact")
         }
-        let text = super::weights::merge(&a.files, a.report.print.format(), a.out.as_deref())?;
-        return a.report.print.emit(&text);
-    }
-    if kind.as_deref() == Some(aliasing_sim::joint::STACK_FORMAT) {
-        if a.out.is_some() || a.report.no_exact {
-            anyhow::bail!("stack shard files take neither --out nor --no-exact");
+        k if k != SimulateJob::KINDS[0] && SimulateJob::KINDS.contains(&k) && plot => {
+            bail!(super::simulate::RARE_NO_PLOT)
         }
-        return super::stack::merge_report(&a.files, &a.report.print, a.report.plot.as_deref());
-    }
-    let kind = kind.unwrap_or_else(|| SimulateJob::KINDS[0].to_string());
-    if kind != SimulateJob::KINDS[0] && a.report.plot.is_some() {
-        anyhow::bail!(super::simulate::RARE_NO_PLOT);
+        _ => {}
     }
     let bar = crate::progress::Bar::stderr();
-    let done = SimulateJob::merge(
+    let merged = kinds::merge(
         &kind,
         &a.files,
-        a.report.no_exact,
-        &crate::args::context(None)?.with_progress(&bar),
+        no_exact,
+        &context(None)?.with_progress(&bar),
     );
     bar.finish();
-    a.report.finish(done?, a.out.as_ref())
+    let print = &a.report.print;
+    match merged? {
+        Merged::Simulate(done) => a.report.finish(*done, a.out.as_ref()),
+        Merged::Stack(doc) => super::stack::emit(&doc, print, a.report.plot.as_deref()),
+        Merged::Weights(done) => {
+            let (file, doc) = *done;
+            if let Some(out) = &a.out {
+                file.write(out)?;
+            }
+            print.emit(&doc.render(print.format())?)
+        }
+        _ => bail!("{kind}: a kind of shard file this program does not report"),
+    }
 }

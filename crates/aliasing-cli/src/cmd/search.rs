@@ -16,15 +16,6 @@ use aliasing_sim::shard::Team;
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
 
-/// Ranking objective on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ObjectiveArg {
-    /// Highest minimum distance at the lengths first, then lowest P_ud.
-    Hd,
-    /// Lowest P_ud (worst case over the lengths), distance ignored.
-    Pud,
-}
-
 /// How the lengths enter the ranking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum RankArg {
@@ -62,8 +53,8 @@ pub struct Args {
     #[arg(long, default_value_t = 10, value_parser = aliasing_core::parse::count::<usize>, allow_negative_numbers = true)]
     pub top: usize,
     /// Ranking objective.
-    #[arg(long, value_enum, default_value_t = ObjectiveArg::Hd)]
-    pub objective: ObjectiveArg,
+    #[arg(long, value_enum, default_value_t = Objective::Hd)]
+    pub objective: Objective,
     /// Only the generators in FILE (one per line, any notation of `--crc`; `#` comments).
     #[arg(long, conflicts_with = "sample")]
     pub candidates: Option<PathBuf>,
@@ -75,7 +66,7 @@ pub struct Args {
     pub seed: Option<u64>,
     /// Run shard I of N (candidates split by index) and write its result file to --out.
     #[arg(long, requires = "out")]
-    pub shard: Option<String>,
+    pub shard: Option<aliasing_core::shard::Shard>,
     /// Shard result file (with --shard).
     #[arg(long, value_parser = OutPath::parse)]
     pub out: Option<OutPath>,
@@ -103,22 +94,18 @@ fn job(a: &Args) -> Result<SearchJob> {
         bers: parse_bers(a.ber.as_deref().expect("clap requires --ber"))?,
         min_hd: a.min_hd,
         top: a.top,
-        objective: match a.objective {
-            ObjectiveArg::Hd => Objective::Hd,
-            ObjectiveArg::Pud => Objective::Pud,
-        },
+        objective: a.objective,
     };
     query.validate()?;
-    let shard = a.shard.as_deref().map(crate::args::parse_shard);
     let job = if let Some(p) = &a.candidates {
         let text = aliasing_sim::shard::read_text(p)?;
         let list = search::parse_candidates(&text, &p.display().to_string(), width)?;
-        SearchJob::list(query, list, shard.transpose()?)?
+        SearchJob::list(query, list, a.shard)?
     } else if let Some(n) = a.sample {
         let seed = a.seed.expect("clap requires --seed");
-        SearchJob::sample(query, n, seed, shard.transpose()?)?
+        SearchJob::sample(query, n, seed, a.shard)?
     } else {
-        SearchJob::all(query, shard.transpose()?)?
+        SearchJob::all(query, a.shard)?
     };
     if let Some(out) = &a.out
         && a.shard.is_none()

@@ -53,7 +53,7 @@ pub struct Args {
     engine: Engine,
     /// Run only shard I of N (1-based); needs --out.
     #[arg(long, value_name = "I/N")]
-    shard: Option<String>,
+    shard: Option<Shard>,
     /// Write the result file (for `alias merge`) here.
     #[arg(long, value_parser = OutPath::parse)]
     out: Option<OutPath>,
@@ -196,11 +196,7 @@ fn request(a: &Args, shard: Option<Shard>) -> Result<SimulateRequest> {
 
 fn run_in(a: &Args, team: Option<&dyn Team>) -> Result<()> {
     check_flags(a)?;
-    let shard = a
-        .shard
-        .as_deref()
-        .map(crate::args::parse_shard)
-        .transpose()?;
+    let shard = a.shard;
     if shard.is_some_and(|s| s.count > 1) && a.out.is_none() {
         bail!("--shard needs --out FILE for its result file");
     }

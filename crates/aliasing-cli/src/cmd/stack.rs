@@ -4,13 +4,13 @@
 //! product. Parses the arguments into an [`aliasing_sim::joint::StackJob`],
 //! runs it and renders its document.
 
-use crate::args::{parse_bers, parse_shard};
+use crate::args::parse_bers;
 use crate::output::{OutPath, PlotPath, Print};
 use crate::progress::Bar;
 use aliasing_core::ctx::Job;
 use aliasing_core::document;
 use aliasing_core::shard::Shard;
-use aliasing_sim::joint::{StackJob, StackParams};
+use aliasing_sim::joint::{StackJob, StackParams, StackSession};
 use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
 
@@ -47,10 +47,15 @@ pub struct Args {
     /// needs --out. Combine the shard files with `alias merge` or
     /// `alias stack --merge`.
     #[arg(long, conflicts_with = "merge")]
-    shard: Option<String>,
+    shard: Option<Shard>,
     /// Write the result file (parameters and exact integer tallies) here.
     #[arg(long, conflicts_with = "merge", value_parser = OutPath::parse)]
     out: Option<OutPath>,
+    /// Rewrite this checkpoint file during the run and at its end; a
+    /// checkpoint already there (of the same parameters and shard) is
+    /// continued.
+    #[arg(long, conflicts_with = "merge", value_parser = OutPath::parse)]
+    checkpoint: Option<OutPath>,
     /// Report from these shard files instead of computing (every shard of
     /// one run, once each).
     #[arg(long, num_args = 1.., value_name = "FILES")]
@@ -64,18 +69,21 @@ pub struct Args {
 }
 
 /// Runs `alias stack`: the arguments into a [`StackJob`], its run (whole,
-/// or one shard into its result file), the document rendered.
+/// or one shard of its [`aliasing_sim::joint::StackSession`] into its
+/// result file), the document rendered.
 pub fn run(a: Args) -> Result<()> {
-    a.print
-        .check(a.plot.as_ref(), &[("--out", a.out.as_ref())])?;
-    let bar = Bar::stderr();
-    let ctx = crate::args::context(None)?.with_progress(&bar);
+    let outs = [
+        ("--out", a.out.as_ref()),
+        ("--checkpoint", a.checkpoint.as_ref()),
+    ];
+    a.print.check(a.plot.as_ref(), &outs)?;
     if let Some(files) = &a.merge {
-        let doc = StackJob::merge(files, &ctx);
+        let bar = Bar::stderr();
+        let doc = StackJob::merge(files, &crate::args::context(None)?.with_progress(&bar));
         bar.finish();
         return emit(&doc?, &a.print, a.plot.as_deref());
     }
-    let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+    let shard = a.shard;
     if shard.is_some_and(|s| s.count > 1) && a.out.is_none() {
         bail!("--shard needs --out FILE for its result file");
     }
@@ -89,32 +97,30 @@ pub fn run(a: Args) -> Result<()> {
     })?;
     let share = shard.map_or(1, |s| s.count);
     crate::output::long_run(job.estimate_seconds(share)?, "this stack computation")?;
-    let doc = match (&a.out, shard) {
-        (None, None) => job.run(&ctx)?,
-        (out, shard) => {
-            let (file, doc) = job.run_shard(shard.unwrap_or(Shard::WHOLE), &ctx)?;
-            file.write(out.as_ref().expect("checked above"))?;
-            match doc {
-                Some(d) => d,
-                None => return Ok(()), // a shard's tally alone is no result
-            }
-        }
-    };
-    bar.finish();
-    emit(&doc, &a.print, a.plot.as_deref())
-}
-
-/// Reads shard files of one `alias stack` run, adds their tallies and
-/// reports as the single run does, bit for bit (`alias merge`).
-pub fn merge_report(files: &[PathBuf], print: &Print, plot: Option<&Path>) -> Result<()> {
     let bar = Bar::stderr();
-    let doc = StackJob::merge(files, &crate::args::context(None)?.with_progress(&bar));
+    let ctx = crate::args::context(None)?.with_progress(&bar);
+    let shard = shard.unwrap_or(Shard::WHOLE);
+    let session = match a.checkpoint.as_deref() {
+        Some(c) if c.exists() => StackSession::resume(c, Some(job.params()), Some(shard))?,
+        Some(c) => job.session(shard)?.checkpoint_to(c.to_path_buf())?,
+        None if a.out.is_none() => {
+            let doc = job.run(&ctx);
+            bar.finish();
+            return emit(&doc?, &a.print, a.plot.as_deref());
+        }
+        None => job.session(shard)?,
+    };
+    let (file, doc) = session.run(&ctx)?;
+    if let Some(out) = &a.out {
+        file.write(out)?;
+    }
     bar.finish();
-    emit(&doc?, print, plot)
+    // a shard's tally alone is no result
+    doc.map_or(Ok(()), |d| emit(&d, &a.print, a.plot.as_deref()))
 }
 
 /// Plots (with `--plot`) and prints the document.
-fn emit(doc: &document::Stack, print: &Print, plot_to: Option<&Path>) -> Result<()> {
+pub(crate) fn emit(doc: &document::Stack, print: &Print, plot_to: Option<&Path>) -> Result<()> {
     crate::args::plot(plot_to, doc)?;
     print.emit(&doc.render(print.format())?)
 }

@@ -8,9 +8,9 @@ use crate::output::{self, OutPath, PlotPath};
 use crate::progress::Bar;
 use aliasing_core::ctx::Job;
 use aliasing_sim::corruption::Corruption;
-use aliasing_sim::transfer::{Tallies, TransferJob, TransferParams};
+use aliasing_sim::transfer::{Tallies, TransferJob, TransferParams, payload_size};
 use anyhow::{Context, Result, bail};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Arguments of `alias transfer`.
 #[derive(clap::Args)]
@@ -102,13 +102,9 @@ pub fn run(a: Args) -> Result<()> {
     let job = TransferJob::new(params(&a)?, burst)?;
     let drawn = burst.map(|_| (job.params().samples, job.params().seed));
     let mut kept = match &a.tallies {
-        Some(p) if p.path().exists() => {
-            let t = Tallies::read(p.path())?;
-            t.check(job.params())
-                .with_context(|| format!("--tallies {}", p.path().display()))?;
-            t
-        }
-        _ => Tallies::new(job.params()),
+        Some(p) => Tallies::kept_at(p.path(), job.params())
+            .with_context(|| format!("--tallies {}", p.path().display()))?,
+        None => Tallies::new(job.params()),
     };
     // a cost model of the lengths not kept (no work done): announced beyond
     // a minute on a terminal, refused beyond a day without --allow-long
@@ -138,7 +134,10 @@ fn params(a: &Args) -> Result<TransferParams> {
             aliasing_core::parse::size(s).map_err(|e| anyhow::anyhow!("--{e}"))?,
             None,
         ),
-        (None, Some(f)) => (file_size(f)?, Some(f.display().to_string())),
+        (None, Some(f)) => (
+            payload_size(f).context("--payload")?,
+            Some(f.display().to_string()),
+        ),
         (None, None) => bail!("give --size or --payload"),
     };
     let mtus = aliasing_core::parse::lengths(&a.mtu)
@@ -166,21 +165,4 @@ fn params(a: &Args) -> Result<TransferParams> {
         samples: a.samples,
         seed: a.seed,
     })
-}
-
-/// The size of the file at `path`: a regular file only (a FIFO or device
-/// has no size to use); nothing is read.
-fn file_size(path: &Path) -> Result<u128> {
-    let shown = path.display();
-    let meta = std::fs::metadata(path).with_context(|| format!("cannot read --payload {shown}"))?;
-    if meta.is_dir() {
-        bail!("--payload {shown} is a folder");
-    }
-    if !meta.is_file() {
-        bail!("--payload {shown} is not a regular file (a device, FIFO or socket)");
-    }
-    if meta.len() == 0 {
-        bail!("--payload {shown} is empty (a transfer of 0 bytes)");
-    }
-    Ok(u128::from(meta.len()))
 }

@@ -12,9 +12,8 @@ use aliasing_core::ctx::Job;
 use aliasing_core::shard::Shard;
 use aliasing_core::weights::WeightMethod;
 use aliasing_sim::shard::Team;
-use aliasing_sim::weights::{self, PassFile, WeightsJob};
+use aliasing_sim::weights::WeightsJob;
 use anyhow::{Result, bail};
-use std::path::{Path, PathBuf};
 
 /// Arguments of `alias weights`.
 #[derive(clap::Args)]
@@ -47,14 +46,11 @@ pub struct Args {
     /// Run shard I of N of the dual-code pass (state ranges fixed by the
     /// generator) and write its tallies to --out; `alias merge` adds the shards.
     #[arg(long, requires = "out")]
-    pub shard: Option<String>,
+    pub shard: Option<Shard>,
     /// Result file of the dual-code pass (of the shard, or of the whole pass).
     #[arg(long, value_parser = OutPath::parse)]
     pub out: Option<OutPath>,
 }
-
-/// The kind of the result files of a split dual-code pass of `alias weights`.
-pub const FORMAT: &str = weights::FORMAT;
 
 /// Runs `alias weights`. Under MPI, a rank that fails prints its error and
 /// ends the whole job.
@@ -78,8 +74,7 @@ fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
     }
     let ctx = crate::args::context(None)?.with_team(team);
     let doc = if split {
-        let shard = args.shard.as_deref().map(crate::args::parse_shard);
-        let pass = job.pass(shard.transpose()?.unwrap_or(Shard::WHOLE))?;
+        let pass = job.pass(args.shard.unwrap_or(Shard::WHOLE))?;
         let bar = crate::progress::Bar::when(ctx.is_root());
         let done = pass.run(&ctx.with_progress(&bar))?;
         if !ctx.is_root() {
@@ -99,23 +94,4 @@ fn run_in(args: Args, team: Option<&dyn Team>) -> Result<()> {
     };
     crate::args::plot(args.plot.as_deref(), &doc)?;
     args.print.emit(&doc.render(args.print.format())?)
-}
-
-/// Reads result files of a split dual-code pass, adds them (each shard once,
-/// same parameters) and renders what the single run prints.
-pub fn merge(
-    paths: &[PathBuf],
-    format: aliasing_core::document::text::Format,
-    out: Option<&Path>,
-) -> Result<String> {
-    let mut files = Vec::new();
-    for p in paths {
-        files.push((p.display().to_string(), PassFile::read(p, FORMAT)?));
-    }
-    let (file, doc) = weights::merge(&files, &crate::args::context(None)?)?;
-    let text = doc.render(format)?;
-    if let Some(out) = out {
-        file.write(out)?;
-    }
-    Ok(text)
 }

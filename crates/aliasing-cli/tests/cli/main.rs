@@ -8,6 +8,7 @@ mod util;
 mod checksums;
 mod compare;
 mod curve;
+mod embed;
 mod exact_domains;
 mod golden;
 mod hd_weights;

@@ -5,7 +5,6 @@
 //! `weights`.
 
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 struct Run {
@@ -17,10 +16,7 @@ struct Run {
 
 fn alias(args: &[&str]) -> Run {
     let t = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_alias"))
-        .args(args)
-        .output()
-        .expect("runs");
+    let out = crate::util::alias(args);
     Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -29,10 +25,20 @@ fn alias(args: &[&str]) -> Run {
     }
 }
 
+/// Refused by the argument parser (a value or combination its rules
+/// refuse: the typed reason `arguments`): [`refused_by`].
+fn refused(args: &[&str], want: &str) {
+    refused_by(args, "arguments", want)
+}
+
 /// Exit 2, nothing on stdout, one line `error: ...` containing `want`, and
 /// fast: each of these commands would compute for seconds to years if the
-/// refusal came after the work.
-fn refused(args: &[&str], want: &str) {
+/// refusal came after the work. The refusal is the rule expected: the
+/// program in-process refuses the same command line with the typed reason
+/// `reason` ([`aliasing_cli::RunError::reason`]) and the same line; where
+/// it cannot take the command line (`-o`, `plot`), the parser's refusals
+/// are told from the others by the parser's own forms.
+fn refused_by(args: &[&str], reason: &str, want: &str) {
     let r = alias(args);
     assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
     assert!(r.stdout.is_empty(), "{args:?}: {}", r.stdout);
@@ -53,6 +59,17 @@ fn refused(args: &[&str], want: &str) {
         "{args:?} took {:?}",
         r.took
     );
+    match crate::util::refusal(args) {
+        Some((typed, message)) => {
+            assert_eq!(typed, reason, "{args:?}: {message}");
+            assert_eq!(r.stderr.trim_end(), format!("error: {message}"), "{args:?}");
+        }
+        None => {
+            let forms = ["invalid value '", "not provided", "cannot be used with"];
+            let parser = forms.iter().any(|f| r.stderr.contains(f));
+            assert_eq!(parser, reason == "arguments", "{args:?}: {}", r.stderr);
+        }
+    }
 }
 
 fn p(dir: &Path, name: &str) -> String {
@@ -130,13 +147,14 @@ fn two_options_naming_one_file_are_refused() {
     let x = p(d.path(), "x.json");
     // the same file under another spelling of its folder
     let y = format!("{}/./x.json", d.path().to_str().unwrap());
-    refused(
+    refused_by(
         &[
             "simulate", "--frames", "1e12", "--shard", "1/2", "--out", &x, "-o", &y,
         ],
+        "invalid",
         "name the same file",
     );
-    refused(
+    refused_by(
         &[
             "simulate",
             "--frames",
@@ -146,25 +164,29 @@ fn two_options_naming_one_file_are_refused() {
             "--out",
             &x,
         ],
+        "invalid",
         "name the same file",
     );
     let s = p(d.path(), "x.svg");
-    refused(
+    refused_by(
         &[
             "curve", "--crc", "crc32", "--bits", "30000", "-o", &s, "--plot", &s,
         ],
+        "invalid",
         "name the same file",
     );
-    refused(
+    refused_by(
         &[
             "stack", "--bytes", "1518", "--ber", "1e-5", "--out", &x, "-o", &x,
         ],
+        "invalid",
         "name the same file",
     );
-    refused(
+    refused_by(
         &[
             "weights", "--crc", "crc32", "--bits", "12144", "--out", &x, "-o", &x,
         ],
+        "invalid",
         "name the same file",
     );
     assert!(
@@ -176,10 +198,12 @@ fn two_options_naming_one_file_are_refused() {
 #[test]
 fn counts_are_exact_in_every_command() {
     // 10000000000000001 stays that number (it ran as 1e16 through a float)
-    refused(
+    refused_by(
         &["simulate", "--frames", "10000000000000001"],
+        "invalid",
         "--frames 10000000000000001: at most 1e16",
     );
+    refused_by(&["simulate", "--frames", "0"], "invalid", "at least 1");
     for (args, want) in [
         (
             vec!["simulate", "--frames", "1.5"],
@@ -190,7 +214,6 @@ fn counts_are_exact_in_every_command() {
             "`1e30` is out of range",
         ),
         (vec!["simulate", "--frames", "-5"], "is negative"),
-        (vec!["simulate", "--frames", "0"], "at least 1"),
         (vec!["simulate", "--seed", "1e20"], "out of range"),
         (vec!["simulate", "--bytes", "1.5"], "not a whole number"),
         (
@@ -355,15 +378,45 @@ fn missing_arguments_are_named_and_marked_in_help() {
     refused(&["weights", "--crc", "16"], "--bits <BITS>");
     refused(&["curve"], "--crc <CRC>");
     refused(&["plot", "x.json"], "--output <OUTPUT>");
-    for (cmd, opt) in [
+    // every option required by itself, and those required unless another
+    // is given, say so in their help
+    let always = [
+        "curve", "hd", "weights", "compare", "simulate", "stack", "transfer",
+    ]
+    .into_iter()
+    .chain(["search", "merge", "plot"])
+    .flat_map(|cmd| {
+        let e = alias(&[cmd]).stderr;
+        let listed = e.split("not provided: ").nth(1).unwrap_or("");
+        let listed = listed.split(" (see --help)").next().unwrap().to_string();
+        let opts: Vec<String> = listed
+            .split([',', ';', ' '])
+            .filter(|w| w.starts_with("--"))
+            .map(String::from)
+            .collect();
+        opts.into_iter().map(move |o| (cmd, o))
+    })
+    .collect::<Vec<_>>();
+    assert!(always.len() >= 5, "{always:?}");
+    let named = [
         ("stack", "--bytes"),
         ("stack", "--ber"),
+        ("transfer", "--size"),
+        ("search", "--width"),
+        ("search", "--bits"),
+        ("search", "--ber"),
+        ("curve", "--crc"),
         ("compare", "--ber"),
         ("hd", "--crc"),
-    ] {
+        ("weights", "--crc"),
+        ("weights", "--bits"),
+    ];
+    let named = named.iter().map(|&(c, o)| (c, o.to_string()));
+    for (cmd, opt) in always.into_iter().chain(named) {
         let h = alias(&[cmd, "--help"]);
         assert_eq!(h.code, 0);
-        let at = h.stdout.find(&format!("  {opt} <")).unwrap();
+        let options = h.stdout.find("Options:").unwrap();
+        let at = options + h.stdout[options..].find(&format!(" {opt} <")).expect(&opt);
         let next = h.stdout[at + 2..]
             .find("\n      -")
             .map_or(h.stdout.len(), |i| at + 2 + i);
@@ -380,20 +433,28 @@ fn merge_says_which_kind_of_file_it_was_given() {
     let fx = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
     let a = format!("{fx}/search-shard-1of2.json");
     let b = format!("{fx}/search-shard-2of2.json");
-    refused(&["merge", &a, &b], "shard file of `alias search`");
+    refused_by(
+        &["merge", &a, &b],
+        "invalid",
+        "shard file of `alias search`",
+    );
     let d = tempfile::tempdir().unwrap();
     let report = p(d.path(), "report.json");
     let r = alias(&[
         "curve", "--crc", "8", "--bits", "64", "--ber", "1e-3", "--format", "json", "-o", &report,
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    refused(&["merge", &report], "is not a shard file");
+    refused_by(&["merge", &report], "invalid", "is not a shard file");
     let w = p(d.path(), "w.json");
     let r = alias(&[
         "weights", "--crc", "8", "--bits", "32", "--method", "dual", "--out", &w,
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    refused(&["merge", &w, &a], "shard file of `alias search`");
+    refused_by(
+        &["merge", &w, &a],
+        "invalid",
+        "shard file of `alias search`",
+    );
     let s = p(d.path(), "s.json");
     let r = alias(&[
         "simulate",
@@ -406,19 +467,28 @@ fn merge_says_which_kind_of_file_it_was_given() {
         "--no-exact",
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    refused(&["merge", &w, &s], "merge adds the shards of one run");
+    refused_by(
+        &["merge", &w, &s],
+        "invalid",
+        "merge adds the shards of one run",
+    );
 }
 
 #[test]
 fn runs_beyond_a_day_need_allow_long() {
-    refused(
+    refused_by(
         &["curve", "--crc", "24", "--bits", "1e9", "--ber", "1e-5"],
+        "invalid",
         "over the limit of a day",
     );
-    refused(&["simulate", "--frames", "1e16"], "--allow-long");
-    refused(&["simulate", "--rare", "--samples", "1e15"], "--allow-long");
+    refused_by(&["simulate", "--frames", "1e16"], "invalid", "--allow-long");
+    refused_by(
+        &["simulate", "--rare", "--samples", "1e15"],
+        "invalid",
+        "--allow-long",
+    );
     // --allow-long lets it past the estimate: the next refusal is another one
-    refused(
+    refused_by(
         &[
             "--allow-long",
             "simulate",
@@ -429,6 +499,7 @@ fn runs_beyond_a_day_need_allow_long() {
             "-o",
             "x.json",
         ],
+        "invalid",
         "name the same file",
     );
 }

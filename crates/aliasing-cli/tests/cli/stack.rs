@@ -303,3 +303,100 @@ fn rare_events_on_a_user_stack_agree_with_the_joint_bracket() {
     assert!(low > 0.0 && ci_low <= high && low <= ci_high, "{s} vs {j}");
     assert!(s["rel_std_err"].as_f64().unwrap() < 0.01, "{s}");
 }
+
+/// Stack shard files written before stack runs went through the generic
+/// session (`aliasing_sim::session::Session`; the fixtures were written by
+/// `alias stack --stack internet+CRC-16/ARC --bytes 22,42 --ber 1e-3,1e-5
+/// --max-weight 4 --samples 200 --seed 3 --shard I/2 --out` of that code)
+/// still merge, to the single run's document.
+#[test]
+fn old_stack_shard_files_still_merge() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+    let files: Vec<String> = (1..=2)
+        .map(|i| format!("{dir}/stack-shard-{i}of2.json"))
+        .collect();
+    let run = [
+        "stack",
+        "--stack",
+        "internet+CRC-16/ARC",
+        "--bytes",
+        "22,42",
+        "--ber",
+        "1e-3,1e-5",
+        "--max-weight",
+        "4",
+        "--samples",
+        "200",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+    ];
+    let whole = ok(&run);
+    let merged = ok(&["merge", &files[1], &files[0], "--format", "json"]);
+    assert_eq!(merged, whole);
+    let v: serde_json::Value = serde_json::from_slice(&whole).unwrap();
+    assert_eq!(v["points"].as_array().unwrap().len(), 4);
+    assert_eq!(
+        ok(&["stack", "--merge", &files[0], &files[1], "--format", "json"]),
+        whole
+    );
+}
+
+/// `--checkpoint`: the run goes through the generic session, which
+/// rewrites the file and leaves the finished shard there; a checkpoint
+/// already there is continued (a finished one at once, to the same
+/// document), one of other parameters or another shard is refused, and
+/// the file merges as a whole run's result.
+#[test]
+fn a_checkpoint_is_written_and_continued() {
+    let dir = tempfile::tempdir().unwrap();
+    let cp = dir.path().join("cp.json").display().to_string();
+    let run = [
+        "stack",
+        "--stack",
+        "internet+CRC-16/ARC",
+        "--bytes",
+        "22,42",
+        "--ber",
+        "1e-3,1e-5",
+        "--max-weight",
+        "4",
+        "--samples",
+        "200",
+        "--format",
+        "json",
+    ];
+    let with_cp = |extra: &[&str]| -> Vec<String> {
+        let mut a: Vec<String> = run.iter().map(|s| s.to_string()).collect();
+        a.extend(
+            ["--checkpoint", &cp]
+                .iter()
+                .chain(extra)
+                .map(|s| s.to_string()),
+        );
+        a
+    };
+    let ok = |a: &[String]| ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let bad =
+        |a: &[String], want| assert_bad(&a.iter().map(String::as_str).collect::<Vec<_>>(), want);
+    let whole = ok(&run.map(String::from));
+    assert_eq!(ok(&with_cp(&[])), whole);
+    assert!(
+        std::fs::read_to_string(&cp)
+            .unwrap()
+            .contains("\"complete\": true")
+    );
+    assert_eq!(ok(&with_cp(&[])), whole, "continued");
+    assert_eq!(
+        ok(&["merge", &cp, "--format", "json"].map(String::from)),
+        whole
+    );
+    bad(&with_cp(&["--seed", "4"]), "seed: 1 there, 4 given");
+    let out = dir.path().join("s.json").display().to_string();
+    bad(
+        &with_cp(&["--shard", "1/2", "--out", &out]),
+        "is for shard 1/1",
+    );
+    bad(&with_cp(&["--out", &cp]), "name the same file");
+}

@@ -81,7 +81,7 @@ fn bad_input_is_refused_before_work() {
         (vec!["--size", "1TB", "--max-weight", "7"], "max-weight"),
         (vec!["--payload", "/dev/null"], "not a regular file"),
         (vec!["--payload", &folder], "is a folder"),
-        (vec!["--payload", "/no/such/file"], "cannot read --payload"),
+        (vec!["--payload", "/no/such/file"], "--payload: cannot read"),
         (vec![], "--size"),
     ] {
         let a = big(&extra);
@@ -308,7 +308,7 @@ fn corruption_bad_input_is_refused_before_work() {
         ("/dev/null", "not a regular file"),
         ("/dev/zero", "not a regular file"),
         (folder.as_str(), "is a folder"),
-        ("/no/such/file", "cannot read --payload"),
+        ("/no/such/file", "--payload: cannot read"),
     ] {
         let mut a: Vec<&str> = base.to_vec();
         a.extend(["--payload", file, "--corruption", "word:1e-6"]);

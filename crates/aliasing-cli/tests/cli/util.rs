@@ -36,3 +36,22 @@ pub fn stderr(o: &Output) -> String {
 pub fn full_tier() -> bool {
     std::env::var("ALIAS_TESTS").is_ok_and(|v| v == "full")
 }
+
+/// The typed reason ([`aliasing_cli::RunError::reason`]) and message of
+/// the program's refusal of `args` in-process (where `--format json` is
+/// added); `None` where the in-process call does not take the command line
+/// (`plot`, or `-o`/`--output`/`--format` given) or does not refuse it.
+/// Call it only for a command line the binary refuses before any work.
+pub fn refusal(args: &[&str]) -> Option<(&'static str, String)> {
+    let own = |a: &&str| {
+        ["-o", "--output", "--format"]
+            .iter()
+            .any(|f| a.starts_with(f))
+    };
+    if args.first() == Some(&"plot") || args.iter().any(own) {
+        return None;
+    }
+    let argv: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    let e = aliasing_cli::run_document(&argv, &aliasing_cli::Hooks::new()).err()?;
+    Some((e.reason, e.message))
+}

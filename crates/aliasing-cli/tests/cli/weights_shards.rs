@@ -219,3 +219,30 @@ fn mismatched_repeated_missing_or_edited_shards_are_refused() {
         "--plot",
     );
 }
+
+/// Pass files written before the dual-code pass went through the generic
+/// session (`aliasing_sim::session::Session`; the fixtures were written by
+/// `alias weights --crc crc8 --bits 64 --max-weight 6 --method dual --shard
+/// I/2 --out` of that code) still merge, to the single run's output.
+#[test]
+fn old_pass_files_still_merge() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+    let files: Vec<String> = (1..=2)
+        .map(|i| format!("{dir}/weights-shard-{i}of2.json"))
+        .collect();
+    let run = [
+        "weights",
+        "--crc",
+        "crc8",
+        "--bits",
+        "64",
+        "--max-weight",
+        "6",
+    ];
+    for format in ["table", "json"] {
+        let whole = ok(&[&run[..], &["--method", "dual", "--format", format]].concat());
+        let merged = ok(&["merge", &files[0], &files[1], "--format", format]);
+        assert_eq!(merged, whole, "{format}");
+        assert!(whole.contains("585793"), "{whole}");
+    }
+}

@@ -24,6 +24,7 @@ mod weights;
 
 /// The text form of a result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Format {
     /// Aligned, human-readable columns, with `#` comment lines saying what
     /// the numbers are.
@@ -32,6 +33,7 @@ pub enum Format {
     /// Comma-separated values with a header line, numbers in full.
     Csv,
     /// One JSON document (tagged with its kind and schema).
+    #[cfg_attr(feature = "clap", value(help = "One JSON document"))]
     Json,
 }
 

@@ -1,6 +1,9 @@
 //! The kinds of shard file whose shards add up to a single run's result:
-//! one table for every merge, and what a file offered to a merge is.
+//! one table for every merge, what a file offered to a merge is, and the
+//! merge of the shard files of one run of any kind ([`merge`]).
 
+use aliasing_core::ctx::Ctx;
+use aliasing_core::{Error, Result};
 use std::path::{Path, PathBuf};
 
 /// The kinds (`format` field) of the result files a merge adds: simulate
@@ -72,4 +75,39 @@ pub enum Mismatch<'a> {
     NotShard(&'a Path, Offered),
     /// Two files of different kinds, each with its kind.
     Mixed((&'a Path, String), (&'a Path, String)),
+}
+
+/// The whole run that [`merge`] rebuilds from its shard files, by kind.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Merged {
+    /// A simulation (plain, rare-event, rare-event on bursts): its result
+    /// file and document.
+    Simulate(Box<crate::simulate::Finished>),
+    /// A dual-code pass: the whole pass's file and the distribution.
+    Weights(Box<(crate::weights::PassFile, aliasing_core::document::Weights)>),
+    /// A stack run: its report.
+    Stack(crate::joint::StackReport),
+}
+
+/// Reads the shard files at `paths` of one run of kind `kind` (one of
+/// [`MERGE_KINDS`], e.g. as [`merge_kind`] finds it) and adds them: the
+/// whole run as the single run gives it, bit for bit (a simulation's exact
+/// values unless `no_exact`), computed in `ctx`.
+pub fn merge(kind: &str, paths: &[PathBuf], no_exact: bool, ctx: &Ctx) -> Result<Merged> {
+    Ok(match kind {
+        crate::weights::FORMAT => {
+            Merged::Weights(Box::new(crate::weights::merge_paths(paths, ctx)?))
+        }
+        crate::joint::STACK_FORMAT => Merged::Stack(crate::joint::StackJob::merge(paths, ctx)?),
+        k if MERGE_KINDS.contains(&k) => {
+            let done = crate::simulate::SimulateJob::merge(k, paths, no_exact, ctx)?;
+            Merged::Simulate(Box::new(done))
+        }
+        other => {
+            return Err(Error::Invalid(format!(
+                "`{other}` is not a kind of shard file a merge adds"
+            )));
+        }
+    })
 }

@@ -86,3 +86,22 @@ impl Job for TransferJob {
         }
     }
 }
+
+/// The size in bytes of a transfer that is the file at `path` (what
+/// [`TransferParams::payload_file`] names): a regular, non-empty file (a
+/// FIFO or device has no size to use); nothing is read.
+pub fn payload_size(path: &std::path::Path) -> Result<u128> {
+    let shown = path.display();
+    let meta =
+        std::fs::metadata(path).map_err(|e| Error::Invalid(format!("cannot read {shown}: {e}")))?;
+    let why = if meta.is_dir() {
+        "is a folder"
+    } else if !meta.is_file() {
+        "is not a regular file (a device, FIFO or socket)"
+    } else if meta.len() == 0 {
+        "is empty (a transfer of 0 bytes)"
+    } else {
+        return Ok(u128::from(meta.len()));
+    };
+    Err(Error::Invalid(format!("{shown} {why}")))
+}

@@ -74,6 +74,18 @@ impl Tallies {
         Ok(t)
     }
 
+    /// The tallies kept in the file at `path` for `params` (read, and
+    /// refused when kept for another stack or other options), or nothing
+    /// kept yet where there is no file.
+    pub fn kept_at(path: &std::path::Path, params: &TransferParams) -> Result<Self> {
+        if !path.exists() {
+            return Ok(Tallies::new(params));
+        }
+        let t = Tallies::read(path)?;
+        t.check(params)?;
+        Ok(t)
+    }
+
     /// The file's text (JSON).
     pub fn to_text(&self) -> Result<String> {
         serde_json::to_string(self)
