@@ -43,7 +43,7 @@
 //!    distributions are cut at `F` flips per column; the neglected mass is
 //!    bounded (binomial tails) and the answer is accepted only when that bound
 //!    is below `1e-13` of it. Cost `O(w (2F+1)^3)`, small at low BER.
-//! 2. **Characteristic function over `Z_M`** ([`fourier_random`]):
+//! 2. **Characteristic function over `Z_M`** (`fourier_random`):
 //!    `P(V = 0 mod M) = (1/M) sum_j prod_k (1 - p + p cos(2 pi j 2^k / M))^{W_k}`.
 //!    At small `n p` the `- (1-p)^n` cancels catastrophically; we factor
 //!    `(1-p)^n` out (`q = p/(1-p)`) and remove the first-order terms

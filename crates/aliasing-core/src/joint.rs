@@ -65,7 +65,7 @@
 //! Every pass probability is at most 1, so the weights not enumerated add
 //! at most `R = P_ud(CRC) - sum_{w<=W} A_w p^w (1-p)^(n-w)`, with `P_ud` and
 //! `A_w` exact from the dual code (MacWilliams). `R` is formed in binary
-//! fixed point with a proven error bound ([`crate::highprec::p_undetected_above`]),
+//! fixed point with a proven error bound (`highprec::p_undetected_above`),
 //! so it is not lost to cancellation. `[low, high] = [sum_w S_w p^w (1-p)^(n-w),
 //! low + R]`, each widened by the field model's bound where that is not 0.
 //!

@@ -14,15 +14,15 @@
 //! Three implementations agree to 1e-13 relative (tested):
 //! - `sparse`: a general engine over `sprs` CSR matrices for any finite
 //!   chain (product chains for burst channels fit);
-//! - [`butterfly`]: a kernel for the CRC chain, one read and one write of the
+//! - `butterfly`: a kernel for the CRC chain, one read and one write of the
 //!   state vector per step, parallel with rayon; with its in-place variant
-//!   [`inplace`] (one vector, same bits) for large widths;
-//! - [`walk`]: the chain as a random walk on unwound syndromes, where each
-//!   step is a butterfly on fixed pairs, so [`walk::BLOCK`] steps run in
+//!   `inplace` (one vector, same bits) for large widths;
+//! - `walk`: the chain as a random walk on unwound syndromes, where each
+//!   step is a butterfly on fixed pairs, so a block of steps runs in
 //!   registers per pass over the vector (vectorised for AVX2); the solver's
 //!   kernel from width 8 on x86-64.
 //!
-//! [`cpu`] detects the CPU's vector instructions once; every kernel's
+//! `cpu` detects the CPU's vector instructions once; every kernel's
 //! vector path is reached only through its `cpu::Isa`, and the scalar
 //! path it always has gives the same bits (tested).
 //!
@@ -31,7 +31,7 @@
 //!
 //! One pass yields every length up to the largest requested. Cost
 //! `O(n_max * 2^r)` per BER; memory one vector of `2^r` f64 per BER in
-//! flight with [`walk`] (`estimate_bytes`). [`p_undetected`] refuses a run
+//! flight with `walk` (`estimate_bytes`). [`p_undetected`] refuses a run
 //! that would not fit the memory budget ([`crate::units::MemoryBudget`])
 //! before anything is allocated.
 //!

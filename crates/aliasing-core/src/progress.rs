@@ -10,9 +10,9 @@
 //!
 //! Every long computation takes its watcher from its context
 //! ([`crate::ctx::Ctx::progress`]: `markov::solve`, `dual::dual_weights`,
-//! `bracket::brackets`, ...) or, where it has no context yet, as the last
-//! argument of a `_with` form (`lowweight::hd_profile_with`, ...); a silent
-//! context, or the form without the suffix, watches with [`Silent`]. A batch turns per-step counts
+//! `bracket::brackets`, ...) or, where it has no context yet, as its last
+//! argument (`lowweight::hd_profile_up_to`, ...); a silent context watches
+//! with [`Silent`]. A batch turns per-step counts
 //! into block-sized reports inside the crate; a record keeps what a computation reported
 //! (the tests use it to check that the advances of every stage add up to
 //! its announced total).

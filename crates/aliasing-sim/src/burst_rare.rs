@@ -82,13 +82,13 @@
 //! estimate is the lone CRC's, digit for digit), and each codeword `e`
 //! also counts `P(e) pass(e) / D(e)`, where `pass(e)` is the exact
 //! probability over the random payload that every checksum passes
-//! ([`JointModel::pass_probability_any`]: any number of flipped bits,
+//! (the joint model's pass probability: any number of flipped bits,
 //! the conventions and field model of the binary symmetric joint). Then
 //! `E_Q[Z_joint] = sum over codewords e of P(e) pass(e)`, the joint escape:
 //! unbiased for any pass function (tested over every draw of small frames),
 //! with its own hits, variance and normal interval, widened by the field
 //! model's bound (the same weighted sum of
-//! [`JointModel::field_model_bound`] over the codewords that flip a field
+//! the joint model's per-pattern bound over the codewords that flip a field
 //! computed from random data; negligible beyond tiny frames). The draws are
 //! shaped for CRC codewords, most of which fail a checksum, so the joint's
 //! relative error is several times the CRC's.

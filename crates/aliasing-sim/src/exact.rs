@@ -119,7 +119,7 @@ pub fn exact_values(plan: &Plan, ctx: &Ctx) -> ExactValues {
 }
 
 /// The Internet checksum over `ranges` with its field at byte `field`:
-/// exact (from [`aliasing_core::joint::internet_p_undetected`]) when the
+/// exact (from the joint computation's Internet-checksum method) when the
 /// covered bytes are all fixed (the given-payload method), or when some are
 /// random data (the real-field model, known bytes flipping in their known
 /// directions: a TCP segment's header and random payload). The check also

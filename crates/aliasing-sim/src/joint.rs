@@ -7,7 +7,7 @@
 //! and its shard files ([`report_from_tally`] turns a merged tally into the
 //! same result).
 //!
-//! The items are those of [`aliasing_core::joint::JointPlan`] for each
+//! The items are those of the joint computation's sampling plan for each
 //! length in turn (codeword shape parts, then sample chunks), so the list is
 //! fixed by the parameters; shard `i` of `n` takes every `n`-th item
 //! ([`crate::shard`]). Tallies are integer sums, so any split, merged, gives
@@ -50,8 +50,8 @@ use aliasing_core::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// The result of one stack request: the `stack` document (one point per
-/// length and BER; see [`document::StackPoint`] for its fields).
+/// The result of one stack request: the `stack` document (its `points`:
+/// one per length and BER).
 pub type StackReport = document::Stack;
 
 /// Kind of an `alias stack` shard file.
@@ -541,8 +541,8 @@ pub fn stack_report(
     stack_report_in(params, frames, stacks, Ctx::default().budget())
 }
 
-/// [`stack_report`] with each check's column
-/// ([`aliasing_core::registry::placed_p_undetected`]) held to `budget`.
+/// [`stack_report`] with each check's column (its exact `P_ud` over the
+/// bits it covers) held to `budget`.
 pub fn stack_report_in(
     params: &StackParams,
     frames: &[Frame],

@@ -470,7 +470,7 @@ pub type CheckpointFn<'a> = crate::shard::CheckpointFn<'a, Counts>;
 pub struct RunOptions<'a> {
     /// Engine.
     pub engine: Engine,
-    /// Worker threads (0 = all cores, at most [`crate::shard::MAX_THREADS`]).
+    /// Worker threads (0 = all cores, at most 1024, `shard::MAX_THREADS`).
     pub threads: usize,
     /// Run only this shard.
     pub shard: Shard,

@@ -20,7 +20,7 @@
 //! parameters, a hash of them, the shard, how far it got and its tally,
 //! wrapped with a checksum of the whole body:
 //! `{"checksum": "<fnv1a64 hex>", "body": {...}}`. Files are written
-//! atomically ([`aliasing_core::__private::atomic`]), so a killed run never leaves a
+//! atomically (a temporary file renamed over the old), so a killed run never leaves a
 //! half-written file. [`merge`] refuses, with one line, files of another kind,
 //! other parameters, unfinished shards, a shard given twice or missing.
 //!
@@ -96,8 +96,9 @@ impl<T: Tally> Tally for Vec<T> {
     }
 }
 
-/// A `u128` counter in a file, written exactly: see
-/// [`aliasing_core::document::wide`] (its one home). Use as
+/// A `u128` counter in a file, written exactly (a number up to `u64::MAX`,
+/// a decimal string above; its one home is aliasing-core's document
+/// module). Use as
 /// `#[serde(with = "aliasing_sim::shard::wide")]`.
 pub use aliasing_core::__private::document::wide;
 

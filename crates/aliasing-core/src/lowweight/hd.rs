@@ -288,9 +288,8 @@ pub(super) fn min_span(
 ///
 /// HD 3 comes from the period of `g`; lengths up to 22 data bits from
 /// listing every codeword; HD 4 (weight 3) from discrete logarithms
-/// ([`crate::trinomial`]) where the factors of `g` allow; the rest from
-/// `min_span`'s meet-in-the-middle
-/// search (refused with an error if it would exceed its work limit,
+/// ([`crate::trinomial`]) where the factors of `g` allow; the rest from a
+/// meet-in-the-middle search (refused with an error if it would exceed its work limit,
 /// `2e10` probes, or its table limit, `2^25` entries).
 pub fn hd_profile(g: &Generator, max_hd: Option<u32>) -> Result<HdProfile> {
     hd_profile_with(g, max_hd, &Silent)

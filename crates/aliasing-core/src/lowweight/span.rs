@@ -181,7 +181,7 @@ pub(super) fn span_counts56(syn: &[u64], n: usize, w: u32, progress: &dyn Progre
 }
 
 /// `A_w(n)` for every `n` in `0..max_len` (index `n`), `w` = 2 to 6, in
-/// `ctx` (its memory budget and progress: the stage of [`span_counts`]).
+/// `ctx` (its memory budget and progress: one stage, `"weight-w spans"`).
 pub fn weight_counts(g: &Generator, w: u32, max_len: u64, ctx: &Ctx) -> Result<Vec<u128>> {
     let c = span_counts(g, w, max_len, ctx)?;
     let mut out = Vec::with_capacity(c.len());

@@ -26,7 +26,7 @@
 //! chain is reversible, so an error pattern and its reverse have the same
 //! probability, and `g` and its reciprocal have the same escapes (tested).
 //!
-//! Cost: `O(n 2^r)` per channel: [`fused`] runs [`fused::BLOCK`] bits per
+//! Cost: `O(n 2^r)` per channel: the `fused` kernel runs a block of bits per
 //! pass over the two vectors, in place; memory one vector of `2^r` f64 per
 //! channel state (`estimate_bytes`); widths up to [`MAX_WIDTH`].
 //!
@@ -100,7 +100,7 @@ pub fn curve(
 }
 
 /// [`curve`] without the checks: `ge` must be valid and the vectors must
-/// fit. The kernel of [`fused`] from width `FUSED_WIDTH`, else
+/// fit. The `fused` kernel from width 8, else
 /// `solve_stepwise` (a test reference). The result does not depend on the thread count.
 ///
 /// Watched by the progress of `ctx`: one stage, `"chain steps"`, of

@@ -18,7 +18,7 @@ pub struct Score {
     pub joint: f64,
     /// Each codeword found that flips a checksum field computed from random
     /// data, counted with `P(e) / D(e)` times the field model's bound
-    /// ([`JointModel::field_model_bound`]); 0 otherwise.
+    /// (the joint model's bound for that pattern); 0 otherwise.
     pub model: f64,
 }
 

@@ -49,12 +49,12 @@ impl BurstRareWork {
 
     /// Plans the run of `plan`, a stack of one CRC over the whole frame and
     /// Internet checksums (`ethernet-tcp`, `ipv4-tcp+CRC`, `internet+CRC`;
-    /// see [`JointModel::new`]) on a Gilbert-Elliott channel, for the joint
+    /// the stacks of the joint computation) on a Gilbert-Elliott channel, for the joint
     /// escape: the draws, codewords and weights of [`BurstRareWork::new`]
     /// over the stack's frame (so the CRC's estimate is the one of a lone
     /// CRC at that length), each codeword also counted with the exact
     /// probability over the random payload that every checksum passes
-    /// ([`JointModel::pass_probability_any`]). Unbiased for the joint
+    /// (the joint model's, for any number of flipped bits). Unbiased for the joint
     /// escape, as the CRC's estimate is for the CRC's: `E_Q[sum over found
     /// e of P(e) pass(e) / D(e)] = sum over codewords e of P(e) pass(e)`.
     pub fn joint(plan: &Plan, samples: u64, proposal: Option<GilbertElliott>) -> Result<Self> {

@@ -10,7 +10,7 @@
 //! CRC codeword found weighted by its importance weight `P(e) / D(e)`
 //! times the exact probability over the random payload that the IPv4
 //! header and TCP checksums pass too
-//! ([`aliasing_core::joint::JointModel::pass_probability_any`], the
+//! (the joint model's pass probability over every pattern, the
 //! conventions of the binary symmetric joint). The estimator is unbiased
 //! for the joint escape; its 95% interval is the normal one from the
 //! draws' variance (widened by the checksum-field model's bound where that

@@ -9,7 +9,7 @@
 //! Per frame length not already in the kept tallies (and only where some
 //! BER is above 0), with `n` the frame's bits, `r` the CRC's width and `w`
 //! the highest weight enumerated (the request's, lowered as
-//! [`aliasing_core::joint::JointPlan::new`] lowers it for long frames):
+//! the joint computation's sampling plan lowers it for long frames):
 //!
 //! - the shape search: `n^2 / 2` pairs for weight 4, each a step of a
 //!   sequential scan of Zech logarithms where the generator is primitive
