@@ -6,7 +6,6 @@ use super::simulate::Sink;
 use crate::args::context;
 use crate::output::OutPath;
 use aliasing_sim::joint::STACK_FORMAT;
-use aliasing_sim::session;
 use aliasing_sim::session::kinds::{self, Merged};
 use aliasing_sim::simulate::SimulateJob;
 use aliasing_sim::weights;
@@ -28,50 +27,12 @@ pub struct Args {
     out: Option<OutPath>,
 }
 
-/// The one kind of all `files` ([`kinds::merge_kind`], the one table of
-/// kinds), or a one-line refusal naming the kind a file is instead (a
-/// search shard, a result document, another run's kind).
-fn kind_of(files: &[PathBuf]) -> Result<Option<String>> {
-    use kinds::{Mismatch, Offered};
-    // from the first file that is no file on, the readers say what is wrong
-    let n = files
-        .iter()
-        .position(|p| !p.is_file())
-        .unwrap_or(files.len());
-    let kind = match kinds::merge_kind(&files[..n]) {
-        Ok(_) if n < files.len() => Ok(session::file_kind(&files[0])),
-        Ok(k) => Ok(k),
-        Err(Mismatch::NotShard(p, Offered::Other(k))) if k == "alias-search" => Err(format!(
-            "{} is a shard file of `alias search`: combine search shards with \
-             `alias search --merge FILES`",
-            p.display()
-        )),
-        Err(Mismatch::NotShard(p, Offered::Other(k))) => Err(format!(
-            "{} is a file of kind `{k}`; merge adds shard files of simulate, weights and stack runs",
-            p.display()
-        )),
-        Err(Mismatch::NotShard(p, Offered::Json)) => Err(format!(
-            "{} is not a shard file: JSON without the kind of a result file \
-             (a `--format json` report?); merge the files that `--out` wrote",
-            p.display()
-        )),
-        Err(Mismatch::NotShard(p, _)) => {
-            Err(format!("{} is not a shard file: not JSON", p.display()))
-        }
-        Err(Mismatch::Mixed((p0, k0), (p, k))) => Err(format!(
-            "{} is a `{k0}` file and {} a `{k}` file: merge adds the shards of one run",
-            p0.display(),
-            p.display()
-        )),
-    };
-    kind.map_err(anyhow::Error::msg)
-}
-
-/// Runs `alias merge`: the files' one kind, the options that kind takes,
-/// the library's merge of that kind ([`kinds::merge`]), the document.
+/// Runs `alias merge`: the files' one kind ([`kinds::kind_of`]), the
+/// options that kind takes, the library's merge of that kind
+/// ([`kinds::merge`]), the document.
 pub fn run(a: Args) -> Result<()> {
     a.report.check(&[("--out", a.out.as_ref())])?;
-    let kind = kind_of(&a.files)?.unwrap_or_else(|| SimulateJob::KINDS[0].to_string());
+    let kind = kinds::kind_of(&a.files)?.unwrap_or_else(|| SimulateJob::KINDS[0].to_string());
     let (plot, no_exact) = (a.report.plot.is_some(), a.report.no_exact);
     match kind.as_str() {
         weights::FORMAT if plot || no_exact => bail!(

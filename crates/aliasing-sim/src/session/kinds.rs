@@ -77,6 +77,55 @@ pub enum Mismatch<'a> {
     Mixed((&'a Path, String), (&'a Path, String)),
 }
 
+/// One line naming what the file is instead (a search shard, a result
+/// document, another run's kind) and what a merge takes.
+impl std::fmt::Display for Mismatch<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Mismatch::NotShard(p, Offered::Other(k)) if k == "alias-search" => write!(
+                f,
+                "{} is a shard file of `alias search`: combine search shards with \
+                 `alias search --merge FILES`",
+                p.display()
+            ),
+            Mismatch::NotShard(p, Offered::Other(k)) => write!(
+                f,
+                "{} is a file of kind `{k}`; merge adds shard files of simulate, weights and stack runs",
+                p.display()
+            ),
+            Mismatch::NotShard(p, Offered::Json) => write!(
+                f,
+                "{} is not a shard file: JSON without the kind of a result file \
+                 (a `--format json` report?); merge the files that `--out` wrote",
+                p.display()
+            ),
+            Mismatch::NotShard(p, _) => write!(f, "{} is not a shard file: not JSON", p.display()),
+            Mismatch::Mixed((p0, k0), (p, k)) => write!(
+                f,
+                "{} is a `{k0}` file and {} a `{k}` file: merge adds the shards of one run",
+                p0.display(),
+                p.display()
+            ),
+        }
+    }
+}
+
+/// The one kind of the shard `files` of a merge (`None` for none), or a
+/// one-line refusal ([`Mismatch`]'s). From the first path that is no file
+/// on, the files are left to the readers of that kind, which say what is
+/// wrong (the kind is then the first file's, if it has one).
+pub fn kind_of(files: &[PathBuf]) -> Result<Option<String>> {
+    let n = files
+        .iter()
+        .position(|p| !p.is_file())
+        .unwrap_or(files.len());
+    match merge_kind(&files[..n]) {
+        Ok(_) if n < files.len() => Ok(super::file_kind(&files[0])),
+        Ok(k) => Ok(k),
+        Err(m) => Err(Error::Invalid(m.to_string())),
+    }
+}
+
 /// The whole run that [`merge`] rebuilds from its shard files, by kind.
 #[derive(Debug)]
 #[non_exhaustive]
