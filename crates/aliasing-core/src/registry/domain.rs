@@ -172,7 +172,7 @@ impl Entry {
             },
             Entry::JointTerms => Domain {
                 method: "joint stack terms",
-                refused_by: "`registry::Entry::assess`, `joint::JointModel::new`",
+                refused_by: "`registry::Entry::assess`, `joint::JointStack::new`",
                 checks: "one CRC and up to 4 Internet checksums",
                 channel: "BSC",
                 data: "random payload, fixed headers",
