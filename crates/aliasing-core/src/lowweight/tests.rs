@@ -251,7 +251,8 @@ fn counts_beyond_the_period_match_brute_force() {
 fn profiles_match_brute_force_for_8_bit_generators() {
     // a quarter of the 128 generators in the test command (a fixed
     // pseudo-random choice), every one under ALIAS_TESTS=full
-    let sampled = |n: u64| crate::tier::full() || (n.wrapping_mul(0x9E37_79B9) >> 8) % 4 == 0;
+    let sampled =
+        |n: u64| crate::tier::full() || (n.wrapping_mul(0x9E37_79B9) >> 8).is_multiple_of(4);
     for normal in (1..256u64).step_by(2).filter(|&n| sampled(n)) {
         let g = Generator::new(8, normal).unwrap();
         let p = hd_profile(&g, None).unwrap();
@@ -352,7 +353,7 @@ fn profiles_match_koopmans_published_tables() {
     let catalogued = [0x8810u64, 0xc002, 0x83, 0x9eb2, 0x82608edb];
     let mut checked = 0;
     for (i, (k, want, src)) in list.into_iter().enumerate() {
-        if !(crate::tier::full() || i % 4 == 0 || catalogued.contains(&k)) {
+        if !(crate::tier::full() || i.is_multiple_of(4) || catalogued.contains(&k)) {
             continue;
         }
         checked += 1;
