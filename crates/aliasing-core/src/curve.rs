@@ -145,10 +145,10 @@ impl Request {
     /// ```
     /// use aliasing_core::{catalogue, curve::{self, Method, Request}, units::{Ber, Bits}};
     /// use aliasing_core::ctx::Ctx;
-    /// let crc = catalogue::resolve("crc32c")?;
+    /// let crc = catalogue::resolve("crc16-ccitt")?;
     /// let req = Request::for_crc(&crc, &[Bits(12144)], &[Ber::new(1e-6)?])?;
     /// let res = curve::exact(&req, Method::Auto, &Ctx::from_env()?)?;
-    /// assert_eq!(res.name, "CRC-32/ISCSI");
+    /// assert_eq!(res.name, "CRC-16/KERMIT");
     /// assert_eq!(res.generator, crc.generator());
     /// # Ok::<(), aliasing_core::Error>(())
     /// ```

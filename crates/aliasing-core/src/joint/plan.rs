@@ -16,7 +16,7 @@
 //! use aliasing_core::ctx::Ctx;
 //! use aliasing_core::joint::{JointOptions, JointStack};
 //! use aliasing_core::layout::{Frame, Payload};
-//! let f = Frame::new("ethernet-tcp", 200, Payload::Random).unwrap();
+//! let f = Frame::new("ipv4-tcp+CRC-16/ARC", 120, Payload::Random).unwrap();
 //! let opts = JointOptions { max_weight: 4, samples: 2048, seed: 1 };
 //! let plan = JointPlan::new(&f, &opts).unwrap();
 //! // every item on its own, added in reverse: the same as in order

@@ -249,7 +249,11 @@ fn counts_beyond_the_period_match_brute_force() {
 
 #[test]
 fn profiles_match_brute_force_for_8_bit_generators() {
-    for normal in (1..256u64).step_by(2) {
+    // a quarter of the 128 generators in the test command (a fixed
+    // pseudo-random choice), every one under ALIAS_TESTS=full
+    let sampled =
+        |n: u64| crate::tier::full() || (n.wrapping_mul(0x9E37_79B9) >> 8).is_multiple_of(4);
+    for normal in (1..256u64).step_by(2).filter(|&n| sampled(n)) {
         let g = Generator::new(8, normal).unwrap();
         let p = hd_profile(&g, None).unwrap();
         let got: Vec<u64> = p.entries.iter().map(|e| e.max_data_bits).collect();
@@ -344,7 +348,15 @@ fn profiles_match_koopmans_published_tables() {
         assert_eq!(g.koopman(), k, "{name}");
         assert!(list.iter().any(|(lk, _, _)| *lk == k), "{name}");
     }
-    for (k, want, src) in list {
+    // the test command checks every fourth line and the catalogue CRCs'
+    // (the CRC-32's included); ALIAS_TESTS=full every line
+    let catalogued = [0x8810u64, 0xc002, 0x83, 0x9eb2, 0x82608edb];
+    let mut checked = 0;
+    for (i, (k, want, src)) in list.into_iter().enumerate() {
+        if !(crate::tier::full() || i.is_multiple_of(4) || catalogued.contains(&k)) {
+            continue;
+        }
+        checked += 1;
         let g = Generator::guess_koopman(k).unwrap();
         if src == "op" {
             // The premise of the [op] rule: g = (x+1) * a primitive
@@ -373,6 +385,7 @@ fn profiles_match_koopmans_published_tables() {
             assert_eq!(*e.example.last().unwrap(), e.max_data_bits + r);
         }
     }
+    assert!(checked >= 25, "{checked}");
 }
 
 /// `data/hdlen-gold.txt`: (Koopman generator, profile) for each of the

@@ -36,7 +36,7 @@
 //! let g: Generator = "0x11021".parse().unwrap();
 //! let ge: GilbertElliott = "1e-7,0.3,1e-4,0.05".parse().unwrap();
 //! let ctx = aliasing_core::ctx::Ctx::new(MemoryBudget::bytes(1e9).unwrap());
-//! let pts = gilbert::curve(&g, &[512, 12144], &ge, &ctx).unwrap();
+//! let pts = gilbert::curve(&g, &[512, 1500], &ge, &ctx).unwrap();
 //! assert!(pts[1].p_undetected > 0.0 && pts[1].p_undetected < pts[1].p_error);
 //! ```
 
