@@ -139,6 +139,7 @@ def stack(
     seed: Optional[int] = None,
     shard: Optional[_Shard] = None,
     out: Optional[_Path] = None,
+    checkpoint: Optional[_Path] = None,
     merge: Optional[Sequence[_Path]] = None,
     plot: Optional[_Path] = None,
     allow_long: bool = False,
