@@ -343,6 +343,22 @@ fn rare_events_on_a_user_stack_agree_with_the_joint_bracket() {
     assert!(s["rel_std_err"].as_f64().unwrap() < 0.01, "{s}");
 }
 
+/// The small stack request of the shard-file and checkpoint tests (the
+/// fixtures were written from it, with `--seed 3`).
+const SMALL_STACK: &[&str] = &[
+    "stack",
+    "--stack",
+    "internet+CRC-16/ARC",
+    "--bytes",
+    "22,42",
+    "--ber",
+    "1e-3,1e-5",
+    "--max-weight",
+    "4",
+    "--samples",
+    "200",
+];
+
 /// Stack shard files written before stack runs went through the generic
 /// session (`aliasing_sim::session::Session`; the fixtures were written by
 /// `alias stack --stack internet+CRC-16/ARC --bytes 22,42 --ber 1e-3,1e-5
@@ -354,23 +370,7 @@ fn old_stack_shard_files_still_merge() {
     let files: Vec<String> = (1..=2)
         .map(|i| format!("{dir}/stack-shard-{i}of2.json"))
         .collect();
-    let run = [
-        "stack",
-        "--stack",
-        "internet+CRC-16/ARC",
-        "--bytes",
-        "22,42",
-        "--ber",
-        "1e-3,1e-5",
-        "--max-weight",
-        "4",
-        "--samples",
-        "200",
-        "--seed",
-        "3",
-        "--format",
-        "json",
-    ];
+    let run = [SMALL_STACK, &["--seed", "3", "--format", "json"]].concat();
     let whole = ok(&run);
     let merged = ok(&["merge", &files[1], &files[0], "--format", "json"]);
     assert_eq!(merged, whole);
@@ -391,21 +391,7 @@ fn old_stack_shard_files_still_merge() {
 fn a_checkpoint_is_written_and_continued() {
     let dir = tempfile::tempdir().unwrap();
     let cp = dir.path().join("cp.json").display().to_string();
-    let run = [
-        "stack",
-        "--stack",
-        "internet+CRC-16/ARC",
-        "--bytes",
-        "22,42",
-        "--ber",
-        "1e-3,1e-5",
-        "--max-weight",
-        "4",
-        "--samples",
-        "200",
-        "--format",
-        "json",
-    ];
+    let run = [SMALL_STACK, &["--format", "json"]].concat();
     let with_cp = |extra: &[&str]| -> Vec<String> {
         let mut a: Vec<String> = run.iter().map(|s| s.to_string()).collect();
         a.extend(
@@ -419,7 +405,7 @@ fn a_checkpoint_is_written_and_continued() {
     let ok = |a: &[String]| ok(&a.iter().map(String::as_str).collect::<Vec<_>>());
     let bad =
         |a: &[String], want| assert_bad(&a.iter().map(String::as_str).collect::<Vec<_>>(), want);
-    let whole = ok(&run.map(String::from));
+    let whole = ok(&run.iter().map(|s| s.to_string()).collect::<Vec<_>>());
     assert_eq!(ok(&with_cp(&[])), whole);
     assert!(
         std::fs::read_to_string(&cp)
