@@ -367,14 +367,19 @@ pub(crate) fn carry_chain<T: Semiring>(laws: &[ColumnLaw<T>], cut: usize) -> T {
             )
         })
         .collect();
+    // a0: no flip yet (a single carry path), a1: at least one flip; b0 and
+    // b1 the next column's, swapped in after each column (allocated once)
+    let mut a0 = vec![T::zero(); size];
+    let mut a1 = vec![T::zero(); size];
+    let mut b0 = vec![T::zero(); size];
+    let mut b1 = vec![T::zero(); size];
     for t in -f..=f {
-        // a0: no flip yet (a single carry path), a1: at least one flip.
-        let mut a0 = vec![T::zero(); size];
-        let mut a1 = vec![T::zero(); size];
+        a0.fill(T::zero());
+        a1.fill(T::zero());
         a0[(t + f) as usize] = T::one();
         for (law, &(dlo, dhi)) in laws.iter().zip(&ranges) {
-            let mut b0 = vec![T::zero(); size];
-            let mut b1 = vec![T::zero(); size];
+            b0.fill(T::zero());
+            b1.fill(T::zero());
             for c in -f..=f {
                 let ci = (c + f) as usize;
                 let (x0, x1) = (&a0[ci], &a1[ci]);
@@ -408,8 +413,8 @@ pub(crate) fn carry_chain<T: Semiring>(laws: &[ColumnLaw<T>], cut: usize) -> T {
                     d += 2;
                 }
             }
-            a0 = b0;
-            a1 = b1;
+            std::mem::swap(&mut a0, &mut b0);
+            std::mem::swap(&mut a1, &mut b1);
         }
         total = total.add(&a1[(t + f) as usize]);
     }
