@@ -89,14 +89,20 @@ pub(super) fn bits_key(seg: &[u8]) -> BitsKey {
     (ones, seg.len())
 }
 
-/// [`binomial_head`] already computed on this thread, for one `p`: by `n`
-/// (a pure function of `(n, p)`, so the digits do not depend on which
-/// thread computed what).
+/// [`binomial_head`] of one `n`: `None` where the bound cannot be formed.
 pub(super) type Heads = Option<([f64; 9], [f64; 9])>;
 
+/// Column sizes below this have their [`binomial_head`] kept per thread, in
+/// a table indexed by the size (segments of up to 64 KiB of data); larger
+/// ones are computed per segment (rare, and small next to reading them).
+const HEADS_TABLE: u64 = 1 << 15;
+
 thread_local! {
-    static HEADS: std::cell::RefCell<(f64, FastMap<u64, Heads>)> =
-        std::cell::RefCell::new((f64::NAN, FastMap::default()));
+    /// [`binomial_head`] already computed on this thread for one `p`, by `n`
+    /// (a pure function of `(n, p)`, so the digits do not depend on which
+    /// thread computed what): `None` where not yet computed.
+    static HEADS: std::cell::RefCell<(f64, Vec<Option<Heads>>)> =
+        const { std::cell::RefCell::new((f64::NAN, Vec::new())) };
 }
 
 /// Relative bound on the mass the fast carry chain leaves out, as in
@@ -146,80 +152,139 @@ pub(super) fn binomial_head(n: u64, p: f64) -> Option<([f64; 9], [f64; 9])> {
 /// down flip in one column, which always escape). `None` where no such cut
 /// exists (the caller then uses `internet::p_undetected_payload`).
 pub(super) fn bits_fast(key: &BitsKey, p: f64) -> Option<f64> {
-    bits_fast_with(key, p, carry_chain)
+    let prep = prepare(key, p)?;
+    let (flip, clean) = (&prep.flip, &prep.clean);
+    let total = match prep.f {
+        1 => chain_fixed_dispatch::<1, 3>(flip, clean),
+        2 => chain_fixed_dispatch::<2, 5>(flip, clean),
+        3 => chain_fixed_dispatch::<3, 7>(flip, clean),
+        4 => chain_fixed_dispatch::<4, 9>(flip, clean),
+        5 => chain_fixed_dispatch::<5, 11>(flip, clean),
+        6 => chain_fixed_dispatch::<6, 13>(flip, clean),
+        7 => chain_fixed_dispatch::<7, 15>(flip, clean),
+        _ => chain_fixed_dispatch::<8, 17>(flip, clean),
+    };
+    prep.certify(total)
 }
 
 /// The signature of [`carry_chain`].
 pub(super) type Chain =
     fn(usize, i64, &[[[f64; 9]; 17]; 16], &[[f64; 17]; 16], &[f64; 16], &[usize; 17]) -> f64;
 
-/// [`bits_fast`] with the carry chain `chain`.
-pub(super) fn bits_fast_with(key: &BitsKey, p: f64, chain: Chain) -> Option<f64> {
+/// What the carry chain of one key needs: the cut `f` (1 to 8), the bound
+/// `tail` on the mass the cut leaves out, and per column `k` the weight
+/// `flip[k][d + f]` of the flip patterns (at least one flip, at most `f`
+/// per direction) that change the column by `d`, and `clean[k]`, the
+/// weight of no flip.
+pub(super) struct Prepared {
+    f: usize,
+    tail: f64,
+    flip: [[f64; 17]; 16],
+    clean: [f64; 16],
+}
+
+impl Prepared {
+    /// `total` (the chain's value) where the cut is certified against it.
+    fn certify(&self, total: f64) -> Option<f64> {
+        // the cut was chosen against a lower bound; check against the result
+        if self.tail == 0.0 || self.tail <= CUT_TOLERANCE * total {
+            return Some(total);
+        }
+        None
+    }
+}
+
+/// The column laws of `key` at `p` and the cut (see [`bits_fast`]); `None`
+/// where no cut `f <= 8` is certified or `p` is outside `(0, 0.5)`.
+pub(super) fn prepare(key: &BitsKey, p: f64) -> Option<Prepared> {
     let (ones, len) = key;
     if !(p > 0.0 && p < 0.5) {
         return None;
     }
-    let mut up = [0u64; 16];
-    let mut down = [0u64; 16];
+    // the column sizes: ups (bits at 0) at 2k, downs (bits at 1) at 2k + 1
+    let mut ns = [0u64; 32];
+    let mut pairs = 0u64;
     for k in 0..16 {
         // columns 8..15: high bytes (even offsets); 0..7: low bytes
         let total = if k >= 8 { len.div_ceil(2) } else { len / 2 } as u64;
-        down[k] = ones[k] as u64;
-        up[k] = total - down[k];
-    }
-    let mut heads = [([0.0f64; 9], [0.0f64; 9]); 32];
-    let ok = HEADS.with(|cell| {
-        let mut memo = cell.borrow_mut();
-        if memo.0.to_bits() != p.to_bits() {
-            *memo = (p, FastMap::default());
-        }
-        for k in 0..16 {
-            for (i, n) in [(2 * k, up[k]), (2 * k + 1, down[k])] {
-                let h = match memo.1.get(&n) {
-                    Some(h) => *h,
-                    None => {
-                        let h = binomial_head(n, p);
-                        if memo.1.len() < BITS_CACHE_MAX {
-                            memo.1.insert(n, h);
-                        }
-                        h
-                    }
-                };
-                match h {
-                    Some(h) => heads[i] = h,
-                    None => return false,
-                }
-            }
-        }
-        true
-    });
-    if !ok {
-        return None;
+        let down = ones[k] as u64;
+        let up = total - down;
+        ns[2 * k] = up;
+        ns[2 * k + 1] = down;
+        pairs += up * down;
     }
     // lower bound: exactly two flips, up and down in one column
-    let pairs: u64 = (0..16).map(|k| up[k] * down[k]).sum();
     let n = (8 * *len) as f64;
     let lower = pairs as f64 * p * p * f64::exp((n - 2.0) * f64::ln_1p(-p));
-    let f = (0..9).find(|&f| {
-        let tail: f64 = heads.iter().map(|h| h.1[f]).sum();
-        tail == 0.0 || tail <= CUT_TOLERANCE * lower
-    })?;
-    let f = f.max(1);
-    let tail: f64 = heads.iter().map(|h| h.1[f]).sum();
-    let w = 2 * f + 1;
-    let mut clean = [0.0f64; 16];
-    let mut flip = [[0.0f64; 17]; 16];
-    for k in 0..16 {
-        let (hu, hd) = (&heads[2 * k].0, &heads[2 * k + 1].0);
-        clean[k] = hu[0] * hd[0];
-        for (a, &x) in hu.iter().enumerate().take(f + 1) {
-            for (b, &y) in hd.iter().enumerate().take(f + 1) {
-                if a + b > 0 {
-                    flip[k][a + f - b] += x * y;
+    HEADS.with(|cell| {
+        let mut memo = cell.borrow_mut();
+        if memo.0.to_bits() != p.to_bits() {
+            *memo = (p, Vec::new());
+        }
+        let table = &mut memo.1;
+        // sizes beyond the table: computed here, in the order of `ns`
+        let mut big: Vec<Heads> = Vec::new();
+        for &n in &ns {
+            if n < HEADS_TABLE {
+                let i = n as usize;
+                if table.len() <= i {
+                    table.resize(i + 1, None);
+                }
+                if table[i].is_none() {
+                    table[i] = Some(binomial_head(n, p));
+                }
+            } else {
+                big.push(binomial_head(n, p));
+            }
+        }
+        let mut next_big = big.iter();
+        let heads: [&Heads; 32] = std::array::from_fn(|i| {
+            let n = ns[i];
+            if n < HEADS_TABLE {
+                table[n as usize].as_ref().expect("filled above")
+            } else {
+                next_big.next().expect("one per size")
+            }
+        });
+        let mut h = [(&[0.0f64; 9], &[0.0f64; 9]); 32];
+        for (slot, head) in h.iter_mut().zip(heads) {
+            let (a, b) = head.as_ref()?;
+            *slot = (a, b);
+        }
+        let f = (0..9).find(|&f| {
+            let tail: f64 = h.iter().map(|h| h.1[f]).sum();
+            tail == 0.0 || tail <= CUT_TOLERANCE * lower
+        })?;
+        let f = f.max(1);
+        let tail: f64 = h.iter().map(|h| h.1[f]).sum();
+        let mut clean = [0.0f64; 16];
+        let mut flip = [[0.0f64; 17]; 16];
+        for k in 0..16 {
+            let (hu, hd) = (h[2 * k].0, h[2 * k + 1].0);
+            clean[k] = hu[0] * hd[0];
+            for (a, &x) in hu.iter().enumerate().take(f + 1) {
+                for (b, &y) in hd.iter().enumerate().take(f + 1) {
+                    if a + b > 0 {
+                        flip[k][a + f - b] += x * y;
+                    }
                 }
             }
         }
-    }
+        Some(Prepared {
+            f,
+            tail,
+            flip,
+            clean,
+        })
+    })
+}
+
+/// [`bits_fast`] with the carry chain `chain` (over the band layout of
+/// [`carry_chain`]): the tests' oracle for the fixed-width chain.
+pub(super) fn bits_fast_with(key: &BitsKey, p: f64, chain: Chain) -> Option<f64> {
+    let prep = prepare(key, p)?;
+    let (f, flip, clean) = (prep.f, &prep.flip, &prep.clean);
+    let w = 2 * f + 1;
     // Per column, the change d of the column (ups minus downs, |d| <= f)
     // takes carry c to (c + d) / 2 (c + d even): for each c a contiguous
     // band of new carries. band[k][c] holds, from the lowest new carry
@@ -253,12 +318,95 @@ pub(super) fn bits_fast_with(key: &BitsKey, p: f64, chain: Chain) -> Option<f64>
         (hi - l + 1).max(0) as usize
     };
     let widths: [usize; 17] = std::array::from_fn(|c| if c < w { width(c) } else { 0 });
-    let total = chain(w, fi, &band, &flip, &clean, &widths);
-    // the cut was chosen against a lower bound; check against the result
-    if tail == 0.0 || tail <= CUT_TOLERANCE * total {
-        return Some(total);
+    prep.certify(chain(w, fi, &band, flip, clean, &widths))
+}
+
+/// [`chain_fixed`] for the cut `F` (`W = 2 F + 1` start carries), compiled
+/// for AVX2 where the CPU has it (separate products and sums, as in the
+/// portable build: the same bits) and `ALIAS_NO_SIMD` is not set.
+fn chain_fixed_dispatch<const F: usize, const W: usize>(
+    flip: &[[f64; 17]; 16],
+    clean: &[f64; 16],
+) -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: `has_avx2` checked that the CPU has AVX2.
+        return unsafe { chain_fixed_avx2::<F, W>(flip, clean) };
     }
-    None
+    chain_fixed::<F, W>(flip, clean)
+}
+
+/// Whether the CPU has AVX2 and vector code is allowed (`ALIAS_NO_SIMD`
+/// unset, as [`aliasing_core::markov::cpu::Isa::detect`] reads it).
+#[cfg(target_arch = "x86_64")]
+fn has_avx2() -> bool {
+    static AVX2: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVX2.get_or_init(|| {
+        !aliasing_core::markov::cpu::Isa::detect().is_scalar() && is_x86_feature_detected!("avx2")
+    })
+}
+
+/// [`chain_fixed`] compiled with AVX2 (4-lane vectors, no fused
+/// multiply-add). Callers must check that the CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn chain_fixed_avx2<const F: usize, const W: usize>(
+    flip: &[[f64; 17]; 16],
+    clean: &[f64; 16],
+) -> f64 {
+    chain_fixed::<F, W>(flip, clean)
+}
+
+/// The carry chain of [`carry_chain`] for a cut `F` known at compile time
+/// (`W = 2 F + 1` start carries and carries): the band of each new carry
+/// `nc` gathered from the old carries `c` in `2 nc - 2 F ..= 2 nc` (the
+/// weight of the column change `d = 2 nc - c - F`), lane by lane the same
+/// products and sums in the same order as [`carry_chain`] (so the same
+/// bits), with no zeroed band tables and loops of constant length.
+#[inline(always)]
+fn chain_fixed<const F: usize, const W: usize>(flip: &[[f64; 17]; 16], clean: &[f64; 16]) -> f64 {
+    debug_assert_eq!(W, 2 * F + 1);
+    let mut a1 = [[0.0f64; W]; W];
+    let mut x0 = [1.0f64; W];
+    let mut c0: [Option<usize>; W] = std::array::from_fn(Some);
+    for k in 0..16 {
+        let fl = &flip[k];
+        // the band weights by d + F: the clean probability joins d = 0
+        let fc: [f64; W] =
+            std::array::from_fn(|i| fl[i] + if i == F { clean[k] } else { 0.0 });
+        let mut b1 = [[0.0f64; W]; W];
+        for (nc, out) in b1.iter_mut().enumerate() {
+            let mut acc = [0.0f64; W];
+            for c in (2 * nc).saturating_sub(2 * F)..=(2 * nc).min(W - 1) {
+                let r = fc[2 * nc - c];
+                for (a, &x) in acc.iter_mut().zip(&a1[c]) {
+                    *a += x * r;
+                }
+            }
+            *out = acc;
+        }
+        for t in 0..W {
+            if let Some(c) = c0[t] {
+                // the first flips of this run, in this column
+                for nc in c.div_ceil(2)..=(c / 2 + F).min(W - 1) {
+                    b1[nc][t] += x0[t] * fl[2 * nc - c];
+                }
+                // no flip: carry c - F must be even, halved
+                if (c + F) % 2 == 0 {
+                    x0[t] *= clean[k];
+                    c0[t] = Some((c + F) / 2);
+                } else {
+                    c0[t] = None;
+                }
+            }
+        }
+        a1 = b1;
+    }
+    let mut total = 0.0;
+    for (t, row) in a1.iter().enumerate() {
+        total += row[t];
+    }
+    total
 }
 
 /// The carry chain of [`bits_fast`] over its `w` start carries at once:

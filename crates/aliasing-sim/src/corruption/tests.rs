@@ -769,8 +769,8 @@ fn carry_chain_per_start(
     total
 }
 
-/// The vectorised carry chain gives the digits of the per-start one, bit for
-/// bit, over random, text-like, sparse and nearly constant segments at the
+/// The vectorised carry chain and the fixed-width one of `bits_fast` give
+/// the digits of the per-start one, bit for bit, over random, text-like, sparse and nearly constant segments at the
 /// rates and lengths of real transfers.
 #[test]
 fn carry_chain_lanes_equal_the_per_start_chain() {
@@ -799,12 +799,19 @@ fn carry_chain_lanes_equal_the_per_start_chain() {
         ] {
             for p in [1e-12, 1e-9, 1e-7, 3e-6, 1e-5, 1e-3, 0.1] {
                 let key = bits_key(&data);
-                let lanes = bits_fast(&key, p);
+                let lanes = bits_fast_with(&key, p, carry_chain);
                 let one = bits_fast_with(&key, p, carry_chain_per_start);
                 assert_eq!(
                     lanes.map(f64::to_bits),
                     one.map(f64::to_bits),
                     "{len} {p}: {lanes:?} vs {one:?}"
+                );
+                // the fixed-width chain that `bits_fast` runs
+                let fixed = bits_fast(&key, p);
+                assert_eq!(
+                    fixed.map(f64::to_bits),
+                    one.map(f64::to_bits),
+                    "{len} {p}: {fixed:?} vs {one:?}"
                 );
                 compared += lanes.is_some() as u32;
             }
