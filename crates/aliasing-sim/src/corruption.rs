@@ -106,7 +106,6 @@ use aliasing_core::progress::{Progress, Silent};
 use aliasing_core::{Error, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
@@ -186,21 +185,13 @@ fn add_segment(
         Model::Splice { cell } => splice_hits(seg, next, cell as usize) as u128,
         Model::Bits { p } => {
             let key = bits_key(seg);
-            let (pud, hit) = match cache.get(&key) {
-                Some(&v) => v,
-                None => {
-                    let pud = match bits_fast(&key, p) {
-                        Some(v) => v,
-                        None => internet::p_undetected_payload(seg, p)?,
-                    };
-                    let v = (pud, bsc::p_error(8 * seg.len() as u64, p));
-                    // bounded: data that repeats its keys fills it early
-                    if cache.len() < BITS_CACHE_MAX {
-                        cache.insert(key, v);
-                    }
-                    v
-                }
-            };
+            let (pud, hit) = cache.get_or(&key, p, || {
+                let pud = match bits_fast(&key, p) {
+                    Some(v) => v,
+                    None => internet::p_undetected_payload(seg, p)?,
+                };
+                Ok((pud, bsc::p_error(8 * seg.len() as u64, p)))
+            })?;
             t.pud.add(pud);
             t.hit.add(hit);
             t.cond.add(if hit > 0.0 { pud / hit } else { 0.0 });

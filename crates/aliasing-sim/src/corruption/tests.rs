@@ -775,7 +775,10 @@ fn carry_chain_per_start(
 #[test]
 fn carry_chain_lanes_equal_the_per_start_chain() {
     let mut compared = 0;
-    for (i, len) in [2usize, 17, 255, 1460, 1461, 8960].into_iter().enumerate() {
+    for (i, len) in [1usize, 2, 3, 17, 255, 1460, 1461, 8960]
+        .into_iter()
+        .enumerate()
+    {
         let mut sparse = vec![0u8; len];
         for (j, b) in sparse.iter_mut().enumerate() {
             if j % 7 == 3 {
@@ -796,8 +799,12 @@ fn carry_chain_lanes_equal_the_per_start_chain() {
             text,
             sparse,
             ones,
+            vec![0u8; len],
+            vec![0xFFu8; len],
         ] {
-            for p in [1e-12, 1e-9, 1e-7, 3e-6, 1e-5, 1e-3, 0.1] {
+            for p in [
+                1e-300, 1e-12, 1e-9, 1e-7, 3e-6, 1e-5, 1e-3, 0.1, 0.3, 0.49, 0.5,
+            ] {
                 let key = bits_key(&data);
                 let lanes = bits_fast_with(&key, p, carry_chain);
                 let one = bits_fast_with(&key, p, carry_chain_per_start);
@@ -806,26 +813,33 @@ fn carry_chain_lanes_equal_the_per_start_chain() {
                     one.map(f64::to_bits),
                     "{len} {p}: {lanes:?} vs {one:?}"
                 );
-                // the fixed-width chain that `bits_fast` runs
-                let fixed = bits_fast(&key, p);
-                assert_eq!(
-                    fixed.map(f64::to_bits),
-                    one.map(f64::to_bits),
-                    "{len} {p}: {fixed:?} vs {one:?}"
-                );
+                // the fixed-width chain that `bits_fast` runs, vector and
+                // portable
+                for fixed in [bits_fast(&key, p), bits_fast_portable(&key, p)] {
+                    assert_eq!(
+                        fixed.map(f64::to_bits),
+                        one.map(f64::to_bits),
+                        "{len} {p}: {fixed:?} vs {one:?}"
+                    );
+                }
+                if p >= 0.5 {
+                    assert_eq!(one, None, "{len} {p}");
+                }
                 compared += lanes.is_some() as u32;
             }
         }
     }
-    assert!(compared >= 60, "{compared}");
+    assert!(compared >= 100, "{compared}");
 }
 
 /// The column counts of ones against a count bit by bit, on lengths around
-/// the fold of the byte-lane counters (127 chunks of 16 bytes) and odd ones.
+/// the fold of the byte-lane counters (255 chunks of 32 bytes) and odd ones,
+/// on the vector path and the portable one.
 #[test]
 fn bits_key_counts_every_column() {
     for (i, len) in [
-        0usize, 1, 15, 16, 17, 2031, 2032, 2033, 2047, 4065, 8960, 9001,
+        0usize, 1, 15, 16, 17, 31, 32, 33, 2031, 2032, 2033, 2047, 4065, 8159, 8160, 8161,
+        8191, 8960, 9001, 16_321, 16_353,
     ]
     .into_iter()
     .enumerate()
@@ -843,6 +857,7 @@ fn bits_key_counts_every_column() {
                 }
             }
             assert_eq!(bits_key(&data), (want, len), "{len}");
+            assert_eq!(bits_key_body(&data), (want, len), "{len}");
         }
     }
 }
@@ -879,4 +894,27 @@ fn word_count_is_the_word_by_word_count() {
         assert_eq!(word_count(&vec![0u8; len]), (len / 2) as u64);
         assert_eq!(word_count(&vec![0xFFu8; len]), (len / 2) as u64);
     }
+}
+
+/// Two `bits:P` models in one pass over the data (one cache per chunk
+/// shared by the models): each gets the value it gets alone.
+#[test]
+fn two_bit_rates_in_one_pass_are_each_their_own() {
+    let mut data = random_bytes(40 * 1460, 611);
+    // repeated segments, so the cache is used
+    let zeros = vec![0u8; 5 * 1460];
+    data.extend_from_slice(&zeros);
+    data.extend_from_slice(&random_bytes(1460, 612)[..700]);
+    let (a, b) = (Model::Bits { p: 1e-7 }, Model::Bits { p: 1e-5 });
+    let both = given(&data, 1460, &[a, b]).unwrap();
+    let alone = [
+        given(&data, 1460, &[a]).unwrap().remove(0),
+        given(&data, 1460, &[b]).unwrap().remove(0),
+    ];
+    for (x, y) in both.iter().zip(&alone) {
+        assert_eq!(x.p_miss.to_bits(), y.p_miss.to_bits(), "{x:?} {y:?}");
+        assert_eq!(x.p_undetected, y.p_undetected);
+        assert_eq!(x.p_hit, y.p_hit);
+    }
+    assert!(both[0].p_miss < both[1].p_miss, "{both:?}");
 }
