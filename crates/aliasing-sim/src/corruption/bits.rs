@@ -88,8 +88,9 @@ pub(super) fn bits_key_body(seg: &[u8]) -> BitsKey {
         let mut acc = [[0u64; 4]; 8];
         let mut n = 0;
         for c in it.by_ref().take(255) {
-            let x: [u64; 4] =
-                std::array::from_fn(|i| u64::from_le_bytes(c[8 * i..8 * i + 8].try_into().expect("8 bytes")));
+            let x: [u64; 4] = std::array::from_fn(|i| {
+                u64::from_le_bytes(c[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+            });
             for (bit, a) in acc.iter_mut().enumerate() {
                 for (s, &v) in a.iter_mut().zip(&x) {
                     *s += (v >> bit) & LANES;
@@ -184,14 +185,14 @@ pub(super) fn binomial_head(n: u64, p: f64) -> Option<([f64; 9], [f64; 9])> {
 pub(super) fn bits_fast(key: &BitsKey, p: f64) -> Option<f64> {
     with_laws(key, p, |f, tail, h| {
         let total = match f {
-            1 => fixed_dispatch::<1, 3>(h),
-            2 => fixed_dispatch::<2, 5>(h),
-            3 => fixed_dispatch::<3, 7>(h),
-            4 => fixed_dispatch::<4, 9>(h),
-            5 => fixed_dispatch::<5, 11>(h),
-            6 => fixed_dispatch::<6, 13>(h),
-            7 => fixed_dispatch::<7, 15>(h),
-            _ => fixed_dispatch::<8, 17>(h),
+            1 => fixed_dispatch::<1, 3, 1>(h),
+            2 => fixed_dispatch::<2, 5, 2>(h),
+            3 => fixed_dispatch::<3, 7, 2>(h),
+            4 => fixed_dispatch::<4, 9, 3>(h),
+            5 => fixed_dispatch::<5, 11, 3>(h),
+            6 => fixed_dispatch::<6, 13, 4>(h),
+            7 => fixed_dispatch::<7, 15, 4>(h),
+            _ => fixed_dispatch::<8, 17, 5>(h),
         };
         certify(tail, total)
     })
@@ -379,14 +380,15 @@ fn band_chain(
     certify(tail, chain(w, fi, &band, flip, clean, &widths))
 }
 
-/// [`column_laws`] and [`chain_fixed`] for the cut `F` (`W = 2 F + 1`),
-/// compiled for AVX2 where the CPU has it (separate products and sums, as
-/// in the portable build: the same bits) and `ALIAS_NO_SIMD` is not set.
-fn fixed_dispatch<const F: usize, const W: usize>(h: &Laws) -> f64 {
+/// [`column_laws`] and [`chain_fixed`] for the cut `F` (`W = 2 F + 1`,
+/// `V = ceil(W / 4)`), on 4-lane AVX2 vectors where the CPU has them
+/// ([`chain_avx2`]: separate products and sums, the same bits) and
+/// `ALIAS_NO_SIMD` is not set.
+fn fixed_dispatch<const F: usize, const W: usize, const V: usize>(h: &Laws) -> f64 {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: `has_avx2` checked that the CPU has AVX2.
-        return unsafe { fixed_avx2::<F, W>(h) };
+        return unsafe { fixed_avx2::<F, W, V>(h) };
     }
     fixed::<F, W>(h)
 }
@@ -420,12 +422,78 @@ pub(super) fn bits_fast_portable(key: &BitsKey, p: f64) -> Option<f64> {
     })
 }
 
-/// [`fixed`] compiled with AVX2 (4-lane vectors, no fused multiply-add).
-/// Callers must check that the CPU has AVX2.
+/// [`column_laws`], then [`chain_avx2`]. Callers must check that the CPU
+/// has AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn fixed_avx2<const F: usize, const W: usize>(h: &Laws) -> f64 {
-    fixed::<F, W>(h)
+unsafe fn fixed_avx2<const F: usize, const W: usize, const V: usize>(h: &Laws) -> f64 {
+    let (flip, clean) = column_laws::<F, W>(h);
+    // SAFETY: the caller checked AVX2
+    unsafe { chain_avx2::<F, W, V>(&flip, &clean) }
+}
+
+/// [`chain_fixed`] with each row of carries (the `W` start carries, padded
+/// to `4 V` lanes that stay 0) as `V` AVX2 vectors: per lane the same
+/// products and sums in the same order (no fused multiply-add), so the
+/// same bits. Callers must check that the CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn chain_avx2<const F: usize, const W: usize, const V: usize>(
+    flip: &[[f64; W]; 16],
+    clean: &[f64; 16],
+) -> f64 {
+    use std::arch::x86_64::*;
+    debug_assert!(W == 2 * F + 1 && 4 * V >= W && 4 * V < W + 4);
+    // rows of 4 V lanes: the padding lanes never receive a first flip
+    let mut a = [[[0.0f64; 4]; V]; W];
+    let mut b = [[[0.0f64; 4]; V]; W];
+    let mut x0 = [1.0f64; W];
+    let mut c0: [Option<usize>; W] = std::array::from_fn(Some);
+    for k in 0..16 {
+        let fl = &flip[k];
+        let (src, dst) = if k % 2 == 0 {
+            (&a, &mut b)
+        } else {
+            (&b, &mut a)
+        };
+        let fc: [f64; W] = std::array::from_fn(|i| fl[i] + if i == F { clean[k] } else { 0.0 });
+        for nc in 0..W {
+            let mut acc = [_mm256_setzero_pd(); V];
+            for c in (2 * nc).saturating_sub(2 * F)..=(2 * nc).min(W - 1) {
+                let r = _mm256_set1_pd(fc[2 * nc - c]);
+                for (v, s) in acc.iter_mut().enumerate() {
+                    // SAFETY: src[c][v] is 4 f64 in bounds
+                    let x = unsafe { _mm256_loadu_pd(src[c][v].as_ptr()) };
+                    *s = _mm256_add_pd(*s, _mm256_mul_pd(x, r));
+                }
+            }
+            for (v, s) in acc.iter().enumerate() {
+                // SAFETY: dst[nc][v] is 4 f64 in bounds
+                unsafe { _mm256_storeu_pd(dst[nc][v].as_mut_ptr(), *s) };
+            }
+        }
+        for t in 0..W {
+            if let Some(c) = c0[t] {
+                // the first flips of this run, in this column
+                for nc in c.div_ceil(2)..=(c / 2 + F).min(W - 1) {
+                    dst[nc][t / 4][t % 4] += x0[t] * fl[2 * nc - c];
+                }
+                // no flip: carry c - F must be even, halved
+                if (c + F) % 2 == 0 {
+                    x0[t] *= clean[k];
+                    c0[t] = Some((c + F) / 2);
+                } else {
+                    c0[t] = None;
+                }
+            }
+        }
+    }
+    // 16 columns: the last wrote `a`
+    let mut total = 0.0;
+    for (t, row) in a.iter().enumerate() {
+        total += row[t / 4][t % 4];
+    }
+    total
 }
 
 /// [`column_laws`], then [`chain_fixed`].
