@@ -185,14 +185,14 @@ pub(super) fn binomial_head(n: u64, p: f64) -> Option<([f64; 9], [f64; 9])> {
 pub(super) fn bits_fast(key: &BitsKey, p: f64) -> Option<f64> {
     with_laws(key, p, |f, tail, h| {
         let total = match f {
-            1 => fixed_dispatch::<1, 3, 1>(h),
-            2 => fixed_dispatch::<2, 5, 2>(h),
-            3 => fixed_dispatch::<3, 7, 2>(h),
-            4 => fixed_dispatch::<4, 9, 3>(h),
-            5 => fixed_dispatch::<5, 11, 3>(h),
-            6 => fixed_dispatch::<6, 13, 4>(h),
-            7 => fixed_dispatch::<7, 15, 4>(h),
-            _ => fixed_dispatch::<8, 17, 5>(h),
+            1 => fixed_dispatch::<1, 3, 1, 1>(h),
+            2 => fixed_dispatch::<2, 5, 2, 1>(h),
+            3 => fixed_dispatch::<3, 7, 2, 1>(h),
+            4 => fixed_dispatch::<4, 9, 3, 2>(h),
+            5 => fixed_dispatch::<5, 11, 3, 2>(h),
+            6 => fixed_dispatch::<6, 13, 4, 2>(h),
+            7 => fixed_dispatch::<7, 15, 4, 2>(h),
+            _ => fixed_dispatch::<8, 17, 5, 3>(h),
         };
         certify(tail, total)
     })
@@ -381,16 +381,127 @@ fn band_chain(
 }
 
 /// [`column_laws`] and [`chain_fixed`] for the cut `F` (`W = 2 F + 1`,
-/// `V = ceil(W / 4)`), on 4-lane AVX2 vectors where the CPU has them
-/// ([`chain_avx2`]: separate products and sums, the same bits) and
+/// `V = ceil(W / 4)`, `V8 = ceil(W / 8)`), on 8-lane AVX-512 vectors
+/// ([`chain_avx512`]) or 4-lane AVX2 ones ([`chain_avx2`]) where the CPU
+/// has them (separate products and sums: the same bits) and
 /// `ALIAS_NO_SIMD` is not set.
-fn fixed_dispatch<const F: usize, const W: usize, const V: usize>(h: &Laws) -> f64 {
+fn fixed_dispatch<const F: usize, const W: usize, const V: usize, const V8: usize>(
+    h: &Laws,
+) -> f64 {
     #[cfg(target_arch = "x86_64")]
-    if has_avx2() {
-        // SAFETY: `has_avx2` checked that the CPU has AVX2.
-        return unsafe { fixed_avx2::<F, W, V>(h) };
+    {
+        if has_avx512() {
+            // SAFETY: `has_avx512` checked that the CPU has AVX-512F.
+            return unsafe { fixed_avx512::<F, W, V8>(h) };
+        }
+        if has_avx2() {
+            // SAFETY: `has_avx2` checked that the CPU has AVX2.
+            return unsafe { fixed_avx2::<F, W, V>(h) };
+        }
     }
     fixed::<F, W>(h)
+}
+
+/// Whether the CPU has AVX-512F and AVX2 and vector code is allowed.
+#[cfg(target_arch = "x86_64")]
+pub(super) fn has_avx512() -> bool {
+    static AVX512: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVX512.get_or_init(|| has_avx2() && is_x86_feature_detected!("avx512f"))
+}
+
+/// [`column_laws`], then [`chain_avx512`]. Callers must check that the CPU
+/// has AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,avx512f")]
+unsafe fn fixed_avx512<const F: usize, const W: usize, const V8: usize>(h: &Laws) -> f64 {
+    let (flip, clean) = column_laws::<F, W>(h);
+    // SAFETY: the caller checked AVX-512F
+    unsafe { chain_avx512::<F, W, V8>(&flip, &clean) }
+}
+
+/// [`chain_avx2`] on 8-lane AVX-512 vectors (rows padded to `8 V8`
+/// lanes): per lane the same products and sums in the same order, so the
+/// same bits. Callers must check that the CPU has AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,avx512f")]
+unsafe fn chain_avx512<const F: usize, const W: usize, const V8: usize>(
+    flip: &[[f64; W]; 16],
+    clean: &[f64; 16],
+) -> f64 {
+    use std::arch::x86_64::*;
+    debug_assert!(W == 2 * F + 1 && 8 * V8 >= W && 8 * V8 < W + 8);
+    let mut a = [[[0.0f64; 8]; V8]; W];
+    let mut b = [[[0.0f64; 8]; V8]; W];
+    let mut x0 = [1.0f64; W];
+    let mut c0: [Option<usize>; W] = std::array::from_fn(Some);
+    for k in 0..16 {
+        let fl = &flip[k];
+        let (src, dst) = if k % 2 == 0 {
+            (&a, &mut b)
+        } else {
+            (&b, &mut a)
+        };
+        let fc: [f64; W] = std::array::from_fn(|i| fl[i] + if i == F { clean[k] } else { 0.0 });
+        // column 0: no run has flipped yet, `dst` (`b`) holds zeros
+        for nc in (0..W).filter(|_| k > 0) {
+            let mut acc = [_mm512_setzero_pd(); V8];
+            for c in (2 * nc).saturating_sub(2 * F)..=(2 * nc).min(W - 1) {
+                let r = _mm512_set1_pd(fc[2 * nc - c]);
+                for (v, s) in acc.iter_mut().enumerate() {
+                    // SAFETY: src[c][v] is 8 f64 in bounds
+                    let x = unsafe { _mm512_loadu_pd(src[c][v].as_ptr()) };
+                    *s = _mm512_add_pd(*s, _mm512_mul_pd(x, r));
+                }
+            }
+            for (v, s) in acc.iter().enumerate() {
+                // SAFETY: dst[nc][v] is 8 f64 in bounds
+                unsafe { _mm512_storeu_pd(dst[nc][v].as_mut_ptr(), *s) };
+            }
+        }
+        for t in 0..W {
+            if let Some(c) = c0[t] {
+                for nc in c.div_ceil(2)..=(c / 2 + F).min(W - 1) {
+                    dst[nc][t / 8][t % 8] += x0[t] * fl[2 * nc - c];
+                }
+                if (c + F) % 2 == 0 {
+                    x0[t] *= clean[k];
+                    c0[t] = Some((c + F) / 2);
+                } else {
+                    c0[t] = None;
+                }
+            }
+        }
+    }
+    let mut total = 0.0;
+    for (t, row) in a.iter().enumerate() {
+        total += row[t / 8][t % 8];
+    }
+    total
+}
+
+/// [`bits_fast`] on the AVX2 path (where the CPU has AVX2): the tests
+/// compare it with the others.
+#[cfg(all(test, target_arch = "x86_64"))]
+pub(super) fn bits_fast_avx2(key: &BitsKey, p: f64) -> Option<Option<f64>> {
+    if !has_avx2() {
+        return None;
+    }
+    Some(with_laws(key, p, |f, tail, h| {
+        // SAFETY: AVX2 checked above
+        let total = unsafe {
+            match f {
+                1 => fixed_avx2::<1, 3, 1>(h),
+                2 => fixed_avx2::<2, 5, 2>(h),
+                3 => fixed_avx2::<3, 7, 2>(h),
+                4 => fixed_avx2::<4, 9, 3>(h),
+                5 => fixed_avx2::<5, 11, 3>(h),
+                6 => fixed_avx2::<6, 13, 4>(h),
+                7 => fixed_avx2::<7, 15, 4>(h),
+                _ => fixed_avx2::<8, 17, 5>(h),
+            }
+        };
+        certify(tail, total)
+    }))
 }
 
 /// Whether the CPU has AVX2 and vector code is allowed (`ALIAS_NO_SIMD`
@@ -457,7 +568,8 @@ unsafe fn chain_avx2<const F: usize, const W: usize, const V: usize>(
             (&b, &mut a)
         };
         let fc: [f64; W] = std::array::from_fn(|i| fl[i] + if i == F { clean[k] } else { 0.0 });
-        for nc in 0..W {
+        // column 0: no run has flipped yet, `dst` (`b`) holds zeros
+        for nc in (0..W).filter(|_| k > 0) {
             let mut acc = [_mm256_setzero_pd(); V];
             for c in (2 * nc).saturating_sub(2 * F)..=(2 * nc).min(W - 1) {
                 let r = _mm256_set1_pd(fc[2 * nc - c]);

@@ -822,6 +822,14 @@ fn carry_chain_lanes_equal_the_per_start_chain() {
                         "{len} {p}: {fixed:?} vs {one:?}"
                     );
                 }
+                #[cfg(target_arch = "x86_64")]
+                if let Some(fixed) = bits_fast_avx2(&key, p) {
+                    assert_eq!(
+                        fixed.map(f64::to_bits),
+                        one.map(f64::to_bits),
+                        "avx2 {len} {p}: {fixed:?} vs {one:?}"
+                    );
+                }
                 if p >= 0.5 {
                     assert_eq!(one, None, "{len} {p}");
                 }
