@@ -8,47 +8,65 @@ use super::*;
 pub(super) type BitsKey = ([u32; 16], usize);
 
 /// Given-data `bits:P` values already computed, `(P_ud, P_err)` by key and
-/// `P`: a direct-mapped cache of [`BITS_CACHE_SLOTS`] entries (data that
-/// repeats its segments, such as runs of zeros, hits it; random data costs
-/// one hash and one compare per segment). Every value is a pure function of
-/// its key and `P`, so what the cache holds never changes a digit.
+/// `P`: a direct-mapped cache of [`BITS_CACHE_SLOTS`] entries per thread
+/// (data that repeats its segments, such as runs of zeros, hits it; random
+/// data costs one hash and one compare per segment). Every value is a pure
+/// function of its key and `P`, so what the cache holds never changes a
+/// digit.
 #[derive(Default)]
-pub(super) struct BitsCache {
-    /// `(P as bits, key, (P_ud, P_err))`; empty until first used.
-    slots: Vec<Option<(u64, BitsKey, (f64, f64))>>,
+pub(super) struct BitsCache;
+
+/// One entry of the per-thread cache: `(P as bits, key, (P_ud, P_err))`.
+type BitsSlot = Option<(u64, BitsKey, (f64, f64))>;
+
+thread_local! {
+    /// The slots of [`BitsCache`] on this thread (empty until first used).
+    static BITS_SLOTS: std::cell::RefCell<Vec<BitsSlot>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// The entries of a [`BitsCache`] (per thread and chunk).
+/// The entries of the [`BitsCache`] of each thread.
 pub(super) const BITS_CACHE_SLOTS: usize = 1024;
 
 impl BitsCache {
     fn slot(key: &BitsKey, p: f64) -> usize {
-        let mut h = p.to_bits() ^ key.1 as u64;
-        for &x in &key.0 {
-            h = (h.rotate_left(5) ^ x as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
+        // four independent multiply-rotate lanes, then mixed
+        let mut h = [p.to_bits(), key.1 as u64, 0, 0];
+        for (i, &x) in key.0.iter().enumerate() {
+            let l = &mut h[i % 4];
+            *l = (l.rotate_left(5) ^ x as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
         }
-        (h >> 32) as usize % BITS_CACHE_SLOTS
+        let m = h.iter().fold(0u64, |a, &x| {
+            (a.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95)
+        });
+        (m >> 32) as usize % BITS_CACHE_SLOTS
     }
 
-    /// The value kept for `key` at `p`, or `make()` (then kept).
+    /// The value kept for `key` at `p`, or `make()` (then kept). The cache
+    /// is not borrowed while `make` runs (it may run other segments on
+    /// this thread).
     pub(super) fn get_or(
         &mut self,
         key: &BitsKey,
         p: f64,
         make: impl FnOnce() -> Result<(f64, f64)>,
     ) -> Result<(f64, f64)> {
-        if self.slots.is_empty() {
-            self.slots = vec![None; BITS_CACHE_SLOTS];
-        }
         let i = Self::slot(key, p);
-        if let Some((pb, k, v)) = &self.slots[i]
-            && *pb == p.to_bits()
-            && k == key
-        {
-            return Ok(*v);
+        let kept = BITS_SLOTS.with(|cell| match cell.borrow().get(i) {
+            Some(Some((pb, k, v))) if *pb == p.to_bits() && k == key => Some(*v),
+            _ => None,
+        });
+        if let Some(v) = kept {
+            return Ok(v);
         }
         let v = make()?;
-        self.slots[i] = Some((p.to_bits(), *key, v));
+        BITS_SLOTS.with(|cell| {
+            let mut slots = cell.borrow_mut();
+            if slots.is_empty() {
+                slots.resize(BITS_CACHE_SLOTS, None);
+            }
+            slots[i] = Some((p.to_bits(), *key, v));
+        });
         Ok(v)
     }
 }
@@ -442,25 +460,30 @@ unsafe fn chain_avx512<const F: usize, const W: usize, const V8: usize>(
             (&b, &mut a)
         };
         let fc: [f64; W] = std::array::from_fn(|i| fl[i] + if i == F { clean[k] } else { 0.0 });
-        // column 0: no run has flipped yet, `dst` (`b`) holds zeros.
-        // Every new carry's sums at once (independent chains), each over
-        // the old carries c in ascending order
+        // column 0: no run has flipped yet, `dst` (`b`) holds zeros. Each
+        // new carry nc sums the old carries c = 2 nc - 2 F + j in ascending
+        // order, over a window of constant length (the loops unroll into
+        // straight code whose rows run side by side)
         if k > 0 {
-            let mut acc = [[_mm512_setzero_pd(); V8]; W];
-            for c in 0..W {
-                for nc in c.div_ceil(2)..=(c / 2 + F).min(W - 1) {
+            for nc in 0..W {
+                let mut acc = [_mm512_setzero_pd(); V8];
+                for j in 0..=2 * F {
+                    let Some(c) = (2 * nc + j).checked_sub(2 * F) else {
+                        continue;
+                    };
+                    if c >= W {
+                        continue;
+                    }
                     let r = _mm512_set1_pd(fc[2 * nc - c]);
-                    for (v, s) in acc[nc].iter_mut().enumerate() {
+                    for (v, s) in acc.iter_mut().enumerate() {
                         // SAFETY: src[c][v] is 8 f64 in bounds
                         let x = unsafe { _mm512_loadu_pd(src[c][v].as_ptr()) };
                         *s = _mm512_add_pd(*s, _mm512_mul_pd(x, r));
                     }
                 }
-            }
-            for (row, out) in acc.iter().zip(dst.iter_mut()) {
-                for (s, o) in row.iter().zip(out.iter_mut()) {
-                    // SAFETY: o is 8 f64 in bounds
-                    unsafe { _mm512_storeu_pd(o.as_mut_ptr(), *s) };
+                for (v, s) in acc.iter().enumerate() {
+                    // SAFETY: dst[nc][v] is 8 f64 in bounds
+                    unsafe { _mm512_storeu_pd(dst[nc][v].as_mut_ptr(), *s) };
                 }
             }
         }
@@ -574,25 +597,30 @@ unsafe fn chain_avx2<const F: usize, const W: usize, const V: usize>(
             (&b, &mut a)
         };
         let fc: [f64; W] = std::array::from_fn(|i| fl[i] + if i == F { clean[k] } else { 0.0 });
-        // column 0: no run has flipped yet, `dst` (`b`) holds zeros.
-        // Every new carry's sums at once (independent chains), each over
-        // the old carries c in ascending order
+        // column 0: no run has flipped yet, `dst` (`b`) holds zeros. Each
+        // new carry nc sums the old carries c = 2 nc - 2 F + j in ascending
+        // order, over a window of constant length (the loops unroll into
+        // straight code whose rows run side by side)
         if k > 0 {
-            let mut acc = [[_mm256_setzero_pd(); V]; W];
-            for c in 0..W {
-                for nc in c.div_ceil(2)..=(c / 2 + F).min(W - 1) {
+            for nc in 0..W {
+                let mut acc = [_mm256_setzero_pd(); V];
+                for j in 0..=2 * F {
+                    let Some(c) = (2 * nc + j).checked_sub(2 * F) else {
+                        continue;
+                    };
+                    if c >= W {
+                        continue;
+                    }
                     let r = _mm256_set1_pd(fc[2 * nc - c]);
-                    for (v, s) in acc[nc].iter_mut().enumerate() {
+                    for (v, s) in acc.iter_mut().enumerate() {
                         // SAFETY: src[c][v] is 4 f64 in bounds
                         let x = unsafe { _mm256_loadu_pd(src[c][v].as_ptr()) };
                         *s = _mm256_add_pd(*s, _mm256_mul_pd(x, r));
                     }
                 }
-            }
-            for (row, out) in acc.iter().zip(dst.iter_mut()) {
-                for (s, o) in row.iter().zip(out.iter_mut()) {
-                    // SAFETY: o is 4 f64 in bounds
-                    unsafe { _mm256_storeu_pd(o.as_mut_ptr(), *s) };
+                for (v, s) in acc.iter().enumerate() {
+                    // SAFETY: dst[nc][v] is 4 f64 in bounds
+                    unsafe { _mm256_storeu_pd(dst[nc][v].as_mut_ptr(), *s) };
                 }
             }
         }
