@@ -460,31 +460,20 @@ unsafe fn chain_avx512<const F: usize, const W: usize, const V8: usize>(
             (&b, &mut a)
         };
         let fc: [f64; W] = std::array::from_fn(|i| fl[i] + if i == F { clean[k] } else { 0.0 });
-        // column 0: no run has flipped yet, `dst` (`b`) holds zeros. Each
-        // new carry nc sums the old carries c = 2 nc - 2 F + j in ascending
-        // order, over a window of constant length (the loops unroll into
-        // straight code whose rows run side by side)
-        if k > 0 {
-            for nc in 0..W {
-                let mut acc = [_mm512_setzero_pd(); V8];
-                for j in 0..=2 * F {
-                    let Some(c) = (2 * nc + j).checked_sub(2 * F) else {
-                        continue;
-                    };
-                    if c >= W {
-                        continue;
-                    }
-                    let r = _mm512_set1_pd(fc[2 * nc - c]);
-                    for (v, s) in acc.iter_mut().enumerate() {
-                        // SAFETY: src[c][v] is 8 f64 in bounds
-                        let x = unsafe { _mm512_loadu_pd(src[c][v].as_ptr()) };
-                        *s = _mm512_add_pd(*s, _mm512_mul_pd(x, r));
-                    }
+        // column 0: no run has flipped yet, `dst` (`b`) holds zeros
+        for nc in (0..W).filter(|_| k > 0) {
+            let mut acc = [_mm512_setzero_pd(); V8];
+            for c in (2 * nc).saturating_sub(2 * F)..=(2 * nc).min(W - 1) {
+                let r = _mm512_set1_pd(fc[2 * nc - c]);
+                for (v, s) in acc.iter_mut().enumerate() {
+                    // SAFETY: src[c][v] is 8 f64 in bounds
+                    let x = unsafe { _mm512_loadu_pd(src[c][v].as_ptr()) };
+                    *s = _mm512_add_pd(*s, _mm512_mul_pd(x, r));
                 }
-                for (v, s) in acc.iter().enumerate() {
-                    // SAFETY: dst[nc][v] is 8 f64 in bounds
-                    unsafe { _mm512_storeu_pd(dst[nc][v].as_mut_ptr(), *s) };
-                }
+            }
+            for (v, s) in acc.iter().enumerate() {
+                // SAFETY: dst[nc][v] is 8 f64 in bounds
+                unsafe { _mm512_storeu_pd(dst[nc][v].as_mut_ptr(), *s) };
             }
         }
         for t in 0..W {
@@ -597,31 +586,20 @@ unsafe fn chain_avx2<const F: usize, const W: usize, const V: usize>(
             (&b, &mut a)
         };
         let fc: [f64; W] = std::array::from_fn(|i| fl[i] + if i == F { clean[k] } else { 0.0 });
-        // column 0: no run has flipped yet, `dst` (`b`) holds zeros. Each
-        // new carry nc sums the old carries c = 2 nc - 2 F + j in ascending
-        // order, over a window of constant length (the loops unroll into
-        // straight code whose rows run side by side)
-        if k > 0 {
-            for nc in 0..W {
-                let mut acc = [_mm256_setzero_pd(); V];
-                for j in 0..=2 * F {
-                    let Some(c) = (2 * nc + j).checked_sub(2 * F) else {
-                        continue;
-                    };
-                    if c >= W {
-                        continue;
-                    }
-                    let r = _mm256_set1_pd(fc[2 * nc - c]);
-                    for (v, s) in acc.iter_mut().enumerate() {
-                        // SAFETY: src[c][v] is 4 f64 in bounds
-                        let x = unsafe { _mm256_loadu_pd(src[c][v].as_ptr()) };
-                        *s = _mm256_add_pd(*s, _mm256_mul_pd(x, r));
-                    }
+        // column 0: no run has flipped yet, `dst` (`b`) holds zeros
+        for nc in (0..W).filter(|_| k > 0) {
+            let mut acc = [_mm256_setzero_pd(); V];
+            for c in (2 * nc).saturating_sub(2 * F)..=(2 * nc).min(W - 1) {
+                let r = _mm256_set1_pd(fc[2 * nc - c]);
+                for (v, s) in acc.iter_mut().enumerate() {
+                    // SAFETY: src[c][v] is 4 f64 in bounds
+                    let x = unsafe { _mm256_loadu_pd(src[c][v].as_ptr()) };
+                    *s = _mm256_add_pd(*s, _mm256_mul_pd(x, r));
                 }
-                for (v, s) in acc.iter().enumerate() {
-                    // SAFETY: dst[nc][v] is 4 f64 in bounds
-                    unsafe { _mm256_storeu_pd(dst[nc][v].as_mut_ptr(), *s) };
-                }
+            }
+            for (v, s) in acc.iter().enumerate() {
+                // SAFETY: dst[nc][v] is 4 f64 in bounds
+                unsafe { _mm256_storeu_pd(dst[nc][v].as_mut_ptr(), *s) };
             }
         }
         for t in 0..W {
