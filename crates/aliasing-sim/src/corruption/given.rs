@@ -66,6 +66,7 @@ pub(super) fn word_count_body(seg: &[u8]) -> u64 {
 
 /// The weighted byte sum of `b` (not reduced): weight 256 for bytes at even
 /// offsets of the segment, 1 at odd ones; `odd` says where `b` starts.
+#[inline(always)]
 pub(super) fn wsum(b: &[u8], odd: bool) -> u64 {
     let (mut s, rest) = match (odd, b) {
         (true, [first, rest @ ..]) => (*first as u64, rest),
@@ -154,8 +155,28 @@ pub(super) fn splice_count(
     hits
 }
 
-/// The weighted sums ([`wsum`]) of the cells of `seg` into `out`.
+/// The weighted sums ([`wsum`]) of the cells of `seg` into `out`: compiled
+/// for AVX2 where the CPU has it (integer sums: the same whichever path).
 pub(super) fn cell_sums(seg: &[u8], cell: usize, out: &mut [u64]) {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: `has_avx2` checked that the CPU has AVX2.
+        return unsafe { cell_sums_avx2(seg, cell, out) };
+    }
+    cell_sums_body(seg, cell, out)
+}
+
+/// [`cell_sums_body`] compiled with AVX2. Callers must check that the CPU
+/// has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn cell_sums_avx2(seg: &[u8], cell: usize, out: &mut [u64]) {
+    cell_sums_body(seg, cell, out)
+}
+
+/// [`cell_sums`] on the portable path (inlined into the AVX2 one).
+#[inline(always)]
+pub(super) fn cell_sums_body(seg: &[u8], cell: usize, out: &mut [u64]) {
     for (k, c) in seg.chunks(cell).enumerate() {
         out[k] = wsum(c, (k * cell) % 2 == 1);
     }

@@ -930,3 +930,33 @@ fn two_bit_rates_in_one_pass_are_each_their_own() {
     }
     assert!(both[0].p_miss < both[1].p_miss, "{both:?}");
 }
+
+/// The cell sums of the splice model on the vector path and the portable
+/// one against a byte-by-byte weighted sum, for even and odd cell sizes.
+#[test]
+fn cell_sums_are_the_weighted_byte_sums() {
+    for (i, len) in [1usize, 2, 47, 48, 49, 1460, 1461, 8960]
+        .into_iter()
+        .enumerate()
+    {
+        let data = random_bytes(len, 700 + i as u64);
+        for cell in [1usize, 2, 3, 47, 48, 1460] {
+            let n = len.div_ceil(cell);
+            let want: Vec<u64> = data
+                .chunks(cell)
+                .enumerate()
+                .map(|(k, c)| {
+                    c.iter()
+                        .enumerate()
+                        .map(|(j, &b)| b as u64 * if (k * cell + j) % 2 == 0 { 256 } else { 1 })
+                        .sum()
+                })
+                .collect();
+            let (mut fast, mut body) = (vec![0u64; n], vec![0u64; n]);
+            cell_sums(&data, cell, &mut fast);
+            cell_sums_body(&data, cell, &mut body);
+            assert_eq!(fast, want, "{len} {cell}");
+            assert_eq!(body, want, "{len} {cell}");
+        }
+    }
+}
