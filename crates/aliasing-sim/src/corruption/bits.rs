@@ -13,7 +13,6 @@ pub(super) type BitsKey = ([u32; 16], usize);
 /// data costs one hash and one compare per segment). Every value is a pure
 /// function of its key and `P`, so what the cache holds never changes a
 /// digit.
-#[derive(Default)]
 pub(super) struct BitsCache;
 
 /// One entry of the per-thread cache: `(P as bits, key, (P_ud, P_err))`.
@@ -46,7 +45,6 @@ impl BitsCache {
     /// is not borrowed while `make` runs (it may run other segments on
     /// this thread).
     pub(super) fn get_or(
-        &mut self,
         key: &BitsKey,
         p: f64,
         make: impl FnOnce() -> Result<(f64, f64)>,
@@ -481,7 +479,7 @@ unsafe fn chain_avx512<const F: usize, const W: usize, const V8: usize>(
                 for nc in c.div_ceil(2)..=(c / 2 + F).min(W - 1) {
                     dst[nc][t / 8][t % 8] += x0[t] * fl[2 * nc - c];
                 }
-                if (c + F) % 2 == 0 {
+                if (c + F).is_multiple_of(2) {
                     x0[t] *= clean[k];
                     c0[t] = Some((c + F) / 2);
                 } else {
@@ -609,7 +607,7 @@ unsafe fn chain_avx2<const F: usize, const W: usize, const V: usize>(
                     dst[nc][t / 4][t % 4] += x0[t] * fl[2 * nc - c];
                 }
                 // no flip: carry c - F must be even, halved
-                if (c + F) % 2 == 0 {
+                if (c + F).is_multiple_of(2) {
                     x0[t] *= clean[k];
                     c0[t] = Some((c + F) / 2);
                 } else {
@@ -692,7 +690,7 @@ fn column_step<const F: usize, const W: usize>(
                 b1[nc][t] += x0[t] * fl[2 * nc - c];
             }
             // no flip: carry c - F must be even, halved
-            if (c + F) % 2 == 0 {
+            if (c + F).is_multiple_of(2) {
                 x0[t] *= clean;
                 c0[t] = Some((c + F) / 2);
             } else {

@@ -908,8 +908,9 @@ fn word_count_is_the_word_by_word_count() {
     }
 }
 
-/// Two `bits:P` models in one pass over the data (one cache per chunk
-/// shared by the models): each gets the value it gets alone.
+/// Two `bits:P` models in one pass over the data (the per-thread cache of
+/// values shared by the models): each gets the value it gets alone (before
+/// the cache was keyed by `P` too, the second got the first's).
 #[test]
 fn two_bit_rates_in_one_pass_are_each_their_own() {
     let mut data = random_bytes(40 * 1460, 611);
