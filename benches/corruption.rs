@@ -5,10 +5,15 @@
 //! 1 GB/s per core or better for `word` and `splice:48`.
 //! `given_8MiB_1460B/bits:1e-7`: the `bits:P` model (the exact carry chain
 //! of each segment's own column counts) over the first 8 MiB.
+//! `file_64MiB_{1460,8960}B/word+bits:1e-7`: the file path of
+//! `alias transfer --payload FILE --corruption word:R --corruption bits:1e-7`
+//! (`corruption::file`: the file read in chunks, both models in one pass)
+//! over the 64 MiB written to a temporary file, at the TCP payloads of
+//! MTU 1500 and 9000.
 //!
 //! Run: `cargo bench -p aliasing-benches --bench corruption`
 
-use aliasing_sim::corruption::{Model, given};
+use aliasing_sim::corruption::{Model, file_silent, given};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
@@ -44,6 +49,17 @@ fn bench(c: &mut Criterion) {
     g.bench_function(format!("given_8MiB_1460B/{bits}"), |b| {
         b.iter(|| given(black_box(small), 1460, &[bits]).unwrap())
     });
+    let path =
+        std::env::temp_dir().join(format!("alias-bench-corruption-{}.bin", std::process::id()));
+    std::fs::write(&path, &d).expect("temporary file");
+    g.throughput(Throughput::Bytes(d.len() as u64));
+    let both = [Model::Word, bits];
+    for seg in [1460u64, 8960] {
+        g.bench_function(format!("file_64MiB_{seg}B/word+{bits}"), |b| {
+            b.iter(|| file_silent(black_box(&path), seg, &both).unwrap())
+        });
+    }
+    let _ = std::fs::remove_file(&path);
     g.finish();
 }
 

@@ -106,7 +106,6 @@ use aliasing_core::progress::{Progress, Silent};
 use aliasing_core::{Error, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
@@ -163,14 +162,7 @@ impl Tally {
 
 /// Adds one segment `seg` (followed by `next`) to `t`; `full` says whether
 /// it has the full length.
-fn add_segment(
-    t: &mut Tally,
-    model: &Model,
-    seg: &[u8],
-    next: &[u8],
-    full: bool,
-    cache: &mut BitsCache,
-) -> Result<()> {
+fn add_segment(t: &mut Tally, model: &Model, seg: &[u8], next: &[u8], full: bool) -> Result<()> {
     let num: u128 = match *model {
         Model::Word => word_count(seg) as u128,
         Model::Burst { bits } => {
@@ -186,21 +178,13 @@ fn add_segment(
         Model::Splice { cell } => splice_hits(seg, next, cell as usize) as u128,
         Model::Bits { p } => {
             let key = bits_key(seg);
-            let (pud, hit) = match cache.get(&key) {
-                Some(&v) => v,
-                None => {
-                    let pud = match bits_fast(&key, p) {
-                        Some(v) => v,
-                        None => internet::p_undetected_payload(seg, p)?,
-                    };
-                    let v = (pud, bsc::p_error(8 * seg.len() as u64, p));
-                    // bounded: data that repeats its keys fills it early
-                    if cache.len() < BITS_CACHE_MAX {
-                        cache.insert(key, v);
-                    }
-                    v
-                }
-            };
+            let (pud, hit) = BitsCache::get_or(&key, p, || {
+                let pud = match bits_fast(&key, p) {
+                    Some(v) => v,
+                    None => internet::p_undetected_payload(seg, p)?,
+                };
+                Ok((pud, bsc::p_error(8 * seg.len() as u64, p)))
+            })?;
             t.pud.add(pud);
             t.hit.add(hit);
             t.cond.add(if hit > 0.0 { pud / hit } else { 0.0 });
@@ -286,9 +270,9 @@ fn tally_all(models: &[Model], buf: &[u8], seg: usize, after: &[u8]) -> Result<T
         .into_par_iter()
         .with_min_len(64)
         .fold(
-            || Ok((Tallies::new(models.len()), BitsCache::default())),
-            |acc: Result<(Tallies, BitsCache)>, i| {
-                let (mut t, mut cache) = acc?;
+            || Ok(Tallies::new(models.len())),
+            |acc: Result<Tallies>, i| {
+                let mut t = acc?;
                 let a = i * seg;
                 let b = (a + seg).min(buf.len());
                 let s = &buf[a..b];
@@ -313,13 +297,12 @@ fn tally_all(models: &[Model], buf: &[u8], seg: usize, after: &[u8]) -> Result<T
                             t.0[k].full += 1;
                             t.0[k].full_num += h as u128;
                         }
-                        _ => add_segment(&mut t.0[k], m, s, next, full, &mut cache)?,
+                        _ => add_segment(&mut t.0[k], m, s, next, full)?,
                     }
                 }
-                Ok((t, cache))
+                Ok(t)
             },
         )
-        .map(|r| r.map(|(t, _)| t))
         .try_reduce(|| Tallies::new(models.len()), |a, b| Ok(a.merge(&b)))
 }
 
@@ -414,7 +397,7 @@ pub fn segment(model: &Model, seg: &[u8], next: &[u8]) -> Result<Option<f64>> {
         return Ok(None);
     }
     let mut t = Tally::default();
-    add_segment(&mut t, model, seg, next, true, &mut BitsCache::default())?;
+    add_segment(&mut t, model, seg, next, true)?;
     let r = finish(
         std::slice::from_ref(model),
         &Tallies(vec![t]),

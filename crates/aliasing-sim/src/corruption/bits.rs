@@ -7,77 +7,124 @@ use super::*;
 /// `bits:P` value depends on.
 pub(super) type BitsKey = ([u32; 16], usize);
 
-/// Given-data `bits:P` values already computed: `(P_ud, P_err)` by key.
-pub(super) type BitsCache = FastMap<BitsKey, (f64, f64)>;
+/// Given-data `bits:P` values already computed, `(P_ud, P_err)` by key and
+/// `P`: a direct-mapped cache of [`BITS_CACHE_SLOTS`] entries per thread
+/// (data that repeats its segments, such as runs of zeros, hits it; random
+/// data costs one hash and one compare per segment). Every value is a pure
+/// function of its key and `P`, so what the cache holds never changes a
+/// digit.
+pub(super) struct BitsCache;
 
-/// A multiply-rotate hasher for the small integer keys of the `bits:P`
-/// caches (SipHash, the default, costs more per segment than a cache hit
-/// saves on random data). The keys are computed, not chosen by a peer.
-#[derive(Default, Clone, Copy)]
-pub(super) struct FxHasher(u64);
+/// One entry of the per-thread cache: `(P as bits, key, (P_ud, P_err))`.
+type BitsSlot = Option<(u64, BitsKey, (f64, f64))>;
 
-impl FxHasher {
-    fn add(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
+thread_local! {
+    /// The slots of [`BitsCache`] on this thread (empty until first used).
+    static BITS_SLOTS: std::cell::RefCell<Vec<BitsSlot>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
-impl std::hash::Hasher for FxHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for c in bytes.chunks(8) {
-            let mut b = [0u8; 8];
-            b[..c.len()].copy_from_slice(c);
-            self.add(u64::from_le_bytes(b));
+/// The entries of the [`BitsCache`] of each thread.
+pub(super) const BITS_CACHE_SLOTS: usize = 1024;
+
+impl BitsCache {
+    fn slot(key: &BitsKey, p: f64) -> usize {
+        // four independent multiply-rotate lanes, then mixed
+        let mut h = [p.to_bits(), key.1 as u64, 0, 0];
+        for (i, &x) in key.0.iter().enumerate() {
+            let l = &mut h[i % 4];
+            *l = (l.rotate_left(5) ^ x as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
         }
+        let m = h.iter().fold(0u64, |a, &x| {
+            (a.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95)
+        });
+        (m >> 32) as usize % BITS_CACHE_SLOTS
     }
-    fn write_u32(&mut self, x: u32) {
-        self.add(x.into());
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.add(x);
-    }
-    fn write_usize(&mut self, x: usize) {
-        self.add(x as u64);
+
+    /// The value kept for `key` at `p`, or `make()` (then kept). The cache
+    /// is not borrowed while `make` runs (it may run other segments on
+    /// this thread).
+    pub(super) fn get_or(
+        key: &BitsKey,
+        p: f64,
+        make: impl FnOnce() -> Result<(f64, f64)>,
+    ) -> Result<(f64, f64)> {
+        let i = Self::slot(key, p);
+        let kept = BITS_SLOTS.with(|cell| match cell.borrow().get(i) {
+            Some(Some((pb, k, v))) if *pb == p.to_bits() && k == key => Some(*v),
+            _ => None,
+        });
+        if let Some(v) = kept {
+            return Ok(v);
+        }
+        let v = make()?;
+        BITS_SLOTS.with(|cell| {
+            let mut slots = cell.borrow_mut();
+            if slots.is_empty() {
+                slots.resize(BITS_CACHE_SLOTS, None);
+            }
+            slots[i] = Some((p.to_bits(), *key, v));
+        });
+        Ok(v)
     }
 }
 
-/// A hash map keyed through [`FxHasher`].
-pub(super) type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
-
-/// The most keys a [`BitsCache`] keeps (per thread and chunk).
-pub(super) const BITS_CACHE_MAX: usize = 4096;
-
+/// The column counts of ones of `seg` and its length, at memory speed:
+/// compiled for AVX2 where the CPU has it (integer sums: the same counts).
 pub(super) fn bits_key(seg: &[u8]) -> BitsKey {
-    // 16 bytes (8 words) as two little-endian u64: even byte lanes hold
-    // high bytes (columns 8..15), odd lanes low bytes (0..7). acc[b] counts
-    // bit b of every byte lane, up to 2 x 127 = 254 per lane before it is
-    // folded into the columns (no popcount instruction needed)
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: `has_avx2` checked that the CPU has AVX2.
+        return unsafe { bits_key_avx2(seg) };
+    }
+    bits_key_body(seg)
+}
+
+/// [`bits_key_body`] compiled with AVX2. Callers must check that the CPU
+/// has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn bits_key_avx2(seg: &[u8]) -> BitsKey {
+    bits_key_body(seg)
+}
+
+/// [`bits_key`] on the portable path (inlined into the AVX2 one).
+#[inline(always)]
+pub(super) fn bits_key_body(seg: &[u8]) -> BitsKey {
+    // 32 bytes (16 words) as four little-endian u64, each its own lane of
+    // the counters (one vector): even byte lanes hold high bytes (columns
+    // 8..15), odd lanes low bytes (0..7). acc[b][i] counts bit b of every
+    // byte lane of u64 i, up to 255 per byte lane before it is folded into
+    // the columns (no popcount instruction needed)
     const LANES: u64 = 0x0101_0101_0101_0101;
     const EVEN: u64 = 0x00FF_00FF_00FF_00FF;
     let mut ones = [0u32; 16];
-    let mut it = seg.chunks_exact(16);
+    let mut it = seg.chunks_exact(32);
     loop {
-        let mut acc = [0u64; 8];
+        let mut acc = [[0u64; 4]; 8];
         let mut n = 0;
-        for c in it.by_ref().take(127) {
-            let x0 = u64::from_le_bytes(c[..8].try_into().expect("8 bytes"));
-            let x1 = u64::from_le_bytes(c[8..].try_into().expect("8 bytes"));
+        for c in it.by_ref().take(255) {
+            let x: [u64; 4] = std::array::from_fn(|i| {
+                u64::from_le_bytes(c[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+            });
             for (bit, a) in acc.iter_mut().enumerate() {
-                *a += ((x0 >> bit) & LANES) + ((x1 >> bit) & LANES);
+                for (s, &v) in a.iter_mut().zip(&x) {
+                    *s += (v >> bit) & LANES;
+                }
             }
             n += 1;
         }
         if n == 0 {
             break;
         }
-        for (bit, &a) in acc.iter().enumerate() {
-            // four 16-bit lanes of at most 254 each: their sum in the top one
+        for (bit, a) in acc.iter().enumerate() {
+            // four 16-bit lanes of at most 4 x 255 each: their sum in the
+            // top one
             let sum = |x: u64| (x.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32;
-            ones[8 + bit] += sum(a & EVEN);
-            ones[bit] += sum((a >> 8) & EVEN);
+            let hi: u64 = a.iter().map(|&v| v & EVEN).sum();
+            let lo: u64 = a.iter().map(|&v| (v >> 8) & EVEN).sum();
+            ones[8 + bit] += sum(hi);
+            ones[bit] += sum(lo);
         }
     }
     for (i, &byte) in it.remainder().iter().enumerate() {
@@ -89,14 +136,20 @@ pub(super) fn bits_key(seg: &[u8]) -> BitsKey {
     (ones, seg.len())
 }
 
-/// [`binomial_head`] already computed on this thread, for one `p`: by `n`
-/// (a pure function of `(n, p)`, so the digits do not depend on which
-/// thread computed what).
+/// [`binomial_head`] of one `n`: `None` where the bound cannot be formed.
 pub(super) type Heads = Option<([f64; 9], [f64; 9])>;
 
+/// Column sizes below this have their [`binomial_head`] kept per thread, in
+/// a table indexed by the size (segments of up to 64 KiB of data); larger
+/// ones are computed per segment (rare, and small next to reading them).
+const HEADS_TABLE: u64 = 1 << 15;
+
 thread_local! {
-    static HEADS: std::cell::RefCell<(f64, FastMap<u64, Heads>)> =
-        std::cell::RefCell::new((f64::NAN, FastMap::default()));
+    /// [`binomial_head`] already computed on this thread for one `p`, by `n`
+    /// (a pure function of `(n, p)`, so the digits do not depend on which
+    /// thread computed what): `None` where not yet computed.
+    static HEADS: std::cell::RefCell<(f64, Vec<Option<Heads>>)> =
+        const { std::cell::RefCell::new((f64::NAN, Vec::new())) };
 }
 
 /// Relative bound on the mass the fast carry chain leaves out, as in
@@ -146,80 +199,167 @@ pub(super) fn binomial_head(n: u64, p: f64) -> Option<([f64; 9], [f64; 9])> {
 /// down flip in one column, which always escape). `None` where no such cut
 /// exists (the caller then uses `internet::p_undetected_payload`).
 pub(super) fn bits_fast(key: &BitsKey, p: f64) -> Option<f64> {
-    bits_fast_with(key, p, carry_chain)
+    with_laws(key, p, |f, tail, h| {
+        let total = match f {
+            1 => fixed_dispatch::<1, 3, 1, 1>(h),
+            2 => fixed_dispatch::<2, 5, 2, 1>(h),
+            3 => fixed_dispatch::<3, 7, 2, 1>(h),
+            4 => fixed_dispatch::<4, 9, 3, 2>(h),
+            5 => fixed_dispatch::<5, 11, 3, 2>(h),
+            6 => fixed_dispatch::<6, 13, 4, 2>(h),
+            7 => fixed_dispatch::<7, 15, 4, 2>(h),
+            _ => fixed_dispatch::<8, 17, 5, 3>(h),
+        };
+        certify(tail, total)
+    })
 }
 
+#[cfg(test)] // the oracle of the tests
 /// The signature of [`carry_chain`].
 pub(super) type Chain =
     fn(usize, i64, &[[[f64; 9]; 17]; 16], &[[f64; 17]; 16], &[f64; 16], &[usize; 17]) -> f64;
 
-/// [`bits_fast`] with the carry chain `chain`.
-pub(super) fn bits_fast_with(key: &BitsKey, p: f64, chain: Chain) -> Option<f64> {
+/// The binomial heads ([`binomial_head`]: the terms, the tail bounds) of the
+/// 32 column sizes of a key: ups (bits at 0) of column `k` at `2 k`, downs
+/// (bits at 1) at `2 k + 1`.
+pub(super) type Laws<'a> = [(&'a [f64; 9], &'a [f64; 9]); 32];
+
+/// `total` (the chain's value) where the cut's `tail` is certified against
+/// it (the cut was chosen against a lower bound).
+fn certify(tail: f64, total: f64) -> Option<f64> {
+    if tail == 0.0 || tail <= CUT_TOLERANCE * total {
+        return Some(total);
+    }
+    None
+}
+
+/// Runs `body(f, tail, laws)` with the cut `f` (1 to 8) of `key` at `p`,
+/// the bound `tail` on the mass it leaves out and the column laws (see
+/// [`bits_fast`]); `None` where no cut `f <= 8` is certified or `p` is
+/// outside `(0, 0.5)`.
+pub(super) fn with_laws(
+    key: &BitsKey,
+    p: f64,
+    body: impl FnOnce(usize, f64, &Laws) -> Option<f64>,
+) -> Option<f64> {
     let (ones, len) = key;
     if !(p > 0.0 && p < 0.5) {
         return None;
     }
-    let mut up = [0u64; 16];
-    let mut down = [0u64; 16];
+    let mut ns = [0u64; 32];
+    let mut pairs = 0u64;
     for k in 0..16 {
         // columns 8..15: high bytes (even offsets); 0..7: low bytes
         let total = if k >= 8 { len.div_ceil(2) } else { len / 2 } as u64;
-        down[k] = ones[k] as u64;
-        up[k] = total - down[k];
-    }
-    let mut heads = [([0.0f64; 9], [0.0f64; 9]); 32];
-    let ok = HEADS.with(|cell| {
-        let mut memo = cell.borrow_mut();
-        if memo.0.to_bits() != p.to_bits() {
-            *memo = (p, FastMap::default());
-        }
-        for k in 0..16 {
-            for (i, n) in [(2 * k, up[k]), (2 * k + 1, down[k])] {
-                let h = match memo.1.get(&n) {
-                    Some(h) => *h,
-                    None => {
-                        let h = binomial_head(n, p);
-                        if memo.1.len() < BITS_CACHE_MAX {
-                            memo.1.insert(n, h);
-                        }
-                        h
-                    }
-                };
-                match h {
-                    Some(h) => heads[i] = h,
-                    None => return false,
-                }
-            }
-        }
-        true
-    });
-    if !ok {
-        return None;
+        let down = ones[k] as u64;
+        let up = total - down;
+        ns[2 * k] = up;
+        ns[2 * k + 1] = down;
+        pairs += up * down;
     }
     // lower bound: exactly two flips, up and down in one column
-    let pairs: u64 = (0..16).map(|k| up[k] * down[k]).sum();
     let n = (8 * *len) as f64;
     let lower = pairs as f64 * p * p * f64::exp((n - 2.0) * f64::ln_1p(-p));
-    let f = (0..9).find(|&f| {
-        let tail: f64 = heads.iter().map(|h| h.1[f]).sum();
-        tail == 0.0 || tail <= CUT_TOLERANCE * lower
-    })?;
-    let f = f.max(1);
-    let tail: f64 = heads.iter().map(|h| h.1[f]).sum();
-    let w = 2 * f + 1;
+    HEADS.with(|cell| {
+        let mut memo = cell.borrow_mut();
+        if memo.0.to_bits() != p.to_bits() {
+            *memo = (p, Vec::new());
+        }
+        let table = &mut memo.1;
+        // sizes beyond the table: computed here, in the order of `ns`
+        let mut big: Vec<Heads> = Vec::new();
+        for &n in &ns {
+            if n < HEADS_TABLE {
+                let i = n as usize;
+                if table.len() <= i {
+                    table.resize(i + 1, None);
+                }
+                if table[i].is_none() {
+                    table[i] = Some(binomial_head(n, p));
+                }
+            } else {
+                big.push(binomial_head(n, p));
+            }
+        }
+        let mut next_big = big.iter();
+        let mut h: Laws = [(&[0.0; 9], &[0.0; 9]); 32];
+        for (slot, &n) in h.iter_mut().zip(&ns) {
+            let head = if n < HEADS_TABLE {
+                table[n as usize].as_ref().expect("filled above")
+            } else {
+                next_big.next().expect("one per size")
+            };
+            let (a, b) = head.as_ref()?;
+            *slot = (a, b);
+        }
+        // the tail bounds of every cut at once, each summed over the
+        // columns in order
+        let mut tails = [0.0f64; 9];
+        for (_, t) in &h {
+            for (s, &x) in tails.iter_mut().zip(t.iter()) {
+                *s += x;
+            }
+        }
+        let f = (0..9).find(|&f| tails[f] == 0.0 || tails[f] <= CUT_TOLERANCE * lower)?;
+        let f = f.max(1);
+        body(f, tails[f], &h)
+    })
+}
+
+/// Per column `k`: `flip[k][d + F]`, the weight of the flip patterns (at
+/// least one flip, at most `F` per direction) that change the column by
+/// `d`, and `clean[k]`, the weight of no flip.
+#[inline(always)]
+fn column_laws<const F: usize, const W: usize>(h: &Laws) -> ([[f64; W]; 16], [f64; 16]) {
     let mut clean = [0.0f64; 16];
-    let mut flip = [[0.0f64; 17]; 16];
+    let mut flip = [[0.0f64; W]; 16];
     for k in 0..16 {
-        let (hu, hd) = (&heads[2 * k].0, &heads[2 * k + 1].0);
+        let (hu, hd) = (h[2 * k].0, h[2 * k + 1].0);
         clean[k] = hu[0] * hd[0];
-        for (a, &x) in hu.iter().enumerate().take(f + 1) {
-            for (b, &y) in hd.iter().enumerate().take(f + 1) {
+        for (a, &x) in hu.iter().enumerate().take(F + 1) {
+            for (b, &y) in hd.iter().enumerate().take(F + 1) {
                 if a + b > 0 {
-                    flip[k][a + f - b] += x * y;
+                    flip[k][a + F - b] += x * y;
                 }
             }
         }
     }
+    (flip, clean)
+}
+
+#[cfg(test)] // the oracle of the tests
+/// [`bits_fast`] with the carry chain `chain` (over the band layout of
+/// [`carry_chain`]): the tests' oracle for the fixed-width chain.
+pub(super) fn bits_fast_with(key: &BitsKey, p: f64, chain: Chain) -> Option<f64> {
+    with_laws(key, p, |f, tail, h| {
+        // the sums of column_laws::<f, 2 f + 1>, in a table of 17
+        let mut clean = [0.0f64; 16];
+        let mut flip = [[0.0f64; 17]; 16];
+        for k in 0..16 {
+            let (hu, hd) = (h[2 * k].0, h[2 * k + 1].0);
+            clean[k] = hu[0] * hd[0];
+            for (a, &x) in hu.iter().enumerate().take(f + 1) {
+                for (b, &y) in hd.iter().enumerate().take(f + 1) {
+                    if a + b > 0 {
+                        flip[k][a + f - b] += x * y;
+                    }
+                }
+            }
+        }
+        band_chain(f, tail, &flip, &clean, chain)
+    })
+}
+
+#[cfg(test)] // the oracle of the tests
+/// The band layout of [`carry_chain`] for the cut `f`, and its chain.
+fn band_chain(
+    f: usize,
+    tail: f64,
+    flip: &[[f64; 17]; 16],
+    clean: &[f64; 16],
+    chain: Chain,
+) -> Option<f64> {
+    let w = 2 * f + 1;
     // Per column, the change d of the column (ups minus downs, |d| <= f)
     // takes carry c to (c + d) / 2 (c + d even): for each c a contiguous
     // band of new carries. band[k][c] holds, from the lowest new carry
@@ -253,14 +393,314 @@ pub(super) fn bits_fast_with(key: &BitsKey, p: f64, chain: Chain) -> Option<f64>
         (hi - l + 1).max(0) as usize
     };
     let widths: [usize; 17] = std::array::from_fn(|c| if c < w { width(c) } else { 0 });
-    let total = chain(w, fi, &band, &flip, &clean, &widths);
-    // the cut was chosen against a lower bound; check against the result
-    if tail == 0.0 || tail <= CUT_TOLERANCE * total {
-        return Some(total);
-    }
-    None
+    certify(tail, chain(w, fi, &band, flip, clean, &widths))
 }
 
+/// [`column_laws`] and [`chain_fixed`] for the cut `F` (`W = 2 F + 1`,
+/// `V = ceil(W / 4)`, `V8 = ceil(W / 8)`), on 8-lane AVX-512 vectors
+/// ([`chain_avx512`]) or 4-lane AVX2 ones ([`chain_avx2`]) where the CPU
+/// has them (separate products and sums: the same bits) and
+/// `ALIAS_NO_SIMD` is not set.
+fn fixed_dispatch<const F: usize, const W: usize, const V: usize, const V8: usize>(
+    h: &Laws,
+) -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_avx512() {
+            // SAFETY: `has_avx512` checked that the CPU has AVX-512F.
+            return unsafe { fixed_avx512::<F, W, V8>(h) };
+        }
+        if has_avx2() {
+            // SAFETY: `has_avx2` checked that the CPU has AVX2.
+            return unsafe { fixed_avx2::<F, W, V>(h) };
+        }
+    }
+    fixed::<F, W>(h)
+}
+
+/// Whether the CPU has AVX-512F and AVX2 and vector code is allowed.
+#[cfg(target_arch = "x86_64")]
+pub(super) fn has_avx512() -> bool {
+    static AVX512: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVX512.get_or_init(|| has_avx2() && is_x86_feature_detected!("avx512f"))
+}
+
+/// [`column_laws`], then [`chain_avx512`]. Callers must check that the CPU
+/// has AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,avx512f")]
+unsafe fn fixed_avx512<const F: usize, const W: usize, const V8: usize>(h: &Laws) -> f64 {
+    let (flip, clean) = column_laws::<F, W>(h);
+    // SAFETY: the caller checked AVX-512F
+    unsafe { chain_avx512::<F, W, V8>(&flip, &clean) }
+}
+
+/// [`chain_avx2`] on 8-lane AVX-512 vectors (rows padded to `8 V8`
+/// lanes): per lane the same products and sums in the same order, so the
+/// same bits. Callers must check that the CPU has AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,avx512f")]
+unsafe fn chain_avx512<const F: usize, const W: usize, const V8: usize>(
+    flip: &[[f64; W]; 16],
+    clean: &[f64; 16],
+) -> f64 {
+    use std::arch::x86_64::*;
+    debug_assert!(W == 2 * F + 1 && 8 * V8 >= W && 8 * V8 < W + 8);
+    let mut a = [[[0.0f64; 8]; V8]; W];
+    let mut b = [[[0.0f64; 8]; V8]; W];
+    let mut x0 = [1.0f64; W];
+    let mut c0: [Option<usize>; W] = std::array::from_fn(Some);
+    for k in 0..16 {
+        let fl = &flip[k];
+        let (src, dst) = if k % 2 == 0 {
+            (&a, &mut b)
+        } else {
+            (&b, &mut a)
+        };
+        let fc: [f64; W] = std::array::from_fn(|i| fl[i] + if i == F { clean[k] } else { 0.0 });
+        // column 0: no run has flipped yet, `dst` (`b`) holds zeros
+        for nc in (0..W).filter(|_| k > 0) {
+            let mut acc = [_mm512_setzero_pd(); V8];
+            for c in (2 * nc).saturating_sub(2 * F)..=(2 * nc).min(W - 1) {
+                let r = _mm512_set1_pd(fc[2 * nc - c]);
+                for (v, s) in acc.iter_mut().enumerate() {
+                    // SAFETY: src[c][v] is 8 f64 in bounds
+                    let x = unsafe { _mm512_loadu_pd(src[c][v].as_ptr()) };
+                    *s = _mm512_add_pd(*s, _mm512_mul_pd(x, r));
+                }
+            }
+            for (v, s) in acc.iter().enumerate() {
+                // SAFETY: dst[nc][v] is 8 f64 in bounds
+                unsafe { _mm512_storeu_pd(dst[nc][v].as_mut_ptr(), *s) };
+            }
+        }
+        for t in 0..W {
+            if let Some(c) = c0[t] {
+                for nc in c.div_ceil(2)..=(c / 2 + F).min(W - 1) {
+                    dst[nc][t / 8][t % 8] += x0[t] * fl[2 * nc - c];
+                }
+                if (c + F).is_multiple_of(2) {
+                    x0[t] *= clean[k];
+                    c0[t] = Some((c + F) / 2);
+                } else {
+                    c0[t] = None;
+                }
+            }
+        }
+    }
+    let mut total = 0.0;
+    for (t, row) in a.iter().enumerate() {
+        total += row[t / 8][t % 8];
+    }
+    total
+}
+
+/// [`bits_fast`] on the AVX2 path (where the CPU has AVX2): the tests
+/// compare it with the others.
+#[cfg(all(test, target_arch = "x86_64"))]
+pub(super) fn bits_fast_avx2(key: &BitsKey, p: f64) -> Option<Option<f64>> {
+    if !has_avx2() {
+        return None;
+    }
+    Some(with_laws(key, p, |f, tail, h| {
+        // SAFETY: AVX2 checked above
+        let total = unsafe {
+            match f {
+                1 => fixed_avx2::<1, 3, 1>(h),
+                2 => fixed_avx2::<2, 5, 2>(h),
+                3 => fixed_avx2::<3, 7, 2>(h),
+                4 => fixed_avx2::<4, 9, 3>(h),
+                5 => fixed_avx2::<5, 11, 3>(h),
+                6 => fixed_avx2::<6, 13, 4>(h),
+                7 => fixed_avx2::<7, 15, 4>(h),
+                _ => fixed_avx2::<8, 17, 5>(h),
+            }
+        };
+        certify(tail, total)
+    }))
+}
+
+/// Whether the CPU has AVX2 and vector code is allowed (`ALIAS_NO_SIMD`
+/// unset, as [`aliasing_core::markov::cpu::Isa::detect`] reads it).
+#[cfg(target_arch = "x86_64")]
+pub(super) fn has_avx2() -> bool {
+    static AVX2: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVX2.get_or_init(|| {
+        !aliasing_core::markov::cpu::Isa::detect().is_scalar() && is_x86_feature_detected!("avx2")
+    })
+}
+
+/// [`bits_fast`] on the portable path only (no AVX2): the tests compare
+/// it with the vector one.
+#[cfg(test)]
+pub(super) fn bits_fast_portable(key: &BitsKey, p: f64) -> Option<f64> {
+    with_laws(key, p, |f, tail, h| {
+        let total = match f {
+            1 => fixed::<1, 3>(h),
+            2 => fixed::<2, 5>(h),
+            3 => fixed::<3, 7>(h),
+            4 => fixed::<4, 9>(h),
+            5 => fixed::<5, 11>(h),
+            6 => fixed::<6, 13>(h),
+            7 => fixed::<7, 15>(h),
+            _ => fixed::<8, 17>(h),
+        };
+        certify(tail, total)
+    })
+}
+
+/// [`column_laws`], then [`chain_avx2`]. Callers must check that the CPU
+/// has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn fixed_avx2<const F: usize, const W: usize, const V: usize>(h: &Laws) -> f64 {
+    let (flip, clean) = column_laws::<F, W>(h);
+    // SAFETY: the caller checked AVX2
+    unsafe { chain_avx2::<F, W, V>(&flip, &clean) }
+}
+
+/// [`chain_fixed`] with each row of carries (the `W` start carries, padded
+/// to `4 V` lanes that stay 0) as `V` AVX2 vectors: per lane the same
+/// products and sums in the same order (no fused multiply-add), so the
+/// same bits. Callers must check that the CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn chain_avx2<const F: usize, const W: usize, const V: usize>(
+    flip: &[[f64; W]; 16],
+    clean: &[f64; 16],
+) -> f64 {
+    use std::arch::x86_64::*;
+    debug_assert!(W == 2 * F + 1 && 4 * V >= W && 4 * V < W + 4);
+    // rows of 4 V lanes: the padding lanes never receive a first flip
+    let mut a = [[[0.0f64; 4]; V]; W];
+    let mut b = [[[0.0f64; 4]; V]; W];
+    let mut x0 = [1.0f64; W];
+    let mut c0: [Option<usize>; W] = std::array::from_fn(Some);
+    for k in 0..16 {
+        let fl = &flip[k];
+        let (src, dst) = if k % 2 == 0 {
+            (&a, &mut b)
+        } else {
+            (&b, &mut a)
+        };
+        let fc: [f64; W] = std::array::from_fn(|i| fl[i] + if i == F { clean[k] } else { 0.0 });
+        // column 0: no run has flipped yet, `dst` (`b`) holds zeros
+        for nc in (0..W).filter(|_| k > 0) {
+            let mut acc = [_mm256_setzero_pd(); V];
+            for c in (2 * nc).saturating_sub(2 * F)..=(2 * nc).min(W - 1) {
+                let r = _mm256_set1_pd(fc[2 * nc - c]);
+                for (v, s) in acc.iter_mut().enumerate() {
+                    // SAFETY: src[c][v] is 4 f64 in bounds
+                    let x = unsafe { _mm256_loadu_pd(src[c][v].as_ptr()) };
+                    *s = _mm256_add_pd(*s, _mm256_mul_pd(x, r));
+                }
+            }
+            for (v, s) in acc.iter().enumerate() {
+                // SAFETY: dst[nc][v] is 4 f64 in bounds
+                unsafe { _mm256_storeu_pd(dst[nc][v].as_mut_ptr(), *s) };
+            }
+        }
+        for t in 0..W {
+            if let Some(c) = c0[t] {
+                // the first flips of this run, in this column
+                for nc in c.div_ceil(2)..=(c / 2 + F).min(W - 1) {
+                    dst[nc][t / 4][t % 4] += x0[t] * fl[2 * nc - c];
+                }
+                // no flip: carry c - F must be even, halved
+                if (c + F).is_multiple_of(2) {
+                    x0[t] *= clean[k];
+                    c0[t] = Some((c + F) / 2);
+                } else {
+                    c0[t] = None;
+                }
+            }
+        }
+    }
+    // 16 columns: the last wrote `a`
+    let mut total = 0.0;
+    for (t, row) in a.iter().enumerate() {
+        total += row[t / 4][t % 4];
+    }
+    total
+}
+
+/// [`column_laws`], then [`chain_fixed`].
+#[inline(always)]
+fn fixed<const F: usize, const W: usize>(h: &Laws) -> f64 {
+    let (flip, clean) = column_laws::<F, W>(h);
+    chain_fixed::<F, W>(&flip, &clean)
+}
+
+/// The carry chain of [`carry_chain`] for a cut `F` known at compile time
+/// (`W = 2 F + 1` start carries and carries; `flip[k][d + F]` as in
+/// [`column_laws`]): the band of each new carry `nc` gathered from the old
+/// carries `c` in `2 nc - 2 F ..= 2 nc` (the weight of the column change
+/// `d = 2 nc - c - F`), lane by lane the same products and sums in the same
+/// order as [`carry_chain`] (so the same bits), with no zeroed band tables
+/// and loops of constant length.
+#[inline(always)]
+pub(super) fn chain_fixed<const F: usize, const W: usize>(
+    flip: &[[f64; W]; 16],
+    clean: &[f64; 16],
+) -> f64 {
+    debug_assert_eq!(W, 2 * F + 1);
+    let mut a = [[0.0f64; W]; W];
+    let mut b = [[0.0f64; W]; W];
+    let mut x0 = [1.0f64; W];
+    let mut c0: [Option<usize>; W] = std::array::from_fn(Some);
+    for k in (0..16).step_by(2) {
+        column_step::<F, W>(&flip[k], clean[k], &a, &mut b, &mut x0, &mut c0);
+        column_step::<F, W>(&flip[k + 1], clean[k + 1], &b, &mut a, &mut x0, &mut c0);
+    }
+    let mut total = 0.0;
+    for (t, row) in a.iter().enumerate() {
+        total += row[t];
+    }
+    total
+}
+
+/// One column of [`chain_fixed`]: the runs that have flipped, `a1` to `b1`
+/// (every row written), then the first flips of the runs that have not
+/// (`x0`, `c0`).
+#[inline(always)]
+fn column_step<const F: usize, const W: usize>(
+    fl: &[f64; W],
+    clean: f64,
+    a1: &[[f64; W]; W],
+    b1: &mut [[f64; W]; W],
+    x0: &mut [f64; W],
+    c0: &mut [Option<usize>; W],
+) {
+    // the band weights by d + F: the clean probability joins d = 0
+    let fc: [f64; W] = std::array::from_fn(|i| fl[i] + if i == F { clean } else { 0.0 });
+    for (nc, out) in b1.iter_mut().enumerate() {
+        let mut acc = [0.0f64; W];
+        for c in (2 * nc).saturating_sub(2 * F)..=(2 * nc).min(W - 1) {
+            let r = fc[2 * nc - c];
+            for (s, &x) in acc.iter_mut().zip(&a1[c]) {
+                *s += x * r;
+            }
+        }
+        *out = acc;
+    }
+    for t in 0..W {
+        if let Some(c) = c0[t] {
+            // the first flips of this run, in this column
+            for nc in c.div_ceil(2)..=(c / 2 + F).min(W - 1) {
+                b1[nc][t] += x0[t] * fl[2 * nc - c];
+            }
+            // no flip: carry c - F must be even, halved
+            if (c + F).is_multiple_of(2) {
+                x0[t] *= clean;
+                c0[t] = Some((c + F) / 2);
+            } else {
+                c0[t] = None;
+            }
+        }
+    }
+}
+
+#[cfg(test)] // the oracle of the tests
 /// The carry chain of [`bits_fast`] over its `w` start carries at once:
 /// `sum_t` (the weight of the runs that start at carry `t`, flip at least
 /// once and end at carry `t`). Each start carry `t` is one lane of every

@@ -769,13 +769,16 @@ fn carry_chain_per_start(
     total
 }
 
-/// The vectorised carry chain gives the digits of the per-start one, bit for
-/// bit, over random, text-like, sparse and nearly constant segments at the
+/// The vectorised carry chain and the fixed-width one of `bits_fast` give
+/// the digits of the per-start one, bit for bit, over random, text-like, sparse and nearly constant segments at the
 /// rates and lengths of real transfers.
 #[test]
 fn carry_chain_lanes_equal_the_per_start_chain() {
     let mut compared = 0;
-    for (i, len) in [2usize, 17, 255, 1460, 1461, 8960].into_iter().enumerate() {
+    for (i, len) in [1usize, 2, 3, 17, 255, 1460, 1461, 8960]
+        .into_iter()
+        .enumerate()
+    {
         let mut sparse = vec![0u8; len];
         for (j, b) in sparse.iter_mut().enumerate() {
             if j % 7 == 3 {
@@ -796,29 +799,55 @@ fn carry_chain_lanes_equal_the_per_start_chain() {
             text,
             sparse,
             ones,
+            vec![0u8; len],
+            vec![0xFFu8; len],
         ] {
-            for p in [1e-12, 1e-9, 1e-7, 3e-6, 1e-5, 1e-3, 0.1] {
+            for p in [
+                1e-300, 1e-12, 1e-9, 1e-7, 3e-6, 1e-5, 1e-3, 0.1, 0.3, 0.49, 0.5,
+            ] {
                 let key = bits_key(&data);
-                let lanes = bits_fast(&key, p);
+                let lanes = bits_fast_with(&key, p, carry_chain);
                 let one = bits_fast_with(&key, p, carry_chain_per_start);
                 assert_eq!(
                     lanes.map(f64::to_bits),
                     one.map(f64::to_bits),
                     "{len} {p}: {lanes:?} vs {one:?}"
                 );
+                // the fixed-width chain that `bits_fast` runs, vector and
+                // portable
+                for fixed in [bits_fast(&key, p), bits_fast_portable(&key, p)] {
+                    assert_eq!(
+                        fixed.map(f64::to_bits),
+                        one.map(f64::to_bits),
+                        "{len} {p}: {fixed:?} vs {one:?}"
+                    );
+                }
+                #[cfg(target_arch = "x86_64")]
+                if let Some(fixed) = bits_fast_avx2(&key, p) {
+                    assert_eq!(
+                        fixed.map(f64::to_bits),
+                        one.map(f64::to_bits),
+                        "avx2 {len} {p}: {fixed:?} vs {one:?}"
+                    );
+                }
+                if p >= 0.5 {
+                    assert_eq!(one, None, "{len} {p}");
+                }
                 compared += lanes.is_some() as u32;
             }
         }
     }
-    assert!(compared >= 60, "{compared}");
+    assert!(compared >= 100, "{compared}");
 }
 
 /// The column counts of ones against a count bit by bit, on lengths around
-/// the fold of the byte-lane counters (127 chunks of 16 bytes) and odd ones.
+/// the fold of the byte-lane counters (255 chunks of 32 bytes) and odd ones,
+/// on the vector path and the portable one.
 #[test]
 fn bits_key_counts_every_column() {
     for (i, len) in [
-        0usize, 1, 15, 16, 17, 2031, 2032, 2033, 2047, 4065, 8960, 9001,
+        0usize, 1, 15, 16, 17, 31, 32, 33, 2031, 2032, 2033, 2047, 4065, 8159, 8160, 8161, 8191,
+        8960, 9001, 16_321, 16_353,
     ]
     .into_iter()
     .enumerate()
@@ -836,6 +865,7 @@ fn bits_key_counts_every_column() {
                 }
             }
             assert_eq!(bits_key(&data), (want, len), "{len}");
+            assert_eq!(bits_key_body(&data), (want, len), "{len}");
         }
     }
 }
@@ -845,9 +875,12 @@ fn bits_key_counts_every_column() {
 /// at every offset class.
 #[test]
 fn word_count_is_the_word_by_word_count() {
-    for (i, len) in [0usize, 1, 2, 7, 8, 9, 64, 1460, 1461, 65_535, 131_073]
-        .into_iter()
-        .enumerate()
+    for (i, len) in [
+        0usize, 1, 2, 7, 8, 9, 31, 32, 33, 39, 40, 64, 1460, 1461, 65_535, 131_073, 262_111,
+        262_112, 262_113, 262_145,
+    ]
+    .into_iter()
+    .enumerate()
     {
         let mut data = random_bytes(len, 400 + i as u64);
         let plant: [[u8; 2]; 7] = [
@@ -869,7 +902,62 @@ fn word_count_is_the_word_by_word_count() {
             .filter(|w| u16::from_be_bytes([w[0], w[1]]) % 0xFFFF == 0)
             .count() as u64;
         assert_eq!(word_count(&data), want, "{len}");
+        assert_eq!(word_count_body(&data), want, "{len}");
         assert_eq!(word_count(&vec![0u8; len]), (len / 2) as u64);
         assert_eq!(word_count(&vec![0xFFu8; len]), (len / 2) as u64);
+    }
+}
+
+/// Two `bits:P` models in one pass over the data (the per-thread cache of
+/// values shared by the models): each gets the value it gets alone (before
+/// the cache was keyed by `P` too, the second got the first's).
+#[test]
+fn two_bit_rates_in_one_pass_are_each_their_own() {
+    let mut data = random_bytes(40 * 1460, 611);
+    // repeated segments, so the cache is used
+    let zeros = vec![0u8; 5 * 1460];
+    data.extend_from_slice(&zeros);
+    data.extend_from_slice(&random_bytes(1460, 612)[..700]);
+    let (a, b) = (Model::Bits { p: 1e-7 }, Model::Bits { p: 1e-5 });
+    let both = given(&data, 1460, &[a, b]).unwrap();
+    let alone = [
+        given(&data, 1460, &[a]).unwrap().remove(0),
+        given(&data, 1460, &[b]).unwrap().remove(0),
+    ];
+    for (x, y) in both.iter().zip(&alone) {
+        assert_eq!(x.p_miss.to_bits(), y.p_miss.to_bits(), "{x:?} {y:?}");
+        assert_eq!(x.p_undetected, y.p_undetected);
+        assert_eq!(x.p_hit, y.p_hit);
+    }
+    assert!(both[0].p_miss < both[1].p_miss, "{both:?}");
+}
+
+/// The cell sums of the splice model on the vector path and the portable
+/// one against a byte-by-byte weighted sum, for even and odd cell sizes.
+#[test]
+fn cell_sums_are_the_weighted_byte_sums() {
+    for (i, len) in [1usize, 2, 47, 48, 49, 1460, 1461, 8960]
+        .into_iter()
+        .enumerate()
+    {
+        let data = random_bytes(len, 700 + i as u64);
+        for cell in [1usize, 2, 3, 47, 48, 1460] {
+            let n = len.div_ceil(cell);
+            let want: Vec<u64> = data
+                .chunks(cell)
+                .enumerate()
+                .map(|(k, c)| {
+                    c.iter()
+                        .enumerate()
+                        .map(|(j, &b)| b as u64 * if (k * cell + j) % 2 == 0 { 256 } else { 1 })
+                        .sum()
+                })
+                .collect();
+            let (mut fast, mut body) = (vec![0u64; n], vec![0u64; n]);
+            cell_sums(&data, cell, &mut fast);
+            cell_sums_body(&data, cell, &mut body);
+            assert_eq!(fast, want, "{len} {cell}");
+            assert_eq!(body, want, "{len} {cell}");
+        }
     }
 }
