@@ -113,6 +113,7 @@ pub mod mpi;
 pub mod rare;
 pub mod report;
 pub mod run;
+pub mod search;
 pub mod session;
 pub mod shard;
 pub mod simulate;

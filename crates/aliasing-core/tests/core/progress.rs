@@ -247,14 +247,7 @@ fn compare_points_and_crc_stages() {
 
 #[test]
 fn search_stages() {
-    let q = Query {
-        width: 8,
-        lengths: vec![64, 200],
-        bers: vec![1e-4],
-        min_hd: 0,
-        top: 5,
-        objective: Objective::Hd,
-    };
+    let q = Query::new(8, vec![64, 200], vec![1e-4], 0, 5, Objective::Hd).unwrap();
     let space = Space::All;
     let r = Record::default();
     let part = search::run(&q, &space, Shard::new(2, 3).unwrap(), &watched(&r)).unwrap();
