@@ -102,13 +102,10 @@ impl StackParams {
         Ok(())
     }
 
-    /// The options of the joint computation.
-    pub fn options(&self) -> JointOptions {
-        JointOptions {
-            max_weight: self.max_weight,
-            samples: self.samples,
-            seed: self.seed,
-        }
+    /// The options of the joint computation (refused as
+    /// [`JointOptions::new`] refuses).
+    pub fn options(&self) -> Result<JointOptions> {
+        JointOptions::new(self.max_weight, self.samples, self.seed)
     }
 }
 
@@ -167,7 +164,7 @@ impl StackWork {
     /// Builds every frame's layout and plan (refusing a bad length or stack
     /// before any long work); the item list is every length's items in order.
     pub fn new(params: &StackParams) -> Result<Self> {
-        let opts = params.options();
+        let opts = params.options()?;
         let mut frames = Vec::new();
         let mut plans = Vec::new();
         let mut items = Vec::new();
@@ -549,7 +546,7 @@ pub fn stack_report_in(
     stacks: &[Option<JointStack>],
     budget: aliasing_core::units::MemoryBudget,
 ) -> Result<StackReport> {
-    let opts = params.options();
+    let opts = params.options()?;
     let mut points = Vec::new();
     for (f, st) in frames.iter().zip(stacks) {
         for &p in &params.bers {

@@ -548,7 +548,10 @@ impl BurstRareParams {
             return Err(Error::Limit(aliasing_core::Limit::BurstRareChannel));
         };
         let bits = params.plan()?.frame.n_bits();
-        let proposal = proposal.unwrap_or_else(|| crate::burst_rare::default_proposal(&ge, bits));
+        let proposal = match proposal {
+            Some(q) => q,
+            None => crate::burst_rare::default_proposal(&ge, bits)?,
+        };
         Ok(BurstRareParams {
             params,
             samples,

@@ -65,12 +65,7 @@ fn markov_chain_steps() {
 
 #[test]
 fn gilbert_chain_steps() {
-    let ge = GilbertElliott {
-        p_good: 1e-4,
-        p_bad: 0.2,
-        good_to_bad: 1e-3,
-        bad_to_good: 0.1,
-    };
+    let ge = GilbertElliott::new(1e-4, 0.2, 1e-3, 0.1).unwrap();
     // below and above the fused kernel's smallest width
     for (w, poly) in [(5, 0x05), (12, 0x80F)] {
         let g = Generator::new(w, poly).unwrap();

@@ -619,11 +619,7 @@ fn degenerate_burst_channel_agrees_with_the_exact_bsc_joint() {
     {
         let (stack, bytes, p) = ("ipv4-tcp+CRC-16/ARC", 70usize, 2e-3);
         let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
-        let opts = JointOptions {
-            max_weight: 5,
-            samples: 0,
-            seed: 1,
-        };
+        let opts = JointOptions::new(5, 0, 1).unwrap();
         let mut st = JointStack::new(&frame, &opts, &aliasing_core::ctx::Ctx::default()).unwrap();
         st.sample_next(50_000, 1).unwrap();
         let exact = st.at(p).unwrap();

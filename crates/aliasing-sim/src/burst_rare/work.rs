@@ -101,7 +101,10 @@ impl BurstRareWork {
         let (ci, table) = widest_crc(plan)?;
         let alg = f.checks[ci].crc().expect("a CRC");
         let n = f.n_bits();
-        let proposal = proposal.unwrap_or_else(|| default_proposal(&ge, n));
+        let proposal = match proposal {
+            Some(q) => q,
+            None => default_proposal(&ge, n)?,
+        };
         check_proposal(&proposal)?;
         let width = alg.width() as usize;
         Ok(BurstRareWork {
