@@ -609,11 +609,11 @@ impl Session<BurstRareParams> {
     /// The estimate from a whole run's tally, with the exact value (where a
     /// cheap exact method applies) unless `no_exact`.
     /// The exact value is computed in `ctx` (see
-    /// [`crate::burst_rare::exact_escape_in`]).
+    /// [`crate::burst_rare::exact_escape`]).
     pub fn result(&self, tally: &BurstTally, no_exact: bool, ctx: &Ctx) -> Result<BurstRareResult> {
         let mut r = self.work()?.finish(tally);
         if !no_exact {
-            r.crc.exact = crate::burst_rare::exact_escape_in(&self.plan, ctx);
+            r.crc.exact = crate::burst_rare::exact_escape(&self.plan, ctx);
         }
         Ok(r)
     }
