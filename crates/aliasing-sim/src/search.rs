@@ -49,8 +49,7 @@ pub struct SearchParams {
     /// The query.
     pub query: Query,
     /// The candidates (enough to tell shards of one search apart).
-    #[doc(hidden)] // its type is internal
-    pub space: SpaceId,
+    space: SpaceId,
 }
 
 /// A search shard's result as a [`Tally`]: the shard's [`Partial`], with
