@@ -17,14 +17,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 fn query(width: u32, lengths: &[u64], bers: &[f64]) -> Query {
-    Query {
-        width,
-        lengths: lengths.to_vec(),
-        bers: bers.to_vec(),
-        min_hd: 0,
-        top: 10,
-        objective: Objective::Hd,
-    }
+    Query::new(width, lengths.to_vec(), bers.to_vec(), 0, 10, Objective::Hd).unwrap()
 }
 
 fn bench(c: &mut Criterion) {

@@ -155,7 +155,7 @@ fn rare_burst(c: &mut Criterion) {
     }
     // baseline: draw the frames from the proposal, give the CRC's verdict
     let p = on("1e-6,0.01,1e-4,0.05");
-    let q = default_proposal(&"1e-6,0.01,1e-4,0.05".parse().unwrap(), p.frame.n_bits());
+    let q = default_proposal(&"1e-6,0.01,1e-4,0.05".parse().unwrap(), p.frame.n_bits()).unwrap();
     let sp = Sparse::new(&p.frame, 1);
     g.bench_function("draw_verdicts_2^16_1t", |b| {
         b.iter(|| {

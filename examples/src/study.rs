@@ -303,7 +303,7 @@ fn stack(
         samples,
         seed: 1,
     };
-    Ok(report(&params, &aliasing_core::progress::Silent)?)
+    Ok(report(&params, &aliasing_core::ctx::Ctx::default())?)
 }
 
 /// `x` with 6 digits, or `-` for none.

@@ -39,12 +39,11 @@ pub mod internet {
     pub use crate::internet::{column_counts, fourier_random, p_undetected_coins};
 }
 
-/// The CLI's long-run guard and the search's shard files.
+/// The CLI's long-run guard, and the search's candidates and report (for
+/// its shard files, in the simulator).
 pub mod job {
     pub use crate::job::cost::{LongRun, before_run};
-    pub use crate::job::search::{
-        FORMAT, ShardBody, ShardFile, SpaceId, merge, merge_report, parse_candidates, report,
-    };
+    pub use crate::job::search::{SpaceId, parse_candidates, report};
 }
 
 /// The joint computation's model and sampling plan (the simulator's).

@@ -23,7 +23,11 @@ use std::str::FromStr;
 
 /// Parameters of a Gilbert-Elliott channel: a two-state Markov chain over the
 /// bits in transmission order, each state with its own bit error rate.
+/// Built by [`GilbertElliott::new`] or parsed (`"p_good,p_bad,g2b,b2g"`),
+/// both validated; one read from a file is checked with
+/// [`GilbertElliott::validate`] where it is used.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct GilbertElliott {
     /// Bit error rate in the good state.
     pub p_good: f64,
@@ -36,6 +40,28 @@ pub struct GilbertElliott {
 }
 
 impl GilbertElliott {
+    /// The chain with bit error rates `p_good` and `p_bad` in its two
+    /// states and the per-bit transition probabilities `good_to_bad` and
+    /// `bad_to_good`; refused as [`GilbertElliott::validate`] refuses.
+    ///
+    /// ```
+    /// use aliasing_core::channel::GilbertElliott;
+    /// let ge = GilbertElliott::new(1e-6, 0.5, 1e-5, 0.05).unwrap();
+    /// assert_eq!(ge, "1e-6,0.5,1e-5,0.05".parse().unwrap());
+    /// assert!(GilbertElliott::new(1e-6, 1.5, 1e-5, 0.05).is_err());
+    /// assert!(GilbertElliott::new(1e-6, 0.5, 0.0, 0.0).is_err()); // no stationary law
+    /// ```
+    pub fn new(p_good: f64, p_bad: f64, good_to_bad: f64, bad_to_good: f64) -> Result<Self> {
+        let ge = GilbertElliott {
+            p_good,
+            p_bad,
+            good_to_bad,
+            bad_to_good,
+        };
+        ge.validate()?;
+        Ok(ge)
+    }
+
     /// Long-run fraction of bits in the bad state.
     pub fn bad_fraction(&self) -> f64 {
         self.good_to_bad / (self.good_to_bad + self.bad_to_good)

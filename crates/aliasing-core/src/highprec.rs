@@ -20,7 +20,7 @@
 //! ```
 //! use aliasing_core::{highprec, weights::DualWeights};
 //! // x^2+x+1 at n = 3: the only non-zero codeword is 111, so P_ud = p^3.
-//! let b = DualWeights { bits: 3, width: 2, counts: vec![1, 0, 3, 0] };
+//! let b = DualWeights::new(3, 2, vec![1, 0, 3, 0]).unwrap();
 //! let p = 1e-9;
 //! let v = highprec::p_undetected(&b, p).unwrap();
 //! assert!((v / (p * p * p) - 1.0).abs() < 1e-14);

@@ -10,7 +10,7 @@
 //! | [`CurveJob`] | [`Curve`](crate::document::Curve) | `alias curve` (CRCs to 32 bits, checksums) |
 //! | [`CompareJob`] | [`Compare`](crate::document::Compare) | `alias compare` |
 //! | [`HdJob`] | [`Hd`](crate::document::Hd) | `alias hd` |
-//! | [`SearchJob`] | [`Search`](crate::document::Search) | `alias search` (its shard files and merge beside it) |
+//! | [`SearchJob`] | [`Search`](crate::document::Search) | `alias search` (its shard files and merge: `aliasing_sim::search`) |
 //!
 //! ```
 //! use aliasing_core::ctx::{Ctx, Job};

@@ -31,8 +31,7 @@
 //! ```
 //! use aliasing_core::search::{self, Objective, Query, Space};
 //! use aliasing_core::shard::Shard;
-//! let q = Query { width: 5, lengths: vec![5 + 10], bers: vec![1e-3], min_hd: 0,
-//!                 top: 3, objective: Objective::Hd };
+//! let q = Query::new(5, vec![5 + 10], vec![1e-3], 0, 3, Objective::Hd).unwrap();
 //! let ctx = aliasing_core::ctx::Ctx::default();
 //! let part = search::run(&q, &Space::All, Shard::WHOLE, &ctx).unwrap();
 //! let best = &part.results[0];
@@ -79,8 +78,10 @@ impl Objective {
     }
 }
 
-/// A search request.
+/// A search request, validated when built ([`Query::new`]; one read from
+/// a file is validated where it is used).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Query {
     /// CRC width `r` (2 to 32).
     pub width: u32,
@@ -98,6 +99,39 @@ pub struct Query {
 }
 
 impl Query {
+    /// The search of width `width` ranked at codeword lengths `lengths` (in
+    /// bits, check bits included) and bit error rates `bers`, dropping
+    /// candidates of minimum distance below `min_hd`, keeping the `top`
+    /// results (0: all), ranked by `objective`; refused as
+    /// [`Query::validate`] refuses.
+    ///
+    /// ```
+    /// use aliasing_core::search::{Objective, Query};
+    /// let q = Query::new(16, vec![64, 1024], vec![1e-5], 0, 10, Objective::Hd).unwrap();
+    /// assert_eq!(q.lengths, [64, 1024]);
+    /// // a length not longer than the check bits
+    /// assert!(Query::new(16, vec![16], vec![1e-5], 0, 10, Objective::Hd).is_err());
+    /// ```
+    pub fn new(
+        width: u32,
+        lengths: Vec<u64>,
+        bers: Vec<f64>,
+        min_hd: u32,
+        top: usize,
+        objective: Objective,
+    ) -> Result<Query> {
+        let q = Query {
+            width,
+            lengths,
+            bers,
+            min_hd,
+            top,
+            objective,
+        };
+        q.validate()?;
+        Ok(q)
+    }
+
     /// Checks the request; every error names the problem.
     pub fn validate(&self) -> Result<()> {
         if !(2..=MAX_WIDTH).contains(&self.width) {
@@ -308,6 +342,15 @@ impl Partial {
     /// Combines shard results of the same query: concatenation, the
     /// ranking's sort, the top `K` (identical to the unsharded run).
     pub fn merge(query: &Query, parts: Vec<Partial>) -> Partial {
+        Partial::merge_ranked(query.objective, query.top, parts)
+    }
+
+    /// [`Partial::merge`] by what it takes of the query: the ranking
+    /// `objective` and the `top` results kept (0: all). No parts give the
+    /// empty result. Merging in steps gives the same result as at once
+    /// (the top `K` of the top `K` of some parts and the rest is the top
+    /// `K` of all), the stage timings aside (sums of seconds).
+    pub fn merge_ranked(objective: Objective, top: usize, parts: Vec<Partial>) -> Partial {
         let mut out = Partial {
             results: Vec::new(),
             hd_histogram: BTreeMap::new(),
@@ -335,9 +378,9 @@ impl Partial {
                 a.seconds += b.seconds;
             }
         }
-        out.results.sort_by(|a, b| a.cmp_key(b, query.objective));
-        if query.top > 0 {
-            out.results.truncate(query.top);
+        out.results.sort_by(|a, b| a.cmp_key(b, objective));
+        if top > 0 {
+            out.results.truncate(top);
         }
         out
     }

@@ -39,6 +39,7 @@ use serde::{Deserialize, Serialize};
 /// [`Shard::WHOLE`]); one read from a file is checked with
 /// [`Shard::checked`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Shard {
     /// 1-based index.
     pub index: u64,

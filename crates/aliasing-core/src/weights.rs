@@ -17,7 +17,7 @@
 //! use aliasing_core::weights::DualWeights;
 //! // The dual of the [3,1] repetition code x^2+x+1 (r = 2, n = 3) is the
 //! // even-weight code: B_0 = 1, B_2 = 3.
-//! let b = DualWeights { bits: 3, width: 2, counts: vec![1, 0, 3, 0] };
+//! let b = DualWeights::new(3, 2, vec![1, 0, 3, 0]).unwrap();
 //! let a = macwilliams(&b, 3).unwrap();
 //! assert_eq!(a.iter().map(|x| x.to_string()).collect::<Vec<_>>(), ["1", "0", "0", "1"]);
 //! ```

@@ -287,12 +287,7 @@ mod tests {
 
     #[test]
     fn burst_mean_ber_and_clustering() {
-        let g = GilbertElliott {
-            p_good: 1e-6,
-            p_bad: 0.5,
-            good_to_bad: 1e-5,
-            bad_to_good: 0.05,
-        };
+        let g = GilbertElliott::new(1e-6, 0.5, 1e-5, 0.05).unwrap();
         let frames = 100_000;
         let (e, f) = count(Channel::Burst(g), 1000, frames);
         let mean = g.mean_ber() * 1000.0 * frames as f64;

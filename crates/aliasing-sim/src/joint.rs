@@ -44,7 +44,6 @@ use aliasing_core::ctx::{Ctx, Job};
 use aliasing_core::document::{self, JointEstimate, StackCheck, StackPoint, StackTerm};
 use aliasing_core::joint::{JointMethod, JointOptions, JointStack};
 use aliasing_core::layout::{Frame, Payload};
-use aliasing_core::progress::Progress;
 use aliasing_core::shard::Shard;
 use aliasing_core::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -102,13 +101,10 @@ impl StackParams {
         Ok(())
     }
 
-    /// The options of the joint computation.
-    pub fn options(&self) -> JointOptions {
-        JointOptions {
-            max_weight: self.max_weight,
-            samples: self.samples,
-            seed: self.seed,
-        }
+    /// The options of the joint computation (refused as
+    /// [`JointOptions::new`] refuses).
+    pub fn options(&self) -> Result<JointOptions> {
+        JointOptions::new(self.max_weight, self.samples, self.seed)
     }
 }
 
@@ -167,7 +163,7 @@ impl StackWork {
     /// Builds every frame's layout and plan (refusing a bad length or stack
     /// before any long work); the item list is every length's items in order.
     pub fn new(params: &StackParams) -> Result<Self> {
-        let opts = params.options();
+        let opts = params.options()?;
         let mut frames = Vec::new();
         let mut plans = Vec::new();
         let mut items = Vec::new();
@@ -279,7 +275,7 @@ impl StackWork {
 /// };
 /// let job = StackJob::new(params.clone()).unwrap();
 /// let doc = job.run(&Ctx::default()).unwrap();
-/// assert_eq!(doc, report(&params, &aliasing_core::progress::Silent).unwrap());
+/// assert_eq!(doc, report(&params, &Ctx::default()).unwrap());
 /// // refused when built: a BER past the bracket's range
 /// let bad = StackParams { bers: vec![0.6], ..params };
 /// assert!(StackJob::new(bad).is_err());
@@ -401,7 +397,7 @@ impl Job for StackJob {
     fn run(&self, ctx: &Ctx) -> Result<StackReport> {
         match &self.work {
             Some(w) => report_on(&self.params, w, ctx),
-            None => report_in(&self.params, ctx),
+            None => report(&self.params, ctx),
         }
     }
 }
@@ -411,9 +407,10 @@ impl Job for StackJob {
 /// bad length or stack) before any long work; runs the enumeration of every
 /// length, then the draws of the next weight only for the lengths whose
 /// certified bracket is wider than 0.1% at some BER; reports every (length,
-/// BER). Progress goes to `progress` (stages `"work items"` and
-/// `"dual-code windows"`). With only BER 0 nothing is computed: every value
-/// is 0 at once.
+/// BER), in `ctx`: watched by its progress (stages `"work items"` and
+/// `"dual-code windows"`), on its threads, each check's column held to its
+/// memory budget. With only BER 0 nothing is computed: every value is 0 at
+/// once.
 ///
 /// ```
 /// use aliasing_sim::joint::{report, StackParams};
@@ -425,18 +422,13 @@ impl Job for StackJob {
 ///     samples: 0,
 ///     seed: 1,
 /// };
-/// let r = report(&params, &aliasing_core::progress::Silent).unwrap();
+/// let r = report(&params, &aliasing_core::ctx::Ctx::default()).unwrap();
 /// // BER 0: zeros; BER 0.5: exact, 2^-8 of the words passing the checksum
 /// assert_eq!(r.points[0].joint.estimate, Some(0.0));
 /// let half = r.points[2].joint.estimate.unwrap();
 /// assert!((half * 256.0 * 65535.0 - 1.0).abs() < 1e-9);
 /// ```
-pub fn report(params: &StackParams, progress: &dyn Progress) -> Result<StackReport> {
-    report_in(params, &Ctx::default().with_progress(progress))
-}
-
-/// [`report`] in `ctx` (its progress, threads and memory budget).
-fn report_in(params: &StackParams, ctx: &Ctx) -> Result<StackReport> {
+pub fn report(params: &StackParams, ctx: &Ctx) -> Result<StackReport> {
     params.validate()?;
     if params.bers.iter().all(|&p| p == 0.0) {
         let mut frames = Vec::new();
@@ -448,7 +440,7 @@ fn report_in(params: &StackParams, ctx: &Ctx) -> Result<StackReport> {
             frames.push(f);
         }
         let stacks = vec![None; frames.len()];
-        return stack_report_in(params, &frames, &stacks, ctx.budget());
+        return stack_report(params, &frames, &stacks, ctx);
     }
     let work = StackWork::new(params)?;
     report_on(params, &work, ctx)
@@ -487,7 +479,7 @@ fn report_on(params: &StackParams, work: &StackWork, ctx: &Ctx) -> Result<StackR
         }
     }
     let stacks: Vec<Option<JointStack>> = stacks.into_iter().map(Some).collect();
-    stack_report_in(params, &work.frames, &stacks, ctx.budget())
+    stack_report(params, &work.frames, &stacks, ctx)
 }
 
 /// The result from the total tally of every item of `work` (the merged
@@ -509,7 +501,7 @@ pub fn report_from_tally(
         }
         stacks.push(Some(st));
     }
-    stack_report_in(params, &work.frames, &stacks, ctx.budget())
+    stack_report(params, &work.frames, &stacks, ctx)
 }
 
 /// `true` when the certified bracket from the exact terms alone is wider
@@ -530,26 +522,16 @@ pub fn wide(st: &JointStack, bers: &[f64]) -> Result<bool> {
 /// `None` only where every BER is 0. [`report`] and [`report_from_tally`]
 /// end here, and so does a caller that built each length's stack itself
 /// (`alias transfer`, from kept tallies), so the digits are the same.
-///
-/// Each check's column is held to the memory budget of the environment
-/// ([`Ctx::default`]); [`stack_report_in`] takes the budget.
+/// Each check's column (its exact `P_ud` over the bits it covers) is held
+/// to the memory budget of `ctx`.
 pub fn stack_report(
     params: &StackParams,
     frames: &[Frame],
     stacks: &[Option<JointStack>],
+    ctx: &Ctx,
 ) -> Result<StackReport> {
-    stack_report_in(params, frames, stacks, Ctx::default().budget())
-}
-
-/// [`stack_report`] with each check's column (its exact `P_ud` over the
-/// bits it covers) held to `budget`.
-pub fn stack_report_in(
-    params: &StackParams,
-    frames: &[Frame],
-    stacks: &[Option<JointStack>],
-    budget: aliasing_core::units::MemoryBudget,
-) -> Result<StackReport> {
-    let opts = params.options();
+    let budget = ctx.budget();
+    let opts = params.options()?;
     let mut points = Vec::new();
     for (f, st) in frames.iter().zip(stacks) {
         for &p in &params.bers {
@@ -738,7 +720,6 @@ mod tests {
     use super::*;
     use crate::shard::{Checkpoint, Drive, drive, merge};
     use crate::{Frames, Seed};
-    use aliasing_core::progress::Silent;
     use aliasing_core::shard::Shard;
     // (the stacks from a tally, dual code included, are tested end to end
     // in the command line's tests)
@@ -887,7 +868,7 @@ mod tests {
             ("ethernet-tcp", 300),
         ];
         for (stack, bytes) in stacks.into_iter().take(crate::tier::pick(3, 4)) {
-            let r = report(&params_of(stack, bytes, &bers, 3000), &Silent).unwrap();
+            let r = report(&params_of(stack, bytes, &bers, 3000), &Ctx::default()).unwrap();
             assert_eq!(r.points.len(), bers.len());
             for pt in &r.points {
                 let j = &pt.joint;
@@ -920,7 +901,11 @@ mod tests {
     #[test]
     fn ber_zero_alone_needs_no_work() {
         let t = std::time::Instant::now();
-        let r = report(&params_of("ethernet-tcp", 1518, &[0.0], 50_000), &Silent).unwrap();
+        let r = report(
+            &params_of("ethernet-tcp", 1518, &[0.0], 50_000),
+            &Ctx::default(),
+        )
+        .unwrap();
         assert!(t.elapsed().as_secs_f64() < 1.0, "{:?}", t.elapsed());
         let pt = &r.points[0];
         assert_eq!(pt.joint.estimate, Some(0.0));
@@ -938,7 +923,7 @@ mod tests {
             ("ipv4-tcp+CRC-16/ARC", 120, "CRC-16/ARC"),
             ("ethernet-tcp", 300, "FCS CRC-32/ISO-HDLC"),
         );
-        let r = report(&params_of(stack, bytes, &[1e-6], 0), &Silent).unwrap();
+        let r = report(&params_of(stack, bytes, &[1e-6], 0), &Ctx::default()).unwrap();
         let pt = &r.points[0];
         let names: Vec<&str> = pt.checks.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["IPv4 header checksum", "TCP checksum", fcs]);
@@ -979,7 +964,11 @@ mod tests {
             ("random+CRC-8/SAE-J1850", 21, 0.3, 400_000),
             ("internet+CRC-8/SAE-J1850", 21, 0.01, 16_000_000),
         ] {
-            let r = report(&params_of(stack, bytes as u64, &[ber], 4000), &Silent).unwrap();
+            let r = report(
+                &params_of(stack, bytes as u64, &[ber], 4000),
+                &Ctx::default(),
+            )
+            .unwrap();
             let j = &r.points[0].joint;
             let (hits, lo, hi) = dense(stack, bytes, ber, frames, 11);
             let what = format!("{stack} at {ber}: {hits} of {frames} [{lo}, {hi}] vs {j:?}");

@@ -36,6 +36,8 @@
 //!   ([`transfer::TransferJob`], `alias transfer` as a library job).
 //! - [`weights`]: `alias weights` as a job, its dual-code pass split into
 //!   shard files and their merge.
+//! - [`search`]: `alias search` split into shards through [`session`]: a
+//!   shard's run, its result file and the merge into the unsharded search.
 //! - [`exact`]: exact values to print beside the estimates (CRCs and Internet
 //!   checksums on a BSC).
 //!
@@ -113,6 +115,7 @@ pub mod mpi;
 pub mod rare;
 pub mod report;
 pub mod run;
+pub mod search;
 pub mod session;
 pub mod shard;
 pub mod simulate;

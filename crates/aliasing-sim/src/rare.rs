@@ -721,11 +721,7 @@ mod tests {
         let r = estimate(&plan, 200_000, 0).unwrap();
         let st = JointStack::new(
             &frame,
-            &JointOptions {
-                max_weight: 5,
-                samples: 0,
-                seed: 1,
-            },
+            &JointOptions::new(5, 0, 1).unwrap(),
             &aliasing_core::ctx::Ctx::default(),
         )
         .unwrap();

@@ -99,7 +99,9 @@ impl Plan {
     /// chunk holds [`Plan::chunk_frames`] but the plan's last, which holds
     /// the rest.
     pub fn shard_frames(&self, shard: Shard, done: u64) -> u64 {
-        let Shard { index: i, count: n } = shard;
+        let Shard {
+            index: i, count: n, ..
+        } = shard;
         let full = done * self.chunk_frames;
         let Some(last) = self.chunks().checked_sub(1) else {
             return 0;
@@ -557,12 +559,7 @@ mod tests {
     /// The pair histogram and the per-check tallies count the same frames.
     #[test]
     fn pair_and_per_check_tallies_agree() {
-        let burst = Channel::Burst(GilbertElliott {
-            p_good: 1e-4,
-            p_bad: 0.3,
-            good_to_bad: 1e-3,
-            bad_to_good: 0.2,
-        });
+        let burst = Channel::Burst(GilbertElliott::new(1e-4, 0.3, 1e-3, 0.2).unwrap());
         for (stack, bytes, channel) in [
             ("ethernet-tcp", 80, Channel::Bsc { ber: 0.01 }),
             ("ethernet-tcp", 81, burst),

@@ -548,7 +548,10 @@ impl BurstRareParams {
             return Err(Error::Limit(aliasing_core::Limit::BurstRareChannel));
         };
         let bits = params.plan()?.frame.n_bits();
-        let proposal = proposal.unwrap_or_else(|| crate::burst_rare::default_proposal(&ge, bits));
+        let proposal = match proposal {
+            Some(q) => q,
+            None => crate::burst_rare::default_proposal(&ge, bits)?,
+        };
         Ok(BurstRareParams {
             params,
             samples,
@@ -606,11 +609,11 @@ impl Session<BurstRareParams> {
     /// The estimate from a whole run's tally, with the exact value (where a
     /// cheap exact method applies) unless `no_exact`.
     /// The exact value is computed in `ctx` (see
-    /// [`crate::burst_rare::exact_escape_in`]).
+    /// [`crate::burst_rare::exact_escape`]).
     pub fn result(&self, tally: &BurstTally, no_exact: bool, ctx: &Ctx) -> Result<BurstRareResult> {
         let mut r = self.work()?.finish(tally);
         if !no_exact {
-            r.crc.exact = crate::burst_rare::exact_escape_in(&self.plan, ctx);
+            r.crc.exact = crate::burst_rare::exact_escape(&self.plan, ctx);
         }
         Ok(r)
     }

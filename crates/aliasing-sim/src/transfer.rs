@@ -293,7 +293,7 @@ pub fn report_with(
     let misses = corruption_misses(params, progress)?;
     let stack = if sp.bers.iter().all(|&p| p == 0.0) {
         let stacks = vec![None; work.frames.len()];
-        joint::stack_report_in(&sp, &work.frames, &stacks, ctx.budget())?
+        joint::stack_report(&sp, &work.frames, &stacks, ctx)?
     } else {
         // every kept length checked first, so a stale file is refused
         // before any length is computed
@@ -315,7 +315,7 @@ pub fn report_with(
                 .map_err(|e| with_bytes(e, bytes))?;
             stacks.push(Some(st));
         }
-        joint::stack_report_in(&sp, &work.frames, &stacks, ctx.budget())?
+        joint::stack_report(&sp, &work.frames, &stacks, ctx)?
     };
     let mut points = Vec::new();
     for (k, &mtu) in params.mtus.iter().enumerate() {

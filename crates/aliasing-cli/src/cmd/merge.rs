@@ -1,11 +1,12 @@
 //! `alias merge`: adds the shard result files of one `simulate` run (plain,
-//! `--rare` or `--rare --burst`), of one split dual-code pass of `alias weights`, or of one
-//! `stack` run; the result equals the single run's, bit for bit.
+//! `--rare` or `--rare --burst`), of one split dual-code pass of `alias weights`, of one
+//! `stack` run or of one `search`; the result equals the single run's, bit for bit.
 
 use super::simulate::Sink;
 use crate::args::context;
 use crate::output::OutPath;
 use aliasing_sim::joint::STACK_FORMAT;
+use aliasing_sim::search;
 use aliasing_sim::session::kinds::{self, Merged};
 use aliasing_sim::simulate::SimulateJob;
 use aliasing_sim::weights;
@@ -16,8 +17,8 @@ use std::path::PathBuf;
 #[derive(clap::Args)]
 pub struct Args {
     /// Result files written by `alias simulate --shard I/N --out FILE` (or
-    /// `alias weights --shard I/N --out FILE`, or `alias stack --shard I/N
-    /// --out FILE`).
+    /// by `alias weights`, `alias stack` or `alias search` with the same
+    /// options).
     #[arg(required = true)]
     files: Vec<PathBuf>,
     #[command(flatten)]
@@ -41,6 +42,7 @@ pub fn run(a: Args) -> Result<()> {
         STACK_FORMAT if a.out.is_some() || no_exact => {
             bail!("stack shard files take neither --out nor --no-exact")
         }
+        search::FORMAT if no_exact => bail!("--no-exact is for simulations; a search is exact"),
         k if k != SimulateJob::KINDS[0] && SimulateJob::KINDS.contains(&k) && plot => {
             bail!(super::simulate::RARE_NO_PLOT)
         }
@@ -58,6 +60,13 @@ pub fn run(a: Args) -> Result<()> {
     match merged? {
         Merged::Simulate(done) => a.report.finish(*done, a.out.as_ref()),
         Merged::Stack(doc) => super::stack::emit(&doc, print, a.report.plot.as_deref()),
+        Merged::Search(done) => {
+            let (file, doc) = *done;
+            if let Some(out) = &a.out {
+                file.write(out)?;
+            }
+            super::search::emit(&doc, print, a.report.plot.as_deref())
+        }
         Merged::Weights(done) => {
             let (file, doc) = *done;
             if let Some(out) = &a.out {

@@ -1,20 +1,21 @@
 //! `alias search`: which generator to use, by Hamming distance at the
 //! user's lengths and then by exact `P_ud` at the user's BERs
-//! (`aliasing_core::search`). Shards write a checksummed file; `--merge`
-//! combines them into the unsharded result.
+//! (`aliasing_core::search`). A shard's result file and `--merge` are the
+//! library's (`aliasing_sim::search`, one of the kinds `alias merge` adds).
 
 use crate::args::parse_bers;
 use crate::output;
 use crate::output::{OutPath, PlotPath};
 use crate::progress::Bar;
-use aliasing_core::__private::job::{self as search, ShardFile};
 use aliasing_core::ctx::Job;
 use aliasing_core::document::Search;
 use aliasing_core::job::SearchJob;
 use aliasing_core::search::{Objective, Query};
+use aliasing_sim::search::{self, SearchRun};
+use aliasing_sim::session::kinds::{self, Merged};
 use aliasing_sim::shard::Team;
-use anyhow::{Context, Result, bail};
-use std::path::PathBuf;
+use anyhow::{Result, bail};
+use std::path::{Path, PathBuf};
 
 /// How the lengths enter the ranking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -88,18 +89,18 @@ pub struct Args {
 /// The job `a` asks for.
 fn job(a: &Args) -> Result<SearchJob> {
     let width = a.width.expect("clap requires --width");
-    let query = Query {
+    let query = Query::new(
         width,
-        lengths: crate::args::bits_or_bytes(a.bits.as_deref(), a.bytes.as_deref())?,
-        bers: parse_bers(a.ber.as_deref().expect("clap requires --ber"))?,
-        min_hd: a.min_hd,
-        top: a.top,
-        objective: a.objective,
-    };
-    query.validate()?;
+        crate::args::bits_or_bytes(a.bits.as_deref(), a.bytes.as_deref())?,
+        parse_bers(a.ber.as_deref().expect("clap requires --ber"))?,
+        a.min_hd,
+        a.top,
+        a.objective,
+    )?;
     let job = if let Some(p) = &a.candidates {
         let text = aliasing_sim::shard::read_text(p)?;
-        let list = search::parse_candidates(&text, &p.display().to_string(), width)?;
+        let name = p.display().to_string();
+        let list = aliasing_core::__private::job::parse_candidates(&text, &name, width)?;
         SearchJob::list(query, list, a.shard)?
     } else if let Some(n) = a.sample {
         let seed = a.seed.expect("clap requires --seed");
@@ -132,15 +133,12 @@ fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
         if !ctx.is_root() {
             return Ok(());
         }
-        let mut bodies = Vec::new();
-        for p in files {
-            let text = aliasing_sim::shard::read_text(p)?;
-            let name = p.display().to_string();
-            bodies.push((name.clone(), ShardFile::from_text(&text, &name)?));
-        }
         let bar = Bar::stderr();
-        let doc = search::merge_report(bodies, &ctx.with_progress(&bar))?;
-        return emit(&a, &doc);
+        let merged = kinds::merge(search::FORMAT, files, false, &ctx.with_progress(&bar))?;
+        let Merged::Search(done) = merged else {
+            bail!("search shard files merged into another kind");
+        };
+        return emit(&done.1, &a.print, a.plot.as_deref());
     }
     let job = job(&a)?;
     if a.rank == RankArg::PerLength {
@@ -151,21 +149,20 @@ fn run_in(a: Args, team: Option<&dyn Team>) -> Result<()> {
         output::long_run(job.estimated_seconds(&ctx)?, "this search")?;
     }
     let bar = Bar::when(ctx.is_root());
-    let done = job.run(&ctx.with_progress(&bar))?;
+    let done = SearchRun::new(job)?.run(&ctx.with_progress(&bar))?;
     let (Some(file), Some(doc)) = (done.file, done.document) else {
         return Ok(()); // a rank other than 0
     };
     if let Some(out) = &a.out {
-        aliasing_core::__private::atomic::write(out, file.to_text()?.as_bytes())
-            .with_context(|| format!("cannot write {}", out.display()))?;
+        file.write(out)?;
     }
-    emit(&a, &doc)
+    emit(&doc, &a.print, a.plot.as_deref())
 }
 
-/// Prints (and plots) a report.
-fn emit(a: &Args, doc: &Search) -> Result<()> {
-    crate::args::plot(a.plot.as_deref(), doc)?;
-    a.print.emit(&doc.render(a.print.format())?)
+/// Prints (and plots to `plot_to`) a report (also `alias merge`'s).
+pub(crate) fn emit(doc: &Search, print: &output::Print, plot_to: Option<&Path>) -> Result<()> {
+    crate::args::plot(plot_to, doc)?;
+    print.emit(&doc.render(print.format())?)
 }
 
 /// `--rank per-length`: one search per length, each ranked as if it were

@@ -90,14 +90,7 @@ fn curve_hd_weights_and_compare_match_the_library() {
 fn search_matches_the_library() {
     use aliasing_core::job::SearchJob;
     use aliasing_core::search::{Objective, Query};
-    let q = Query {
-        width: 8,
-        lengths: vec![40, 64],
-        bers: vec![1e-5],
-        min_hd: 0,
-        top: 4,
-        objective: Objective::Hd,
-    };
+    let q = Query::new(8, vec![40, 64], vec![1e-5], 0, 4, Objective::Hd).unwrap();
     let doc = SearchJob::all(q, None)
         .unwrap()
         .run(&Ctx::default())

@@ -433,10 +433,11 @@ fn merge_says_which_kind_of_file_it_was_given() {
     let fx = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
     let a = format!("{fx}/search-shard-1of2.json");
     let b = format!("{fx}/search-shard-2of2.json");
+    // search shards merge (tests/cli/search.rs), but not as a simulation
     refused_by(
-        &["merge", &a, &b],
+        &["merge", &a, &b, "--no-exact"],
         "invalid",
-        "shard file of `alias search`",
+        "--no-exact is for simulations",
     );
     let d = tempfile::tempdir().unwrap();
     let report = p(d.path(), "report.json");
@@ -453,7 +454,7 @@ fn merge_says_which_kind_of_file_it_was_given() {
     refused_by(
         &["merge", &w, &a],
         "invalid",
-        "shard file of `alias search`",
+        "is a `alias-weights` file and",
     );
     let s = p(d.path(), "s.json");
     let r = alias(&[

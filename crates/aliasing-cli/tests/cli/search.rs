@@ -80,7 +80,9 @@ fn shards_merge_and_refuse_repeats() {
         assert!(stderr(&o).starts_with("error: "));
     }
     let text = std::fs::read_to_string(&files[1]).unwrap();
-    std::fs::write(&files[1], text.replacen("\"min_hd\":", "\"min_hd\":1", 1)).unwrap();
+    let edited = text.replacen("\"min_hd\": ", "\"min_hd\": 1", 1);
+    assert_ne!(edited, text);
+    std::fs::write(&files[1], edited).unwrap();
     let mut m = vec!["search", "--merge"];
     m.extend(files.iter().map(String::as_str));
     let o = alias(&m);
@@ -191,5 +193,40 @@ fn old_search_shard_files_still_merge() {
         "search", "--width", "5", "--bits", "12", "--ber", "1e-3", "--top", "2", "--format", "json",
     ]);
     assert_eq!(merged["shard"], serde_json::json!([1, 1]));
+    // `alias merge` adds them too, to the same document (timings included:
+    // both come from the files), and writes the whole search's file
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("whole.json").display().to_string();
+    let by_merge = json(&[
+        "merge", &files[0], &files[1], "--format", "json", "--out", &out,
+    ]);
+    assert_eq!(by_merge, merged);
+    let again = json(&["search", "--merge", &out, "--format", "json"]);
+    assert_eq!(again, merged);
     assert_eq!(untimed(merged), untimed(whole));
+}
+
+/// Shard files of the first format and of the current one, of one search,
+/// merge together into the single run's document.
+#[test]
+fn old_and_new_search_shard_files_merge_together() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+    let d = tempfile::tempdir().unwrap();
+    let new2 = d.path().join("new2.json").display().to_string();
+    let q = [
+        "search", "--width", "5", "--bits", "12", "--ber", "1e-3", "--top", "2",
+    ];
+    let mut a = q.to_vec();
+    a.extend(["--shard", "2/2", "--out", &new2, "--format", "csv"]);
+    assert!(alias(&a).status.success());
+    let text = std::fs::read_to_string(&new2).unwrap();
+    assert!(text.contains("\"version\": 2"), "{text}");
+    let old1 = format!("{dir}/search-shard-1of2.json");
+    let merged = json(&["search", "--merge", &old1, &new2, "--format", "json"]);
+    let mut w = q.to_vec();
+    w.extend(["--format", "json"]);
+    let whole = json(&w);
+    for k in ["results", "catalogue", "hd_histogram", "examined", "notes"] {
+        assert_eq!(merged[k], whole[k], "{k}");
+    }
 }

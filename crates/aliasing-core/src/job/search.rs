@@ -1,7 +1,7 @@
 //! [`SearchJob`]: `alias search` as a library job, with its report (the
 //! [`Search`] document, the catalogue's CRCs of the width beside the
-//! results) and its shard files ([`ShardFile`]: a checksummed body read
-//! back byte for byte, [`merge`]d into the unsharded result).
+//! results). A shard's result is its [`Partial`]; the simulator's session
+//! (`aliasing_sim::search`) writes it to a shard file and merges those.
 
 use crate::catalogue;
 use crate::ctx::{Ctx, Job};
@@ -11,9 +11,6 @@ use crate::poly::Generator;
 use crate::search::{self as space_search, Objective, Partial, Query, Ranked, Space, Standing};
 use crate::shard::{Shard, fnv1a64};
 use serde::{Deserialize, Serialize};
-
-/// The kind of a search shard file.
-pub const FORMAT: &str = "alias-search";
 
 /// Which candidates a search covered (enough to tell shards of one search
 /// apart).
@@ -39,126 +36,6 @@ impl SpaceId {
             _ => format!("{} generators from the candidates file", self.count),
         }
     }
-}
-
-/// The body of a shard file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ShardBody {
-    /// [`FORMAT`].
-    pub format: String,
-    /// File version (1).
-    pub version: u32,
-    /// The search.
-    pub query: Query,
-    /// Its candidates.
-    pub space: SpaceId,
-    /// The shard.
-    pub shard: Shard,
-    /// The shard's result.
-    pub partial: Partial,
-}
-
-/// A search shard file: `{"checksum": "<fnv1a64 hex>", "body": {...}}`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ShardFile {
-    /// FNV-1a of the body's compact JSON.
-    pub checksum: String,
-    /// The body.
-    pub body: ShardBody,
-}
-
-fn checksum(body: &ShardBody) -> Result<String> {
-    let text = serde_json::to_string(body).map_err(|e| Error::Invalid(e.to_string()))?;
-    Ok(format!("{:016x}", fnv1a64(text.as_bytes())))
-}
-
-impl ShardFile {
-    /// The file of a shard's result.
-    pub fn new(query: Query, space: SpaceId, shard: Shard, partial: Partial) -> Result<ShardFile> {
-        let body = ShardBody {
-            format: FORMAT.into(),
-            version: 1,
-            query,
-            space,
-            shard,
-            partial,
-        };
-        Ok(ShardFile {
-            checksum: checksum(&body)?,
-            body,
-        })
-    }
-
-    /// The file's text (compact JSON).
-    pub fn to_text(&self) -> Result<String> {
-        serde_json::to_string(self).map_err(|e| Error::Invalid(e.to_string()))
-    }
-
-    /// Parses and verifies the text of a shard file; `name` names it in
-    /// messages. Refused: another kind or version, a checksum that does not
-    /// match, any text other than the one written (an edit the checksum
-    /// cannot see, such as a hex digit's case).
-    pub fn from_text(text: &str, name: &str) -> Result<ShardBody> {
-        let f: ShardFile = serde_json::from_str(text).map_err(|e| {
-            Error::Invalid(format!("{name} is not an `alias search` shard file: {e}"))
-        })?;
-        if f.body.format != FORMAT || f.body.version != 1 {
-            return Err(Error::Invalid(format!(
-                "{name} is not an `alias search` shard file (version 1)"
-            )));
-        }
-        if checksum(&f.body)? != f.checksum {
-            return Err(Error::Invalid(format!(
-                "{name} is corrupt: its checksum does not match"
-            )));
-        }
-        if f.to_text()? != text {
-            return Err(Error::Invalid(format!(
-                "{name} is corrupt: edited (not the text alias search writes)"
-            )));
-        }
-        Ok(f.body)
-    }
-}
-
-/// Combines the shard files of one search (named for messages): same
-/// query and candidates, every shard `1..=n` once. Returns the query, the
-/// candidates and the merged result (identical to the unsharded run's).
-pub fn merge(bodies: Vec<(String, ShardBody)>) -> Result<(Query, SpaceId, Partial)> {
-    let bad = |m: String| Err(Error::Invalid(m));
-    let Some((name0, first)) = bodies.first() else {
-        return bad("no files to merge".into());
-    };
-    let n = first.shard.count;
-    if n == 0 || n > 1 << 20 {
-        return bad(format!("{name0} has an invalid shard count {n}"));
-    }
-    let mut seen: Vec<Option<&str>> = vec![None; n as usize];
-    for (p, b) in &bodies {
-        if b.query != first.query || b.space != first.space {
-            return bad(format!(
-                "{p} is from another search (parameters differ from {name0})"
-            ));
-        }
-        if b.shard.count != n || b.shard.checked().is_err() {
-            return bad(format!("{p} is shard {}, not of {n}", b.shard));
-        }
-        let slot = &mut seen[b.shard.index as usize - 1];
-        if let Some(q) = slot {
-            return bad(format!(
-                "shard {}/{n} given twice: {q} and {p}",
-                b.shard.index
-            ));
-        }
-        *slot = Some(p);
-    }
-    if let Some(i) = seen.iter().position(Option::is_none) {
-        return bad(format!("shard {}/{n} is missing", i + 1));
-    }
-    let (query, space) = (first.query.clone(), first.space.clone());
-    let parts = bodies.into_iter().map(|(_, b)| b.partial).collect();
-    let part = Partial::merge(&query, parts);
-    Ok((query, space, part))
 }
 
 /// The generators listed in a candidates file's `text` (one per line, any
@@ -201,7 +78,7 @@ pub fn parse_candidates(text: &str, name: &str, width: u32) -> Result<Vec<Genera
 /// use aliasing_core::ctx::{Ctx, Job};
 /// use aliasing_core::job::SearchJob;
 /// use aliasing_core::search::{Objective, Query};
-/// let q = Query { width: 8, lengths: vec![64], bers: vec![1e-5], min_hd: 0, top: 3, objective: Objective::Hd };
+/// let q = Query::new(8, vec![64], vec![1e-5], 0, 3, Objective::Hd).unwrap();
 /// let job = SearchJob::all(q, None).unwrap();
 /// let doc = job.run(&Ctx::default()).unwrap().document.unwrap();
 /// assert_eq!(doc.results.len(), 3);
@@ -216,12 +93,13 @@ pub struct SearchJob {
 }
 
 /// What a [`SearchJob`] gives at a team's member 0 (or alone): the shard's
-/// file and the report. Other members give nothing.
+/// result and the report. Other members give nothing.
 #[derive(Debug, Clone, Serialize)]
 #[non_exhaustive]
 pub struct SearchOutcome {
-    /// The shard's result file (`None` on members other than 0).
-    pub file: Option<ShardFile>,
+    /// The shard's result, what its shard file records (`None` on members
+    /// other than 0).
+    pub partial: Option<Partial>,
     /// The report (`None` on members other than 0).
     pub document: Option<Search>,
 }
@@ -296,6 +174,17 @@ impl SearchJob {
         &self.query
     }
 
+    /// Which candidates the search covers (as its shard files record them).
+    #[doc(hidden)] // the type is internal: reached through `crate::__private`
+    pub fn space_id(&self) -> &SpaceId {
+        &self.id
+    }
+
+    /// The shard of the candidates this job searches.
+    pub fn shard(&self) -> Shard {
+        self.shard
+    }
+
     /// The same search ranked at `bits` alone (one of the query's lengths
     /// or any other valid one), over the same candidates.
     pub fn at_length(&self, bits: u64) -> Result<SearchJob> {
@@ -358,14 +247,13 @@ impl Job for SearchJob {
     fn run(&self, ctx: &Ctx) -> Result<SearchOutcome> {
         let Some(part) = self.partial(ctx)? else {
             return Ok(SearchOutcome {
-                file: None,
+                partial: None,
                 document: None,
             });
         };
         let document = report(&self.query, &self.id, self.shard, &part, ctx)?;
-        let file = ShardFile::new(self.query.clone(), self.id.clone(), self.shard, part)?;
         Ok(SearchOutcome {
-            file: Some(file),
+            partial: Some(part),
             document: Some(document),
         })
     }
@@ -496,12 +384,4 @@ pub fn report(
     Ok(doc)
 }
 
-/// The merged report of shard files (as [`merge`], then [`report`]).
-pub fn merge_report(bodies: Vec<(String, ShardBody)>, ctx: &Ctx) -> Result<Search> {
-    let (query, id, part) = merge(bodies)?;
-    report(&query, &id, Shard::WHOLE, &part, ctx)
-}
-
 mod lengths;
-#[cfg(test)]
-mod tests;

@@ -17,7 +17,7 @@
 //! use aliasing_core::joint::{JointOptions, JointStack};
 //! use aliasing_core::layout::{Frame, Payload};
 //! let f = Frame::new("ipv4-tcp+CRC-16/ARC", 120, Payload::Random).unwrap();
-//! let opts = JointOptions { max_weight: 4, samples: 2048, seed: 1 };
+//! let opts = JointOptions::new(4, 2048, 1).unwrap();
 //! let plan = JointPlan::new(&f, &opts).unwrap();
 //! // every item on its own, added in reverse: the same as in order
 //! let mut a = plan.empty_tally();
@@ -29,7 +29,7 @@
 //! assert_eq!(a, b);
 //! let ctx = Ctx::default();
 //! let st = JointStack::from_tally(&plan, &a, &ctx).unwrap();
-//! let plain = JointStack::new(&f, &JointOptions { samples: 0, ..opts }, &ctx).unwrap();
+//! let plain = JointStack::new(&f, &JointOptions::new(4, 0, 1).unwrap(), &ctx).unwrap();
 //! assert_eq!(st.terms, plain.terms);
 //! ```
 

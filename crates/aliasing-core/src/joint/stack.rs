@@ -3,8 +3,10 @@
 
 use super::*;
 
-/// How far [`JointStack::new`] goes.
+/// How far [`JointStack::new`] goes: built by [`JointOptions::new`]
+/// (validated) or [`JointOptions::default`].
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct JointOptions {
     /// Highest weight enumerated exactly (2 to 5). Weight 5 is skipped (and
     /// the highest exact weight is 4) where the frame is over the pair limit
@@ -16,6 +18,34 @@ pub struct JointOptions {
     /// Seed of the sampler (the same seed gives the same estimate for any
     /// thread count).
     pub seed: u64,
+}
+
+impl JointOptions {
+    /// Weights 2 to `max_weight` enumerated exactly (2 to 5; refused
+    /// otherwise), `samples` draws of the next weight (0 for none) from the
+    /// sampler seeded with `seed`.
+    ///
+    /// ```
+    /// use aliasing_core::joint::JointOptions;
+    /// let o = JointOptions::new(4, 2048, 1).unwrap();
+    /// assert_eq!((o.max_weight, o.samples), (4, 2048));
+    /// assert!(JointOptions::new(6, 0, 1).is_err());
+    /// ```
+    pub fn new(max_weight: u32, samples: u64, seed: u64) -> Result<JointOptions> {
+        if !(2..=5).contains(&max_weight) {
+            return Err(Error::Param {
+                param: crate::error::Param::MaxWeight,
+                reason: format!(
+                    "the joint computation enumerates weights 2 to 5, not up to {max_weight}"
+                ),
+            });
+        }
+        Ok(JointOptions {
+            max_weight,
+            samples,
+            seed,
+        })
+    }
 }
 
 impl Default for JointOptions {

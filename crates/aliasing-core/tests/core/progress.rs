@@ -65,12 +65,7 @@ fn markov_chain_steps() {
 
 #[test]
 fn gilbert_chain_steps() {
-    let ge = GilbertElliott {
-        p_good: 1e-4,
-        p_bad: 0.2,
-        good_to_bad: 1e-3,
-        bad_to_good: 0.1,
-    };
+    let ge = GilbertElliott::new(1e-4, 0.2, 1e-3, 0.1).unwrap();
     // below and above the fused kernel's smallest width
     for (w, poly) in [(5, 0x05), (12, 0x80F)] {
         let g = Generator::new(w, poly).unwrap();
@@ -247,14 +242,7 @@ fn compare_points_and_crc_stages() {
 
 #[test]
 fn search_stages() {
-    let q = Query {
-        width: 8,
-        lengths: vec![64, 200],
-        bers: vec![1e-4],
-        min_hd: 0,
-        top: 5,
-        objective: Objective::Hd,
-    };
+    let q = Query::new(8, vec![64, 200], vec![1e-4], 0, 5, Objective::Hd).unwrap();
     let space = Space::All;
     let r = Record::default();
     let part = search::run(&q, &space, Shard::new(2, 3).unwrap(), &watched(&r)).unwrap();

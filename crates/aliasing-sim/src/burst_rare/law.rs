@@ -253,7 +253,8 @@ impl PatternLaw {
 /// 1/2), then every parameter clamped into `[1e-9, 1 - 1e-9]` so the
 /// proposal reaches every pattern. Burst length and the bad-state BER are
 /// kept: bursts come more often, and look as they do on the channel.
-pub fn default_proposal(ge: &GilbertElliott, n: u64) -> GilbertElliott {
+/// Refused only where `ge` is no valid chain (a parameter not a number).
+pub fn default_proposal(ge: &GilbertElliott, n: u64) -> Result<GilbertElliott> {
     let mean = n as f64 * ge.mean_ber();
     let c = if mean > 0.0 {
         (3.0 / mean).max(1.0)
@@ -261,12 +262,12 @@ pub fn default_proposal(ge: &GilbertElliott, n: u64) -> GilbertElliott {
         1.0
     };
     let clamp = |p: f64| p.clamp(1e-9, 1.0 - 1e-9);
-    GilbertElliott {
-        p_good: clamp((ge.p_good * c).min(0.5).max(ge.p_good)),
-        p_bad: clamp(ge.p_bad),
-        good_to_bad: clamp((ge.good_to_bad * c).min(0.5).max(ge.good_to_bad)),
-        bad_to_good: clamp(ge.bad_to_good),
-    }
+    GilbertElliott::new(
+        clamp((ge.p_good * c).min(0.5).max(ge.p_good)),
+        clamp(ge.p_bad),
+        clamp((ge.good_to_bad * c).min(0.5).max(ge.good_to_bad)),
+        clamp(ge.bad_to_good),
+    )
 }
 
 /// Checks that a proposal reaches every error pattern.

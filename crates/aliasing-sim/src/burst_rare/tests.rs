@@ -189,7 +189,7 @@ fn check_unbiased_with(
         (chain - p_ud).abs() <= 1e-11 * p_ud,
         "{stack} {channel}: chain {chain} vs brute force {p_ud}"
     );
-    if let Some(exact) = exact_escape(&plan) {
+    if let Some(exact) = exact_escape(&plan, &aliasing_core::ctx::Ctx::default()) {
         assert!(
             (exact - p_ud).abs() <= 1e-11 * p_ud,
             "{stack} {channel}: gilbert {exact} vs brute force {p_ud}"
@@ -308,7 +308,7 @@ fn run(
     let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
     let plan = Plan::new(frame, Channel::Burst(ge(channel)), Frames(1), Seed(seed));
     let r = estimate(&plan, samples, None, 0).unwrap();
-    let exact = match exact_escape(&plan) {
+    let exact = match exact_escape(&plan, &aliasing_core::ctx::Ctx::default()) {
         Some(x) => x,
         None => {
             let work = BurstRareWork::new(&plan, 1, None).unwrap();
@@ -358,7 +358,7 @@ fn scanned_bursts_agree_with_the_exact_chain_on_a_sparse_channel() {
     for channel in &channels[..crate::tier::pick(1, 2)] {
         let frame = Frame::new("CRC-16/ARC", 128, Payload::Random).unwrap();
         let plan = Plan::new(frame, Channel::Burst(ge(channel)), Frames(1), Seed(7));
-        let exact = exact_escape(&plan).unwrap();
+        let exact = exact_escape(&plan, &aliasing_core::ctx::Ctx::default()).unwrap();
         let mut work = BurstRareWork::new(&plan, 60_000, None).unwrap();
         work.short = ShortBursts::with(&work.table, 16, 24, true);
         assert!(matches!(work.short.finder, Finder::Scan { .. }));
@@ -619,11 +619,7 @@ fn degenerate_burst_channel_agrees_with_the_exact_bsc_joint() {
     {
         let (stack, bytes, p) = ("ipv4-tcp+CRC-16/ARC", 70usize, 2e-3);
         let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
-        let opts = JointOptions {
-            max_weight: 5,
-            samples: 0,
-            seed: 1,
-        };
+        let opts = JointOptions::new(5, 0, 1).unwrap();
         let mut st = JointStack::new(&frame, &opts, &aliasing_core::ctx::Ctx::default()).unwrap();
         st.sample_next(50_000, 1).unwrap();
         let exact = st.at(p).unwrap();

@@ -101,7 +101,10 @@ impl BurstRareWork {
         let (ci, table) = widest_crc(plan)?;
         let alg = f.checks[ci].crc().expect("a CRC");
         let n = f.n_bits();
-        let proposal = proposal.unwrap_or_else(|| default_proposal(&ge, n));
+        let proposal = match proposal {
+            Some(q) => q,
+            None => default_proposal(&ge, n)?,
+        };
         check_proposal(&proposal)?;
         let width = alg.width() as usize;
         Ok(BurstRareWork {
@@ -520,15 +523,10 @@ impl BurstRareWork {
 /// whole frame in transmission order with its field (whole bytes, no
 /// padding) at the end, up to
 /// `n 2^r <= 4e9`. `None` otherwise (32 bits: no exact method, see the
-/// module notes).
-pub fn exact_escape(plan: &Plan) -> Option<f64> {
-    exact_escape_in(plan, &aliasing_core::ctx::Ctx::default())
-}
-
-/// [`exact_escape`] in `ctx`: held to its memory budget, watched by its
-/// progress (the stages of [`crate::exact::exact_values`], then `"chain
-/// steps"` of the product chain when it runs).
-pub fn exact_escape_in(plan: &Plan, ctx: &aliasing_core::ctx::Ctx) -> Option<f64> {
+/// module notes). Computed in `ctx`: held to its memory budget, watched by
+/// its progress (the stages of [`crate::exact::exact_values`], then
+/// `"chain steps"` of the product chain when it runs).
+pub fn exact_escape(plan: &Plan, ctx: &aliasing_core::ctx::Ctx) -> Option<f64> {
     let Channel::Burst(ge) = plan.channel else {
         return None;
     };

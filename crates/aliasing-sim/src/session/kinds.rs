@@ -8,13 +8,14 @@ use std::path::{Path, PathBuf};
 
 /// The kinds (`format` field) of the result files a merge adds: simulate
 /// runs (plain, rare-event, rare-event on bursts), split dual-code passes
-/// of a weight distribution, and stack runs.
-pub const MERGE_KINDS: [&str; 5] = [
+/// of a weight distribution, stack runs and searches.
+pub const MERGE_KINDS: [&str; 6] = [
     super::FORMAT,
     super::RARE_FORMAT,
     super::RARE_BURST_FORMAT,
     crate::weights::FORMAT,
     crate::joint::STACK_FORMAT,
+    crate::search::FORMAT,
 ];
 
 /// What a file offered to a merge is ([`offered`]).
@@ -22,7 +23,7 @@ pub const MERGE_KINDS: [&str; 5] = [
 pub enum Offered {
     /// A shard file of one of the [`MERGE_KINDS`].
     Shard(String),
-    /// A result file of another kind (a search shard: `alias-search`).
+    /// A result file of another kind.
     Other(String),
     /// JSON without the kind of a result file (a result document?).
     Json,
@@ -77,20 +78,14 @@ pub enum Mismatch<'a> {
     Mixed((&'a Path, String), (&'a Path, String)),
 }
 
-/// One line naming what the file is instead (a search shard, a result
-/// document, another run's kind) and what a merge takes.
+/// One line naming what the file is instead (a result document, another
+/// run's kind) and what a merge takes.
 impl std::fmt::Display for Mismatch<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Mismatch::NotShard(p, Offered::Other(k)) if k == "alias-search" => write!(
-                f,
-                "{} is a shard file of `alias search`: combine search shards with \
-                 `alias search --merge FILES`",
-                p.display()
-            ),
             Mismatch::NotShard(p, Offered::Other(k)) => write!(
                 f,
-                "{} is a file of kind `{k}`; merge adds shard files of simulate, weights and stack runs",
+                "{} is a file of kind `{k}`; merge adds shard files of simulate, weights, stack and search runs",
                 p.display()
             ),
             Mismatch::NotShard(p, Offered::Json) => write!(
@@ -137,6 +132,8 @@ pub enum Merged {
     Weights(Box<(crate::weights::PassFile, aliasing_core::document::Weights)>),
     /// A stack run: its report.
     Stack(crate::joint::StackReport),
+    /// A search: the whole search's file and its report.
+    Search(Box<(crate::search::SearchFile, aliasing_core::document::Search)>),
 }
 
 /// Reads the shard files at `paths` of one run of kind `kind` (one of
@@ -149,6 +146,7 @@ pub fn merge(kind: &str, paths: &[PathBuf], no_exact: bool, ctx: &Ctx) -> Result
             Merged::Weights(Box::new(crate::weights::merge_paths(paths, ctx)?))
         }
         crate::joint::STACK_FORMAT => Merged::Stack(crate::joint::StackJob::merge(paths, ctx)?),
+        crate::search::FORMAT => Merged::Search(Box::new(crate::search::merge_paths(paths, ctx)?)),
         k if MERGE_KINDS.contains(&k) => {
             let done = crate::simulate::SimulateJob::merge(k, paths, no_exact, ctx)?;
             Merged::Simulate(Box::new(done))

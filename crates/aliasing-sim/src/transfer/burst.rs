@@ -348,7 +348,7 @@ mod tests {
         .unwrap();
         let r = burst_rare::estimate(&lone, 20_000, None, 1).unwrap();
         assert_eq!(r.crc, jr.crc.crc);
-        let exact = burst_rare::exact_escape(&lone).unwrap();
+        let exact = burst_rare::exact_escape(&lone, &aliasing_core::ctx::Ctx::default()).unwrap();
         assert!(
             r.crc.ci_low <= exact && exact <= r.crc.ci_high,
             "{exact} {r:?}"

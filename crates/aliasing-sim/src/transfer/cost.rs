@@ -248,13 +248,10 @@ mod tests {
     use super::*;
     use crate::transfer::KeptFrame;
 
-    /// The cost model reads only a kept frame's length.
+    /// The cost model reads only a kept frame's length (this distribution,
+    /// of a 2-bit check at 3 bits, is never read).
     fn no_dual() -> aliasing_core::weights::DualWeights {
-        aliasing_core::weights::DualWeights {
-            bits: 0,
-            width: 32,
-            counts: Vec::new(),
-        }
+        aliasing_core::weights::DualWeights::new(3, 2, vec![1, 0, 3, 0]).unwrap()
     }
 
     fn params(stack: &str, mtus: Vec<u64>, bers: Vec<f64>) -> TransferParams {

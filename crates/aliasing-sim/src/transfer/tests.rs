@@ -1,6 +1,5 @@
 use super::*;
 use aliasing_core::ctx::Ctx;
-use aliasing_core::progress::Silent;
 
 /// A small stack the debug build computes in a moment (a CRC-16, so the
 /// dual code has 65,536 words).
@@ -61,7 +60,7 @@ fn one_hop_is_the_stack_digit_for_digit() {
     let mut p = params(&[68, 200], &bers, &[1]);
     p.samples = 2000;
     let doc = report(&p, &Ctx::default()).unwrap();
-    let st = joint::report(&p.stack_params(), &Silent).unwrap();
+    let st = joint::report(&p.stack_params(), &Ctx::default()).unwrap();
     assert_eq!(doc.points.len(), st.points.len());
     for (t, s) in doc.points.iter().zip(&st.points) {
         let what = format!("{} bytes at {}", s.bytes, s.ber);

@@ -27,12 +27,7 @@ fn verdicts(plan: &Plan, engine: Engine) -> (Vec<(u64, Vec<u32>, u64)>, Counts) 
 
 #[test]
 fn sparse_and_dense_agree_frame_by_frame() {
-    let burst = Channel::Burst(GilbertElliott {
-        p_good: 1e-4,
-        p_bad: 0.3,
-        good_to_bad: 1e-3,
-        bad_to_good: 0.2,
-    });
+    let burst = Channel::Burst(GilbertElliott::new(1e-4, 0.3, 1e-3, 0.2).unwrap());
     let cases: Vec<(&str, usize, Payload, Channel)> = vec![
         (
             "ethernet-tcp",

@@ -638,39 +638,19 @@ fn ge_cases(sw: &mut Sweep) {
     let channels = [
         (
             "ge(1e-3,0.3,0.05,0.3)",
-            GilbertElliott {
-                p_good: 1e-3,
-                p_bad: 0.3,
-                good_to_bad: 0.05,
-                bad_to_good: 0.3,
-            },
+            GilbertElliott::new(1e-3, 0.3, 0.05, 0.3).unwrap(),
         ),
         (
             "ge(0,1,0.1,0.5)",
-            GilbertElliott {
-                p_good: 0.0,
-                p_bad: 1.0,
-                good_to_bad: 0.1,
-                bad_to_good: 0.5,
-            },
+            GilbertElliott::new(0.0, 1.0, 0.1, 0.5).unwrap(),
         ),
         (
             "ge(1e-300,0.5,1,1)",
-            GilbertElliott {
-                p_good: 1e-300,
-                p_bad: 0.5,
-                good_to_bad: 1.0,
-                bad_to_good: 1.0,
-            },
+            GilbertElliott::new(1e-300, 0.5, 1.0, 1.0).unwrap(),
         ),
         (
             "ge(0.99,1,0.01,0.9)",
-            GilbertElliott {
-                p_good: 0.99,
-                p_bad: 1.0,
-                good_to_bad: 0.01,
-                bad_to_good: 0.9,
-            },
+            GilbertElliott::new(0.99, 1.0, 0.01, 0.9).unwrap(),
         ),
     ];
     let budget = MemoryBudget::bytes(4e9).unwrap();
@@ -685,12 +665,7 @@ fn ge_cases(sw: &mut Sweep) {
             for p in BERS {
                 all.push((
                     format!("ge(p=p={})", ber_s(p)),
-                    GilbertElliott {
-                        p_good: p,
-                        p_bad: p,
-                        good_to_bad: 0.2,
-                        bad_to_good: 0.4,
-                    },
+                    GilbertElliott::new(p, p, 0.2, 0.4).unwrap(),
                 ));
             }
             for (cname, ge) in all {
@@ -720,12 +695,7 @@ fn ge_cases(sw: &mut Sweep) {
         // long: equal state BERs against the BSC chain
         let n = if full() { 12144 } else { 2000 };
         for p in BERS {
-            let ge = GilbertElliott {
-                p_good: p,
-                p_bad: p,
-                good_to_bad: 0.01,
-                bad_to_good: 0.1,
-            };
+            let ge = GilbertElliott::new(p, p, 0.01, 0.1).unwrap();
             let req = Request::new(&g, &[Bits(n)], &[Ber::new(p).unwrap()]).unwrap();
             let bsc = curve::methods()[0].compute(&req, budget, &Silent).unwrap()[0].p_undetected;
             let outcome = match gilbert::curve(&g, &[n], &ge, &aliasing_core::ctx::Ctx::new(budget))
