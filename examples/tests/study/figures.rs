@@ -96,7 +96,11 @@ fn docs_study_curves_are_what_the_code_writes() {
 #[test]
 #[ignore]
 fn docs_study_is_what_the_code_writes() {
-    compare_with_docs(&aliasing_examples::study::compute().unwrap(), false, u64::MAX);
+    compare_with_docs(
+        &aliasing_examples::study::compute().unwrap(),
+        false,
+        u64::MAX,
+    );
 }
 
 /// The transfer section of the committed `numbers.txt` is what the
@@ -111,7 +115,10 @@ fn docs_study_transfer_numbers_are_the_committed_figure() {
     let text = std::fs::read_to_string(format!("{dir}/transfer.json")).unwrap();
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
     let doc: aliasing_core::document::Transfer = serde_json::from_value(value.clone()).unwrap();
-    assert_eq!(doc.points.len(), 2 * aliasing_examples::study::TRANSFER_BERS.len());
+    assert_eq!(
+        doc.points.len(),
+        2 * aliasing_examples::study::TRANSFER_BERS.len()
+    );
     let mut section = String::new();
     aliasing_examples::study::transfer_numbers(&mut section, &doc).unwrap();
     assert!(
