@@ -5,7 +5,7 @@
 //! `-log2 p_miss`; then what Stone and Partridge's packet-failure rates
 //! imply per terabyte. The table is built by
 //! `aliasing_examples::corruption_table` (tested against the committed
-//! table: `cargo test -p aliasing-examples --test corruption_table`).
+//! table: `cargo test -p aliasing-examples --test study corruption_table`).
 //!
 //! ```text
 //! scripts/make-sample-data.sh /tmp/samples

@@ -3,6 +3,10 @@
 # target/ (made once, reused) and runs its tests, which check it against the
 # `alias` binary, and the examples in its docstrings.
 #
+# `--env-only` makes the environment and installs into it, and stops there:
+# ./scripts/test.sh runs that while cargo compiles. Two runs at once take
+# turns at that step (a lock file beside the environment).
+#
 # maturin, numpy, pytest and pandas come from PyPI. The extension module is
 # built in the dev profile set like the test profile (Cargo.toml), so that it
 # reuses the crates `cargo test` compiled: after ./scripts/test.sh's cargo
@@ -12,15 +16,24 @@ cd "$(dirname "$0")/.."
 root="$PWD"
 target_dir="${CARGO_TARGET_DIR:-$root/target}"
 venv="$target_dir/py-venv"
-if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv"
+mkdir -p "$target_dir"
+(
+  flock 9
+  if [ ! -x "$venv/bin/python" ]; then
+    python3 -m venv "$venv"
+  fi
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check maturin numpy pytest pandas tqdm
+) 9>"$target_dir/py-venv.lock"
+if [ "${1:-}" = --env-only ]; then
+  exit 0
 fi
-"$venv/bin/python" -m pip install -q --disable-pip-version-check maturin numpy pytest pandas tqdm
 like_test=(
   --config 'profile.dev.opt-level=2'
   --config 'profile.dev.debug="line-tables-only"'
   --config 'profile.dev.package.aliasing-core.opt-level=2'
   --config 'profile.dev.package.aliasing-sim.opt-level=2'
+  --config 'profile.dev.package.aliasing-core.codegen-units=1'
+  --config 'profile.dev.package.aliasing-sim.codegen-units=1'
   --config 'profile.dev.package.aliasing-cli.opt-level=0'
 )
 (cd python && VIRTUAL_ENV="$venv" "$venv/bin/maturin" develop --locked -q "${like_test[@]}")

@@ -8,7 +8,7 @@
 //! gzip, about half a minute); it is `#[ignore]`d:
 //!
 //! ```text
-//! cargo test -p aliasing-examples --test corruption_table -- --ignored
+//! cargo test -p aliasing-examples --test study corruption_table -- --ignored
 //! ```
 
 use aliasing_examples::corruption_table::{self as table, FILES, MODELS};
