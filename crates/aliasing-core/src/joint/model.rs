@@ -552,12 +552,10 @@ fn prefix_classes(
         if fails(&roles[o as usize]) {
             continue;
         }
-        let k = *index
-            .entry((ids[o as usize], o % 16))
-            .or_insert_with(|| {
-                classes.push((o, 0));
-                classes.len() - 1
-            });
+        let k = *index.entry((ids[o as usize], o % 16)).or_insert_with(|| {
+            classes.push((o, 0));
+            classes.len() - 1
+        });
         classes[k].1 += 1;
     }
     Some(classes)

@@ -188,7 +188,11 @@ fn pass_counts_are_those_of_every_check_for_every_coin_assignment() {
         for h in 0..500.min(m.n) {
             for c1 in payload.0..payload.0 + 32 {
                 for c2 in c1..payload.0 + 32 {
-                    let p = if c2 == c1 { vec![h, c1] } else { vec![h, c1, c2] };
+                    let p = if c2 == c1 {
+                        vec![h, c1]
+                    } else {
+                        vec![h, c1, c2]
+                    };
                     if p[1..].contains(&h) {
                         continue;
                     }
