@@ -8,14 +8,19 @@ use crate::poly::Generator;
 /// Widest generator this module accepts.
 pub const MAX_WIDTH: u32 = 32;
 
+/// Byte tables of a state of up to [`MAX_WIDTH`] bits.
+const BYTES: usize = MAX_WIDTH as usize / 8;
+
 /// The LFSR in Galois form with byte tables for 64 output bits and the
-/// 64-step jump at once.
+/// 64-step jump at once: one table per byte of the state, four whatever
+/// the width (those above the width map their only index met, 0, to 0), so
+/// that [`Lfsr::block`] and [`Lfsr::jump64`] are four loads without a loop.
 #[derive(Debug, Clone)]
 pub(crate) struct Lfsr {
     pub(super) width: u32,
     normal: u64,
-    out: Vec<[u64; 256]>,
-    jump: Vec<[u64; 256]>,
+    out: Box<[[u64; 256]; BYTES]>,
+    jump: Box<[[u64; 256]; BYTES]>,
 }
 
 impl Lfsr {
@@ -34,8 +39,8 @@ impl Lfsr {
         let mut l = Lfsr {
             width,
             normal: g.normal(),
-            out: vec![[0; 256]; nbytes],
-            jump: vec![[0; 256]; nbytes],
+            out: Box::new([[0; 256]; BYTES]),
+            jump: Box::new([[0; 256]; BYTES]),
         };
         let mask = g.mask();
         for k in 0..nbytes {
@@ -68,21 +73,13 @@ impl Lfsr {
     /// The next 64 output bits from state `a`, bit `i` = output at step `i`.
     #[inline]
     pub fn block(&self, a: u64) -> u64 {
-        let mut r = 0;
-        for (k, t) in self.out.iter().enumerate() {
-            r ^= t[((a >> (8 * k)) & 0xff) as usize];
-        }
-        r
+        bytes_of(&self.out, a)
     }
 
     /// The state 64 steps after `a`: `a x^64 mod g`.
     #[inline]
     pub fn jump64(&self, a: u64) -> u64 {
-        let mut r = 0;
-        for (k, t) in self.jump.iter().enumerate() {
-            r ^= t[((a >> (8 * k)) & 0xff) as usize];
-        }
-        r
+        bytes_of(&self.jump, a)
     }
 
     fn generator(&self) -> Generator {
@@ -94,6 +91,16 @@ impl Lfsr {
         let g = self.generator();
         gf2::mul_residues(a, gf2::x_pow_mod(k, &g), &g)
     }
+}
+
+/// The XOR of the tables' entries at the bytes of the state `a` (below
+/// `2^32`).
+#[inline]
+fn bytes_of(t: &[[u64; 256]; BYTES], a: u64) -> u64 {
+    t[0][(a & 0xff) as usize]
+        ^ t[1][(a >> 8 & 0xff) as usize]
+        ^ t[2][(a >> 16 & 0xff) as usize]
+        ^ t[3][(a >> 24 & 0xff) as usize]
 }
 
 fn mask_of(width: u32) -> u64 {

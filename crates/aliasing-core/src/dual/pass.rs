@@ -130,6 +130,23 @@ const NIBBLE: [(u8, i8); 256] = {
     t
 };
 
+/// The nibble bits of each byte.
+const LOW_NIBBLES: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+
+/// [`NIBBLE`] as cells of the `(weight, class)` counts of
+/// [`run_task_nibbles`] (index `w CLASSES + class`): the class, and the
+/// change of the weight's first cell over the nibble (`delta CLASSES`).
+const NIBBLE_CELL: [(u16, i16); 256] = {
+    let mut t = [(0u16, 0i16); 256];
+    let mut i = 0;
+    while i < 256 {
+        let (c, d) = NIBBLE[i];
+        t[i] = (c as u16, d as i16 * CLASSES as i16);
+        i += 1;
+    }
+    t
+};
+
 /// The weights a nibble of class `c` records, relative to its first.
 fn class_offsets(c: usize) -> [isize; 4] {
     let e = |j: u32| (c / 3usize.pow(j) % 3) as isize - 1;
@@ -191,27 +208,40 @@ pub(super) fn run_task_nibbles(
         .iter()
         .map(|&n| vec![0u32; (n as usize + 1) * CLASSES])
         .collect();
+    // the (weight, class) cells as one index `w CLASSES + class`, kept as
+    // the cell of the nibble's class 0 (`base`) plus its class
+    let mut bases: Vec<usize> = ws.iter().map(|&w| w * CLASSES).collect();
     let mut left = t.count;
     while left >= 64 {
         let old = lf.block(front);
         front = lf.jump64(front);
+        // the old nibbles shifted up into each byte: even nibbles, odd ones
+        let (oe, oo) = ((old & LOW_NIBBLES) << 4, (old >> 4 & LOW_NIBBLES) << 4);
         for li in 0..lengths.len() {
             let new = lf.block(backs[li]);
             backs[li] = lf.jump64(backs[li]);
-            let m = &mut pairs[li];
-            let mut w = ws[li];
-            let (mut o, mut nw) = (old, new);
-            for _ in 0..16 {
-                let (c, d) = NIBBLE[(((o & 15) << 4) | (nw & 15)) as usize];
-                m[w * CLASSES + c as usize] += 1;
-                w = w.wrapping_add_signed(d as isize);
-                o >>= 4;
-                nw >>= 4;
+            let m: &mut [u32] = pairs[li].as_mut_slice();
+            // byte k of `e` / `o`: (old nibble, new nibble) of nibble 2k / 2k + 1
+            let mut e = oe | (new & LOW_NIBBLES);
+            let mut o = oo | (new >> 4 & LOW_NIBBLES);
+            let mut base = bases[li];
+            for _ in 0..8 {
+                let (c, step) = NIBBLE_CELL[(e & 0xFF) as usize];
+                m[base + c as usize] += 1;
+                base = base.wrapping_add_signed(step as isize);
+                let (c, step) = NIBBLE_CELL[(o & 0xFF) as usize];
+                m[base + c as usize] += 1;
+                base = base.wrapping_add_signed(step as isize);
+                e >>= 8;
+                o >>= 8;
             }
-            ws[li] = w;
+            bases[li] = base;
         }
         left -= 64;
         windows.add(64 * lengths.len() as u64);
+    }
+    for (w, &b) in ws.iter_mut().zip(&bases) {
+        *w = b / CLASSES;
     }
     for (li, m) in pairs.iter().enumerate() {
         let h = &mut hists.h[li];

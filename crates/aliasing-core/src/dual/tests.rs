@@ -41,13 +41,28 @@ fn lengths_in_one_pass_weigh_as_one_pass_each() {
 
 #[test]
 fn lfsr_tables_match_serial_steps() {
-    let g: Generator = "0x104C11DB7".parse().unwrap();
-    let lf = Lfsr::new(&g).unwrap();
-    for a in [1u64, 0xDEADBEEF, 0x80000000, 0x12345] {
-        let (blk, next) = lf.serial_block(a);
-        assert_eq!(lf.block(a), blk);
-        assert_eq!(lf.jump64(a), next);
-        assert_eq!(lf.advance(a, 64), next);
+    // widths 1 to 32 (the tables above the width unused): the first and
+    // last states and a spread of others
+    for spec in [
+        "0x3",
+        "0x7",
+        "0x107",
+        "0x11D",
+        "0x1021",
+        "0x11021",
+        "0x100001B",
+        "0x104C11DB7",
+    ] {
+        let g: Generator = spec.parse().unwrap();
+        let lf = Lfsr::new(&g).unwrap();
+        let top = g.mask();
+        for a in [0u64, 1, 0xDEADBEEF, 0x80000000, 0x12345, top, top >> 1] {
+            let a = a & top;
+            let (blk, next) = lf.serial_block(a);
+            assert_eq!(lf.block(a), blk, "{spec} {a:#x}");
+            assert_eq!(lf.jump64(a), next, "{spec} {a:#x}");
+            assert_eq!(lf.advance(a, 64), next, "{spec} {a:#x}");
+        }
     }
 }
 

@@ -27,6 +27,18 @@ pub struct JointModel {
     /// roles (0: under no Internet checksum); `None` where there are more
     /// than [`RoleCache::MAX_ROLE`] distinct roles.
     pub(super) role_id: Option<Vec<u16>>,
+    /// The offsets `[0, z0)` before the zone grouped by (role number of
+    /// the bit there, offset mod 16): per class its first offset and its
+    /// number of offsets. A shape whose second bit lies at `z0` or beyond
+    /// and which fits in the zone from `z0` puts, at every offset below
+    /// `z0`, its first bit there and the others in the zone, so offsets of
+    /// one class flip bits of the same roles (the zone repeats with period
+    /// 16) and have one pass count ([`JointModel::shape_sum_cached`]).
+    /// Left out: the classes whose bit flips a fixed bit under a check that
+    /// no zone bit is under and no bit is a random field (their placements
+    /// fail that check and flip no field). `None` without a zone or role
+    /// numbers.
+    pub(super) prefix: Option<Vec<(u32, u32)>>,
 }
 
 /// Pass counts of patterns by their roles: [`JointModel::pass_count`] and
@@ -209,6 +221,7 @@ impl JointModel {
         }
         let zone = periodic_zone(&roles);
         let role_id = role_ids(&roles);
+        let prefix = prefix_classes(&roles, zone, role_id.as_deref());
         let model = JointModel {
             n,
             generator: alg.generator(),
@@ -218,6 +231,7 @@ impl JointModel {
             zone,
             random_words,
             role_id,
+            prefix,
         };
         model.check_wire_order(frame)?;
         Ok(model)
@@ -341,7 +355,23 @@ impl JointModel {
         let mut buf = [0u32; RoleCache::MAX_BITS];
         let (mut sum, mut touching) = (0u128, 0u64);
         cache.clear();
-        for o in (0..lo).chain(hi.max(lo)..offsets) {
+        // the offsets below the zone by class (see `prefix`) where the
+        // shape's other bits stay in the zone there, else one by one
+        let first = match &self.prefix {
+            Some(classes) if hi > lo && w >= 2 && shape[1] >= lo => {
+                for &(o, times) in classes {
+                    for (b, &s) in buf.iter_mut().zip(shape) {
+                        *b = s + o;
+                    }
+                    let p = self.pass_count(&buf[..w]).expect("at most 5 coins");
+                    sum += u128::from(times) * u128::from(p);
+                    touching += u64::from(times) * u64::from(self.touches_field(&buf[..w]));
+                }
+                lo
+            }
+            _ => 0,
+        };
+        for o in (first..lo).chain(hi.max(lo)..offsets) {
             // the role numbers, sorted (insertion: at most 5), packed
             let mut r = [0u16; RoleCache::MAX_BITS];
             let mut k = 0;
@@ -487,6 +517,48 @@ fn role_ids(roles: &[BitRole]) -> Option<Vec<u16>> {
         out.push(*seen.entry(*r).or_insert(next as u16));
     }
     Some(out)
+}
+
+/// The classes of [`JointModel::prefix`]: the offsets below the zone's
+/// start `z0` by (role number, offset mod 16), in order of first offset,
+/// without the classes that fail a check outright.
+fn prefix_classes(
+    roles: &[BitRole],
+    zone: Option<(u32, u32)>,
+    ids: Option<&[u16]>,
+) -> Option<Vec<(u32, u32)>> {
+    let ((z0, z1), ids) = (zone?, ids?);
+    // the checks some zone bit is under, and whether one is a field
+    let (mut under, mut field) = ([false; MAX_CHECKS], false);
+    for role in &roles[z0 as usize..z1 as usize] {
+        for (i, r) in role.iter().enumerate() {
+            if let Some((_, d)) = r {
+                under[i] = true;
+                field |= *d == Dir::Field;
+            }
+        }
+    }
+    let fails = |role: &BitRole| {
+        !field
+            && role.iter().all(|r| !matches!(r, Some((_, Dir::Field))))
+            && role
+                .iter()
+                .zip(&under)
+                .any(|(r, &u)| matches!(r, Some((_, Dir::Up | Dir::Down))) && !u)
+    };
+    let mut classes: Vec<(u32, u32)> = Vec::new();
+    let mut index: std::collections::HashMap<(u16, u32), usize> = Default::default();
+    for o in 0..z0 {
+        if fails(&roles[o as usize]) {
+            continue;
+        }
+        let k = *index.entry((ids[o as usize], o % 16)).or_insert_with(|| {
+            classes.push((o, 0));
+            classes.len() - 1
+        });
+        classes[k].1 += 1;
+    }
+    Some(classes)
 }
 
 pub(super) fn wire_bit(frame: &Frame, byte: usize, bit: u32) -> u32 {

@@ -86,6 +86,29 @@ impl JointModel {
             }
         }
         let live = &live[..nl];
+        // One check with coins, no field in it, each coin in its own column
+        // (the usual case: payload bits under TCP): with every coin up the
+        // sum is `D = fixed + sum 2^c_j`, and turning the coins of a set T
+        // down subtracts `2 S_T`, `S_T = sum_(j in T) 2^c_j`. The check
+        // passes iff `2 S_T = D` mod 65535, i.e. `S_T = t = D 2^-1`
+        // (`2^-1 = 32768`). With distinct columns the `S_T` are the
+        // submasks of the columns' mask `M`, integers in `[0, 0xFFFF]`:
+        // `S_T = t` for one T iff `t` is a submask of `M`, and `S_T =
+        // 0xFFFF = t + 65535` for `t = 0` when `M` is all 16 columns.
+        if let [i] = *live
+            && field[i] == 0
+        {
+            let (mut mask, mut up) = (0i64, fixed[i]);
+            for c in coins.iter().take(k) {
+                mask |= c[i];
+                up += c[i];
+            }
+            if mask.count_ones() as usize == k {
+                let t = up.rem_euclid(MODULUS) * 32768 % MODULUS;
+                let hits = u64::from(t & !mask == 0) + u64::from(t == 0 && mask == 0xFFFF);
+                return Some((base * hits) << (MAX_COINS - k));
+            }
+        }
         // the coin assignments in Gray-code order: one coin changes sign a
         // step (a 1 bit of the mask: the coin's bit was 1, a flip down)
         let mut d = fixed;

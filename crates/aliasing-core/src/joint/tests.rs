@@ -174,6 +174,52 @@ fn pass_counts_are_those_of_every_check_for_every_coin_assignment() {
         if bytes >= 90 {
             assert!(positive > 100 && field > 100, "{stack}: {positive} {field}");
         }
+        // patterns that often pass: 1 to 6 payload bits (coins, in distinct
+        // columns or not) with 0 to 2 bits of the first 500 (headers,
+        // fields), so that the one-check shortcut meets passes and misses
+        let payload = (8 * f.random.0 as u32, 8 * f.random.1 as u32);
+        if payload.1 - payload.0 < 64 {
+            continue;
+        }
+        let mut passing = 0;
+        // and every pattern of one bit of the first 500 with one or two of
+        // the first 32 payload bits (a header bit and coins in its column
+        // pass with the shortcut)
+        for h in 0..500.min(m.n) {
+            for c1 in payload.0..payload.0 + 32 {
+                for c2 in c1..payload.0 + 32 {
+                    let p = if c2 == c1 {
+                        vec![h, c1]
+                    } else {
+                        vec![h, c1, c2]
+                    };
+                    if p[1..].contains(&h) {
+                        continue;
+                    }
+                    let (a, b) = (m.pass_count(&p), m.pass_count_reference(&p));
+                    assert_eq!(a, b, "{stack} {bytes}: {p:?}");
+                    passing += (a.unwrap_or(0) > 0) as u32;
+                }
+            }
+        }
+        for _ in 0..40_000 {
+            let (coins, fixed) = (1 + r.below(6) as usize, r.below(3) as usize);
+            let mut p: Vec<u32> = Vec::new();
+            while p.len() < coins + fixed {
+                let t = if p.len() < coins {
+                    payload.0 + r.below(64) as u32
+                } else {
+                    r.below(500.min(m.n) as u64) as u32
+                };
+                if !p.contains(&t) {
+                    p.push(t);
+                }
+            }
+            let (a, b) = (m.pass_count(&p), m.pass_count_reference(&p));
+            assert_eq!(a, b, "{stack} {bytes}: {p:?}");
+            passing += (a.unwrap_or(0) > 0) as u32;
+        }
+        assert!(passing > 2000, "{stack} {bytes}: {passing}");
     }
 }
 
@@ -204,19 +250,28 @@ fn role_classes_sum_as_placement_by_placement() {
     // every shape of weights 4 and 5 at 594 bytes, and the weight-5 shapes
     // of two slices at 1518 bytes (the real frame), and a few at 64 and
     // 9018: the cached sums equal the direct ones, with one cache shared
-    // by the shapes as the plan shares it; other stacks too
-    for (stack, bytes, w, parts) in [
-        ("ethernet-tcp", 64usize, 5u32, u64::MAX),
-        ("ethernet-tcp", 594, 4, u64::MAX),
-        ("ethernet-tcp", 594, 5, u64::MAX),
-        ("ethernet-tcp", 1518, 5, 2),
-        ("ethernet-tcp", 9018, 4, 4),
-        ("ipv4-tcp+CRC-16/ARC", 200, 4, u64::MAX),
-        ("ipv4-tcp+CRC-32C", 1500, 4, 8),
+    // by the shapes as the plan shares it; other stacks too, and a fixed
+    // payload (a zone of fixed bits, every check's field fixed). Most
+    // shapes take the offsets before the zone by class (`prefix`), some
+    // (a second bit before the zone's start) one by one: both are met
+    let fixed = Payload::Fixed(vec![0xA5, 0x3C]);
+    for (stack, bytes, w, parts, payload) in [
+        ("ethernet-tcp", 64usize, 5u32, u64::MAX, Payload::Random),
+        ("ethernet-tcp", 594, 4, u64::MAX, Payload::Random),
+        ("ethernet-tcp", 594, 5, u64::MAX, Payload::Random),
+        ("ethernet-tcp", 1518, 5, 2, Payload::Random),
+        ("ethernet-tcp", 9018, 4, 4, Payload::Random),
+        ("ipv4-tcp+CRC-16/ARC", 200, 4, u64::MAX, Payload::Random),
+        ("ipv4-tcp+CRC-32C", 1500, 4, 8, Payload::Random),
+        ("ethernet-tcp", 594, 5, u64::MAX, fixed.clone()),
+        ("ipv4-tcp+CRC-16/ARC", 300, 4, u64::MAX, fixed.clone()),
     ] {
-        let f = Frame::new(stack, bytes, Payload::Random).unwrap();
+        let f = Frame::new(stack, bytes, payload.clone()).unwrap();
         let m = JointModel::new(&f).unwrap();
         assert!(m.role_id.is_some());
+        let (z0, _) = m.zone.unwrap();
+        assert!(m.prefix.is_some(), "{stack} {bytes}");
+        let (mut by_class, mut one_by_one) = (0, 0);
         let p = crate::lowweight::ShapeParts::new(&m.generator, w, m.n as u64).unwrap();
         let mut cache = RoleCache::new();
         let (mut shapes, mut positive) = (0, 0);
@@ -227,12 +282,24 @@ fn role_classes_sum_as_placement_by_placement() {
                 let span = *s.last().unwrap();
                 let wire: Vec<u32> = s.iter().rev().map(|&e| span - e).collect();
                 let a = m.shape_sum_cached(&wire, &mut cache);
-                assert_eq!(a, m.shape_sum_direct(&wire), "{stack} {bytes} {wire:?}");
+                assert_eq!(
+                    a,
+                    m.shape_sum_direct(&wire),
+                    "{stack} {bytes} {payload:?} {wire:?}"
+                );
+                if wire[1] >= z0 {
+                    by_class += 1;
+                } else {
+                    one_by_one += 1;
+                }
                 shapes += 1;
                 positive += (a.0 > 0) as u32;
             }
         }
         assert!(shapes > 0, "{stack} {bytes} weight {w}");
+        if bytes >= 594 {
+            assert!(by_class > 0 && one_by_one > 0, "{stack} {bytes} weight {w}");
+        }
         if bytes == 1518 {
             assert!(positive > 0, "{stack} {bytes} weight {w}");
         }

@@ -319,19 +319,33 @@ pub(super) fn sort_by_key_radix(v: &mut Vec<(u64, u32, u32)>) {
 /// increasing order within a group) and each `x` meets only its group's
 /// `y > x` (about `n^2 / (2 slices)` pairs a slice instead of `n^2 / 2`).
 pub(super) fn shapes5_slice(syn: &[u64], slice: u64, slices: u64) -> Vec<Vec<u32>> {
-    shapes5_slice_in(syn, slice, slices, SUB_SLICE_PAIRS)
+    shapes5_slice_in(syn, slice, slices, SUB_SLICE_PAIRS, FILTER_BITS)
 }
+
+/// Buckets (a power of 2: `2^FILTER_BITS`) of the presence filter of the
+/// weight-5 join: two bitmaps of 256 KiB, about 16 buckets a pair of a
+/// sub-slice.
+pub(super) const FILTER_BITS: u32 = 21;
 
 /// About how many pairs a sub-slice of the weight-5 join holds.
 pub(super) const SUB_SLICE_PAIRS: u64 = 1 << 17;
 
 /// [`shapes5_slice`] with sub-slices of about `sub_pairs` pairs (the tests
 /// take other sizes: the shapes do not depend on it).
+///
+/// With `filter_bits > 0` a sub-slice's pairs are made twice: first only
+/// counted (once, twice or more) in `2^filter_bits` buckets of `k >> 1`,
+/// then gathered only where their bucket holds two or more, since a pair
+/// alone in its bucket has no pair of key `k` or `k ^ 1` to join (a
+/// superset of the pairs that join, so the same shapes; about 1 in 16 of
+/// the pairs is sorted instead of all). `filter_bits = 0` gathers every
+/// pair (the tests' oracle).
 pub(super) fn shapes5_slice_in(
     syn: &[u64],
     slice: u64,
     slices: u64,
     sub_pairs: u64,
+    filter_bits: u32,
 ) -> Vec<Vec<u32>> {
     let n = syn.len();
     // the slice is joined in sub-slices of about 2^17 pairs (2 MiB, so
@@ -359,17 +373,47 @@ pub(super) fn shapes5_slice_in(
     }
     let mut found = Vec::new();
     let mut v: Vec<(u64, u32, u32)> = Vec::new();
-    for sub in 0..subs {
-        let target = (slice + sub * slices) as usize;
-        v.clear();
+    // the pairs (x, y) of sub-slice `target`, to `f` with their key
+    let pairs_of = |target: usize, f: &mut dyn FnMut(u64, u32, u32)| {
         for x in 1..n {
             let sx = syn[x];
             let g = target ^ h(x);
             let group = &by_h[start[g]..start[g + 1]];
             let from = group.partition_point(|&y| y as usize <= x);
             for &y in &group[from..] {
-                v.push((sx ^ syn[y as usize], x as u32, y));
+                f(sx ^ syn[y as usize], x as u32, y);
             }
+        }
+    };
+    let words = if filter_bits > 0 {
+        1usize << filter_bits.saturating_sub(6)
+    } else {
+        0
+    };
+    let (mut once, mut twice) = (vec![0u64; words], vec![0u64; words]);
+    let bucket = |k: u64| {
+        let b = (k >> 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - filter_bits.max(6));
+        (b as usize >> 6, 1u64 << (b & 63))
+    };
+    for sub in 0..subs {
+        let target = (slice + sub * slices) as usize;
+        v.clear();
+        if filter_bits == 0 {
+            pairs_of(target, &mut |k, x, y| v.push((k, x, y)));
+        } else {
+            once.fill(0);
+            twice.fill(0);
+            pairs_of(target, &mut |k, _, _| {
+                let (i, m) = bucket(k);
+                twice[i] |= once[i] & m;
+                once[i] |= m;
+            });
+            pairs_of(target, &mut |k, x, y| {
+                let (i, m) = bucket(k);
+                if twice[i] & m != 0 {
+                    v.push((k, x, y));
+                }
+            });
         }
         join5(&mut v, &mut found);
     }

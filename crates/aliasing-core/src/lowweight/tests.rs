@@ -188,29 +188,36 @@ fn weight5_slices_cover_the_pairs_once() {
         assert!(!want.is_empty() || spec == "0x104C11DB7", "{spec}");
         for slices in [1u64, 2, 4, 8, 32] {
             for sub_pairs in [SUB_SLICE_PAIRS, 1, 16, 300] {
-                let mut got: Vec<Vec<u32>> = (0..slices)
-                    .flat_map(|i| shapes5_slice_in(&syn, i, slices, sub_pairs))
-                    .collect();
-                got.sort_unstable();
-                assert_eq!(got, want, "{spec}, {slices} slices, {sub_pairs}");
+                // without the presence filter, with a tiny one (most
+                // buckets shared) and with the one the searches use
+                for filter in [0, 6, 8, FILTER_BITS] {
+                    let mut got: Vec<Vec<u32>> = (0..slices)
+                        .flat_map(|i| shapes5_slice_in(&syn, i, slices, sub_pairs, filter))
+                        .collect();
+                    got.sort_unstable();
+                    assert_eq!(got, want, "{spec}, {slices} slices, {sub_pairs}, {filter}");
+                }
             }
         }
     }
-    // CRC-32 at 3000 bits: the sub-slices of 2^17 pairs against none
-    let g: Generator = "0x104C11DB7".parse().unwrap();
-    let syn = syndromes(&g, 3000);
-    let slices = slices5(3000);
-    let (mut total, mut one) = (0, 0);
-    for i in 0..slices {
-        let mut a = shapes5_slice(&syn, i, slices);
-        let mut b = shapes5_slice_in(&syn, i, slices, u64::MAX);
-        a.sort_unstable();
-        b.sort_unstable();
-        assert_eq!(a, b, "slice {i}");
-        total += a.len();
-        one += 1;
+    // CRC-32 at 3000 and 5000 bits: the sub-slices of 2^17 pairs and the
+    // presence filter against neither
+    for bits in [3000, 5000] {
+        let g: Generator = "0x104C11DB7".parse().unwrap();
+        let syn = syndromes(&g, bits);
+        let slices = slices5(bits);
+        let (mut total, mut one) = (0, 0);
+        for i in 0..slices {
+            let mut a = shapes5_slice(&syn, i, slices);
+            let mut b = shapes5_slice_in(&syn, i, slices, u64::MAX, 0);
+            a.sort_unstable();
+            b.sort_unstable();
+            assert_eq!(a, b, "slice {i}");
+            total += a.len();
+            one += 1;
+        }
+        assert!(total > 0 && one == slices as usize);
     }
-    assert!(total > 0 && one == slices as usize);
 }
 
 #[test]
