@@ -148,10 +148,16 @@ pub(crate) fn p_undetected_one_on(
     order.sort_by_key(|&i| lengths[i]);
     let nmax = lengths.iter().copied().max().unwrap_or(0);
     let mut out = vec![0.0; lengths.len()];
-    let mut v = vec![0.0; 1usize << g.width()];
+    // the error-mass vector on a 64-byte boundary (a cache line): the
+    // vector kernels' loads and stores then never straddle two lines,
+    // wherever the allocator put the buffer
+    let n = 1usize << g.width();
+    let mut buf = vec![0.0; n + 8];
+    let off = buf.as_ptr().align_offset(64).min(8);
+    let v = &mut buf[off..off + n];
     let mut k = order.partition_point(|&i| lengths[i] == 0);
     let mut steps = Batch::new(progress, super::report_every(g.width()));
-    advance_on(isa, g, p, &mut v, 0, nmax, parallel, |len, z| {
+    advance_on(isa, g, p, v, 0, nmax, parallel, |len, z| {
         steps.add(1);
         while k < order.len() && lengths[order[k]] == len {
             out[order[k]] = z;
