@@ -288,35 +288,34 @@ pub fn report_with(
     kept.check(params)?;
     let sp = params.stack_params();
     let work = StackWork::new(&sp)?;
-    let mut changed = false;
-    // corruption first: a payload file is read once per segment size
-    let misses = corruption_misses(params, progress)?;
-    let stack = if sp.bers.iter().all(|&p| p == 0.0) {
-        let stacks = vec![None; work.frames.len()];
-        joint::stack_report(&sp, &work.frames, &stacks, ctx)?
+    // The file part (the corruption models over the payload file) and the
+    // link part (the stack's tallies) share nothing: they run at once, each
+    // filling the cores the other leaves idle (the file part while it
+    // reads, the link part in its serial stages). Progress shows the file
+    // part while it runs, then the link part ([`Gate`]). A team's calls
+    // belong to the thread that holds it: with one, one after the other.
+    let (misses, linked) = if params.corruption.is_empty() || ctx.team().is_some() {
+        let misses = corruption_misses(params, progress)?;
+        (Ok(misses), link_stacks(&sp, &work, kept, ctx))
     } else {
-        // every kept length checked first, so a stale file is refused
-        // before any length is computed
-        for (k, plan) in work.plans.iter().enumerate() {
-            if let Some(f) = kept.get(sp.bytes[k]) {
-                let mut enumerated = f.tally.clone();
-                enumerated.sample = Default::default();
-                JointStack::from_tally_and_dual(plan, &enumerated, f.dual.clone())
-                    .map_err(stale)
-                    .map_err(|e| with_bytes(e, sp.bytes[k]))?;
-            }
-        }
-        let mut duals = missing_duals(&sp, &work.plans, kept, ctx)?;
-        let mut stacks = Vec::new();
-        for (k, plan) in work.plans.iter().enumerate() {
-            let bytes = sp.bytes[k];
-            let dual = duals.remove(&u64::from(plan.model.n));
-            let st = frame_stack(&sp, plan, bytes, kept, &mut changed, dual, ctx)
-                .map_err(|e| with_bytes(e, bytes))?;
-            stacks.push(Some(st));
-        }
-        joint::stack_report(&sp, &work.frames, &stacks, ctx)?
+        let gate = Gate::new(progress);
+        let (budget, threads) = (ctx.budget(), ctx.threads());
+        rayon::join(
+            || {
+                let m = corruption_misses(params, progress);
+                gate.open();
+                m
+            },
+            || {
+                let link = Ctx::new(budget)
+                    .with_progress(&gate)
+                    .with_threads(threads)?;
+                link_stacks(&sp, &work, kept, &link)
+            },
+        )
     };
+    let misses = misses?;
+    let (stack, changed) = linked?;
     let mut points = Vec::new();
     for (k, &mtu) in params.mtus.iter().enumerate() {
         let frame = &work.frames[k];
@@ -338,6 +337,142 @@ pub fn report_with(
     )
     .with_digest(params.resolve_digest()?.map(|d| d.name));
     Ok((doc, changed))
+}
+
+/// The stack's points at every MTU and BER of `sp` ([`report_with`]'s link
+/// part), with the tallies of `kept` where it has them; and whether `kept`
+/// changed.
+fn link_stacks(
+    sp: &StackParams,
+    work: &StackWork,
+    kept: &mut Tallies,
+    ctx: &Ctx,
+) -> Result<(joint::StackReport, bool)> {
+    let mut changed = false;
+    if sp.bers.iter().all(|&p| p == 0.0) {
+        let stacks = vec![None; work.frames.len()];
+        return Ok((
+            joint::stack_report(sp, &work.frames, &stacks, ctx)?,
+            changed,
+        ));
+    }
+    // every kept length checked first, so a stale file is refused before
+    // any length is computed
+    for (k, plan) in work.plans.iter().enumerate() {
+        if let Some(f) = kept.get(sp.bytes[k]) {
+            let mut enumerated = f.tally.clone();
+            enumerated.sample = Default::default();
+            JointStack::from_tally_and_dual(plan, &enumerated, f.dual.clone())
+                .map_err(stale)
+                .map_err(|e| with_bytes(e, sp.bytes[k]))?;
+        }
+    }
+    let mut duals = missing_duals(sp, &work.plans, kept, ctx)?;
+    let mut stacks = Vec::new();
+    for (k, plan) in work.plans.iter().enumerate() {
+        let bytes = sp.bytes[k];
+        let dual = duals.remove(&u64::from(plan.model.n));
+        let st = frame_stack(sp, plan, bytes, kept, &mut changed, dual, ctx)
+            .map_err(|e| with_bytes(e, bytes))?;
+        stacks.push(Some(st));
+    }
+    Ok((
+        joint::stack_report(sp, &work.frames, &stacks, ctx)?,
+        changed,
+    ))
+}
+
+/// A watcher for the link part while the file part runs at the same time
+/// ([`report_with`]): its calls are held back (a terminal shows one stage
+/// at a time) until [`Gate::open`], which replays the current stage and
+/// the units done in it, then passes every call on.
+struct Gate<'a> {
+    inner: &'a dyn Progress,
+    open: std::sync::atomic::AtomicBool,
+    held: std::sync::Mutex<Held>,
+}
+
+/// What a closed [`Gate`] holds: the last part and stage begun, the units
+/// done in that stage, and whether the computation finished.
+#[derive(Default)]
+struct Held {
+    part: Option<String>,
+    stage: Option<(String, u64)>,
+    done: u64,
+    finished: bool,
+}
+
+impl<'a> Gate<'a> {
+    fn new(inner: &'a dyn Progress) -> Self {
+        Gate {
+            inner,
+            open: false.into(),
+            held: Default::default(),
+        }
+    }
+
+    /// Replays what was held, then passes every call on.
+    fn open(&self) {
+        let mut h = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = h.part.take() {
+            self.inner.part(&p);
+        }
+        if let Some((name, total)) = h.stage.take() {
+            self.inner.stage(&name, total);
+        }
+        if h.done > 0 {
+            self.inner.advance(h.done);
+        }
+        if h.finished {
+            self.inner.finish();
+        }
+        self.open.store(true, std::sync::atomic::Ordering::Release);
+    }
+
+    /// `f` on the held state while closed; `false` (and nothing done)
+    /// once open.
+    fn hold(&self, f: impl FnOnce(&mut Held)) -> bool {
+        if self.open.load(std::sync::atomic::Ordering::Acquire) {
+            return false;
+        }
+        let mut h = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        // opened while this thread waited: pass the call on
+        if self.open.load(std::sync::atomic::Ordering::Acquire) {
+            return false;
+        }
+        f(&mut h);
+        true
+    }
+}
+
+impl Progress for Gate<'_> {
+    fn advance(&self, n: u64) {
+        if !self.hold(|h| h.done += n) {
+            self.inner.advance(n);
+        }
+    }
+    fn stage(&self, name: &str, total: u64) {
+        if !self.hold(|h| {
+            h.stage = Some((name.to_string(), total));
+            h.done = 0;
+        }) {
+            self.inner.stage(name, total);
+        }
+    }
+    fn part(&self, name: &str) {
+        if !self.hold(|h| {
+            h.part = Some(name.to_string());
+            h.stage = None;
+            h.done = 0;
+        }) {
+            self.inner.part(name);
+        }
+    }
+    fn finish(&self) {
+        if !self.hold(|h| h.finished = true) {
+            self.inner.finish();
+        }
+    }
 }
 
 /// `pt` with one corruption entry per model of `params`, from its misses at

@@ -178,3 +178,49 @@ fn exact_values_report_the_dual_code() {
     );
     assert!(got.checks[0].is_some());
 }
+
+/// `alias transfer` with a payload file runs its file part and its link
+/// part at once; the watcher sees the file part's stage, then the link
+/// part's, each whole (the link part's units done while the file part ran
+/// are held back and replayed), and the document is the one computed one
+/// part after the other.
+#[test]
+fn transfer_shows_the_file_part_then_the_link_part() {
+    use aliasing_core::ctx::Ctx;
+    use aliasing_sim::transfer::{Tallies, TransferParams, report_with};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("payload.bin");
+    let data: Vec<u8> = (0..200_000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
+        .collect();
+    std::fs::write(&path, &data).unwrap();
+    let mut params = TransferParams::new(
+        "ipv4-tcp+CRC-16/ARC",
+        data.len() as u128,
+        vec![120, 300],
+        vec![1e-4],
+        vec![1],
+    );
+    params.samples = 0;
+    params.payload_file = Some(path.display().to_string());
+    params.corruption = vec!["word:1e-6".parse().unwrap(), "bits:1e-5".parse().unwrap()];
+    let rec = Record::default();
+    let ctx = Ctx::default().with_progress(&rec);
+    let (doc, _) = report_with(&params, &mut Tallies::new(&params), &ctx).unwrap();
+    let stages = rec.stages();
+    let first_link = stages.iter().position(|s| s.name != "bytes").unwrap();
+    assert!(first_link > 0, "{stages:?}");
+    assert!(
+        stages[first_link..].iter().all(|s| s.name != "bytes"),
+        "{stages:?}"
+    );
+    assert!(rec.complete(), "{stages:?}");
+    // the same document without the overlap: the parts one after the other
+    let mut alone = params.clone();
+    alone.corruption.clear();
+    let (link, _) = report_with(&alone, &mut Tallies::new(&alone), &Ctx::default()).unwrap();
+    for (a, b) in doc.points.iter().zip(&link.points) {
+        assert_eq!(a.joint_per_frame, b.joint_per_frame);
+        assert_eq!(a.corruption.len(), 2);
+    }
+}
