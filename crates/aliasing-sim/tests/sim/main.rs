@@ -5,10 +5,22 @@
 
 mod burst_rare_sessions;
 mod calibration;
+mod channel;
 mod engines;
+mod exact;
+mod exact_sum;
 mod extreme_counts;
 mod internet_every_ber;
+mod interval;
+mod joint;
 mod old_files;
 mod progress;
 mod prop_files;
+mod rare;
+mod run;
+mod search;
+mod shard;
+mod spec;
+mod stream;
 mod sweep;
+mod tier;
