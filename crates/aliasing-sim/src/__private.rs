@@ -33,6 +33,17 @@ pub mod sparse {
     pub use crate::sparse::crc_bit_table;
 }
 
+/// The kernels of the corruption models and the tests' oracles for them.
+pub mod corruption {
+    #[cfg(target_arch = "x86_64")]
+    pub use crate::corruption::bits::bits_fast_avx2;
+    pub use crate::corruption::bits::{
+        Chain, bits_fast, bits_fast_portable, bits_fast_with, bits_key, bits_key_body, carry_chain,
+    };
+    pub use crate::corruption::given::{cell_sums, cell_sums_body, word_count, word_count_body};
+    pub use crate::corruption::uniform::{ratio, splice_uniform_region};
+}
+
 /// The search's reader of its first file format.
 pub mod search {
     /// Version-1 search shard files.

@@ -6,6 +6,7 @@
 mod burst_rare_sessions;
 mod calibration;
 mod channel;
+mod corruption;
 mod engines;
 mod exact;
 mod exact_sum;
@@ -24,3 +25,4 @@ mod spec;
 mod stream;
 mod sweep;
 mod tier;
+mod transfer;
