@@ -33,6 +33,12 @@ pub mod sparse {
     pub use crate::sparse::crc_bit_table;
 }
 
+/// The burst channel's rare-event sampler: its stream family, the checks
+/// a pattern must pass, and the short bursts' finders.
+pub mod burst_rare {
+    pub use crate::burst_rare::{Checks, FAMILY, Finder, ShortBursts};
+}
+
 /// The kernels of the corruption models and the tests' oracles for them.
 pub mod corruption {
     #[cfg(target_arch = "x86_64")]

@@ -130,8 +130,6 @@ pub mod sparse;
 pub mod spec;
 pub mod stack;
 pub mod stream;
-#[cfg(test)]
-mod tier;
 pub mod transfer;
 pub mod weights;
 

@@ -1,6 +1,13 @@
-use super::*;
-use crate::stack::{Frame, Payload};
-use crate::{Frames, Seed};
+//! The tests of `aliasing_sim::burst_rare` (its unit tests, moved here so
+//! that the library compiles once in the test build).
+
+use aliasing_core::__private::joint::JointModel;
+use aliasing_sim::burst_rare::*;
+use aliasing_sim::channel::{Channel, GilbertElliott};
+use aliasing_sim::run::Plan;
+use aliasing_sim::stack::{Frame, Payload};
+use aliasing_sim::stream::chunk_rng;
+use aliasing_sim::{Frames, Seed};
 
 fn ge(s: &str) -> GilbertElliott {
     s.parse().unwrap()
@@ -216,7 +223,7 @@ fn check_unbiased_with(
 /// pattern mapped to `[0, 1]`, 0 for about a fifth of the patterns.
 fn given_pass(e: &[u32]) -> f64 {
     let h = e.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &p| {
-        crate::stream::mix64(h ^ u64::from(p).wrapping_mul(0xBF58_476D_1CE4_E5B9))
+        aliasing_sim::__private::stream::mix64(h ^ u64::from(p).wrapping_mul(0xBF58_476D_1CE4_E5B9))
     });
     let u = (h >> 11) as f64 / (1u64 << 53) as f64;
     if u < 0.2 { 0.0 } else { (u - 0.2) / 0.8 }
@@ -363,7 +370,7 @@ fn scanned_bursts_agree_with_the_exact_chain_on_a_sparse_channel() {
         work.short = ShortBursts::with(&work.table, 16, 24, true);
         assert!(matches!(work.short.finder, Finder::Scan { .. }));
         let tally =
-            crate::shard::drive_all(work.items(), work.zero(), 0, |i| work.item(i)).unwrap();
+            aliasing_sim::shard::drive_all(work.items(), work.zero(), 0, |i| work.item(i)).unwrap();
         let r = work.finish(&tally);
         let e = &r.crc;
         let z = (e.rate - exact) / e.std_err;
@@ -429,10 +436,11 @@ fn draws_follow_the_proposal_law() {
 /// The joint run of `plan` with `samples` draws.
 fn run_joint(plan: &Plan, samples: u64, threads: usize) -> BurstJointResult {
     let work = BurstRareWork::joint(plan, samples, None).unwrap();
-    let t = crate::shard::drive_all(work.items(), JointBurstTally::default(), threads, |i| {
-        work.joint_item(i)
-    })
-    .unwrap();
+    let t =
+        aliasing_sim::shard::drive_all(work.items(), JointBurstTally::default(), threads, |i| {
+            work.joint_item(i)
+        })
+        .unwrap();
     work.finish_joint(&t)
 }
 
