@@ -13,6 +13,13 @@ fn ge() -> GilbertElliott {
     "1e-6,0.1,1e-4,0.05".parse().unwrap()
 }
 
+/// Draws per point: 10,000 in the test command, 20,000 under
+/// `ALIAS_TESTS=full`.
+fn draws() -> u64 {
+    crate::tier::pick(10_000, 20_000)
+}
+
+/// The stack of the transfer tests on a burst channel.
 fn params() -> TransferParams {
     let mut p = TransferParams::new(
         "ipv4-tcp+CRC-16/ARC",
@@ -21,7 +28,7 @@ fn params() -> TransferParams {
         vec![],
         vec![1, 3],
     );
-    p.samples = 20_000;
+    p.samples = draws();
     p.seed = 7;
     p
 }
@@ -46,10 +53,10 @@ fn burst_one_hop_is_the_joint_rare_burst_estimate() {
     )
     .plan()
     .unwrap();
-    let jr = burst_rare::estimate_joint(&stack, 20_000, None, 1).unwrap();
+    let jr = burst_rare::estimate_joint(&stack, draws(), None, 1).unwrap();
     assert_eq!(
         jr,
-        burst_rare::estimate_joint(&stack, 20_000, None, 2).unwrap()
+        burst_rare::estimate_joint(&stack, draws(), None, 2).unwrap()
     );
     let one = &doc.points[0];
     assert_eq!((one.frame_bytes, one.hops, one.frames), (70, 1, 35_715));
@@ -71,7 +78,7 @@ fn burst_one_hop_is_the_joint_rare_burst_estimate() {
     )
     .plan()
     .unwrap();
-    let r = burst_rare::estimate(&lone, 20_000, None, 1).unwrap();
+    let r = burst_rare::estimate(&lone, draws(), None, 1).unwrap();
     assert_eq!(r.crc, jr.crc.crc);
     let exact = burst_rare::exact_escape(&lone, &aliasing_core::ctx::Ctx::default()).unwrap();
     assert!(
@@ -104,7 +111,10 @@ fn burst_p_error_is_the_chain() {
         b = ca * g.good_to_bad + cb * (1.0 - g.bad_to_good);
     }
     let want = 1.0 - (a + b);
-    let doc = report(&params(), g).unwrap();
+    // P(error) does not depend on the draws: the test command takes fewer
+    let mut p = params();
+    p.samples = crate::tier::pick(2_000, 20_000);
+    let doc = report(&p, g).unwrap();
     let got = doc.points[0].p_error;
     assert!((got - want).abs() <= 1e-12 * want, "{got} vs {want}");
 }
