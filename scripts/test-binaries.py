@@ -28,11 +28,10 @@ import time
 # less): only the wall time depends on this order. Names as in the headers
 # below: "<package> unittests" and "<package> test <name>", or a --job's name.
 LONGEST_FIRST = [
-    "aliasing-sim unittests",
+    "aliasing-sim test sim",
     "aliasing-core unittests",
     "python",
     "aliasing-cli test cli",
-    "aliasing-sim test sim",
     "doc tests",
     "aliasing-examples test study",
     "aliasing-core test core",

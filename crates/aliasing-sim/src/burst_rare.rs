@@ -117,7 +117,8 @@ pub const CHUNK: u64 = 1 << 14;
 pub const MAX_SAMPLES: u64 = 1_000_000_000_000;
 
 /// Stream family of the draws (distinct from the frame and BSC rare streams).
-const FAMILY: u64 = 3000;
+#[doc(hidden)]
+pub const FAMILY: u64 = 3000;
 
 mod bursts;
 mod law;
@@ -128,6 +129,3 @@ pub use bursts::*;
 pub use law::*;
 pub use report::*;
 pub use work::*;
-
-#[cfg(test)]
-mod tests;

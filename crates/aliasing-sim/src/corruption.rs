@@ -116,11 +116,11 @@ const M: u64 = 65535;
 /// About how many bytes [`file()`] reads at once (a whole number of segments).
 pub const CHUNK_BYTES: usize = 64 << 20;
 
-mod bits;
+pub(crate) mod bits;
 mod digest;
-mod given;
+pub(crate) mod given;
 mod models;
-mod uniform;
+pub(crate) mod uniform;
 
 use bits::*;
 pub use digest::{Digest, with_digest};
@@ -531,6 +531,3 @@ pub fn file_chunked(
 pub fn file_silent(path: &Path, segment_bytes: u64, models: &[Model]) -> Result<Vec<Miss>> {
     file(path, segment_bytes, models, &Silent)
 }
-
-#[cfg(test)]
-mod tests;

@@ -97,11 +97,18 @@
 //! ## What is not public
 //!
 //! The exact binomial tails behind [`interval::clopper_pearson`] and the
-//! shard check are crate-private. [`run::Checkpoint`] and
-//! [`run::CheckpointFn`] are the Monte Carlo run's instances of the generic
-//! [`shard::Checkpoint`] and [`shard::CheckpointFn`], not other types.
+//! shard check are not part of the API. The crate's tests (`tests/sim/`, a
+//! module per source module) reach them and the other internals they check
+//! (the driver's tallies, the corruption kernels, the rare-event samplers'
+//! fields) through the hidden module `__private`, which is no part of the
+//! stable API either: anything in it may change in any release.
+//! [`run::Checkpoint`] and [`run::CheckpointFn`] are the Monte Carlo run's
+//! instances of the generic [`shard::Checkpoint`] and
+//! [`shard::CheckpointFn`], not other types.
 #![warn(missing_docs)]
 
+#[doc(hidden)] // the integration tests' door: not part of the API
+pub mod __private;
 pub mod burst_rare;
 pub mod channel;
 pub mod corruption;
@@ -123,8 +130,6 @@ pub mod sparse;
 pub mod spec;
 pub mod stack;
 pub mod stream;
-#[cfg(test)]
-mod tier;
 pub mod transfer;
 pub mod weights;
 

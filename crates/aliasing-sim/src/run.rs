@@ -267,7 +267,8 @@ impl<'a> Prepared<'a> {
         self.chunk_visit(chunk, &mut |_, _, _| {})
     }
 
-    fn run_chunk<T: FrameTally>(
+    #[doc(hidden)]
+    pub fn run_chunk<T: FrameTally>(
         &self,
         chunk: u64,
         mut tally: T,
@@ -339,7 +340,8 @@ const PAIR_CHECKS: usize = 4;
 
 /// Tallies of the frames with an error in one chunk, kept in fixed arrays
 /// and added into [`Counts`] at the chunk's end.
-trait FrameTally {
+#[doc(hidden)]
+pub trait FrameTally {
     /// One frame with an error: `pass`, the checks that passed it; `hit`,
     /// the checks with a flipped bit in their coverage.
     fn frame(&mut self, pass: u64, hit: u64);
@@ -350,13 +352,16 @@ trait FrameTally {
 
 /// Frames by (coverage mask, pass mask), for up to [`PAIR_CHECKS`] checks:
 /// one increment per frame.
-struct Pairs {
+#[doc(hidden)]
+pub struct Pairs {
     n: usize,
     frames: [u64; 1 << (2 * PAIR_CHECKS)],
 }
 
 impl Pairs {
-    fn new(n: usize) -> Self {
+    /// Empty tallies for `n` checks.
+    #[doc(hidden)]
+    pub fn new(n: usize) -> Self {
         Pairs {
             n,
             frames: [0; 1 << (2 * PAIR_CHECKS)],
@@ -392,7 +397,8 @@ impl FrameTally for Pairs {
 }
 
 /// Per-check tallies for any number of checks (up to 64: the pass masks are `u64`).
-struct PerCheck {
+#[doc(hidden)]
+pub struct PerCheck {
     /// The pass mask of a frame every check passed.
     all: u64,
     frames: u64,
@@ -403,7 +409,9 @@ struct PerCheck {
 }
 
 impl PerCheck {
-    fn new(n: usize) -> Self {
+    /// Empty tallies for `n` checks.
+    #[doc(hidden)]
+    pub fn new(n: usize) -> Self {
         PerCheck {
             all: if n == 64 { u64::MAX } else { (1u64 << n) - 1 },
             frames: 0,
@@ -548,42 +556,4 @@ pub fn simulate(plan: &Plan, opts: &RunOptions, resume: Option<Checkpoint>) -> R
     drive(plan.chunks(), opts.shard, state, &drive_opts, |c| {
         prepared.chunk(c)
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::channel::GilbertElliott;
-    use crate::stack::Payload;
-
-    /// The pair histogram and the per-check tallies count the same frames.
-    #[test]
-    fn pair_and_per_check_tallies_agree() {
-        let burst = Channel::Burst(GilbertElliott::new(1e-4, 0.3, 1e-3, 0.2).unwrap());
-        for (stack, bytes, channel) in [
-            ("ethernet-tcp", 80, Channel::Bsc { ber: 0.01 }),
-            ("ethernet-tcp", 81, burst),
-            ("ethernet-tcp", 1518, Channel::Exactly { k: 2 }),
-            ("tcp", 41, Channel::Exactly { k: 2 }),
-            ("ethernet", 20, Channel::Bsc { ber: 0.2 }),
-            ("fletcher16", 10, Channel::Exactly { k: 2 }),
-        ] {
-            let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
-            let n = frame.checks.len();
-            let mut plan = Plan::new(frame, channel, Frames(10_000), Seed(7));
-            plan.chunk_frames = 4096;
-            for engine in [Engine::Sparse, Engine::Dense] {
-                let p = Prepared::new(&plan, engine);
-                for c in 0..plan.chunks() {
-                    let visit = &mut |_: u64, _: &[u32], _: u64| {};
-                    let a = p.run_chunk(c, Pairs::new(n), visit);
-                    let b = p.run_chunk(c, PerCheck::new(n), visit);
-                    assert_eq!(a, b, "{stack} {bytes} {engine:?} chunk {c}");
-                    assert!(
-                        a.frames_with_error > 0 && a.errored_in_coverage.iter().any(|&e| e > 0)
-                    );
-                }
-            }
-        }
-    }
 }

@@ -37,7 +37,7 @@ use aliasing_core::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-mod legacy;
+pub(crate) mod legacy;
 
 /// The kind of a search's shard files.
 pub const FORMAT: &str = "alias-search";
@@ -49,7 +49,8 @@ pub struct SearchParams {
     /// The query.
     pub query: Query,
     /// The candidates (enough to tell shards of one search apart).
-    space: SpaceId,
+    #[doc(hidden)]
+    pub space: SpaceId,
 }
 
 /// A search shard's result as a [`Tally`]: the shard's [`Partial`], with
@@ -230,6 +231,3 @@ pub fn merge_paths(paths: &[PathBuf], ctx: &Ctx) -> Result<(SearchFile, Search)>
     }
     merge(&files, ctx)
 }
-
-#[cfg(test)]
-mod tests;

@@ -38,7 +38,8 @@ struct Internet {
 /// Syndrome contributions of every bit of the CRC check `c` of `frame` (its
 /// data range and field; 0 elsewhere), by byte index and bit position (bit
 /// value `1 << j`): `table[8 * byte + j]`. Panics if `c` is not a CRC.
-pub(crate) fn crc_bit_table(frame: &Frame, c: &CheckDef) -> Vec<u64> {
+#[doc(hidden)]
+pub fn crc_bit_table(frame: &Frame, c: &CheckDef) -> Vec<u64> {
     let alg = c.crc().expect("a CRC check");
     let (frame_bytes, data, field, field_len) = (frame.bytes, c.data, c.field, c.field_len);
     let w = alg.width();

@@ -716,6 +716,3 @@ fn with_bytes(e: Error, bytes: u64) -> Error {
 
 pub mod burst;
 pub mod cost;
-
-#[cfg(test)]
-mod tests;

@@ -99,17 +99,22 @@ const _: () = assert!(
 /// pattern of span `span` that starts with an error and has at most
 /// [`BURST_ERRORS`] errors, and the
 /// way the ones with a given syndrome are found.
-pub(super) struct ShortBursts {
+#[doc(hidden)]
+pub struct ShortBursts {
     /// Span `L` (bits from the first error).
-    pub(super) span: u64,
+    #[doc(hidden)]
+    pub span: u64,
     /// Each pattern's errors after the first, as a mask over the next
     /// `L - 1` bits (pattern 0 is the lone error).
-    pub(super) patterns: Vec<u64>,
-    pub(super) finder: Finder,
+    #[doc(hidden)]
+    pub patterns: Vec<u64>,
+    #[doc(hidden)]
+    pub finder: Finder,
 }
 
 /// How [`ShortBursts::each`] finds the bursts with a syndrome.
-pub(super) enum Finder {
+#[doc(hidden)]
+pub enum Finder {
     /// A table of every pattern at every start: index `s * patterns + k`.
     Table(Lookup),
     /// The syndromes of the patterns at the first `step` starts, and the
@@ -195,7 +200,8 @@ impl ShortBursts {
 
     /// The patterns of span `span`, found by a scan (if `scan` and the
     /// table allows it) or from a table.
-    pub(super) fn with(table: &[u64], r: u32, span: u64, scan: bool) -> Self {
+    #[doc(hidden)]
+    pub fn with(table: &[u64], r: u32, span: u64, scan: bool) -> Self {
         let mut patterns = vec![0u64];
         let m = span - 1;
         for a in 0..m {
@@ -286,7 +292,8 @@ impl ShortBursts {
 
     /// Calls `f(start, pattern)` for every short burst inside the frame of
     /// `table` with syndrome `t`.
-    pub(super) fn each(&self, table: &[u64], t: u64, mut f: impl FnMut(u64, u64)) {
+    #[doc(hidden)]
+    pub fn each(&self, table: &[u64], t: u64, mut f: impl FnMut(u64, u64)) {
         let n = table.len() as u64;
         let mut emit = |st: u64, k: u32| {
             let pat = self.patterns[k as usize];

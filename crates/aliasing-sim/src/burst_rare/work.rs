@@ -4,34 +4,41 @@
 use super::*;
 
 /// What a codeword found must pass beside the CRC.
-pub(super) enum Checks {
+#[doc(hidden)]
+pub enum Checks {
     /// Nothing: a lone CRC.
     Lone,
     /// The stack's Internet checksums, over a random payload.
     Joint(Box<JointModel>),
     /// A given pass probability per pattern (tests of the weighting).
-    #[cfg(test)]
+    #[doc(hidden)]
     Given(fn(&[u32]) -> f64),
 }
 
 /// A burst-channel rare-event run cut into work items fixed by the parameters.
 pub struct BurstRareWork {
-    pub(super) checks: Checks,
+    #[doc(hidden)]
+    pub checks: Checks,
     pub(super) seed: u64,
     pub(super) crc_name: String,
     /// The names of the frame's checks, in its order.
     pub(super) check_names: Vec<String>,
-    pub(super) table: Vec<u64>,
+    #[doc(hidden)]
+    pub table: Vec<u64>,
     pub(super) lookup: Lookup,
-    pub(super) width: usize,
+    #[doc(hidden)]
+    pub width: usize,
     /// Every window is the run of the `width` bits after its anchor.
     pub(super) contiguous: bool,
     /// The short bursts the lookup knows, and how they are found.
-    pub(super) short: ShortBursts,
+    #[doc(hidden)]
+    pub short: ShortBursts,
     pub(super) channel: GilbertElliott,
     pub(super) proposal: GilbertElliott,
-    pub(super) p: PatternLaw,
-    pub(super) q: PatternLaw,
+    #[doc(hidden)]
+    pub p: PatternLaw,
+    #[doc(hidden)]
+    pub q: PatternLaw,
     /// Per state of the proposal (good, bad): `ln(1 - leave)` and
     /// `ln(1 - p_error)`, the logs of [`BurstRareWork::draw`]'s geometric
     /// steps, computed once, not per draw.
@@ -146,7 +153,8 @@ impl BurstRareWork {
     }
 
     /// Draws one error pattern from the proposal (positions increasing).
-    pub(super) fn draw(&self, rng: &mut Xoshiro256PlusPlus, xs: &mut Vec<u32>) {
+    #[doc(hidden)]
+    pub fn draw(&self, rng: &mut Xoshiro256PlusPlus, xs: &mut Vec<u32>) {
         xs.clear();
         let n = self.table.len() as u64;
         let (ln_leave, ln_clean) = (self.ln_leave, self.ln_clean);
@@ -321,7 +329,6 @@ impl BurstRareWork {
                 };
                 (w, w * pass, model)
             }
-            #[cfg(test)]
             Checks::Given(f) => (w, w * f(e), 0.0),
         }
     }

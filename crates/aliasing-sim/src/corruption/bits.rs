@@ -71,7 +71,8 @@ impl BitsCache {
 
 /// The column counts of ones of `seg` and its length, at memory speed:
 /// compiled for AVX2 where the CPU has it (integer sums: the same counts).
-pub(super) fn bits_key(seg: &[u8]) -> BitsKey {
+#[doc(hidden)]
+pub fn bits_key(seg: &[u8]) -> BitsKey {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: `has_avx2` checked that the CPU has AVX2.
@@ -90,7 +91,8 @@ unsafe fn bits_key_avx2(seg: &[u8]) -> BitsKey {
 
 /// [`bits_key`] on the portable path (inlined into the AVX2 one).
 #[inline(always)]
-pub(super) fn bits_key_body(seg: &[u8]) -> BitsKey {
+#[doc(hidden)]
+pub fn bits_key_body(seg: &[u8]) -> BitsKey {
     // 32 bytes (16 words) as four little-endian u64, each its own lane of
     // the counters (one vector): even byte lanes hold high bytes (columns
     // 8..15), odd lanes low bytes (0..7). acc[b][i] counts bit b of every
@@ -198,7 +200,8 @@ pub(super) fn binomial_head(n: u64, p: f64) -> Option<([f64; 9], [f64; 9])> {
 /// `1e-13` of a lower bound of the result (the patterns of one up and one
 /// down flip in one column, which always escape). `None` where no such cut
 /// exists (the caller then uses `internet::p_undetected_payload`).
-pub(super) fn bits_fast(key: &BitsKey, p: f64) -> Option<f64> {
+#[doc(hidden)]
+pub fn bits_fast(key: &BitsKey, p: f64) -> Option<f64> {
     with_laws(key, p, |f, tail, h| {
         let total = match f {
             1 => fixed_dispatch::<1, 3, 1, 1>(h),
@@ -214,9 +217,9 @@ pub(super) fn bits_fast(key: &BitsKey, p: f64) -> Option<f64> {
     })
 }
 
-#[cfg(test)] // the oracle of the tests
 /// The signature of [`carry_chain`].
-pub(super) type Chain =
+#[doc(hidden)]
+pub type Chain =
     fn(usize, i64, &[[[f64; 9]; 17]; 16], &[[f64; 17]; 16], &[f64; 16], &[usize; 17]) -> f64;
 
 /// The binomial heads ([`binomial_head`]: the terms, the tail bounds) of the
@@ -327,10 +330,10 @@ fn column_laws<const F: usize, const W: usize>(h: &Laws) -> ([[f64; W]; 16], [f6
     (flip, clean)
 }
 
-#[cfg(test)] // the oracle of the tests
 /// [`bits_fast`] with the carry chain `chain` (over the band layout of
 /// [`carry_chain`]): the tests' oracle for the fixed-width chain.
-pub(super) fn bits_fast_with(key: &BitsKey, p: f64, chain: Chain) -> Option<f64> {
+#[doc(hidden)]
+pub fn bits_fast_with(key: &BitsKey, p: f64, chain: Chain) -> Option<f64> {
     with_laws(key, p, |f, tail, h| {
         // the sums of column_laws::<f, 2 f + 1>, in a table of 17
         let mut clean = [0.0f64; 16];
@@ -350,7 +353,6 @@ pub(super) fn bits_fast_with(key: &BitsKey, p: f64, chain: Chain) -> Option<f64>
     })
 }
 
-#[cfg(test)] // the oracle of the tests
 /// The band layout of [`carry_chain`] for the cut `f`, and its chain.
 fn band_chain(
     f: usize,
@@ -497,8 +499,9 @@ unsafe fn chain_avx512<const F: usize, const W: usize, const V8: usize>(
 
 /// [`bits_fast`] on the AVX2 path (where the CPU has AVX2): the tests
 /// compare it with the others.
-#[cfg(all(test, target_arch = "x86_64"))]
-pub(super) fn bits_fast_avx2(key: &BitsKey, p: f64) -> Option<Option<f64>> {
+#[cfg(target_arch = "x86_64")]
+#[doc(hidden)]
+pub fn bits_fast_avx2(key: &BitsKey, p: f64) -> Option<Option<f64>> {
     if !has_avx2() {
         return None;
     }
@@ -532,8 +535,8 @@ pub(super) fn has_avx2() -> bool {
 
 /// [`bits_fast`] on the portable path only (no AVX2): the tests compare
 /// it with the vector one.
-#[cfg(test)]
-pub(super) fn bits_fast_portable(key: &BitsKey, p: f64) -> Option<f64> {
+#[doc(hidden)]
+pub fn bits_fast_portable(key: &BitsKey, p: f64) -> Option<f64> {
     with_laws(key, p, |f, tail, h| {
         let total = match f {
             1 => fixed::<1, 3>(h),
@@ -700,7 +703,6 @@ fn column_step<const F: usize, const W: usize>(
     }
 }
 
-#[cfg(test)] // the oracle of the tests
 /// The carry chain of [`bits_fast`] over its `w` start carries at once:
 /// `sum_t` (the weight of the runs that start at carry `t`, flip at least
 /// once and end at carry `t`). Each start carry `t` is one lane of every
@@ -708,7 +710,8 @@ fn column_step<const F: usize, const W: usize>(
 /// (vectorised), and each lane does exactly the operations, in the same
 /// order, of a run computed on its own (the tests' reference computes the
 /// runs one by one): the digits do not depend on the layout.
-pub(super) fn carry_chain(
+#[doc(hidden)]
+pub fn carry_chain(
     w: usize,
     fi: i64,
     band: &[[[f64; 9]; 17]; 16],

@@ -60,7 +60,8 @@ impl Digest {
     /// The rank over GF(2) of the CRC's syndromes of the `bits` stream bits
     /// starting at bit `a` (0..8) of a byte: the CRC misses `2^(bits -
     /// rank) - 1` of the non-zero error patterns there.
-    pub(super) fn burst_rank(&self, a: usize, bits: usize) -> u32 {
+    #[doc(hidden)]
+    pub fn burst_rank(&self, a: usize, bits: usize) -> u32 {
         let nbytes = (a + bits).div_ceil(8);
         let pw = self.powers(8 * nbytes);
         let mut basis: Vec<u64> = Vec::new(); // reduced rows, distinct leading bits
@@ -87,7 +88,8 @@ impl Digest {
     /// The CRC's own largest miss of `burst:B` over the 8 bit alignments of
     /// its start (independent of the data: the error pattern is uniform on
     /// the non-zero `B`-bit values), 0 where every alignment is detected.
-    pub(super) fn burst_miss(&self, bits: u32) -> f64 {
+    #[doc(hidden)]
+    pub fn burst_miss(&self, bits: u32) -> f64 {
         (0..8)
             .map(|a| {
                 let k = bits - self.burst_rank(a, bits as usize);

@@ -5,7 +5,8 @@ use super::*;
 
 /// Full data words equal to 0x0000 or 0xFFFF: compiled for AVX2 where the
 /// CPU has it (integer counts: the same whichever path).
-pub(super) fn word_count(seg: &[u8]) -> u64 {
+#[doc(hidden)]
+pub fn word_count(seg: &[u8]) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: `has_avx2` checked that the CPU has AVX2.
@@ -24,7 +25,8 @@ unsafe fn word_count_avx2(seg: &[u8]) -> u64 {
 
 /// [`word_count`] on the portable path (inlined into the AVX2 one).
 #[inline(always)]
-pub(super) fn word_count_body(seg: &[u8]) -> u64 {
+#[doc(hidden)]
+pub fn word_count_body(seg: &[u8]) -> u64 {
     // 4 words per little-endian u64 (a word's two bytes form one 16-bit
     // lane whatever their order): a lane is 0 iff its low 15 bits plus
     // 0x7FFF do not carry into bit 15 and its bit 15 is 0, exactly (no
@@ -157,7 +159,8 @@ pub(super) fn splice_count(
 
 /// The weighted sums ([`wsum`]) of the cells of `seg` into `out`: compiled
 /// for AVX2 where the CPU has it (integer sums: the same whichever path).
-pub(super) fn cell_sums(seg: &[u8], cell: usize, out: &mut [u64]) {
+#[doc(hidden)]
+pub fn cell_sums(seg: &[u8], cell: usize, out: &mut [u64]) {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() {
         // SAFETY: `has_avx2` checked that the CPU has AVX2.
@@ -176,7 +179,8 @@ unsafe fn cell_sums_avx2(seg: &[u8], cell: usize, out: &mut [u64]) {
 
 /// [`cell_sums`] on the portable path (inlined into the AVX2 one).
 #[inline(always)]
-pub(super) fn cell_sums_body(seg: &[u8], cell: usize, out: &mut [u64]) {
+#[doc(hidden)]
+pub fn cell_sums_body(seg: &[u8], cell: usize, out: &mut [u64]) {
     for (k, c) in seg.chunks(cell).enumerate() {
         out[k] = wsum(c, (k * cell) % 2 == 1);
     }

@@ -3,7 +3,8 @@
 use super::*;
 
 /// `num / den` for exact integers, with at most two roundings.
-pub(super) fn ratio(num: u128, den: u128) -> f64 {
+#[doc(hidden)]
+pub fn ratio(num: u128, den: u128) -> f64 {
     num as f64 / den as f64
 }
 
@@ -34,7 +35,8 @@ pub(super) fn burst_t(b: u32) -> u64 {
 /// Exact `P(miss)` of a splice region over uniform data: `m` bytes starting
 /// at an odd offset (`odd`), old and new bytes independent and uniform:
 /// `P(equal sums mod 65535) - P(equal bytes)`.
-pub(super) fn splice_uniform_region(m: u64, odd: bool) -> f64 {
+#[doc(hidden)]
+pub fn splice_uniform_region(m: u64, odd: bool) -> f64 {
     // lone bytes: a leading low byte (odd start), a trailing high byte
     let lead = (odd && m > 0) as u64;
     let words = (m - lead) / 2;

@@ -38,7 +38,8 @@ fn checksum(body: &Body) -> Result<String> {
 /// Whether `text` says it is a version-1 search shard file (its body's
 /// `format` and `version`); what it is otherwise is left to the reader of
 /// the current format.
-pub(super) fn is_v1(text: &str) -> bool {
+#[doc(hidden)]
+pub fn is_v1(text: &str) -> bool {
     let Ok(v) = serde_json::from_str::<serde_json::Value>(text) else {
         return false;
     };

@@ -2,8 +2,13 @@
 //! and merging (in any order of adding, old and new files together) to the
 //! unsharded search.
 
-use super::*;
+use aliasing_core::ctx::{Ctx, Job};
+use aliasing_core::job::SearchJob;
+use aliasing_core::search::{Objective, Query};
+use aliasing_core::shard::Shard;
 use aliasing_core::units::MemoryBudget;
+use aliasing_sim::__private::search::*;
+use aliasing_sim::search::*;
 
 fn query(top: usize) -> Query {
     Query::new(8, vec![20], vec![1e-5], 0, top, Objective::Hd).unwrap()
@@ -71,9 +76,9 @@ fn v1_text(f: &SearchFile) -> String {
         serde_json::to_string(&f.params.space).unwrap(),
         f.shard.index,
         f.shard.count,
-        serde_json::to_string(&f.progress.counts.partial).unwrap(),
+        serde_json::to_string(&f.progress.counts.partial()).unwrap(),
     );
-    let sum = format!("{:016x}", crate::shard::fnv1a64(body.as_bytes()));
+    let sum = format!("{:016x}", aliasing_sim::shard::fnv1a64(body.as_bytes()));
     format!(r#"{{"checksum":"{sum}","body":{body}}}"#)
 }
 
@@ -101,7 +106,7 @@ fn first_format_files_load_and_merge_with_current_ones() {
     let (file, doc) = merge(&mixed, &ctx()).unwrap();
     assert_eq!(doc.results, whole.document.unwrap().results);
     assert_eq!(
-        file.progress.counts.partial.results,
+        file.progress.counts.partial().results,
         whole.partial.unwrap().results
     );
     assert_eq!(file.shard, Shard::WHOLE);
@@ -131,7 +136,7 @@ fn merging_in_any_order_gives_the_unsharded_results() {
     for order in [[0, 1, 2, 3], [3, 2, 1, 0], [2, 0, 3, 1]] {
         let fs: Vec<_> = order.iter().map(|&i| files[i].clone()).collect();
         let (file, _) = merge(&fs, &ctx()).unwrap();
-        let m = &file.progress.counts.partial;
+        let m = &file.progress.counts.partial();
         assert_eq!(m.results, whole.results);
         assert_eq!(
             (m.hd_histogram.clone(), m.examined),

@@ -1,6 +1,13 @@
-use super::*;
-use crate::stack::{Frame, Payload};
-use crate::{Frames, Seed};
+//! The tests of `aliasing_sim::burst_rare` (its unit tests, moved here so
+//! that the library compiles once in the test build).
+
+use aliasing_core::__private::joint::JointModel;
+use aliasing_sim::burst_rare::*;
+use aliasing_sim::channel::{Channel, GilbertElliott};
+use aliasing_sim::run::Plan;
+use aliasing_sim::stack::{Frame, Payload};
+use aliasing_sim::stream::chunk_rng;
+use aliasing_sim::{Frames, Seed};
 
 fn ge(s: &str) -> GilbertElliott {
     s.parse().unwrap()
@@ -216,7 +223,7 @@ fn check_unbiased_with(
 /// pattern mapped to `[0, 1]`, 0 for about a fifth of the patterns.
 fn given_pass(e: &[u32]) -> f64 {
     let h = e.iter().fold(0x9E37_79B9_7F4A_7C15u64, |h, &p| {
-        crate::stream::mix64(h ^ u64::from(p).wrapping_mul(0xBF58_476D_1CE4_E5B9))
+        aliasing_sim::__private::stream::mix64(h ^ u64::from(p).wrapping_mul(0xBF58_476D_1CE4_E5B9))
     });
     let u = (h >> 11) as f64 / (1u64 << 53) as f64;
     if u < 0.2 { 0.0 } else { (u - 0.2) / 0.8 }
@@ -226,8 +233,12 @@ fn given_pass(e: &[u32]) -> f64 {
 fn the_estimator_is_unbiased_over_every_pattern_of_a_small_frame() {
     // CRC-8 (wire order = register order), CRC-5 (3 padding bits in its
     // field byte), a dense and a sparse channel, default and given proposals
+    // (the test command meets the sparse channel with the scanned bursts
+    // below; `ALIAS_TESTS=full` with the table's bursts too)
     check_unbiased("crc8", 2, "0.01,0.5,0.05,0.2", None);
-    check_unbiased("crc8", 2, "1e-4,0.02,1e-3,0.05", None);
+    if crate::tier::full() {
+        check_unbiased("crc8", 2, "1e-4,0.02,1e-3,0.05", None);
+    }
     check_unbiased("CRC-5/USB", 2, "0.01,0.5,0.05,0.2", None);
     check_unbiased(
         "CRC-8/SMBUS",
@@ -236,10 +247,13 @@ fn the_estimator_is_unbiased_over_every_pattern_of_a_small_frame() {
         Some("0.3,0.3,0.3,0.3"),
     );
     // wide short bursts (up to three errors in 9 bits), found by a scan
-    // over the starts and from a table
+    // over the starts and from a table (the test command: the scan on the
+    // sparse channel)
     for &scan in crate::tier::pick(&[true][..], &[true, false]) {
         check_unbiased_with("crc8", 2, "1e-4,0.02,1e-3,0.05", None, Some((9, scan)));
-        check_unbiased_with("crc8", 2, "0.01,0.5,0.05,0.2", None, Some((9, scan)));
+        if crate::tier::full() {
+            check_unbiased_with("crc8", 2, "0.01,0.5,0.05,0.2", None, Some((9, scan)));
+        }
     }
 }
 
@@ -318,6 +332,10 @@ fn run(
     (r, exact)
 }
 
+/// The estimate of a lone CRC on a burst channel lies within 4 standard
+/// errors of the exact chain's value and rejects a value 15% off (the test
+/// command on 50,000 draws a case, `ALIAS_TESTS=full` on 200,000 and two
+/// more cases).
 #[test]
 fn estimates_agree_with_the_exact_chain_and_reject_a_wrong_value() {
     let cases = [
@@ -328,6 +346,7 @@ fn estimates_agree_with_the_exact_chain_and_reject_a_wrong_value() {
         ("CRC-16/ARC", 256, "1e-5,0.05,1e-3,0.05", 200_000),
     ];
     for (stack, bytes, channel, samples) in cases.into_iter().take(crate::tier::pick(2, 4)) {
+        let samples = crate::tier::pick(50_000, samples);
         let (r, exact) = run(stack, bytes, channel, samples, 7);
         let e = &r.crc;
         let z = (e.rate - exact) / e.std_err;
@@ -350,7 +369,9 @@ fn estimates_agree_with_the_exact_chain_and_reject_a_wrong_value() {
 /// With wide short bursts found by the scan (as for 32-bit CRCs), on a
 /// sparse channel where they carry most of the mass, and one where good-state
 /// errors dominate: the estimate agrees
-/// with the exact chain, and is tight enough to reject a value 15% off.
+/// with the exact chain, and is tight enough to reject a value 15% off (the
+/// test command on 20,000 draws of the first channel, `ALIAS_TESTS=full`
+/// on 60,000 of both).
 #[test]
 fn scanned_bursts_agree_with_the_exact_chain_on_a_sparse_channel() {
     // sparse bursts, and good-state errors dominating
@@ -359,11 +380,12 @@ fn scanned_bursts_agree_with_the_exact_chain_on_a_sparse_channel() {
         let frame = Frame::new("CRC-16/ARC", 128, Payload::Random).unwrap();
         let plan = Plan::new(frame, Channel::Burst(ge(channel)), Frames(1), Seed(7));
         let exact = exact_escape(&plan, &aliasing_core::ctx::Ctx::default()).unwrap();
-        let mut work = BurstRareWork::new(&plan, 60_000, None).unwrap();
+        let samples = crate::tier::pick(20_000, 60_000);
+        let mut work = BurstRareWork::new(&plan, samples, None).unwrap();
         work.short = ShortBursts::with(&work.table, 16, 24, true);
         assert!(matches!(work.short.finder, Finder::Scan { .. }));
         let tally =
-            crate::shard::drive_all(work.items(), work.zero(), 0, |i| work.item(i)).unwrap();
+            aliasing_sim::shard::drive_all(work.items(), work.zero(), 0, |i| work.item(i)).unwrap();
         let r = work.finish(&tally);
         let e = &r.crc;
         let z = (e.rate - exact) / e.std_err;
@@ -429,10 +451,11 @@ fn draws_follow_the_proposal_law() {
 /// The joint run of `plan` with `samples` draws.
 fn run_joint(plan: &Plan, samples: u64, threads: usize) -> BurstJointResult {
     let work = BurstRareWork::joint(plan, samples, None).unwrap();
-    let t = crate::shard::drive_all(work.items(), JointBurstTally::default(), threads, |i| {
-        work.joint_item(i)
-    })
-    .unwrap();
+    let t =
+        aliasing_sim::shard::drive_all(work.items(), JointBurstTally::default(), threads, |i| {
+            work.joint_item(i)
+        })
+        .unwrap();
     work.finish_joint(&t)
 }
 
@@ -534,7 +557,7 @@ fn fourier_joint(table: &[u64], g: &GilbertElliott) -> f64 {
 /// estimator: within 4 standard errors, tight enough to reject a value 40%
 /// off. The CRC part of the same draws is the lone CRC's digit for digit,
 /// and the same on 1 and 2 threads (the test command checks both on a run
-/// of 50,000 draws, four chunks, the last one partial; `ALIAS_TESTS=full`
+/// of 20,000 draws, two chunks, the last one partial; `ALIAS_TESTS=full`
 /// on the 200,000 draws of the estimate).
 #[test]
 fn joint_estimate_agrees_with_the_exact_joint_of_a_tiny_stack() {
@@ -607,7 +630,7 @@ fn joint_estimate_agrees_with_the_exact_joint_of_a_tiny_stack() {
         Frames(1),
         Seed(5),
     );
-    let draws = crate::tier::pick(50_000, 200_000);
+    let draws = crate::tier::pick(20_000, 200_000);
     let fewer;
     let base = if draws == 200_000 {
         &res

@@ -2,10 +2,15 @@
 //! enumerated, the real TCP checksum recomputed), the uniform closed forms
 //! against residue histograms, the file reader against the in-memory one.
 
-use super::*;
+use aliasing_core::bsc;
 use aliasing_core::checksum::ones_complement_sum;
+use aliasing_core::internet;
+use aliasing_core::progress::Silent;
+use aliasing_sim::__private::corruption::*;
+use aliasing_sim::corruption::*;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
+use std::path::Path;
 
 /// A TCP segment around `data`: a 20-byte header (checksum field at 16,
 /// filled in) after an IPv4 pseudo-header; `passes` recomputes the check
@@ -440,7 +445,7 @@ fn file_equals_memory_for_any_chunk_and_thread_count() {
     let want = given(&d, 64, &models()).unwrap();
     for chunk in [1, 64, 3 * 64, 1000, 1 << 20] {
         for threads in [1, 2, 3] {
-            let got = crate::shard::pool(threads)
+            let got = aliasing_sim::shard::pool(threads)
                 .unwrap()
                 .install(|| file_chunked(&path, 64, &models(), &Silent, chunk))
                 .unwrap();
@@ -706,7 +711,7 @@ fn bits_over_text_match_real_segments() {
         }
     }
     // the threshold makes the flip probability threshold / 2^32, not p
-    let (lo, hi) = crate::interval::clopper_pearson(passes, frames, 1.0 - 1e-6);
+    let (lo, hi) = aliasing_sim::interval::clopper_pearson(passes, frames, 1.0 - 1e-6);
     let q = threshold as f64 / 2f64.powi(32);
     let exact_q = segment(&Model::Bits { p: q }, &data, &data)
         .unwrap()

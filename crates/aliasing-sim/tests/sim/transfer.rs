@@ -1,5 +1,13 @@
-use super::*;
-use aliasing_core::ctx::Ctx;
+//! The tests of `aliasing_sim::transfer` (its unit tests, moved here so
+//! that the library compiles once in the test build).
+
+use aliasing_core::Error;
+use aliasing_core::bsc;
+use aliasing_core::ctx::{Ctx, Job};
+use aliasing_core::document::{Bracketed, JointEstimate};
+use aliasing_sim::corruption::{self};
+use aliasing_sim::joint::{self};
+use aliasing_sim::transfer::*;
 
 /// A small stack the debug build computes in a moment (a CRC-16, so the
 /// dual code has 65,536 words).
@@ -429,13 +437,15 @@ fn corruption_entries_and_total() {
 /// channel) and the end-to-end CRC, as the binary symmetric channel does.
 #[test]
 fn the_burst_channel_keeps_corruption_and_digest() {
-    use crate::corruption::{Model, uniform};
+    use aliasing_sim::corruption::{Model, uniform};
     let mut p = TransferParams::new("ipv4-tcp+CRC-16/ARC", 1_000_000, vec![68], vec![], vec![1]);
-    p.samples = 20_000;
+    // the corruption and digest entries do not depend on the draws: the
+    // test command takes fewer
+    p.samples = crate::tier::pick(2_000, 20_000);
     p.seed = 3;
     p.corruption = vec!["word:1e-3".parse().unwrap()];
     let ge: aliasing_core::channel::GilbertElliott = "1e-6,0.5,1e-4,0.1".parse().unwrap();
-    let doc = burst::report(&p, ge).unwrap();
+    let doc = aliasing_sim::transfer::burst::report(&p, ge).unwrap();
     let pt = &doc.points[0];
     let e = &pt.corruption[0];
     assert_eq!(e.p_miss, uniform(&Model::Word, 28).unwrap().p_miss);
@@ -444,7 +454,7 @@ fn the_burst_channel_keeps_corruption_and_digest() {
     assert_eq!(total.high, pt.escapes.high + e.escapes);
     assert!(doc.digest.is_none());
     p.digest = Some("crc32c".into());
-    let d = burst::report(&p, ge).unwrap();
+    let d = aliasing_sim::transfer::burst::report(&p, ge).unwrap();
     assert_eq!(d.digest.as_deref(), Some("CRC-32/ISCSI"));
     assert_eq!(d.points[0].corruption[0].p_miss, 0.0);
     assert!(
@@ -455,3 +465,6 @@ fn the_burst_channel_keeps_corruption_and_digest() {
     // the link part is the same with and without the digest
     assert_eq!(d.points[0].escapes, pt.escapes);
 }
+
+mod burst;
+mod cost;

@@ -6,11 +6,11 @@
 //! its oracle in both tiers: only the list of cases changes.
 
 /// Whether `ALIAS_TESTS=full` asks for every case.
-pub(crate) fn full() -> bool {
+pub fn full() -> bool {
     std::env::var("ALIAS_TESTS").is_ok_and(|v| v == "full")
 }
 
 /// `fast` in the test command, `full` under `ALIAS_TESTS=full`.
-pub(crate) fn pick<T>(fast: T, full: T) -> T {
+pub fn pick<T>(fast: T, full: T) -> T {
     if self::full() { full } else { fast }
 }
