@@ -274,12 +274,15 @@ pub(super) fn slices5(n: usize) -> u64 {
     (pairs / (1 << 22)).max(1).next_power_of_two() as u64
 }
 
-/// `v` sorted by its first field (equal keys in any order): least
-/// significant digit first, 8 bits a pass, over the bytes where the keys
-/// differ (a slice's keys share their slice bits), each pass a stable
-/// counting sort; a short `v` by comparisons.
+/// Shortest list that [`sort_by_key_radix`] sorts by digits.
+const RADIX_MIN: usize = 1024;
+
+/// `v` sorted by its first field: least significant digit first, 8 bits a
+/// pass, over the bytes where the keys differ (a slice's keys share their
+/// slice bits), each pass a stable counting sort (equal keys keep their
+/// order); a `v` shorter than [`RADIX_MIN`] by an unstable comparison sort.
 pub(super) fn sort_by_key_radix(v: &mut Vec<(u64, u32, u32)>) {
-    if v.len() < 1024 {
+    if v.len() < RADIX_MIN {
         v.sort_unstable_by_key(|e| e.0);
         return;
     }
@@ -316,30 +319,48 @@ pub(super) fn sort_by_key_radix(v: &mut Vec<(u64, u32, u32)>) {
 /// The pairs of a slice are gathered without scanning the others: with
 /// `h(y) = (s_y >> 1) & (slices - 1)`, the key of `(x, y)` is in the slice
 /// iff `h(y) = slice ^ h(x)`, so the positions are grouped by `h` (in
-/// increasing order within a group) and each `x` meets only its group's
-/// `y > x` (about `n^2 / (2 slices)` pairs a slice instead of `n^2 / 2`).
+/// increasing order within a group) and the positions of group `a` meet
+/// only those of group `a ^ slice` (about `n^2 / (2 slices)` pairs a slice
+/// instead of `n^2 / 2`).
 pub(super) fn shapes5_slice(syn: &[u64], slice: u64, slices: u64) -> Vec<Vec<u32>> {
     shapes5_slice_in(syn, slice, slices, SUB_SLICE_PAIRS, FILTER_BITS)
 }
 
 /// Buckets (a power of 2: `2^FILTER_BITS`) of the presence filter of the
-/// weight-5 join: two bitmaps of 256 KiB, about 16 buckets a pair of a
-/// sub-slice.
+/// weight-5 join: a chunk of a sub-slice holds about `2^FILTER_BITS / 16`
+/// pairs (16 buckets a pair or more; at this size a chunk is a whole
+/// sub-slice), and its two bitmaps take `2^FILTER_BITS / 8` bytes each
+/// (256 KiB).
 pub(super) const FILTER_BITS: u32 = 21;
 
-/// About how many pairs a sub-slice of the weight-5 join holds.
+/// About how many pairs a sub-slice of the weight-5 join holds: the shapes
+/// of a part come sub-slice after sub-slice, so this fixes their order.
 pub(super) const SUB_SLICE_PAIRS: u64 = 1 << 17;
 
 /// [`shapes5_slice`] with sub-slices of about `sub_pairs` pairs (the tests
-/// take other sizes: the shapes do not depend on it).
+/// take other sizes: the shapes do not depend on it, their order does).
 ///
-/// With `filter_bits > 0` a sub-slice's pairs are made twice: first only
-/// counted (once, twice or more) in `2^filter_bits` buckets of `k >> 1`,
-/// then gathered only where their bucket holds two or more, since a pair
-/// alone in its bucket has no pair of key `k` or `k ^ 1` to join (a
-/// superset of the pairs that join, so the same shapes; about 1 in 16 of
-/// the pairs is sorted instead of all). `filter_bits = 0` gathers every
-/// pair (the tests' oracle).
+/// Within a sub-slice the shapes come by key, then as [`join5`] lists
+/// them.
+///
+/// With `filter_bits > 0` each sub-slice is cut into chunks of about
+/// `2^filter_bits / 16` pairs by the key bits above the sub-slice's (so
+/// that a chunk's pairs, records and bitmaps stay in the cache), and each
+/// chunk's pairs are made once: the positions of group `a` with those of
+/// group `a ^ target`, stored and counted (once, twice or more) in
+/// `2^filter_bits` buckets of `k >> 1`; only the stored pairs whose bucket
+/// holds two or more are kept, since a pair alone in its bucket has no pair
+/// of key `k` or `k ^ 1` to join (a superset of the pairs that join, so the
+/// same shapes; a few percent of the pairs are sorted instead of all). The
+/// kept pairs of a sub-slice are put in the order in which the pairs made
+/// `x` by `x` would have been kept, and sorted by key as those would have
+/// been ([`sort_by_key_radix`]), so that with one chunk a sub-slice (as at
+/// [`FILTER_BITS`]) the shapes come in the order of the two-pass filter
+/// that made the pairs `x` by `x` twice, first to count them, then to
+/// keep them.
+///
+/// `filter_bits = 0` forms every pair of a sub-slice from each `x` in
+/// increasing order and sorts them all by key (the tests' oracle).
 pub(super) fn shapes5_slice_in(
     syn: &[u64],
     slice: u64,
@@ -348,21 +369,30 @@ pub(super) fn shapes5_slice_in(
     filter_bits: u32,
 ) -> Vec<Vec<u32>> {
     let n = syn.len();
-    // the slice is joined in sub-slices of about 2^17 pairs (2 MiB, so
-    // that the radix passes stay in the cache), cut by the key bits above
-    // the slice's: sub-slice `s` holds the keys with
+    // the slice is joined in sub-slices of about `sub_pairs` pairs, cut by
+    // the key bits above the slice's: sub-slice `s` holds the keys with
     // `(k >> 1) & (total - 1) = slice + s slices`; k and k ^ 1 share one
     let pairs = (n * n.saturating_sub(1) / 2) as u64 / slices;
     let subs = (pairs / sub_pairs).max(1).next_power_of_two();
     let total = slices * subs;
-    let h = |y: usize| ((syn[y] >> 1) & (total - 1)) as usize;
+    // chunks of a sub-slice (1 for the oracle): chunk `c` of sub-slice
+    // `s` holds the keys with `(k >> 1) & (fine - 1) = slice + s slices +
+    // c total`
+    let chunks = if filter_bits == 0 {
+        1
+    } else {
+        let chunk_pairs = ((1u64 << filter_bits) / 16).max(1);
+        (pairs / subs / chunk_pairs).max(1).next_power_of_two()
+    };
+    let fine = total * chunks;
+    let h = |y: usize| ((syn[y] >> 1) & (fine - 1)) as usize;
     // counting sort of the positions 1..n by h: group g is
     // by_h[start[g]..start[g + 1]], increasing
-    let mut start = vec![0usize; total as usize + 1];
+    let mut start = vec![0usize; fine as usize + 1];
     for y in 1..n {
         start[h(y) + 1] += 1;
     }
-    for g in 0..total as usize {
+    for g in 0..fine as usize {
         start[g + 1] += start[g];
     }
     let mut fill = start.clone();
@@ -373,60 +403,153 @@ pub(super) fn shapes5_slice_in(
     }
     let mut found = Vec::new();
     let mut v: Vec<(u64, u32, u32)> = Vec::new();
-    // the pairs (x, y) of sub-slice `target`, to `f` with their key
-    let pairs_of = |target: usize, f: &mut dyn FnMut(u64, u32, u32)| {
-        for x in 1..n {
-            let sx = syn[x];
-            let g = target ^ h(x);
-            let group = &by_h[start[g]..start[g + 1]];
-            let from = group.partition_point(|&y| y as usize <= x);
-            for &y in &group[from..] {
-                f(sx ^ syn[y as usize], x as u32, y);
+    if filter_bits == 0 {
+        // the pairs (x, y) of sub-slice `target`, with their key, in the
+        // order x, then y
+        for sub in 0..subs {
+            let target = (slice + sub * slices) as usize;
+            v.clear();
+            for x in 1..n {
+                let sx = syn[x];
+                let g = target ^ h(x);
+                let group = &by_h[start[g]..start[g + 1]];
+                let from = group.partition_point(|&y| y as usize <= x);
+                for &y in &group[from..] {
+                    v.push((sx ^ syn[y as usize], x as u32, y));
+                }
             }
+            // stable: equal keys stay in the order x, then y
+            sort_by_key_radix(&mut v);
+            join5(&v, &mut found);
         }
-    };
-    let words = if filter_bits > 0 {
-        1usize << filter_bits.saturating_sub(6)
-    } else {
-        0
-    };
+        return found;
+    }
+    // the syndromes in the order of `by_h`, so that a group's are contiguous
+    let syn_h: Vec<u64> = by_h.iter().map(|&y| syn[y as usize]).collect();
+    let words = 1usize << filter_bits.saturating_sub(6);
     let (mut once, mut twice) = (vec![0u64; words], vec![0u64; words]);
-    let bucket = |k: u64| {
-        let b = (k >> 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - filter_bits.max(6));
+    let shift = 64 - filter_bits.max(6);
+    let bucket = move |k: u64| {
+        let b = (k >> 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift;
         (b as usize >> 6, 1u64 << (b & 63))
     };
+    let group = |g: usize| {
+        (
+            &by_h[start[g]..start[g + 1]],
+            &syn_h[start[g]..start[g + 1]],
+        )
+    };
+    let mut all: Vec<(u64, u32, u32)> = Vec::new();
     for sub in 0..subs {
-        let target = (slice + sub * slices) as usize;
         v.clear();
-        if filter_bits == 0 {
-            pairs_of(target, &mut |k, x, y| v.push((k, x, y)));
-        } else {
+        for chunk in 0..chunks {
+            let target = (slice + sub * slices + chunk * total) as usize;
+            // every pair of the chunk, once: group `a` with group
+            // `a ^ target` (a <= a ^ target; within one group when the
+            // target is 0)
+            let size = |a: usize| start[a + 1] - start[a];
+            let count: usize = (0..fine as usize)
+                .filter(|&a| a <= a ^ target)
+                .map(|a| {
+                    let b = a ^ target;
+                    if a == b {
+                        size(a) * size(a).saturating_sub(1) / 2
+                    } else {
+                        size(a) * size(b)
+                    }
+                })
+                .sum();
+            if all.len() < count {
+                all.resize(count, (0, 0, 0));
+            }
             once.fill(0);
             twice.fill(0);
-            pairs_of(target, &mut |k, _, _| {
-                let (i, m) = bucket(k);
-                twice[i] |= once[i] & m;
-                once[i] |= m;
-            });
-            pairs_of(target, &mut |k, x, y| {
-                let (i, m) = bucket(k);
-                if twice[i] & m != 0 {
-                    v.push((k, x, y));
+            let mut at = 0;
+            for a in 0..fine as usize {
+                let b = a ^ target;
+                if b < a {
+                    continue;
                 }
-            });
+                at += chunk_pairs(
+                    group(a),
+                    group(b),
+                    a == b,
+                    &mut all[at..],
+                    &mut once,
+                    &mut twice,
+                    &bucket,
+                );
+            }
+            debug_assert_eq!(at, count);
+            for e in &all[..count] {
+                let (i, m) = bucket(e.0);
+                if twice[i] & m != 0 {
+                    v.push(*e);
+                }
+            }
         }
-        join5(&mut v, &mut found);
+        // by key, as the pairs made x by x and sorted by key would be:
+        // a short list by the same comparison sort from the same order,
+        // a long one (a stable radix sort) with the runs of one key by x
+        // (with the key, x fixes y)
+        if v.len() < RADIX_MIN {
+            v.sort_unstable_by_key(|e| (e.1, e.2));
+            sort_by_key_radix(&mut v);
+        } else {
+            sort_by_key_radix(&mut v);
+            let mut i = 0;
+            while i < v.len() {
+                let k = v[i].0;
+                let j = i + v[i..].iter().take_while(|e| e.0 == k).count();
+                if j - i > 1 {
+                    v[i..j].sort_unstable_by_key(|e| e.1);
+                }
+                i = j;
+            }
+        }
+        join5(&v, &mut found);
     }
     found
 }
 
+/// The pairs of the positions `pa` (syndromes `sa`) with those of `pb`
+/// (`sb`), or within `pa` if `same`, written to the front of `out` as
+/// `(key, x, y)`, `x < y`, and counted in the presence filter `once` /
+/// `twice` by `bucket(key)`; returns how many. A function of its own so
+/// that the loop keeps its state in registers.
+#[inline(never)]
+fn chunk_pairs(
+    (pa, sa): (&[u32], &[u64]),
+    (pb, sb): (&[u32], &[u64]),
+    same: bool,
+    out: &mut [(u64, u32, u32)],
+    once: &mut [u64],
+    twice: &mut [u64],
+    bucket: &impl Fn(u64) -> (usize, u64),
+) -> usize {
+    let mut at = 0;
+    for (i, (&x, &sx)) in pa.iter().zip(sa).enumerate() {
+        let from = if same { i + 1 } else { 0 };
+        let ys = &pb[from..];
+        let sys = &sb[from..];
+        let dst = &mut out[at..at + ys.len()];
+        for ((&y, &sy), d) in ys.iter().zip(sys).zip(dst.iter_mut()) {
+            let k = sx ^ sy;
+            let (w, m) = bucket(k);
+            twice[w] |= once[w] & m;
+            once[w] |= m;
+            *d = (k, x.min(y), x.max(y));
+        }
+        at += ys.len();
+    }
+    at
+}
+
 /// The weight-5 shapes of the pairs `v` (keys `s_x ^ s_y`, a slice's or a
-/// sub-slice's, holding `k ^ 1` with every `k`): sorted by key, each left
+/// sub-slice's, holding `k ^ 1` with every `k`; sorted by key): each left
 /// pair `(a, b)` of key `k` with each right pair `(c, L)` of key `k ^ 1`
-/// and `b < c`, pushed onto `found`.
-pub(super) fn join5(v: &mut Vec<(u64, u32, u32)>, found: &mut Vec<Vec<u32>>) {
-    // by key only: the join takes every pair of a run, in any order
-    sort_by_key_radix(v);
+/// and `b < c`, pushed onto `found` in the order of `v`.
+pub(super) fn join5(v: &[(u64, u32, u32)], found: &mut Vec<Vec<u32>>) {
     // keys k and k ^ 1 differ in the lowest bit only: sorted, their runs
     // are neighbours (the even key first), found by a linear scan
     let run_end = |i: usize| {

@@ -165,6 +165,77 @@ fn weight4_shapes_by_zech_logarithms_are_the_probes_shapes() {
     }
 }
 
+/// The weight-5 join of one slice as [`shapes5_slice_in`] made it with
+/// `filter_bits > 0` before it made each pair once: the pairs of a
+/// sub-slice made `x` by `x` (each `x` with its group's `y > x`) twice,
+/// first counted in the presence filter, then kept where their bucket
+/// holds two or more, sorted by key ([`sort_by_key_radix`]) and joined.
+fn two_pass_slice(
+    syn: &[u64],
+    slice: u64,
+    slices: u64,
+    sub_pairs: u64,
+    filter_bits: u32,
+) -> Vec<Vec<u32>> {
+    let n = syn.len();
+    let pairs = (n * n.saturating_sub(1) / 2) as u64 / slices;
+    let subs = (pairs / sub_pairs).max(1).next_power_of_two();
+    let total = slices * subs;
+    let h = |y: usize| ((syn[y] >> 1) & (total - 1)) as usize;
+    let mut start = vec![0usize; total as usize + 1];
+    for y in 1..n {
+        start[h(y) + 1] += 1;
+    }
+    for g in 0..total as usize {
+        start[g + 1] += start[g];
+    }
+    let mut fill = start.clone();
+    let mut by_h = vec![0u32; n.saturating_sub(1)];
+    for y in 1..n {
+        by_h[fill[h(y)]] = y as u32;
+        fill[h(y)] += 1;
+    }
+    let mut found = Vec::new();
+    let mut v: Vec<(u64, u32, u32)> = Vec::new();
+    let pairs_of = |target: usize, f: &mut dyn FnMut(u64, u32, u32)| {
+        for x in 1..n {
+            let sx = syn[x];
+            let g = target ^ h(x);
+            let group = &by_h[start[g]..start[g + 1]];
+            let from = group.partition_point(|&y| y as usize <= x);
+            for &y in &group[from..] {
+                f(sx ^ syn[y as usize], x as u32, y);
+            }
+        }
+    };
+    let words = 1usize << filter_bits.saturating_sub(6);
+    let (mut once, mut twice) = (vec![0u64; words], vec![0u64; words]);
+    let bucket = |k: u64| {
+        let b = (k >> 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - filter_bits.max(6));
+        (b as usize >> 6, 1u64 << (b & 63))
+    };
+    for sub in 0..subs {
+        let target = (slice + sub * slices) as usize;
+        v.clear();
+        once.fill(0);
+        twice.fill(0);
+        pairs_of(target, &mut |k, _, _| {
+            let (i, m) = bucket(k);
+            twice[i] |= once[i] & m;
+            once[i] |= m;
+        });
+        pairs_of(target, &mut |k, x, y| {
+            let (i, m) = bucket(k);
+            if twice[i] & m != 0 {
+                v.push((k, x, y));
+            }
+        });
+        sort_by_key_radix(&mut v);
+        join5(&v, &mut found);
+    }
+    found
+}
+
 #[test]
 fn weight5_slices_cover_the_pairs_once() {
     // the join cut into 1 to 32 slices (the grouping by slice bits):
@@ -190,18 +261,74 @@ fn weight5_slices_cover_the_pairs_once() {
             for sub_pairs in [SUB_SLICE_PAIRS, 1, 16, 300] {
                 // without the presence filter, with a tiny one (most
                 // buckets shared) and with the one the searches use
+                // (6 and 8 also cut each sub-slice into chunks of 4 and
+                // 16 pairs); each slice's shapes in the order of the
+                // two-pass filter where a sub-slice is one chunk
                 for filter in [0, 6, 8, FILTER_BITS] {
-                    let mut got: Vec<Vec<u32>> = (0..slices)
-                        .flat_map(|i| shapes5_slice_in(&syn, i, slices, sub_pairs, filter))
+                    let per: Vec<Vec<Vec<u32>>> = (0..slices)
+                        .map(|i| shapes5_slice_in(&syn, i, slices, sub_pairs, filter))
                         .collect();
+                    if filter == FILTER_BITS {
+                        let two: Vec<Vec<Vec<u32>>> = (0..slices)
+                            .map(|i| two_pass_slice(&syn, i, slices, sub_pairs, filter))
+                            .collect();
+                        assert_eq!(per, two, "{spec}, {slices} slices, {sub_pairs}");
+                    }
+                    let mut got: Vec<Vec<u32>> = per.into_iter().flatten().collect();
                     got.sort_unstable();
                     assert_eq!(got, want, "{spec}, {slices} slices, {sub_pairs}, {filter}");
                 }
             }
         }
     }
-    // CRC-32 at 3000 and 5000 bits: the sub-slices of 2^17 pairs and the
-    // presence filter against neither
+    // the shortest lengths (no pair, one pair, the first shapes of 0x11D
+    // and 0x1F): the search as the oracle and as brute force, in order
+    for spec in ["0x11D", "0x1F", "0x107"] {
+        let g: Generator = spec.parse().unwrap();
+        for n in 2..=16usize {
+            let syn = syndromes(&g, n);
+            let mut want = Vec::new();
+            for a in 1..n {
+                for b in a + 1..n {
+                    for c in b + 1..n {
+                        for l in c + 1..n {
+                            if 1 ^ syn[a] ^ syn[b] ^ syn[c] ^ syn[l] == 0 {
+                                want.push(vec![0, a as u32, b as u32, c as u32, l as u32]);
+                            }
+                        }
+                    }
+                }
+            }
+            for (slices, sub_pairs) in [(slices5(n), SUB_SLICE_PAIRS), (1, 1), (2, 3)] {
+                for filter in [6, 8, FILTER_BITS] {
+                    let per: Vec<Vec<Vec<u32>>> = (0..slices)
+                        .map(|i| shapes5_slice_in(&syn, i, slices, sub_pairs, filter))
+                        .collect();
+                    let two: Vec<Vec<Vec<u32>>> = (0..slices)
+                        .map(|i| two_pass_slice(&syn, i, slices, sub_pairs, filter))
+                        .collect();
+                    if filter == FILTER_BITS {
+                        assert_eq!(per, two, "{spec}, n = {n}, {slices}, {sub_pairs}");
+                    }
+                    let mut two: Vec<Vec<u32>> = two.into_iter().flatten().collect();
+                    two.sort_unstable();
+                    assert_eq!(
+                        two, want,
+                        "{spec}, n = {n}, {slices}, {sub_pairs}, {filter}"
+                    );
+                    let mut got: Vec<Vec<u32>> = per.into_iter().flatten().collect();
+                    got.sort_unstable();
+                    assert_eq!(
+                        got, want,
+                        "{spec}, n = {n}, {slices}, {sub_pairs}, {filter}"
+                    );
+                }
+            }
+        }
+    }
+    // CRC-32 at 3000 and 5000 bits: the search against the two-pass
+    // filter, in order (the parts' shapes and their order as before), and
+    // against neither the sub-slices nor the filter, as sets
     for bits in [3000, 5000] {
         let g: Generator = "0x104C11DB7".parse().unwrap();
         let syn = syndromes(&g, bits);
@@ -209,6 +336,11 @@ fn weight5_slices_cover_the_pairs_once() {
         let (mut total, mut one) = (0, 0);
         for i in 0..slices {
             let mut a = shapes5_slice(&syn, i, slices);
+            assert_eq!(
+                a,
+                two_pass_slice(&syn, i, slices, SUB_SLICE_PAIRS, FILTER_BITS),
+                "{bits}: slice {i}"
+            );
             let mut b = shapes5_slice_in(&syn, i, slices, u64::MAX, 0);
             a.sort_unstable();
             b.sort_unstable();
