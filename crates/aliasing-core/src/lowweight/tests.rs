@@ -186,11 +186,18 @@ fn weight5_slices_cover_the_pairs_once() {
             }
         }
         assert!(!want.is_empty() || spec == "0x104C11DB7", "{spec}");
-        for slices in [1u64, 2, 4, 8, 32] {
-            for sub_pairs in [SUB_SLICE_PAIRS, 1, 16, 300] {
+        // (the test command: 1, 4 and 32 slices; sub-slices of the
+        // default size, 1 and 300 pairs; filters of 0, 6 and the default
+        // bits)
+        use crate::tier::pick;
+        for &slices in pick(&[1u64, 4, 32][..], &[1, 2, 4, 8, 32]) {
+            for &sub_pairs in pick(
+                &[SUB_SLICE_PAIRS, 1, 300][..],
+                &[SUB_SLICE_PAIRS, 1, 16, 300],
+            ) {
                 // without the presence filter, with a tiny one (most
                 // buckets shared) and with the one the searches use
-                for filter in [0, 6, 8, FILTER_BITS] {
+                for &filter in pick(&[0, 6, FILTER_BITS][..], &[0, 6, 8, FILTER_BITS]) {
                     let mut got: Vec<Vec<u32>> = (0..slices)
                         .flat_map(|i| shapes5_slice_in(&syn, i, slices, sub_pairs, filter))
                         .collect();
@@ -200,9 +207,9 @@ fn weight5_slices_cover_the_pairs_once() {
             }
         }
     }
-    // CRC-32 at 3000 and 5000 bits: the sub-slices of 2^17 pairs and the
-    // presence filter against neither
-    for bits in [3000, 5000] {
+    // CRC-32 at 3000 and 5000 bits (3000 in the test command): the
+    // sub-slices of 2^17 pairs and the presence filter against neither
+    for &bits in crate::tier::pick(&[3000][..], &[3000, 5000]) {
         let g: Generator = "0x104C11DB7".parse().unwrap();
         let syn = syndromes(&g, bits);
         let slices = slices5(bits);
