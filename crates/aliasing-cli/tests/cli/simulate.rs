@@ -576,10 +576,19 @@ fn up_front_checks_refuse_before_any_work() {
         &alias(&["simulate", "--rare", "--samples", "1e16"]),
         "at most 1e15",
     );
-    // the rare-event sampler at BER 0.5: hundreds of strata, one sample or more each
+    // the rare-event sampler at BER 0.5: hundreds of strata, one sample or
+    // more each (the exact value: CRC-16/ARC's in the test command, the
+    // default stack's CRC-32, a 1.6 s dual code, in the full tier)
+    let stack = if crate::util::full_tier() {
+        "ethernet"
+    } else {
+        "CRC-16/ARC"
+    };
     let v = json(&alias(&[
         "simulate",
         "--rare",
+        "--stack",
+        stack,
         "--ber",
         "0.5",
         "--samples",
