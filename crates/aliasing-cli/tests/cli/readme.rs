@@ -53,6 +53,13 @@ const GUIDE_FULL_TIER: &[&str] = &[
     // 28 s: four corruption models' link tallies over 1 TB (transfer:
     // transfer.md's ipv4-tcp+CRC-16/ARC blocks)
     "transfer --size 1TB --mtu 1500 --ber 1e-10 --corruption splice:48:9.0909e-4 --corruption splice:48:3.125e-5 --corruption word:9.0909e-4 --corruption word:3.125e-5",
+    // 2.1 s each: a Gilbert-Elliott curve at three lengths (curve: the
+    // README's block), a user stack's bracket with 10,000 samples (stack:
+    // stack.md's ipv4-tcp+CRC-16/ARC block), a bursty transfer's rare-event
+    // draws (transfer: transfer.md's --ber block)
+    "curve --crc CRC-16/IBM-3740 --burst 1e-7,0.3,1e-4,0.05 --bytes 64,594,1518",
+    "stack --stack internet+CRC-8/SAE-J1850 --bytes 21 --ber 0.01",
+    "transfer --stack ipv4-tcp+CRC-16/ARC --size 10TB --mtu 200 --burst 1e-6,0.5,1e-4,0.1 --hops 1,3 --samples 2e4 --seed 3",
 ];
 
 fn cases(readme: &str) -> Vec<Case> {

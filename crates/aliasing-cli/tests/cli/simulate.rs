@@ -105,11 +105,18 @@ fn merged_shards_equal_the_single_run() {
 #[test]
 fn killed_and_resumed_run_equals_the_uninterrupted_one() {
     let d = tempfile::tempdir().unwrap();
-    // The dense engine on 1518-byte frames: a run of a second or two.
+    // The dense engine on 1518-byte frames: a run of half a second (5e5
+    // frames; 1.5e6 in the full tier), killed at its first checkpoint
+    // (after 0.05 s)
+    let frames = if crate::util::full_tier() {
+        "1.5e6"
+    } else {
+        "5e5"
+    };
     let base = [
         "simulate",
         "--frames",
-        "1.5e6",
+        frames,
         "--bytes",
         "1518",
         "--stack",
@@ -576,10 +583,19 @@ fn up_front_checks_refuse_before_any_work() {
         &alias(&["simulate", "--rare", "--samples", "1e16"]),
         "at most 1e15",
     );
-    // the rare-event sampler at BER 0.5: hundreds of strata, one sample or more each
+    // the rare-event sampler at BER 0.5: hundreds of strata, one sample or
+    // more each (the exact value: CRC-16/ARC's in the test command, the
+    // default stack's CRC-32, a 1.6 s dual code, in the full tier)
+    let stack = if crate::util::full_tier() {
+        "ethernet"
+    } else {
+        "CRC-16/ARC"
+    };
     let v = json(&alias(&[
         "simulate",
         "--rare",
+        "--stack",
+        stack,
         "--ber",
         "0.5",
         "--samples",

@@ -185,9 +185,10 @@ fn json(args: &[&str]) -> serde_json::Value {
 /// A stack a user describes: `alias stack` and plain Monte Carlo by
 /// `alias simulate` read the same layout and agree. Random data, its
 /// Internet checksum and CRC-8/SAE-J1850 in 21 bytes at BER 0.01, where
-/// joint escapes are countable (about 60 in 2e7 frames) and the enumerated
-/// weights do not dominate: the bracket alone is reported (no estimate) and
-/// the simulator's 95% interval meets it. At BER 0.5 the exact value (the
+/// joint escapes are countable (about 60 in 2e7 frames, the full tier; 14
+/// in the test command's 5e6) and the enumerated weights do not dominate:
+/// the bracket alone is reported (no estimate) and the simulator's 95%
+/// interval meets it. At BER 0.5 the exact value (the
 /// words that pass, counted) is `2^-8 (1/65535)` to 9 digits; at BER 0 every
 /// value is 0 at once.
 #[test]
@@ -234,8 +235,13 @@ fn a_user_stack_agrees_with_the_simulator() {
         (half["low"].as_f64(), half["high"].as_f64()),
         (Some(e), Some(e))
     );
+    let (frames, least) = if crate::util::full_tier() {
+        ("2e7", 30)
+    } else {
+        ("5e6", 10)
+    };
     let s = json(&[
-        "simulate", "--stack", stack, "--bytes", "21", "--ber", "0.01", "--frames", "2e7",
+        "simulate", "--stack", stack, "--bytes", "21", "--ber", "0.01", "--frames", frames,
         "--seed", "1", "--format", "json",
     ]);
     assert_eq!(s["params"]["stack"], stack);
@@ -245,7 +251,7 @@ fn a_user_stack_agrees_with_the_simulator() {
         st["ci_low"].as_f64().unwrap(),
         st["ci_high"].as_f64().unwrap(),
     );
-    assert!(escapes >= 30, "{st}");
+    assert!(escapes >= least, "{st}");
     assert!(ci_low <= high && low <= ci_high, "{st} vs {j}");
 }
 

@@ -502,6 +502,12 @@ fn corruption_over_uniform_data() {
 #[test]
 fn burst_is_the_joint_rare_burst_estimate() {
     let ge = "1e-6,0.5,1e-4,0.1";
+    // 5e3 draws in the test command, 2e4 in the full tier
+    let samples = if crate::util::full_tier() {
+        "2e4"
+    } else {
+        "5e3"
+    };
     let t = json(&[
         "transfer",
         "--stack",
@@ -515,7 +521,7 @@ fn burst_is_the_joint_rare_burst_estimate() {
         "--hops",
         "1,2",
         "--samples",
-        "2e4",
+        samples,
         "--seed",
         "3",
         "--format",
@@ -531,7 +537,7 @@ fn burst_is_the_joint_rare_burst_estimate() {
         "--burst",
         ge,
         "--samples",
-        "2e4",
+        samples,
         "--seed",
         "3",
         "--format",

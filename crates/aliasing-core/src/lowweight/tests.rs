@@ -257,14 +257,21 @@ fn weight5_slices_cover_the_pairs_once() {
             }
         }
         assert!(!want.is_empty() || spec == "0x104C11DB7", "{spec}");
-        for slices in [1u64, 2, 4, 8, 32] {
-            for sub_pairs in [SUB_SLICE_PAIRS, 1, 16, 300] {
+        // (the test command: 1, 4 and 32 slices; sub-slices of the
+        // default size, 1 and 300 pairs; filters of 0, 6 and the default
+        // bits)
+        use crate::tier::pick;
+        for &slices in pick(&[1u64, 4, 32][..], &[1, 2, 4, 8, 32]) {
+            for &sub_pairs in pick(
+                &[SUB_SLICE_PAIRS, 1, 300][..],
+                &[SUB_SLICE_PAIRS, 1, 16, 300],
+            ) {
                 // without the presence filter, with a tiny one (most
                 // buckets shared) and with the one the searches use
                 // (6 and 8 also cut each sub-slice into chunks of 4 and
                 // 16 pairs); each slice's shapes in the order of the
                 // two-pass filter where a sub-slice is one chunk
-                for filter in [0, 6, 8, FILTER_BITS] {
+                for &filter in pick(&[0, 6, FILTER_BITS][..], &[0, 6, 8, FILTER_BITS]) {
                     let per: Vec<Vec<Vec<u32>>> = (0..slices)
                         .map(|i| shapes5_slice_in(&syn, i, slices, sub_pairs, filter))
                         .collect();
@@ -326,10 +333,11 @@ fn weight5_slices_cover_the_pairs_once() {
             }
         }
     }
-    // CRC-32 at 3000 and 5000 bits: the search against the two-pass
-    // filter, in order (the parts' shapes and their order as before), and
-    // against neither the sub-slices nor the filter, as sets
-    for bits in [3000, 5000] {
+    // CRC-32 at 3000 and 5000 bits (3000 in the test command): the search
+    // against the two-pass filter, in order (the parts' shapes and their
+    // order as before), and against neither the sub-slices nor the
+    // filter, as sets
+    for &bits in crate::tier::pick(&[3000][..], &[3000, 5000]) {
         let g: Generator = "0x104C11DB7".parse().unwrap();
         let syn = syndromes(&g, bits);
         let slices = slices5(bits);
@@ -420,7 +428,9 @@ fn a_length_bound_cuts_the_profile_exactly() {
         let g: Generator = spec.parse().unwrap();
         let r = g.width() as u64;
         let full = hd_profile(&g, Some(8)).unwrap();
-        for data in [1u64, 5, 20, 100, 300, 3000, 100_000] {
+        // (the test command: both ends and two bounds between)
+        let bounds = [1u64, 5, 20, 100, 300, 3000, 100_000];
+        for &data in crate::tier::pick(&[1u64, 20, 300, 100_000][..], &bounds[..]) {
             let (p, open) = hd_profile_up_to(&g, Some(8), Some(data + r), &Silent).unwrap();
             let want: Vec<&HdEntry> = full
                 .entries
@@ -592,7 +602,9 @@ fn budgeted_profiles_are_prefixes_of_the_full_ones() {
         let g: Generator = spec.parse().unwrap();
         let r = g.width() as u64;
         let full = hd_profile(&g, None).unwrap();
-        for budget in [0.0, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7] {
+        // (the test command: 0, 1e3, 1e5 and 1e7)
+        let budgets = [0.0, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7];
+        for &budget in crate::tier::pick(&[0.0, 1e3, 1e5, 1e7][..], &budgets[..]) {
             let s = hd_profile_within(&g, None, None, budget, &Silent).unwrap();
             let n = s.profile.entries.len();
             assert_eq!(s.profile.entries[..], full.entries[..n], "{spec} {budget}");
@@ -611,7 +623,8 @@ fn budgeted_profiles_are_prefixes_of_the_full_ones() {
             }
         }
     }
-    assert!(stops >= 10, "{stops}");
+    eprintln!("{stops} stopped searches");
+    assert!(stops >= crate::tier::pick(8, 10), "{stops}");
     // budget 0: what the period and the discrete logarithms settle
     let g = crate::catalogue::resolve("crc64-xz").unwrap().generator();
     let s = hd_profile_within(&g, None, None, 0.0, &Silent).unwrap();
