@@ -38,7 +38,200 @@ pub struct JointModel {
     /// no zone bit is under and no bit is a random field (their placements
     /// fail that check and flip no field). `None` without a zone or role
     /// numbers.
-    pub(super) prefix: Option<Vec<(u32, u32)>>,
+    pub(super) prefix: Option<Vec<PrefixClass>>,
+    /// Per wire position mod 16 inside the zone: `Some((check, column))`
+    /// where the bit there is a random payload bit under that one Internet
+    /// check and no other (a coin of one check), else `None` (all `None`
+    /// without a zone).
+    pub(super) zone_coins: [Option<(u8, u8)>; 16],
+}
+
+/// One class of [`JointModel::prefix`]: its first offset, its number of
+/// offsets, and the role of the bit there as the closed forms of
+/// [`CoinTable`] take it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct PrefixClass {
+    /// The class's first offset.
+    pub(super) first: u32,
+    /// Its number of offsets.
+    pub(super) times: u32,
+    /// The role of the shape's first bit at those offsets.
+    pub(super) bit: FirstBit,
+}
+
+/// The role of one wire bit as the closed forms of [`CoinTable`] take it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum FirstBit {
+    /// Under no Internet checksum.
+    Free,
+    /// A fixed bit under the one check `check`: the coins must sum to the
+    /// residue of [`CoinTable`] index `target`, minus its change.
+    Fixed {
+        /// The check.
+        check: u8,
+        /// The index of `-(change)` among [`CoinTable`]'s residues.
+        target: u8,
+    },
+    /// A bit of the random field of `check`, in `column`, under no other
+    /// check.
+    Field {
+        /// The check.
+        check: u8,
+        /// The bit's column.
+        column: u8,
+    },
+    /// Any other role ([`JointModel::pass_count`] answers).
+    Other,
+}
+
+impl FirstBit {
+    fn of(role: &BitRole) -> FirstBit {
+        let mut here = role
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| r.map(|r| (i as u8, r)));
+        match (here.next(), here.next()) {
+            (None, _) => FirstBit::Free,
+            (Some((check, (c, Dir::Up))), None) => FirstBit::Fixed {
+                check,
+                target: 17 + c,
+            },
+            (Some((check, (c, Dir::Down))), None) => FirstBit::Fixed {
+                check,
+                target: 1 + c,
+            },
+            (Some((check, (column, Dir::Field))), None) => FirstBit::Field { check, column },
+            _ => FirstBit::Other,
+        }
+    }
+}
+
+/// Residues of a coin sum that the closed forms look up: index 0 is 0,
+/// `1 + c` is `2^c` and `17 + c` is `-2^c` (mod 65535), `c < 16`; these 33
+/// residues are distinct (`65535 - 2^c` has 15 one bits).
+const TARGETS: usize = 33;
+
+/// The index of residue `v` (below 65535) among [`TARGETS`], if any.
+fn target_index(v: u32) -> Option<usize> {
+    if v == 0 {
+        Some(0)
+    } else if v.is_power_of_two() {
+        Some(1 + v.trailing_zeros() as usize)
+    } else if (MODULUS as u32 - v).is_power_of_two() {
+        Some(17 + (MODULUS as u32 - v).trailing_zeros() as usize)
+    } else {
+        None
+    }
+}
+
+/// The number of the `2^k` sign choices of coins in columns `cols` (`k`
+/// at most [`RoleCache::MAX_BITS`]) whose sum `sum_j s_j 2^(c_j)` has each
+/// residue of [`TARGETS`] modulo 65535.
+fn coin_hits(cols: &[u8]) -> [u8; TARGETS] {
+    let mut sums = [0i32; 1 << RoleCache::MAX_BITS];
+    let mut len = 1;
+    for &c in cols {
+        let v = 1i32 << c;
+        for j in 0..len {
+            sums[len + j] = sums[j] - v;
+            sums[j] += v;
+        }
+        len *= 2;
+    }
+    let mut hits = [0u8; TARGETS];
+    for &s in &sums[..len] {
+        if let Some(t) = target_index(s.rem_euclid(MODULUS as i32) as u32) {
+            hits[t] += 1;
+        }
+    }
+    hits
+}
+
+/// One shape's coin sums in the periodic zone: for each offset residue
+/// `rho` (mod 16) at which the shape's bits from the second on, placed in
+/// the zone, are all coins of one check, that check, and how many of their
+/// `2^(w-1)` sign choices sum to each residue of [`TARGETS`]. With the
+/// first bit fixed, free, a field bit or a coin of the same check, a
+/// placement then passes for the choices that sum to minus its change: the
+/// pass count of [`JointModel::pass_count`] in closed form (that check sees
+/// `change + sum`, every other check nothing).
+pub(super) struct CoinTable {
+    check: [u8; 16],
+    hits: [[u8; TARGETS]; 16],
+}
+
+impl CoinTable {
+    const NONE: u8 = u8::MAX;
+
+    /// The table of the bits `rest` (the shape's bits from the second on).
+    pub(super) fn new(zone_coins: &[Option<(u8, u8)>; 16], rest: &[u32]) -> CoinTable {
+        let mut t = CoinTable {
+            check: [Self::NONE; 16],
+            hits: [[0; TARGETS]; 16],
+        };
+        let mut cols = [0u8; RoleCache::MAX_BITS];
+        'rho: for rho in 0..16u32 {
+            let mut check = Self::NONE;
+            for (c, &s) in cols.iter_mut().zip(rest) {
+                match zone_coins[((rho + s) % 16) as usize] {
+                    Some((i, col)) if check == Self::NONE || check == i => {
+                        check = i;
+                        *c = col;
+                    }
+                    _ => continue 'rho,
+                }
+            }
+            if check == Self::NONE {
+                // no bit after the first: any check takes it
+                check = 0;
+            }
+            t.check[rho as usize] = check;
+            t.hits[rho as usize] = coin_hits(&cols[..rest.len()]);
+        }
+        t
+    }
+
+    /// The pass count and field flag of a placement at an offset of residue
+    /// `rho` whose first bit has role `bit` (the other bits in the zone),
+    /// `w` bits in all; `None` where the closed form does not apply.
+    pub(super) fn first(&self, rho: u32, bit: FirstBit, w: usize) -> Option<(u64, bool)> {
+        let (i, h) = (self.check[rho as usize], &self.hits[rho as usize]);
+        if i == Self::NONE {
+            return None;
+        }
+        // w - 1 coins
+        let shift = MAX_COINS + 1 - w;
+        let m = MODULUS as u64;
+        match bit {
+            FirstBit::Free => Some(((m * u64::from(h[0])) << shift, false)),
+            FirstBit::Fixed { check, target } if check == i => {
+                Some(((m * u64::from(h[target as usize])) << shift, false))
+            }
+            FirstBit::Field { check, column } if check == i => {
+                // the field's bit is 0 (+2^c) for 2^15 of its 65535 values,
+                // 1 (-2^c) for 2^15 - 1 (`field_count` with one column)
+                let c = column as usize;
+                let up = (1u64 << 15) * u64::from(h[17 + c]);
+                let down = ((1u64 << 15) - 1) * u64::from(h[1 + c]);
+                Some(((up + down) << shift, true))
+            }
+            _ => None,
+        }
+    }
+
+    /// The pass count of a placement wholly in the zone at an offset of
+    /// residue `rho`, its first bit a coin `first` (check, column).
+    pub(super) fn coin(&self, rho: u32, first: Option<(u8, u8)>, w: usize) -> Option<u64> {
+        let (i, h) = (self.check[rho as usize], &self.hits[rho as usize]);
+        match first {
+            Some((check, c)) if i != Self::NONE && (check == i || w == 1) => {
+                // the first coin up (+2^c) or down (-2^c)
+                let hits = u64::from(h[17 + c as usize]) + u64::from(h[1 + c as usize]);
+                Some((MODULUS as u64 * hits) << (MAX_COINS - w))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// Pass counts of patterns by their roles: [`JointModel::pass_count`] and
@@ -59,14 +252,40 @@ pub struct RoleCache {
     slots: Vec<(u32, u64, u64)>,
     stamp: u32,
     len: usize,
+    /// Per run `a..b` of the shape's bits and offset residue (see
+    /// [`RoleCache::zone_sums`]): the stamp of the shape it was made for,
+    /// and the residues of the run's coin sums.
+    sums: Vec<(u32, ZoneSums)>,
+}
+
+/// The coin sums of a run of a shape's bits placed in the periodic zone at
+/// one offset residue: the check whose coins they all are
+/// ([`ZoneSums::NONE`] if they are not all coins of one check), and the
+/// residues modulo 65535 of `sum_j s_j 2^(c_j)` over the `2^k` sign
+/// choices (`k` the run's length, at most 4 for 5 bits).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ZoneSums {
+    check: u8,
+    len: u8,
+    sums: [u16; 16],
+}
+
+impl ZoneSums {
+    const NONE: u8 = u8::MAX;
 }
 
 impl Default for RoleCache {
     fn default() -> Self {
+        let none = ZoneSums {
+            check: ZoneSums::NONE,
+            len: 0,
+            sums: [0; 16],
+        };
         RoleCache {
             slots: vec![(0, 0, 0); Self::SLOTS],
             stamp: 1,
             len: 0,
+            sums: vec![(0, none); (Self::MAX_BITS + 1) * (Self::MAX_BITS + 1) * 16],
         }
     }
 }
@@ -86,13 +305,59 @@ impl RoleCache {
     }
 
     /// Forgets every key (a new shape).
-    fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.len = 0;
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.slots.fill((0, 0, 0));
+            for e in &mut self.sums {
+                e.0 = 0;
+            }
             self.stamp = 1;
         }
+    }
+
+    /// The coin sums of the shape's bits `a..b` (`b - a` at most 4, each in
+    /// the zone when the shape sits at `o`) at the residue of `o`, made
+    /// once per shape: `None` unless they are all coins of one check.
+    pub(super) fn zone_sums(
+        &mut self,
+        zone_coins: &[Option<(u8, u8)>; 16],
+        shape: &[u32],
+        (a, b): (usize, usize),
+        o: u32,
+    ) -> Option<ZoneSums> {
+        let at = (a * (Self::MAX_BITS + 1) + b) * 16 + (o % 16) as usize;
+        let (st, z) = &mut self.sums[at];
+        if *st != self.stamp {
+            *st = self.stamp;
+            *z = ZoneSums {
+                check: ZoneSums::NONE,
+                len: 0,
+                sums: [0; 16],
+            };
+            let mut check = None;
+            let mut len = 1;
+            for &s in &shape[a..b] {
+                let Some((i, c)) = zone_coins[((s + o) % 16) as usize] else {
+                    return None;
+                };
+                if *check.get_or_insert(i) != i {
+                    return None;
+                }
+                // every residue below 65535, 2^c below it: no overflow
+                let v = 1u32 << c;
+                for j in 0..len {
+                    let r = u32::from(z.sums[j]);
+                    z.sums[len + j] = ((r + MODULUS as u32 - v) % MODULUS as u32) as u16;
+                    z.sums[j] = ((r + v) % MODULUS as u32) as u16;
+                }
+                len *= 2;
+            }
+            z.check = check.unwrap_or(0);
+            z.len = len as u8;
+        }
+        (z.check != ZoneSums::NONE).then_some(*z)
     }
 
     fn slot(key: u64) -> usize {
@@ -222,6 +487,18 @@ impl JointModel {
         let zone = periodic_zone(&roles);
         let role_id = role_ids(&roles);
         let prefix = prefix_classes(&roles, zone, role_id.as_deref());
+        let mut zone_coins = [None; 16];
+        if let Some((z0, _)) = zone {
+            for t in z0..z0 + 16 {
+                let mut here = roles[t as usize]
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, r)| r.map(|r| (i as u8, r)));
+                if let (Some((i, (c, Dir::Coin))), None) = (here.next(), here.next()) {
+                    zone_coins[(t % 16) as usize] = Some((i, c));
+                }
+            }
+        }
         let model = JointModel {
             n,
             generator: alg.generator(),
@@ -232,6 +509,7 @@ impl JointModel {
             random_words,
             role_id,
             prefix,
+            zone_coins,
         };
         model.check_wire_order(frame)?;
         Ok(model)
@@ -352,26 +630,10 @@ impl JointModel {
             Some((z0, z1)) if z1 >= span && z0 < z1 - span => (z0, z1 - span),
             _ => (0, 0),
         };
-        let mut buf = [0u32; RoleCache::MAX_BITS];
         let (mut sum, mut touching) = (0u128, 0u64);
         cache.clear();
-        // the offsets below the zone by class (see `prefix`) where the
-        // shape's other bits stay in the zone there, else one by one
-        let first = match &self.prefix {
-            Some(classes) if hi > lo && w >= 2 && shape[1] >= lo => {
-                for &(o, times) in classes {
-                    for (b, &s) in buf.iter_mut().zip(shape) {
-                        *b = s + o;
-                    }
-                    let p = self.pass_count(&buf[..w]).expect("at most 5 coins");
-                    sum += u128::from(times) * u128::from(p);
-                    touching += u64::from(times) * u64::from(self.touches_field(&buf[..w]));
-                }
-                lo
-            }
-            _ => 0,
-        };
-        for o in (first..lo).chain(hi.max(lo)..offsets) {
+        // one placement by the role classes of the cache
+        let by_roles = |cache: &mut RoleCache, o: u32| -> u64 {
             // the role numbers, sorted (insertion: at most 5), packed
             let mut r = [0u16; RoleCache::MAX_BITS];
             let mut k = 0;
@@ -390,9 +652,10 @@ impl JointModel {
             let key = r[..k]
                 .iter()
                 .fold(0u64, |acc, &id| (acc << 12) | u64::from(id));
-            let v = match cache.get(key) {
+            match cache.get(key) {
                 Ok(v) => v,
                 Err(slot) => {
+                    let mut buf = [0u32; RoleCache::MAX_BITS];
                     for (b, &s) in buf.iter_mut().zip(shape) {
                         *b = s + o;
                     }
@@ -401,22 +664,125 @@ impl JointModel {
                     cache.insert(slot, key, v);
                     v
                 }
-            };
+            }
+        };
+        let placed = |o: u32| -> (u64, bool) {
+            let mut buf = [0u32; RoleCache::MAX_BITS];
+            for (b, &s) in buf.iter_mut().zip(shape) {
+                *b = s + o;
+            }
+            let p = self.pass_count(&buf[..w]).expect("at most 5 coins");
+            (p, self.touches_field(&buf[..w]))
+        };
+        // the coin sums of the bits after the first, per offset residue,
+        // where the shape fits in the zone somewhere
+        let table = (hi > lo).then(|| CoinTable::new(&self.zone_coins, &shape[1..]));
+        // the offsets below the zone by class (see `prefix`) where the
+        // shape's other bits stay in the zone there, else one by one
+        let first = match (&self.prefix, &table) {
+            (Some(classes), Some(table)) if w >= 2 && shape[1] >= lo => {
+                for cl in classes {
+                    let (p, t) = table
+                        .first(cl.first % 16, cl.bit, w)
+                        .unwrap_or_else(|| placed(cl.first));
+                    sum += u128::from(cl.times) * u128::from(p);
+                    touching += u64::from(cl.times) * u64::from(t);
+                }
+                lo
+            }
+            _ => 0,
+        };
+        // the offsets after the zone, and before it where the second bit
+        // is not in the zone: the run of bits in the zone by its coin sums
+        // ([`JointModel::split_count`]), else by role classes
+        let mut one = |o: u32| -> u64 {
+            if let Some((z0, z1)) = self.zone {
+                let a = shape.partition_point(|&s| s + o < z0);
+                let b = shape.partition_point(|&s| s + o < z1);
+                if b - a < w
+                    && let Some(z) = cache.zone_sums(&self.zone_coins, shape, (a, b), o)
+                    && let Some((p, t)) = self.split_count(shape, o, (a, b), &z)
+                {
+                    return (p << 1) | u64::from(t);
+                }
+            }
+            by_roles(cache, o)
+        };
+        for o in (first..lo).chain(hi.max(lo)..offsets) {
+            let v = one(o);
             sum += u128::from(v >> 1);
             touching += v & 1;
         }
-        if hi > lo {
+        if let Some(table) = &table {
             for r in 0..16u32.min(hi - lo) {
                 let first = lo + r;
                 let times = (hi - first).div_ceil(16);
-                for (b, &s) in buf.iter_mut().zip(shape) {
-                    *b = s + first;
-                }
-                let p = self.pass_count(&buf[..w]).expect("at most 5 coins");
+                let p = table
+                    .coin(first % 16, self.zone_coins[(first % 16) as usize], w)
+                    .unwrap_or_else(|| placed(first).0);
                 sum += times as u128 * u128::from(p);
             }
         }
         (sum, offsets as u64, touching)
+    }
+
+    /// The pass count and field flag of `shape` at `o` whose bits `a..b`
+    /// lie in the zone with coin sums `z` (`a..b` may be empty: `z` then
+    /// the one empty sum): [`JointModel::pass_count`] with its sign choices
+    /// read from `z`, the other bits (before and after the zone) taken as
+    /// there. `None` where one of them is a coin.
+    pub(super) fn split_count(
+        &self,
+        shape: &[u32],
+        o: u32,
+        (a, b): (usize, usize),
+        z: &ZoneSums,
+    ) -> Option<(u64, bool)> {
+        let nc = self.internet.len();
+        let mut fixed = [0i64; MAX_CHECKS];
+        let mut field = [0u16; MAX_CHECKS];
+        for &s in shape[..a].iter().chain(&shape[b..]) {
+            for (j, r) in self.roles[(s + o) as usize].iter().enumerate().take(nc) {
+                let Some((c, d)) = *r else { continue };
+                match d {
+                    Dir::Up => fixed[j] += 1 << c,
+                    Dir::Down => fixed[j] -= 1 << c,
+                    Dir::Field => field[j] |= 1 << c,
+                    Dir::Coin => return None,
+                }
+            }
+        }
+        let touch = field.iter().any(|&f| f != 0);
+        // as in `pass_count`: the checks without coins give one factor;
+        // with coins (those of the run, all under check `i`) only `i`
+        let i = if a < b { z.check as usize } else { usize::MAX };
+        let mut base = MODULUS as u64;
+        for j in (0..nc).filter(|&j| j != i) {
+            if field[j] == 0 {
+                if fixed[j] % MODULUS != 0 {
+                    return Some((0, touch));
+                }
+            } else {
+                base = field_count(fixed[j], field[j]);
+                if base == 0 {
+                    return Some((0, touch));
+                }
+            }
+        }
+        if i == usize::MAX {
+            return Some((base << MAX_COINS, touch));
+        }
+        let sums = &z.sums[..z.len as usize];
+        let total = if field[i] == 0 {
+            let want = (-fixed[i]).rem_euclid(MODULUS) as u16;
+            base * sums.iter().filter(|&&s| s == want).count() as u64
+        } else {
+            // the field's check has coins: `base` is 65535 (one random field)
+            sums.iter()
+                .map(|&s| field_count(fixed[i] + i64::from(s), field[i]))
+                .sum()
+        };
+        Some((total << (MAX_COINS - (b - a)), touch))
     }
 
     /// [`JointModel::shape_sum`] evaluating every placement outside the
@@ -473,9 +839,11 @@ impl JointModel {
                     ..TermTally::default()
                 };
                 let mut cache = RoleCache::new();
+                let mut wire = Vec::new();
                 for s in parts.part(i) {
                     let span = *s.last().expect("non-empty");
-                    let wire: Vec<u32> = s.iter().rev().map(|&e| span - e).collect();
+                    wire.clear();
+                    wire.extend(s.iter().rev().map(|&e| span - e));
                     let (pass, placements, touching) = self.shape_sum_cached(&wire, &mut cache);
                     t.codewords += placements as u128;
                     t.pass_count += pass;
@@ -526,7 +894,7 @@ fn prefix_classes(
     roles: &[BitRole],
     zone: Option<(u32, u32)>,
     ids: Option<&[u16]>,
-) -> Option<Vec<(u32, u32)>> {
+) -> Option<Vec<PrefixClass>> {
     let ((z0, z1), ids) = (zone?, ids?);
     // the checks some zone bit is under, and whether one is a field
     let (mut under, mut field) = ([false; MAX_CHECKS], false);
@@ -546,17 +914,22 @@ fn prefix_classes(
                 .zip(&under)
                 .any(|(r, &u)| matches!(r, Some((_, Dir::Up | Dir::Down))) && !u)
     };
-    let mut classes: Vec<(u32, u32)> = Vec::new();
+    let mut classes: Vec<PrefixClass> = Vec::new();
     let mut index: std::collections::HashMap<(u16, u32), usize> = Default::default();
     for o in 0..z0 {
-        if fails(&roles[o as usize]) {
+        let role = &roles[o as usize];
+        if fails(role) {
             continue;
         }
         let k = *index.entry((ids[o as usize], o % 16)).or_insert_with(|| {
-            classes.push((o, 0));
+            classes.push(PrefixClass {
+                first: o,
+                times: 0,
+                bit: FirstBit::of(role),
+            });
             classes.len() - 1
         });
-        classes[k].1 += 1;
+        classes[k].times += 1;
     }
     Some(classes)
 }
