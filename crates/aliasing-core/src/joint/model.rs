@@ -64,13 +64,13 @@ pub(super) struct PrefixClass {
 pub(super) enum FirstBit {
     /// Under no Internet checksum.
     Free,
-    /// A fixed bit under the one check `check`: the coins must sum to the
-    /// residue of [`CoinTable`] index `target`, minus its change.
+    /// A fixed bit under the one check `check`: the placement passes where
+    /// the coins sum to `want`, minus the bit's change (mod 65535).
     Fixed {
         /// The check.
         check: u8,
-        /// The index of `-(change)` among [`CoinTable`]'s residues.
-        target: u8,
+        /// Minus the bit's change, modulo 65535.
+        want: u16,
     },
     /// A bit of the random field of `check`, in `column`, under no other
     /// check.
@@ -94,11 +94,11 @@ impl FirstBit {
             (None, _) => FirstBit::Free,
             (Some((check, (c, Dir::Up))), None) => FirstBit::Fixed {
                 check,
-                target: 17 + c,
+                want: minus(1 << c),
             },
             (Some((check, (c, Dir::Down))), None) => FirstBit::Fixed {
                 check,
-                target: 1 + c,
+                want: 1 << c,
             },
             (Some((check, (column, Dir::Field))), None) => FirstBit::Field { check, column },
             _ => FirstBit::Other,
@@ -106,68 +106,64 @@ impl FirstBit {
     }
 }
 
-/// Residues of a coin sum that the closed forms look up: index 0 is 0,
-/// `1 + c` is `2^c` and `17 + c` is `-2^c` (mod 65535), `c < 16`; these 33
-/// residues are distinct (`65535 - 2^c` has 15 one bits).
-const TARGETS: usize = 33;
-
-/// The index of residue `v` (below 65535) among [`TARGETS`], if any.
-fn target_index(v: u32) -> Option<usize> {
-    if v == 0 {
-        Some(0)
-    } else if v.is_power_of_two() {
-        Some(1 + v.trailing_zeros() as usize)
-    } else if (MODULUS as u32 - v).is_power_of_two() {
-        Some(17 + (MODULUS as u32 - v).trailing_zeros() as usize)
-    } else {
-        None
-    }
+/// `-v` modulo 65535, for `v` in `1..=0x8000`.
+fn minus(v: u16) -> u16 {
+    (MODULUS as u32 - u32::from(v)) as u16
 }
 
-/// The number of the `2^k` sign choices of coins in columns `cols` (`k`
-/// at most [`RoleCache::MAX_BITS`]) whose sum `sum_j s_j 2^(c_j)` has each
-/// residue of [`TARGETS`] modulo 65535.
-fn coin_hits(cols: &[u8]) -> [u8; TARGETS] {
-    let mut sums = [0i32; 1 << RoleCache::MAX_BITS];
+/// The residues modulo 65535 (each below 65535) of the `2^k` sign choices
+/// of `sum_j s_j 2^(c_j)`, coins in columns `cols` (`k` at most 4), the
+/// entries from `2^k` on [`NO_SUM`] (no residue), so that a count over all
+/// 16 entries counts the sums.
+fn coin_sums(cols: &[u8]) -> [u16; 16] {
+    let m = MODULUS as u32;
+    let mut sums = [NO_SUM; 16];
+    sums[0] = 0;
     let mut len = 1;
     for &c in cols {
-        let v = 1i32 << c;
+        let v = 1u32 << c;
         for j in 0..len {
-            sums[len + j] = sums[j] - v;
-            sums[j] += v;
+            let r = u32::from(sums[j]);
+            // r + v and r - v, reduced once: both below 2 * 65535
+            let (up, down) = (r + v, r + m - v);
+            sums[len + j] = (if down >= m { down - m } else { down }) as u16;
+            sums[j] = (if up >= m { up - m } else { up }) as u16;
         }
         len *= 2;
     }
-    let mut hits = [0u8; TARGETS];
-    for &s in &sums[..len] {
-        if let Some(t) = target_index(s.rem_euclid(MODULUS as i32) as u32) {
-            hits[t] += 1;
-        }
-    }
-    hits
+    sums
+}
+
+/// Filler of [`coin_sums`] past its `2^k` sums: 65535 is no residue.
+const NO_SUM: u16 = u16::MAX;
+
+/// How many of `sums` ([`coin_sums`]) equal `want` (below 65535).
+fn hits(sums: &[u16; 16], want: u16) -> u64 {
+    sums.iter().filter(|&&s| s == want).count() as u64
 }
 
 /// One shape's coin sums in the periodic zone: for each offset residue
 /// `rho` (mod 16) at which the shape's bits from the second on, placed in
-/// the zone, are all coins of one check, that check, and how many of their
-/// `2^(w-1)` sign choices sum to each residue of [`TARGETS`]. With the
-/// first bit fixed, free, a field bit or a coin of the same check, a
-/// placement then passes for the choices that sum to minus its change: the
-/// pass count of [`JointModel::pass_count`] in closed form (that check sees
-/// `change + sum`, every other check nothing).
+/// the zone, are all coins of one check, that check, and the residues of
+/// their `2^(w-1)` signed sums ([`coin_sums`]). With the first bit fixed,
+/// free, a field bit or a coin of the same check, a placement then passes
+/// for the choices that sum to minus its change: the pass count of
+/// [`JointModel::pass_count`] in closed form (that check sees `change +
+/// sum`, every other check nothing).
 pub(super) struct CoinTable {
     check: [u8; 16],
-    hits: [[u8; TARGETS]; 16],
+    sums: [[u16; 16]; 16],
 }
 
 impl CoinTable {
     const NONE: u8 = u8::MAX;
 
-    /// The table of the bits `rest` (the shape's bits from the second on).
+    /// The table of the bits `rest` (the shape's bits from the second on,
+    /// at most 4).
     pub(super) fn new(zone_coins: &[Option<(u8, u8)>; 16], rest: &[u32]) -> CoinTable {
         let mut t = CoinTable {
             check: [Self::NONE; 16],
-            hits: [[0; TARGETS]; 16],
+            sums: [[NO_SUM; 16]; 16],
         };
         let mut cols = [0u8; RoleCache::MAX_BITS];
         'rho: for rho in 0..16u32 {
@@ -186,7 +182,7 @@ impl CoinTable {
                 check = 0;
             }
             t.check[rho as usize] = check;
-            t.hits[rho as usize] = coin_hits(&cols[..rest.len()]);
+            t.sums[rho as usize] = coin_sums(&cols[..rest.len()]);
         }
         t
     }
@@ -195,7 +191,7 @@ impl CoinTable {
     /// `rho` whose first bit has role `bit` (the other bits in the zone),
     /// `w` bits in all; `None` where the closed form does not apply.
     pub(super) fn first(&self, rho: u32, bit: FirstBit, w: usize) -> Option<(u64, bool)> {
-        let (i, h) = (self.check[rho as usize], &self.hits[rho as usize]);
+        let (i, h) = (self.check[rho as usize], &self.sums[rho as usize]);
         if i == Self::NONE {
             return None;
         }
@@ -203,16 +199,16 @@ impl CoinTable {
         let shift = MAX_COINS + 1 - w;
         let m = MODULUS as u64;
         match bit {
-            FirstBit::Free => Some(((m * u64::from(h[0])) << shift, false)),
-            FirstBit::Fixed { check, target } if check == i => {
-                Some(((m * u64::from(h[target as usize])) << shift, false))
+            FirstBit::Free => Some(((m * hits(h, 0)) << shift, false)),
+            FirstBit::Fixed { check, want } if check == i => {
+                Some(((m * hits(h, want)) << shift, false))
             }
             FirstBit::Field { check, column } if check == i => {
                 // the field's bit is 0 (+2^c) for 2^15 of its 65535 values,
                 // 1 (-2^c) for 2^15 - 1 (`field_count` with one column)
-                let c = column as usize;
-                let up = (1u64 << 15) * u64::from(h[17 + c]);
-                let down = ((1u64 << 15) - 1) * u64::from(h[1 + c]);
+                let v = 1u16 << column;
+                let up = (1u64 << 15) * hits(h, minus(v));
+                let down = ((1u64 << 15) - 1) * hits(h, v);
                 Some(((up + down) << shift, true))
             }
             _ => None,
@@ -222,12 +218,13 @@ impl CoinTable {
     /// The pass count of a placement wholly in the zone at an offset of
     /// residue `rho`, its first bit a coin `first` (check, column).
     pub(super) fn coin(&self, rho: u32, first: Option<(u8, u8)>, w: usize) -> Option<u64> {
-        let (i, h) = (self.check[rho as usize], &self.hits[rho as usize]);
+        let (i, h) = (self.check[rho as usize], &self.sums[rho as usize]);
         match first {
             Some((check, c)) if i != Self::NONE && (check == i || w == 1) => {
                 // the first coin up (+2^c) or down (-2^c)
-                let hits = u64::from(h[17 + c as usize]) + u64::from(h[1 + c as usize]);
-                Some((MODULUS as u64 * hits) << (MAX_COINS - w))
+                let v = 1u16 << c;
+                let n = hits(h, minus(v)) + hits(h, v);
+                Some((MODULUS as u64 * n) << (MAX_COINS - w))
             }
             _ => None,
         }
@@ -262,11 +259,10 @@ pub struct RoleCache {
 /// one offset residue: the check whose coins they all are
 /// ([`ZoneSums::NONE`] if they are not all coins of one check), and the
 /// residues modulo 65535 of `sum_j s_j 2^(c_j)` over the `2^k` sign
-/// choices (`k` the run's length, at most 4 for 5 bits).
+/// choices ([`coin_sums`]; `k` the run's length, at most 4 for 5 bits).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct ZoneSums {
     check: u8,
-    len: u8,
     sums: [u16; 16],
 }
 
@@ -278,8 +274,7 @@ impl Default for RoleCache {
     fn default() -> Self {
         let none = ZoneSums {
             check: ZoneSums::NONE,
-            len: 0,
-            sums: [0; 16],
+            sums: [NO_SUM; 16],
         };
         RoleCache {
             slots: vec![(0, 0, 0); Self::SLOTS],
@@ -331,31 +326,18 @@ impl RoleCache {
         let (st, z) = &mut self.sums[at];
         if *st != self.stamp {
             *st = self.stamp;
-            *z = ZoneSums {
-                check: ZoneSums::NONE,
-                len: 0,
-                sums: [0; 16],
-            };
+            z.check = ZoneSums::NONE;
+            let mut cols = [0u8; Self::MAX_BITS];
             let mut check = None;
-            let mut len = 1;
-            for &s in &shape[a..b] {
-                let Some((i, c)) = zone_coins[((s + o) % 16) as usize] else {
-                    return None;
-                };
+            for (col, &s) in cols.iter_mut().zip(&shape[a..b]) {
+                let (i, c) = zone_coins[((s + o) % 16) as usize]?;
                 if *check.get_or_insert(i) != i {
                     return None;
                 }
-                // every residue below 65535, 2^c below it: no overflow
-                let v = 1u32 << c;
-                for j in 0..len {
-                    let r = u32::from(z.sums[j]);
-                    z.sums[len + j] = ((r + MODULUS as u32 - v) % MODULUS as u32) as u16;
-                    z.sums[j] = ((r + v) % MODULUS as u32) as u16;
-                }
-                len *= 2;
+                *col = c;
             }
             z.check = check.unwrap_or(0);
-            z.len = len as u8;
+            z.sums = coin_sums(&cols[..b - a]);
         }
         (z.check != ZoneSums::NONE).then_some(*z)
     }
@@ -772,13 +754,13 @@ impl JointModel {
         if i == usize::MAX {
             return Some((base << MAX_COINS, touch));
         }
-        let sums = &z.sums[..z.len as usize];
         let total = if field[i] == 0 {
-            let want = (-fixed[i]).rem_euclid(MODULUS) as u16;
-            base * sums.iter().filter(|&&s| s == want).count() as u64
+            base * hits(&z.sums, (-fixed[i]).rem_euclid(MODULUS) as u16)
         } else {
             // the field's check has coins: `base` is 65535 (one random field)
-            sums.iter()
+            z.sums
+                .iter()
+                .filter(|&&s| s != NO_SUM)
                 .map(|&s| field_count(fixed[i] + i64::from(s), field[i]))
                 .sum()
         };
