@@ -44,6 +44,35 @@ pub struct JointModel {
     /// check and no other (a coin of one check), else `None` (all `None`
     /// without a zone).
     pub(super) zone_coins: [Option<(u8, u8)>; 16],
+    /// The roles of the wire bits before the zone, then of those after it,
+    /// as [`JointModel::split_count`] adds them (empty without a zone).
+    outside: Vec<Outside>,
+}
+
+/// One wire bit's role as sums: per Internet check its change (`+-2^c`,
+/// 0 for a check not over it or a field) and its field bit, and whether it
+/// is a random payload bit.
+#[derive(Debug, Clone, Copy, Default)]
+struct Outside {
+    change: [i32; MAX_CHECKS],
+    field: [u16; MAX_CHECKS],
+    coin: bool,
+}
+
+impl Outside {
+    fn of(role: &BitRole) -> Outside {
+        let mut o = Outside::default();
+        for (j, r) in role.iter().enumerate() {
+            let Some((c, d)) = *r else { continue };
+            match d {
+                Dir::Up => o.change[j] = 1 << c,
+                Dir::Down => o.change[j] = -(1 << c),
+                Dir::Field => o.field[j] = 1 << c,
+                Dir::Coin => o.coin = true,
+            }
+        }
+        o
+    }
 }
 
 /// One class of [`JointModel::prefix`]: its first offset, its number of
@@ -481,6 +510,14 @@ impl JointModel {
                 }
             }
         }
+        let outside = match zone {
+            Some((z0, z1)) => roles[..z0 as usize]
+                .iter()
+                .chain(&roles[z1 as usize..])
+                .map(Outside::of)
+                .collect(),
+            None => Vec::new(),
+        };
         let model = JointModel {
             n,
             generator: alg.generator(),
@@ -492,6 +529,7 @@ impl JointModel {
             role_id,
             prefix,
             zone_coins,
+            outside,
         };
         model.check_wire_order(frame)?;
         Ok(model)
@@ -677,23 +715,45 @@ impl JointModel {
         // the offsets after the zone, and before it where the second bit
         // is not in the zone: the run of bits in the zone by its coin sums
         // ([`JointModel::split_count`]), else by role classes
-        let mut one = |o: u32| -> u64 {
-            if let Some((z0, z1)) = self.zone {
-                let a = shape.partition_point(|&s| s + o < z0);
-                let b = shape.partition_point(|&s| s + o < z1);
-                if b - a < w
-                    && let Some(z) = cache.zone_sums(&self.zone_coins, shape, (a, b), o)
-                    && let Some((p, t)) = self.split_count(shape, o, (a, b), &z)
-                {
-                    return (p << 1) | u64::from(t);
-                }
+        let one = |cache: &mut RoleCache, o: u32, (a, b): (usize, usize)| -> u64 {
+            if b - a < w
+                && let Some(z) = cache.zone_sums(&self.zone_coins, shape, (a, b), o)
+                && let Some((p, t)) = self.split_count(shape, o, (a, b), &z)
+            {
+                return (p << 1) | u64::from(t);
             }
             by_roles(cache, o)
         };
-        for o in (first..lo).chain(hi.max(lo)..offsets) {
-            let v = one(o);
-            sum += u128::from(v >> 1);
-            touching += v & 1;
+        for (start, end) in [(first, lo), (hi.max(lo), offsets)] {
+            let Some((z0, z1)) = self.zone else {
+                for o in start..end {
+                    let v = by_roles(cache, o);
+                    sum += u128::from(v >> 1);
+                    touching += v & 1;
+                }
+                continue;
+            };
+            // by runs of offsets with the same bits in the zone: `a..b`
+            // changes where a bit reaches `z0` or `z1`
+            let mut o = start;
+            while o < end {
+                let a = shape.partition_point(|&s| s + o < z0);
+                let b = shape.partition_point(|&s| s + o < z1);
+                // the bits a - 1 and b - 1 reach z0 and z1 first
+                let mut next = end;
+                if a > 0 {
+                    next = next.min(z0 - shape[a - 1]);
+                }
+                if b > 0 {
+                    next = next.min(z1 - shape[b - 1]);
+                }
+                for o in o..next {
+                    let v = one(cache, o, (a, b));
+                    sum += u128::from(v >> 1);
+                    touching += v & 1;
+                }
+                o = next;
+            }
         }
         if let Some(table) = &table {
             for r in 0..16u32.min(hi - lo) {
@@ -721,19 +781,24 @@ impl JointModel {
         z: &ZoneSums,
     ) -> Option<(u64, bool)> {
         let nc = self.internet.len();
-        let mut fixed = [0i64; MAX_CHECKS];
+        let (z0, z1) = self.zone?;
+        let mut fixed32 = [0i32; MAX_CHECKS];
         let mut field = [0u16; MAX_CHECKS];
-        for &s in shape[..a].iter().chain(&shape[b..]) {
-            for (j, r) in self.roles[(s + o) as usize].iter().enumerate().take(nc) {
-                let Some((c, d)) = *r else { continue };
-                match d {
-                    Dir::Up => fixed[j] += 1 << c,
-                    Dir::Down => fixed[j] -= 1 << c,
-                    Dir::Field => field[j] |= 1 << c,
-                    Dir::Coin => return None,
-                }
+        let mut coin = false;
+        let before = shape[..a].iter().map(|&s| (s + o) as usize);
+        let after = shape[b..].iter().map(|&s| (s + o - z1 + z0) as usize);
+        for t in before.chain(after) {
+            let r = &self.outside[t];
+            for j in 0..MAX_CHECKS {
+                fixed32[j] += r.change[j];
+                field[j] |= r.field[j];
             }
+            coin |= r.coin;
         }
+        if coin {
+            return None;
+        }
+        let fixed = fixed32.map(i64::from);
         let touch = field.iter().any(|&f| f != 0);
         // as in `pass_count`: the checks without coins give one factor;
         // with coins (those of the run, all under check `i`) only `i`

@@ -411,7 +411,10 @@ fn coin_tables_give_the_reference_pass_counts() {
             }
         }
         eprintln!("{stack} {bytes}: {closed} closed forms, {positive} positive, {touching} field");
-        assert!(closed > 10_000 && positive > 300, "{stack} {bytes}: {closed} {positive}");
+        assert!(
+            closed > 10_000 && positive > 300,
+            "{stack} {bytes}: {closed} {positive}"
+        );
         if field > 0 {
             assert!(touching > 100, "{stack} {bytes}: {touching}");
         }
