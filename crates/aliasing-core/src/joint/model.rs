@@ -94,7 +94,7 @@ pub(super) enum FirstBit {
     /// Under no Internet checksum.
     Free,
     /// A fixed bit under the one check `check`: the placement passes where
-    /// the coins sum to `want`, minus the bit's change (mod 65535).
+    /// the coins sum to `want`, that is minus the bit's change (mod 65535).
     Fixed {
         /// The check.
         check: u8,
@@ -629,10 +629,16 @@ impl JointModel {
         self.shape_sum_cached(shape, &mut RoleCache::new())
     }
 
-    /// [`JointModel::shape_sum`] with the placements outside the periodic
-    /// zone (those touching headers, check fields or the FCS) evaluated
-    /// once per role class ([`RoleCache`], whose table a caller reuses
-    /// from shape to shape): the same exact integers.
+    /// [`JointModel::shape_sum`] with closed forms where the shape's bits
+    /// in the periodic zone are coins of one check: per shape the residues
+    /// of their signed sums at each offset residue ([`CoinTable`], and the
+    /// runs of [`RoleCache::zone_sums`]), against which a placement's other
+    /// bits (before the zone, by the classes of [`JointModel::prefix`], or
+    /// after it) are matched ([`JointModel::split_count`]); the other
+    /// placements once per role class ([`RoleCache`], whose tables a
+    /// caller reuses from shape to shape). The same exact integers as
+    /// [`JointModel::shape_sum_direct`] (tested on the shapes of real
+    /// stacks).
     ///
     /// # Panics
     /// As [`JointModel::shape_sum`].
