@@ -631,13 +631,13 @@ impl JointModel {
 
     /// [`JointModel::shape_sum`] with closed forms where the shape's bits
     /// in the periodic zone are coins of one check: per shape the residues
-    /// of their signed sums at each offset residue ([`CoinTable`], and the
-    /// runs of [`RoleCache::zone_sums`]), against which a placement's other
-    /// bits (before the zone, by the classes of [`JointModel::prefix`], or
-    /// after it) are matched ([`JointModel::split_count`]); the other
+    /// of their signed sums at each offset residue (`CoinTable`, and the
+    /// runs of `RoleCache::zone_sums`), against which a placement's other
+    /// bits (before the zone, by the classes of `JointModel::prefix`, or
+    /// after it) are matched (`JointModel::split_count`); the other
     /// placements once per role class ([`RoleCache`], whose tables a
     /// caller reuses from shape to shape). The same exact integers as
-    /// [`JointModel::shape_sum_direct`] (tested on the shapes of real
+    /// `JointModel::shape_sum_direct` (tested on the shapes of real
     /// stacks).
     ///
     /// # Panics
