@@ -38,7 +38,226 @@ pub struct JointModel {
     /// no zone bit is under and no bit is a random field (their placements
     /// fail that check and flip no field). `None` without a zone or role
     /// numbers.
-    pub(super) prefix: Option<Vec<(u32, u32)>>,
+    pub(super) prefix: Option<Vec<PrefixClass>>,
+    /// Per wire position mod 16 inside the zone: `Some((check, column))`
+    /// where the bit there is a random payload bit under that one Internet
+    /// check and no other (a coin of one check), else `None` (all `None`
+    /// without a zone).
+    pub(super) zone_coins: [Option<(u8, u8)>; 16],
+    /// The roles of the wire bits before the zone, then of those after it,
+    /// as [`JointModel::split_count`] adds them (empty without a zone).
+    outside: Vec<Outside>,
+}
+
+/// One wire bit's role as sums: per Internet check its change (`+-2^c`,
+/// 0 for a check not over it or a field) and its field bit, and whether it
+/// is a random payload bit.
+#[derive(Debug, Clone, Copy, Default)]
+struct Outside {
+    change: [i32; MAX_CHECKS],
+    field: [u16; MAX_CHECKS],
+    coin: bool,
+}
+
+impl Outside {
+    fn of(role: &BitRole) -> Outside {
+        let mut o = Outside::default();
+        for (j, r) in role.iter().enumerate() {
+            let Some((c, d)) = *r else { continue };
+            match d {
+                Dir::Up => o.change[j] = 1 << c,
+                Dir::Down => o.change[j] = -(1 << c),
+                Dir::Field => o.field[j] = 1 << c,
+                Dir::Coin => o.coin = true,
+            }
+        }
+        o
+    }
+}
+
+/// One class of [`JointModel::prefix`]: its first offset, its number of
+/// offsets, and the role of the bit there as the closed forms of
+/// [`CoinTable`] take it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct PrefixClass {
+    /// The class's first offset.
+    pub(super) first: u32,
+    /// Its number of offsets.
+    pub(super) times: u32,
+    /// The role of the shape's first bit at those offsets.
+    pub(super) bit: FirstBit,
+}
+
+/// The role of one wire bit as the closed forms of [`CoinTable`] take it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum FirstBit {
+    /// Under no Internet checksum.
+    Free,
+    /// A fixed bit under the one check `check`: the placement passes where
+    /// the coins sum to `want`, that is minus the bit's change (mod 65535).
+    Fixed {
+        /// The check.
+        check: u8,
+        /// Minus the bit's change, modulo 65535.
+        want: u16,
+    },
+    /// A bit of the random field of `check`, in `column`, under no other
+    /// check.
+    Field {
+        /// The check.
+        check: u8,
+        /// The bit's column.
+        column: u8,
+    },
+    /// Any other role ([`JointModel::pass_count`] answers).
+    Other,
+}
+
+impl FirstBit {
+    fn of(role: &BitRole) -> FirstBit {
+        let mut here = role
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| r.map(|r| (i as u8, r)));
+        match (here.next(), here.next()) {
+            (None, _) => FirstBit::Free,
+            (Some((check, (c, Dir::Up))), None) => FirstBit::Fixed {
+                check,
+                want: minus(1 << c),
+            },
+            (Some((check, (c, Dir::Down))), None) => FirstBit::Fixed {
+                check,
+                want: 1 << c,
+            },
+            (Some((check, (column, Dir::Field))), None) => FirstBit::Field { check, column },
+            _ => FirstBit::Other,
+        }
+    }
+}
+
+/// `-v` modulo 65535, for `v` in `1..=0x8000`.
+fn minus(v: u16) -> u16 {
+    (MODULUS as u32 - u32::from(v)) as u16
+}
+
+/// The residues modulo 65535 (each below 65535) of the `2^k` sign choices
+/// of `sum_j s_j 2^(c_j)`, coins in columns `cols` (`k` at most 4), the
+/// entries from `2^k` on [`NO_SUM`] (no residue), so that a count over all
+/// 16 entries counts the sums.
+fn coin_sums(cols: &[u8]) -> [u16; 16] {
+    let m = MODULUS as u32;
+    let mut sums = [NO_SUM; 16];
+    sums[0] = 0;
+    let mut len = 1;
+    for &c in cols {
+        let v = 1u32 << c;
+        for j in 0..len {
+            let r = u32::from(sums[j]);
+            // r + v and r - v, reduced once: both below 2 * 65535
+            let (up, down) = (r + v, r + m - v);
+            sums[len + j] = (if down >= m { down - m } else { down }) as u16;
+            sums[j] = (if up >= m { up - m } else { up }) as u16;
+        }
+        len *= 2;
+    }
+    sums
+}
+
+/// Filler of [`coin_sums`] past its `2^k` sums: 65535 is no residue.
+const NO_SUM: u16 = u16::MAX;
+
+/// How many of `sums` ([`coin_sums`]) equal `want` (below 65535).
+fn hits(sums: &[u16; 16], want: u16) -> u64 {
+    sums.iter().filter(|&&s| s == want).count() as u64
+}
+
+/// One shape's coin sums in the periodic zone: for each offset residue
+/// `rho` (mod 16) at which the shape's bits from the second on, placed in
+/// the zone, are all coins of one check, that check, and the residues of
+/// their `2^(w-1)` signed sums ([`coin_sums`]). With the first bit fixed,
+/// free, a field bit or a coin of the same check, a placement then passes
+/// for the choices that sum to minus its change: the pass count of
+/// [`JointModel::pass_count`] in closed form (that check sees `change +
+/// sum`, every other check nothing).
+pub(super) struct CoinTable {
+    check: [u8; 16],
+    sums: [[u16; 16]; 16],
+}
+
+impl CoinTable {
+    const NONE: u8 = u8::MAX;
+
+    /// The table of the bits `rest` (the shape's bits from the second on,
+    /// at most 4).
+    pub(super) fn new(zone_coins: &[Option<(u8, u8)>; 16], rest: &[u32]) -> CoinTable {
+        let mut t = CoinTable {
+            check: [Self::NONE; 16],
+            sums: [[NO_SUM; 16]; 16],
+        };
+        let mut cols = [0u8; RoleCache::MAX_BITS];
+        'rho: for rho in 0..16u32 {
+            let mut check = Self::NONE;
+            for (c, &s) in cols.iter_mut().zip(rest) {
+                match zone_coins[((rho + s) % 16) as usize] {
+                    Some((i, col)) if check == Self::NONE || check == i => {
+                        check = i;
+                        *c = col;
+                    }
+                    _ => continue 'rho,
+                }
+            }
+            if check == Self::NONE {
+                // no bit after the first: any check takes it
+                check = 0;
+            }
+            t.check[rho as usize] = check;
+            t.sums[rho as usize] = coin_sums(&cols[..rest.len()]);
+        }
+        t
+    }
+
+    /// The pass count and field flag of a placement at an offset of residue
+    /// `rho` whose first bit has role `bit` (the other bits in the zone),
+    /// `w` bits in all; `None` where the closed form does not apply.
+    pub(super) fn first(&self, rho: u32, bit: FirstBit, w: usize) -> Option<(u64, bool)> {
+        let (i, h) = (self.check[rho as usize], &self.sums[rho as usize]);
+        if i == Self::NONE {
+            return None;
+        }
+        // w - 1 coins
+        let shift = MAX_COINS + 1 - w;
+        let m = MODULUS as u64;
+        match bit {
+            FirstBit::Free => Some(((m * hits(h, 0)) << shift, false)),
+            FirstBit::Fixed { check, want } if check == i => {
+                Some(((m * hits(h, want)) << shift, false))
+            }
+            FirstBit::Field { check, column } if check == i => {
+                // the field's bit is 0 (+2^c) for 2^15 of its 65535 values,
+                // 1 (-2^c) for 2^15 - 1 (`field_count` with one column)
+                let v = 1u16 << column;
+                let up = (1u64 << 15) * hits(h, minus(v));
+                let down = ((1u64 << 15) - 1) * hits(h, v);
+                Some(((up + down) << shift, true))
+            }
+            _ => None,
+        }
+    }
+
+    /// The pass count of a placement wholly in the zone at an offset of
+    /// residue `rho`, its first bit a coin `first` (check, column).
+    pub(super) fn coin(&self, rho: u32, first: Option<(u8, u8)>, w: usize) -> Option<u64> {
+        let (i, h) = (self.check[rho as usize], &self.sums[rho as usize]);
+        match first {
+            Some((check, c)) if i != Self::NONE && (check == i || w == 1) => {
+                // the first coin up (+2^c) or down (-2^c)
+                let v = 1u16 << c;
+                let n = hits(h, minus(v)) + hits(h, v);
+                Some((MODULUS as u64 * n) << (MAX_COINS - w))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// Pass counts of patterns by their roles: [`JointModel::pass_count`] and
@@ -59,14 +278,38 @@ pub struct RoleCache {
     slots: Vec<(u32, u64, u64)>,
     stamp: u32,
     len: usize,
+    /// Per run `a..b` of the shape's bits and offset residue (see
+    /// [`RoleCache::zone_sums`]): the stamp of the shape it was made for,
+    /// and the residues of the run's coin sums.
+    sums: Vec<(u32, ZoneSums)>,
+}
+
+/// The coin sums of a run of a shape's bits placed in the periodic zone at
+/// one offset residue: the check whose coins they all are
+/// ([`ZoneSums::NONE`] if they are not all coins of one check), and the
+/// residues modulo 65535 of `sum_j s_j 2^(c_j)` over the `2^k` sign
+/// choices ([`coin_sums`]; `k` the run's length, at most 4 for 5 bits).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ZoneSums {
+    check: u8,
+    sums: [u16; 16],
+}
+
+impl ZoneSums {
+    const NONE: u8 = u8::MAX;
 }
 
 impl Default for RoleCache {
     fn default() -> Self {
+        let none = ZoneSums {
+            check: ZoneSums::NONE,
+            sums: [NO_SUM; 16],
+        };
         RoleCache {
             slots: vec![(0, 0, 0); Self::SLOTS],
             stamp: 1,
             len: 0,
+            sums: vec![(0, none); (Self::MAX_BITS + 1) * (Self::MAX_BITS + 1) * 16],
         }
     }
 }
@@ -86,13 +329,46 @@ impl RoleCache {
     }
 
     /// Forgets every key (a new shape).
-    fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.len = 0;
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.slots.fill((0, 0, 0));
+            for e in &mut self.sums {
+                e.0 = 0;
+            }
             self.stamp = 1;
         }
+    }
+
+    /// The coin sums of the shape's bits `a..b` (`b - a` at most 4, each in
+    /// the zone when the shape sits at `o`) at the residue of `o`, made
+    /// once per shape: `None` unless they are all coins of one check.
+    pub(super) fn zone_sums(
+        &mut self,
+        zone_coins: &[Option<(u8, u8)>; 16],
+        shape: &[u32],
+        (a, b): (usize, usize),
+        o: u32,
+    ) -> Option<ZoneSums> {
+        let at = (a * (Self::MAX_BITS + 1) + b) * 16 + (o % 16) as usize;
+        let (st, z) = &mut self.sums[at];
+        if *st != self.stamp {
+            *st = self.stamp;
+            z.check = ZoneSums::NONE;
+            let mut cols = [0u8; Self::MAX_BITS];
+            let mut check = None;
+            for (col, &s) in cols.iter_mut().zip(&shape[a..b]) {
+                let (i, c) = zone_coins[((s + o) % 16) as usize]?;
+                if *check.get_or_insert(i) != i {
+                    return None;
+                }
+                *col = c;
+            }
+            z.check = check.unwrap_or(0);
+            z.sums = coin_sums(&cols[..b - a]);
+        }
+        (z.check != ZoneSums::NONE).then_some(*z)
     }
 
     fn slot(key: u64) -> usize {
@@ -222,6 +498,26 @@ impl JointModel {
         let zone = periodic_zone(&roles);
         let role_id = role_ids(&roles);
         let prefix = prefix_classes(&roles, zone, role_id.as_deref());
+        let mut zone_coins = [None; 16];
+        if let Some((z0, _)) = zone {
+            for t in z0..z0 + 16 {
+                let mut here = roles[t as usize]
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, r)| r.map(|r| (i as u8, r)));
+                if let (Some((i, (c, Dir::Coin))), None) = (here.next(), here.next()) {
+                    zone_coins[(t % 16) as usize] = Some((i, c));
+                }
+            }
+        }
+        let outside = match zone {
+            Some((z0, z1)) => roles[..z0 as usize]
+                .iter()
+                .chain(&roles[z1 as usize..])
+                .map(Outside::of)
+                .collect(),
+            None => Vec::new(),
+        };
         let model = JointModel {
             n,
             generator: alg.generator(),
@@ -232,6 +528,8 @@ impl JointModel {
             random_words,
             role_id,
             prefix,
+            zone_coins,
+            outside,
         };
         model.check_wire_order(frame)?;
         Ok(model)
@@ -331,10 +629,16 @@ impl JointModel {
         self.shape_sum_cached(shape, &mut RoleCache::new())
     }
 
-    /// [`JointModel::shape_sum`] with the placements outside the periodic
-    /// zone (those touching headers, check fields or the FCS) evaluated
-    /// once per role class ([`RoleCache`], whose table a caller reuses
-    /// from shape to shape): the same exact integers.
+    /// [`JointModel::shape_sum`] with closed forms where the shape's bits
+    /// in the periodic zone are coins of one check: per shape the residues
+    /// of their signed sums at each offset residue (`CoinTable`, and the
+    /// runs of `RoleCache::zone_sums`), against which a placement's other
+    /// bits (before the zone, by the classes of `JointModel::prefix`, or
+    /// after it) are matched (`JointModel::split_count`); the other
+    /// placements once per role class ([`RoleCache`], whose tables a
+    /// caller reuses from shape to shape). The same exact integers as
+    /// `JointModel::shape_sum_direct` (tested on the shapes of real
+    /// stacks).
     ///
     /// # Panics
     /// As [`JointModel::shape_sum`].
@@ -352,26 +656,10 @@ impl JointModel {
             Some((z0, z1)) if z1 >= span && z0 < z1 - span => (z0, z1 - span),
             _ => (0, 0),
         };
-        let mut buf = [0u32; RoleCache::MAX_BITS];
         let (mut sum, mut touching) = (0u128, 0u64);
         cache.clear();
-        // the offsets below the zone by class (see `prefix`) where the
-        // shape's other bits stay in the zone there, else one by one
-        let first = match &self.prefix {
-            Some(classes) if hi > lo && w >= 2 && shape[1] >= lo => {
-                for &(o, times) in classes {
-                    for (b, &s) in buf.iter_mut().zip(shape) {
-                        *b = s + o;
-                    }
-                    let p = self.pass_count(&buf[..w]).expect("at most 5 coins");
-                    sum += u128::from(times) * u128::from(p);
-                    touching += u64::from(times) * u64::from(self.touches_field(&buf[..w]));
-                }
-                lo
-            }
-            _ => 0,
-        };
-        for o in (first..lo).chain(hi.max(lo)..offsets) {
+        // one placement by the role classes of the cache
+        let by_roles = |cache: &mut RoleCache, o: u32| -> u64 {
             // the role numbers, sorted (insertion: at most 5), packed
             let mut r = [0u16; RoleCache::MAX_BITS];
             let mut k = 0;
@@ -390,9 +678,10 @@ impl JointModel {
             let key = r[..k]
                 .iter()
                 .fold(0u64, |acc, &id| (acc << 12) | u64::from(id));
-            let v = match cache.get(key) {
+            match cache.get(key) {
                 Ok(v) => v,
                 Err(slot) => {
+                    let mut buf = [0u32; RoleCache::MAX_BITS];
                     for (b, &s) in buf.iter_mut().zip(shape) {
                         *b = s + o;
                     }
@@ -401,22 +690,152 @@ impl JointModel {
                     cache.insert(slot, key, v);
                     v
                 }
+            }
+        };
+        let placed = |o: u32| -> (u64, bool) {
+            let mut buf = [0u32; RoleCache::MAX_BITS];
+            for (b, &s) in buf.iter_mut().zip(shape) {
+                *b = s + o;
+            }
+            let p = self.pass_count(&buf[..w]).expect("at most 5 coins");
+            (p, self.touches_field(&buf[..w]))
+        };
+        // the coin sums of the bits after the first, per offset residue,
+        // where the shape fits in the zone somewhere
+        let table = (hi > lo).then(|| CoinTable::new(&self.zone_coins, &shape[1..]));
+        // the offsets below the zone by class (see `prefix`) where the
+        // shape's other bits stay in the zone there, else one by one
+        let first = match (&self.prefix, &table) {
+            (Some(classes), Some(table)) if w >= 2 && shape[1] >= lo => {
+                for cl in classes {
+                    let (p, t) = table
+                        .first(cl.first % 16, cl.bit, w)
+                        .unwrap_or_else(|| placed(cl.first));
+                    sum += u128::from(cl.times) * u128::from(p);
+                    touching += u64::from(cl.times) * u64::from(t);
+                }
+                lo
+            }
+            _ => 0,
+        };
+        // the offsets after the zone, and before it where the second bit
+        // is not in the zone: the run of bits in the zone by its coin sums
+        // ([`JointModel::split_count`]), else by role classes
+        let one = |cache: &mut RoleCache, o: u32, (a, b): (usize, usize)| -> u64 {
+            if b - a < w
+                && let Some(z) = cache.zone_sums(&self.zone_coins, shape, (a, b), o)
+                && let Some((p, t)) = self.split_count(shape, o, (a, b), &z)
+            {
+                return (p << 1) | u64::from(t);
+            }
+            by_roles(cache, o)
+        };
+        for (start, end) in [(first, lo), (hi.max(lo), offsets)] {
+            let Some((z0, z1)) = self.zone else {
+                for o in start..end {
+                    let v = by_roles(cache, o);
+                    sum += u128::from(v >> 1);
+                    touching += v & 1;
+                }
+                continue;
             };
-            sum += u128::from(v >> 1);
-            touching += v & 1;
+            // by runs of offsets with the same bits in the zone: `a..b`
+            // changes where a bit reaches `z0` or `z1`
+            let mut o = start;
+            while o < end {
+                let a = shape.partition_point(|&s| s + o < z0);
+                let b = shape.partition_point(|&s| s + o < z1);
+                // the bits a - 1 and b - 1 reach z0 and z1 first
+                let mut next = end;
+                if a > 0 {
+                    next = next.min(z0 - shape[a - 1]);
+                }
+                if b > 0 {
+                    next = next.min(z1 - shape[b - 1]);
+                }
+                for o in o..next {
+                    let v = one(cache, o, (a, b));
+                    sum += u128::from(v >> 1);
+                    touching += v & 1;
+                }
+                o = next;
+            }
         }
-        if hi > lo {
+        if let Some(table) = &table {
             for r in 0..16u32.min(hi - lo) {
                 let first = lo + r;
                 let times = (hi - first).div_ceil(16);
-                for (b, &s) in buf.iter_mut().zip(shape) {
-                    *b = s + first;
-                }
-                let p = self.pass_count(&buf[..w]).expect("at most 5 coins");
+                let p = table
+                    .coin(first % 16, self.zone_coins[(first % 16) as usize], w)
+                    .unwrap_or_else(|| placed(first).0);
                 sum += times as u128 * u128::from(p);
             }
         }
         (sum, offsets as u64, touching)
+    }
+
+    /// The pass count and field flag of `shape` at `o` whose bits `a..b`
+    /// lie in the zone with coin sums `z` (`a..b` may be empty: `z` then
+    /// the one empty sum): [`JointModel::pass_count`] with its sign choices
+    /// read from `z`, the other bits (before and after the zone) taken as
+    /// there. `None` where one of them is a coin.
+    pub(super) fn split_count(
+        &self,
+        shape: &[u32],
+        o: u32,
+        (a, b): (usize, usize),
+        z: &ZoneSums,
+    ) -> Option<(u64, bool)> {
+        let nc = self.internet.len();
+        let (z0, z1) = self.zone?;
+        let mut fixed32 = [0i32; MAX_CHECKS];
+        let mut field = [0u16; MAX_CHECKS];
+        let mut coin = false;
+        let before = shape[..a].iter().map(|&s| (s + o) as usize);
+        let after = shape[b..].iter().map(|&s| (s + o - z1 + z0) as usize);
+        for t in before.chain(after) {
+            let r = &self.outside[t];
+            for j in 0..MAX_CHECKS {
+                fixed32[j] += r.change[j];
+                field[j] |= r.field[j];
+            }
+            coin |= r.coin;
+        }
+        if coin {
+            return None;
+        }
+        let fixed = fixed32.map(i64::from);
+        let touch = field.iter().any(|&f| f != 0);
+        // as in `pass_count`: the checks without coins give one factor;
+        // with coins (those of the run, all under check `i`) only `i`
+        let i = if a < b { z.check as usize } else { usize::MAX };
+        let mut base = MODULUS as u64;
+        for j in (0..nc).filter(|&j| j != i) {
+            if field[j] == 0 {
+                if fixed[j] % MODULUS != 0 {
+                    return Some((0, touch));
+                }
+            } else {
+                base = field_count(fixed[j], field[j]);
+                if base == 0 {
+                    return Some((0, touch));
+                }
+            }
+        }
+        if i == usize::MAX {
+            return Some((base << MAX_COINS, touch));
+        }
+        let total = if field[i] == 0 {
+            base * hits(&z.sums, (-fixed[i]).rem_euclid(MODULUS) as u16)
+        } else {
+            // the field's check has coins: `base` is 65535 (one random field)
+            z.sums
+                .iter()
+                .filter(|&&s| s != NO_SUM)
+                .map(|&s| field_count(fixed[i] + i64::from(s), field[i]))
+                .sum()
+        };
+        Some((total << (MAX_COINS - (b - a)), touch))
     }
 
     /// [`JointModel::shape_sum`] evaluating every placement outside the
@@ -473,9 +892,11 @@ impl JointModel {
                     ..TermTally::default()
                 };
                 let mut cache = RoleCache::new();
+                let mut wire = Vec::new();
                 for s in parts.part(i) {
                     let span = *s.last().expect("non-empty");
-                    let wire: Vec<u32> = s.iter().rev().map(|&e| span - e).collect();
+                    wire.clear();
+                    wire.extend(s.iter().rev().map(|&e| span - e));
                     let (pass, placements, touching) = self.shape_sum_cached(&wire, &mut cache);
                     t.codewords += placements as u128;
                     t.pass_count += pass;
@@ -526,7 +947,7 @@ fn prefix_classes(
     roles: &[BitRole],
     zone: Option<(u32, u32)>,
     ids: Option<&[u16]>,
-) -> Option<Vec<(u32, u32)>> {
+) -> Option<Vec<PrefixClass>> {
     let ((z0, z1), ids) = (zone?, ids?);
     // the checks some zone bit is under, and whether one is a field
     let (mut under, mut field) = ([false; MAX_CHECKS], false);
@@ -546,17 +967,22 @@ fn prefix_classes(
                 .zip(&under)
                 .any(|(r, &u)| matches!(r, Some((_, Dir::Up | Dir::Down))) && !u)
     };
-    let mut classes: Vec<(u32, u32)> = Vec::new();
+    let mut classes: Vec<PrefixClass> = Vec::new();
     let mut index: std::collections::HashMap<(u16, u32), usize> = Default::default();
     for o in 0..z0 {
-        if fails(&roles[o as usize]) {
+        let role = &roles[o as usize];
+        if fails(role) {
             continue;
         }
         let k = *index.entry((ids[o as usize], o % 16)).or_insert_with(|| {
-            classes.push((o, 0));
+            classes.push(PrefixClass {
+                first: o,
+                times: 0,
+                bit: FirstBit::of(role),
+            });
             classes.len() - 1
         });
-        classes[k].1 += 1;
+        classes[k].times += 1;
     }
     Some(classes)
 }

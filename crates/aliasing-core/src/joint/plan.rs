@@ -417,10 +417,12 @@ impl JointPlan {
             let k = self.starts.partition_point(|&s| s <= i) - 1;
             let term = &mut t.terms[k];
             let mut cache = super::RoleCache::new();
+            let mut wire = Vec::new();
             for s in self.parts[k].part(i - self.starts[k]) {
                 // exponent e is wire bit n-1-e: the shape reverses
                 let span = *s.last().expect("non-empty");
-                let wire: Vec<u32> = s.iter().rev().map(|&e| span - e).collect();
+                wire.clear();
+                wire.extend(s.iter().rev().map(|&e| span - e));
                 let (pass, placements, touching) = self.model.shape_sum_cached(&wire, &mut cache);
                 term.codewords += placements as u128;
                 term.pass_count += pass;

@@ -4,6 +4,7 @@ use super::*;
 use crate::catalogue;
 use crate::check::CheckSpec;
 use crate::layout::CheckDef;
+use model::{CoinTable, FirstBit};
 
 /// A 7-byte frame sent most significant bit first: a fixed header word,
 /// an Internet checksum field over bytes 0..6, one random word, and
@@ -307,6 +308,158 @@ fn role_classes_sum_as_placement_by_placement() {
         if bytes == 1518 {
             assert!(positive > 0, "{stack} {bytes} weight {w}");
         }
+    }
+}
+
+/// A random shape of `w` bits (first 0) of span below `max_span`: half
+/// the time its bits 16 apart or near (the same or a neighbouring
+/// checksum column, so that coins cancel and sums hit `+-2^c`), else
+/// anywhere.
+fn random_shape(r: &mut SplitMix, w: usize, max_span: u32) -> Vec<u32> {
+    let aligned = r.below(2) == 0;
+    let mut s = vec![0u32];
+    while s.len() < w {
+        let t = if aligned {
+            let k = 1 + r.below(u64::from((max_span / 16).max(2) - 1)) as u32;
+            (16 * k + [0, 1, 15, 8][r.below(4) as usize]).min(max_span - 1)
+        } else {
+            1 + r.below(u64::from(max_span - 1)) as u32
+        };
+        if t > 0 && !s.contains(&t) {
+            s.push(t);
+        }
+    }
+    s.sort_unstable();
+    s
+}
+
+#[test]
+fn coin_tables_give_the_reference_pass_counts() {
+    // the closed forms of the shape sums (a fixed, free or field first bit
+    // before the zone and coins in it; every bit a coin; coins and the FCS)
+    // against the first form of the pass count, placement by placement, on
+    // the frames of real stacks: small and large, two Internet checksums
+    // (IPv4 header and TCP), one (TCP, Internet over random data), the
+    // random field before or after the zone
+    for (stack, bytes) in [
+        ("ethernet-tcp", 58usize),
+        ("ethernet-tcp", 64),
+        ("ethernet-tcp", 1518),
+        ("ethernet-tcp", 9018),
+        ("ipv4-tcp+CRC-16/ARC", 90),
+        ("ipv4-tcp+CRC-32C", 1500),
+        ("tcp+CRC-8/SAE-J1850", 40),
+        ("internet+CRC-32C", 300),
+    ] {
+        let f = Frame::new(stack, bytes, Payload::Random).unwrap();
+        let m = JointModel::new(&f).unwrap();
+        let (z0, z1) = m.zone.unwrap();
+        let classes = m.prefix.clone().unwrap();
+        let kinds = |k: fn(&FirstBit) -> bool| classes.iter().filter(|c| k(&c.bit)).count();
+        let fixed = kinds(|b| matches!(b, FirstBit::Fixed { .. }));
+        let field = kinds(|b| matches!(b, FirstBit::Field { .. }));
+        eprintln!("{stack} {bytes}: zone {z0}..{z1}, {fixed} fixed, {field} field classes");
+        if bytes >= 90 && (stack.starts_with("ethernet") || stack.starts_with("ipv4")) {
+            assert!(fixed >= 16 && field == 16, "{stack}: {fixed} {field}");
+        }
+        let mut r = SplitMix(bytes as u64 + 7);
+        let (mut closed, mut positive, mut touching) = (0u32, 0u32, 0u32);
+        let reference = |o: u32, shape: &[u32]| {
+            let p: Vec<u32> = shape.iter().map(|&s| s + o).collect();
+            (m.pass_count_reference(&p).unwrap(), m.touches_field(&p))
+        };
+        for _ in 0..3000 {
+            let w = 1 + r.below(5) as usize;
+            let max_span = (z1 - z0).min(700);
+            let shape = random_shape(&mut r, w, max_span);
+            let span = *shape.last().unwrap();
+            let t = CoinTable::new(&m.zone_coins, &shape[1..]);
+            // the first bit before the zone, the others in it
+            if w >= 2 && shape[1] >= z0 {
+                for cl in &classes {
+                    if let Some((p, touch)) = t.first(cl.first % 16, cl.bit, w) {
+                        assert_eq!((p, touch), reference(cl.first, &shape), "{stack} {shape:?}");
+                        closed += 1;
+                        positive += (p > 0) as u32;
+                        touching += touch as u32;
+                    }
+                }
+            }
+            // every bit in the zone
+            for o in z0..(z0 + 16).min(z1 - span) {
+                if let Some(p) = t.coin(o % 16, m.zone_coins[(o % 16) as usize], w) {
+                    assert_eq!(p, reference(o, &shape).0, "{stack} {shape:?} at {o}");
+                    closed += 1;
+                    positive += (p > 0) as u32;
+                }
+            }
+            // the placements not wholly in the zone, nor one bit before it
+            // and the others in it: the run in the zone by its coin sums
+            let mut cache = RoleCache::new();
+            cache.clear();
+            for o in 0..m.n - span {
+                let a = shape.partition_point(|&s| s + o < z0);
+                let b = shape.partition_point(|&s| s + o < z1);
+                if b - a == w || (a == 1 && b == w) {
+                    continue;
+                }
+                let Some(z) = cache.zone_sums(&m.zone_coins, &shape, (a, b), o) else {
+                    continue;
+                };
+                if let Some(p) = m.split_count(&shape, o, (a, b), &z) {
+                    assert_eq!(p, reference(o, &shape), "{stack} {shape:?} at {o}");
+                    closed += 1;
+                    positive += (p.0 > 0) as u32;
+                    touching += p.1 as u32;
+                }
+            }
+        }
+        eprintln!("{stack} {bytes}: {closed} closed forms, {positive} positive, {touching} field");
+        assert!(
+            closed > 10_000 && positive > 300,
+            "{stack} {bytes}: {closed} {positive}"
+        );
+        if field > 0 {
+            assert!(touching > 100, "{stack} {bytes}: {touching}");
+        }
+    }
+}
+
+#[test]
+fn closed_form_shape_sums_match_placement_by_placement() {
+    // random shapes (weights 1 to 5, spans from 1 bit to the whole frame,
+    // many reaching from the headers into the zone or from the zone into
+    // the FCS): the cached sums with their closed forms against the direct
+    // ones, edges first (tiny frames, a zone only just longer than the
+    // shape, a fixed payload where no closed form applies)
+    let fixed = Payload::Fixed(vec![0xA5, 0x3C]);
+    for (stack, bytes, payload, shapes) in [
+        ("ethernet-tcp", 58usize, Payload::Random, 3000),
+        ("ethernet-tcp", 70, Payload::Random, 3000),
+        ("ethernet-tcp", 1518, Payload::Random, 1500),
+        ("ethernet-tcp", 9018, Payload::Random, 150),
+        ("ethernet-tcp", 600, fixed.clone(), 500),
+        ("ipv4-tcp+CRC-16/ARC", 90, Payload::Random, 3000),
+        ("ipv4-tcp+CRC-32C", 1500, Payload::Random, 1000),
+        ("tcp+CRC-8/SAE-J1850", 40, Payload::Random, 3000),
+        ("internet+CRC-32C", 300, Payload::Random, 3000),
+        ("internet+CRC-32C", 300, fixed.clone(), 500),
+    ] {
+        let f = Frame::new(stack, bytes, payload.clone()).unwrap();
+        let m = JointModel::new(&f).unwrap();
+        let mut r = SplitMix(bytes as u64);
+        let mut cache = RoleCache::new();
+        let mut positive = 0;
+        for i in 0..shapes {
+            let w = 1 + r.below(5) as usize;
+            // a third of the shapes as long as the frame allows
+            let max_span = if i % 3 == 0 { m.n } else { m.n.min(600) };
+            let shape = random_shape(&mut r, w, max_span);
+            let a = m.shape_sum_cached(&shape, &mut cache);
+            assert_eq!(a, m.shape_sum_direct(&shape), "{stack} {bytes} {shape:?}");
+            positive += (a.0 > 0) as u32;
+        }
+        assert!(positive > shapes / 20, "{stack} {bytes}: {positive}");
     }
 }
 
