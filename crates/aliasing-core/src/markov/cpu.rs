@@ -117,6 +117,20 @@ impl Isa {
         out
     }
 
+    /// `true` when kernels may use AVX2 (for other crates' kernels, which
+    /// check features through this one detection instead of their own).
+    #[doc(hidden)]
+    pub fn has_avx2(self) -> bool {
+        self.avx2
+    }
+
+    /// `true` when kernels may use AVX-512F and AVX2 (as
+    /// [`Isa::has_avx2`]).
+    #[doc(hidden)]
+    pub fn has_avx512f(self) -> bool {
+        self.avx2 && self.avx512f
+    }
+
     /// Hardware fused multiply-add for scalar code.
     pub(crate) fn fma(self) -> Option<Fma> {
         self.fma.then_some(Fma(()))

@@ -423,8 +423,7 @@ fn fixed_dispatch<const F: usize, const W: usize, const V: usize, const V8: usiz
 /// Whether the CPU has AVX-512F and AVX2 and vector code is allowed.
 #[cfg(target_arch = "x86_64")]
 pub(super) fn has_avx512() -> bool {
-    static AVX512: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *AVX512.get_or_init(|| has_avx2() && is_x86_feature_detected!("avx512f"))
+    aliasing_core::markov::cpu::Isa::detect().has_avx512f()
 }
 
 /// [`column_laws`], then [`chain_avx512`]. Callers must check that the CPU
@@ -527,10 +526,7 @@ pub fn bits_fast_avx2(key: &BitsKey, p: f64) -> Option<Option<f64>> {
 /// unset, as [`aliasing_core::markov::cpu::Isa::detect`] reads it).
 #[cfg(target_arch = "x86_64")]
 pub(super) fn has_avx2() -> bool {
-    static AVX2: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *AVX2.get_or_init(|| {
-        !aliasing_core::markov::cpu::Isa::detect().is_scalar() && is_x86_feature_detected!("avx2")
-    })
+    aliasing_core::markov::cpu::Isa::detect().has_avx2()
 }
 
 /// [`bits_fast`] on the portable path only (no AVX2): the tests compare
