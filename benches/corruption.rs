@@ -9,11 +9,14 @@
 //! `alias transfer --payload FILE --corruption word:R --corruption bits:1e-7`
 //! (`corruption::file`: the file read in chunks, both models in one pass)
 //! over the 64 MiB written to a temporary file, at the TCP payloads of
-//! MTU 1500 and 9000.
+//! MTU 1500 and 9000; `files_64MiB_1460B+8960B/word+bits:1e-7`: both
+//! sizes in one pass (`corruption::files`, what `alias transfer` runs for
+//! two MTUs).
 //!
 //! Run: `cargo bench -p aliasing-benches --bench corruption`
 
-use aliasing_sim::corruption::{Model, file_silent, given};
+use aliasing_core::progress::Silent;
+use aliasing_sim::corruption::{Model, file_silent, files, given};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
@@ -59,6 +62,9 @@ fn bench(c: &mut Criterion) {
             b.iter(|| file_silent(black_box(&path), seg, &both).unwrap())
         });
     }
+    g.bench_function(format!("files_64MiB_1460B+8960B/word+{bits}"), |b| {
+        b.iter(|| files(black_box(&path), &[1460, 8960], &both, &Silent).unwrap())
+    });
     let _ = std::fs::remove_file(&path);
     g.finish();
 }

@@ -72,9 +72,10 @@
 //! Parse every `--corruption` with [`Corruption::from_str`] and check each
 //! model against the segment size with [`Model::check`] (both before any
 //! work; with `--payload`, [`open_payload`] refuses a missing, empty or
-//! special file). Then, per segment size (TCP payload bytes per frame):
-//! [`file()`] with all the models at once (one pass over the file), or
-//! [`uniform`] per model without `--payload`; optionally [`with_digest`]
+//! special file). Then [`files()`] with every segment size (TCP payload
+//! bytes per frame, one per MTU) and all the models at once (one pass over
+//! the file), or, per segment size, [`uniform`] per model without
+//! `--payload`; optionally [`with_digest`]
 //! for an end-to-end CRC on top of TCP ([`Digest::resolve`]); and
 //! [`Corruption::point`] with the transfer's frame count gives the JSON
 //! entry [`CorruptionPoint`] (`model`, `rate`, `p_miss`, `escapes`,
@@ -229,7 +230,7 @@ fn class_mean(model: &Model, len: u64, count: u64, num: u128) -> f64 {
 }
 
 /// Tallies for several models, one per model.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 struct Tallies(Vec<Tally>);
 
 impl Tallies {
@@ -484,47 +485,99 @@ pub fn file_chunked(
     progress: &dyn Progress,
     chunk_bytes: usize,
 ) -> Result<Vec<Miss>> {
-    check_models(models, segment_bytes)?;
-    let seg = usize::try_from(segment_bytes).map_err(|_| bad("segment size too large"))?;
+    let mut all = files_chunked(path, &[segment_bytes], models, progress, chunk_bytes)?;
+    Ok(all.pop().expect("one segment size"))
+}
+
+/// [`file()`] at several segment sizes in one pass over the file (each
+/// chunk read once, then cut into the segments of every size): per size,
+/// the same numbers as [`file()`] at that size. Progress: one stage,
+/// `bytes`, the file's length. Every size is checked before any work.
+pub fn files(
+    path: &Path,
+    segment_bytes: &[u64],
+    models: &[Model],
+    progress: &dyn Progress,
+) -> Result<Vec<Vec<Miss>>> {
+    files_chunked(path, segment_bytes, models, progress, CHUNK_BYTES)
+}
+
+/// [`files()`] with chunks of about `chunk_bytes`.
+#[doc(hidden)] // for the tests: the digits must not depend on the chunk size
+pub fn files_chunked(
+    path: &Path,
+    segment_bytes: &[u64],
+    models: &[Model],
+    progress: &dyn Progress,
+    chunk_bytes: usize,
+) -> Result<Vec<Vec<Miss>>> {
+    let mut segs = Vec::with_capacity(segment_bytes.len());
+    for &s in segment_bytes {
+        check_models(models, s)?;
+        segs.push(usize::try_from(s).map_err(|_| bad("segment size too large"))?);
+    }
+    let Some(&widest) = segs.iter().max() else {
+        return Ok(Vec::new());
+    };
     let (mut f, len) = open_payload(path)?;
     progress.stage("bytes", len);
-    let per = (chunk_bytes / seg).max(1);
-    // buf holds the carried-over last segment of the previous chunk, then the new chunk
-    let mut buf = vec![0u8; (per + 1) * seg];
+    // buf holds the file from `base` on: per size, the segments not yet
+    // tallied (at least the last whole one, whose next segment is unread,
+    // and a partial one: under 2 segments), then the new chunk
+    let chunk = chunk_bytes.max(widest);
+    let mut buf = vec![0u8; chunk + 2 * widest];
+    let mut have = 0usize; // bytes of buf holding data
+    let mut base = 0usize; // file offset of buf[0]
+    let mut next = vec![0usize; segs.len()]; // per size: offset of its first untallied segment
+    let mut totals: Vec<Tallies> = segs.iter().map(|_| Tallies::new(models.len())).collect();
+    let mut last_len = vec![0u64; segs.len()];
     let mut first: Vec<u8> = Vec::new();
-    let mut total = Tallies::new(models.len());
-    let mut have = 0usize; // bytes in buf (a carried segment, whole, or none)
-    let last_len;
-    let mut seen = false;
     loop {
-        let n = fill(&mut f, &mut buf[have..], path)?;
-        if !seen {
-            seen = true;
+        let n = fill(&mut f, &mut buf[have..have + chunk], path)?;
+        if first.is_empty() {
             if n == 0 {
                 return Err(bad(format!("payload file {} is empty", path.display())));
             }
-            first = buf[..seg.min(n)].to_vec();
+            first = buf[..widest.min(n)].to_vec();
         }
-        let end = have + n;
-        let at_end = end < buf.len();
+        have += n;
+        let at_end = n < chunk;
+        for (j, &seg) in segs.iter().enumerate() {
+            let a = next[j] - base;
+            let data = &buf[a..have];
+            if at_end {
+                // every segment left, the last spliced with the first
+                let nseg = data.len().div_ceil(seg);
+                let t = tally_all(models, data, seg, &first[..seg.min(first.len())])?;
+                totals[j] = std::mem::take(&mut totals[j]).merge(&t);
+                last_len[j] = (data.len() - (nseg - 1) * seg) as u64;
+                continue;
+            }
+            // every whole segment whose next one is read in full
+            let m = (data.len() / seg).saturating_sub(1);
+            if m > 0 {
+                let t = tally_all(models, &data[..m * seg], seg, &data[m * seg..(m + 1) * seg])?;
+                totals[j] = std::mem::take(&mut totals[j]).merge(&t);
+                next[j] += m * seg;
+            }
+        }
+        progress.advance(n as u64);
         if at_end {
-            // every segment of buf, the last spliced with the first
-            let nseg = end.div_ceil(seg);
-            let t = tally_all(models, &buf[..end], seg, &first)?;
-            total = total.merge(&t);
-            last_len = (end - (nseg - 1) * seg) as u64;
-            progress.advance(n as u64);
             break;
         }
-        // full buffer: keep its last segment for the next round (its next is unread)
-        let t = tally_all(models, &buf[..end - seg], seg, &buf[end - seg..end])?;
-        total = total.merge(&t);
-        progress.advance(n as u64);
-        buf.copy_within(end - seg..end, 0);
-        have = seg;
+        // keep what some size has not tallied
+        let keep = next.iter().min().expect("a size") - base;
+        buf.copy_within(keep..have, 0);
+        have -= keep;
+        base += keep;
     }
     progress.finish();
-    Ok(finish(models, &total, segment_bytes, last_len, "file"))
+    Ok(segs
+        .iter()
+        .zip(&totals)
+        .zip(&last_len)
+        .map(|((&seg, t), &last)| finish(models, t, seg as u64, last, "file"))
+        .collect())
 }
 
 /// [`file()`] watched by nobody.

@@ -88,7 +88,7 @@ pub struct TransferParams {
     pub payload_file: Option<String>,
     /// Corruption inside hosts and routers (`--corruption MODEL:RATE`), one
     /// entry per model; none: the links alone. Over the payload file's data
-    /// where there is one ([`corruption::file()`] once per segment size),
+    /// where there is one ([`corruption::files()`]: one pass, every segment size),
     /// else over uniform data ([`corruption::uniform`]).
     #[serde(default, with = "specs")]
     pub corruption: Vec<Corruption>,
@@ -503,13 +503,21 @@ pub(crate) fn corruption_misses(
     }
     let digest = params.resolve_digest()?;
     let models: Vec<_> = params.corruption.iter().map(|c| c.model).collect();
+    let segs: Vec<u64> = params.mtus.iter().map(|&mtu| mtu - HEADERS).collect();
+    // over the file: one pass, every segment size at once
+    let given = match &params.payload_file {
+        Some(f) => Some(corruption::files(
+            std::path::Path::new(f),
+            &segs,
+            &models,
+            &Unfinished(progress),
+        )?),
+        None => None,
+    };
     let mut out = Vec::new();
-    for &mtu in &params.mtus {
-        let seg = mtu - HEADERS;
-        let m = match &params.payload_file {
-            Some(f) => {
-                corruption::file(std::path::Path::new(f), seg, &models, &Unfinished(progress))?
-            }
+    for (k, &seg) in segs.iter().enumerate() {
+        let m = match &given {
+            Some(g) => g[k].clone(),
             None => models
                 .iter()
                 .map(|m| corruption::uniform(m, seg))

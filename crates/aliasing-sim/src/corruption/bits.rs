@@ -426,6 +426,22 @@ pub(super) fn has_avx512() -> bool {
     aliasing_core::markov::cpu::Isa::detect().has_avx512f()
 }
 
+/// Runs `$row!(nc)` for each row `nc < $w` (`$w` at most 17), each with
+/// `nc` a constant: the rows of a carry-chain column written out, so that
+/// each row's band of old carries has constant bounds.
+macro_rules! each_row {
+    ($w:expr, $row:ident) => {
+        each_row!(@ $w, $row, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+    };
+    (@ $w:expr, $row:ident, $($nc:literal)*) => {
+        $(
+            if $nc < $w {
+                $row!($nc);
+            }
+        )*
+    };
+}
+
 /// [`column_laws`], then [`chain_avx512`]. Callers must check that the CPU
 /// has AVX-512F.
 #[cfg(target_arch = "x86_64")]
@@ -459,21 +475,30 @@ unsafe fn chain_avx512<const F: usize, const W: usize, const V8: usize>(
             (&b, &mut a)
         };
         let fc: [f64; W] = std::array::from_fn(|i| fl[i] + if i == F { clean[k] } else { 0.0 });
-        // column 0: no run has flipped yet, `dst` (`b`) holds zeros
-        for nc in (0..W).filter(|_| k > 0) {
-            let mut acc = [_mm512_setzero_pd(); V8];
-            for c in (2 * nc).saturating_sub(2 * F)..=(2 * nc).min(W - 1) {
-                let r = _mm512_set1_pd(fc[2 * nc - c]);
-                for (v, s) in acc.iter_mut().enumerate() {
-                    // SAFETY: src[c][v] is 8 f64 in bounds
-                    let x = unsafe { _mm512_loadu_pd(src[c][v].as_ptr()) };
-                    *s = _mm512_add_pd(*s, _mm512_mul_pd(x, r));
-                }
+        // column 0: no run has flipped yet, `dst` (`b`) holds zeros. Each
+        // row `nc` is written out for its constant value ([`each_row`]), so
+        // its band of old carries has constant bounds: straight-line code,
+        // no loop exits to mispredict, the rows' sums overlapping
+        if k > 0 {
+            macro_rules! row {
+                ($nc:expr) => {{
+                    let nc: usize = $nc;
+                    let mut acc = [_mm512_setzero_pd(); V8];
+                    for c in (2 * nc).saturating_sub(2 * F)..=(2 * nc).min(W - 1) {
+                        let r = _mm512_set1_pd(fc[2 * nc - c]);
+                        for (v, s) in acc.iter_mut().enumerate() {
+                            // SAFETY: src[c][v] is 8 f64 in bounds
+                            let x = unsafe { _mm512_loadu_pd(src[c][v].as_ptr()) };
+                            *s = _mm512_add_pd(*s, _mm512_mul_pd(x, r));
+                        }
+                    }
+                    for (v, s) in acc.iter().enumerate() {
+                        // SAFETY: dst[nc][v] is 8 f64 in bounds
+                        unsafe { _mm512_storeu_pd(dst[nc][v].as_mut_ptr(), *s) };
+                    }
+                }};
             }
-            for (v, s) in acc.iter().enumerate() {
-                // SAFETY: dst[nc][v] is 8 f64 in bounds
-                unsafe { _mm512_storeu_pd(dst[nc][v].as_mut_ptr(), *s) };
-            }
+            each_row!(W, row);
         }
         for t in 0..W {
             if let Some(c) = c0[t] {
@@ -583,21 +608,30 @@ unsafe fn chain_avx2<const F: usize, const W: usize, const V: usize>(
             (&b, &mut a)
         };
         let fc: [f64; W] = std::array::from_fn(|i| fl[i] + if i == F { clean[k] } else { 0.0 });
-        // column 0: no run has flipped yet, `dst` (`b`) holds zeros
-        for nc in (0..W).filter(|_| k > 0) {
-            let mut acc = [_mm256_setzero_pd(); V];
-            for c in (2 * nc).saturating_sub(2 * F)..=(2 * nc).min(W - 1) {
-                let r = _mm256_set1_pd(fc[2 * nc - c]);
-                for (v, s) in acc.iter_mut().enumerate() {
-                    // SAFETY: src[c][v] is 4 f64 in bounds
-                    let x = unsafe { _mm256_loadu_pd(src[c][v].as_ptr()) };
-                    *s = _mm256_add_pd(*s, _mm256_mul_pd(x, r));
-                }
+        // column 0: no run has flipped yet, `dst` (`b`) holds zeros. Each
+        // row `nc` is written out for its constant value ([`each_row`]), so
+        // its band of old carries has constant bounds: straight-line code,
+        // no loop exits to mispredict, the rows' sums overlapping
+        if k > 0 {
+            macro_rules! row {
+                ($nc:expr) => {{
+                    let nc: usize = $nc;
+                    let mut acc = [_mm256_setzero_pd(); V];
+                    for c in (2 * nc).saturating_sub(2 * F)..=(2 * nc).min(W - 1) {
+                        let r = _mm256_set1_pd(fc[2 * nc - c]);
+                        for (v, s) in acc.iter_mut().enumerate() {
+                            // SAFETY: src[c][v] is 4 f64 in bounds
+                            let x = unsafe { _mm256_loadu_pd(src[c][v].as_ptr()) };
+                            *s = _mm256_add_pd(*s, _mm256_mul_pd(x, r));
+                        }
+                    }
+                    for (v, s) in acc.iter().enumerate() {
+                        // SAFETY: dst[nc][v] is 4 f64 in bounds
+                        unsafe { _mm256_storeu_pd(dst[nc][v].as_mut_ptr(), *s) };
+                    }
+                }};
             }
-            for (v, s) in acc.iter().enumerate() {
-                // SAFETY: dst[nc][v] is 4 f64 in bounds
-                unsafe { _mm256_storeu_pd(dst[nc][v].as_mut_ptr(), *s) };
-            }
+            each_row!(W, row);
         }
         for t in 0..W {
             if let Some(c) = c0[t] {

@@ -473,6 +473,41 @@ fn file_equals_memory_for_any_chunk_and_thread_count() {
 }
 
 #[test]
+fn several_sizes_in_one_pass_are_each_size_on_its_own() {
+    // sizes that do not divide each other, a size above the chunk, and a
+    // file that is not a whole number of segments of any
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("data.bin");
+    let d = mixed_bytes(40 * 64 + 23, 4);
+    std::fs::write(&path, &d).unwrap();
+    let sizes = [64u64, 50, 250, 64];
+    for chunk in [1, 100, 3 * 64, 1 << 20] {
+        for threads in [1, 2] {
+            let got = aliasing_sim::shard::pool(threads)
+                .unwrap()
+                .install(|| files_chunked(&path, &sizes, &models(), &Silent, chunk))
+                .unwrap();
+            assert_eq!(got.len(), sizes.len());
+            for (&seg, got) in sizes.iter().zip(&got) {
+                let want = given(&d, seg, &models()).unwrap();
+                for (g, w) in got.iter().zip(&want) {
+                    let at = format!("{} size {seg} chunk {chunk} threads {threads}", g.model);
+                    assert_eq!(g.p_miss, w.p_miss, "{at}");
+                    assert_eq!(g.p_undetected, w.p_undetected, "{at}");
+                    assert_eq!(g.segments, w.segments, "{at}");
+                }
+            }
+        }
+    }
+    // one progress stage over the file, read once
+    let rec = aliasing_core::__private::progress::Record::default();
+    files_chunked(&path, &sizes, &[Model::Word], &rec, 100).unwrap();
+    assert!(rec.complete(), "{:?}", rec.stages());
+    assert_eq!(rec.stages().len(), 1);
+    assert_eq!(rec.stages()[0].total, d.len() as u64);
+}
+
+#[test]
 fn progress_adds_up_to_the_file_length() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("data.bin");
