@@ -184,7 +184,7 @@ fn add_segment(t: &mut Tally, model: &Model, seg: &[u8], next: &[u8], full: bool
                     Some(v) => v,
                     None => internet::p_undetected_payload(seg, p)?,
                 };
-                Ok((pud, bsc::p_error(8 * seg.len() as u64, p)))
+                Ok((pud, p_hit(8 * seg.len() as u64, p)))
             })?;
             t.pud.add(pud);
             t.hit.add(hit);

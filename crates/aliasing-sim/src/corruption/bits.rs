@@ -261,8 +261,7 @@ pub(super) fn with_laws(
         pairs += up * down;
     }
     // lower bound: exactly two flips, up and down in one column
-    let n = (8 * *len) as f64;
-    let lower = pairs as f64 * p * p * f64::exp((n - 2.0) * f64::ln_1p(-p));
+    let lower = pairs as f64 * p * p * clean_but_two(8 * *len as u64, p);
     HEADS.with(|cell| {
         let mut memo = cell.borrow_mut();
         if memo.0.to_bits() != p.to_bits() {
@@ -307,6 +306,47 @@ pub(super) fn with_laws(
         let f = f.max(1);
         body(f, tails[f], &h)
     })
+}
+
+/// A pure function of `(n, p)` kept for the last pair asked on this thread
+/// (the segments of a file share one length): the same bits as computing
+/// it each time.
+pub(super) fn memo_last(
+    cell: &'static std::thread::LocalKey<std::cell::Cell<(u64, u64, f64)>>,
+    n: u64,
+    p: f64,
+    f: impl FnOnce() -> f64,
+) -> f64 {
+    cell.with(|c| {
+        let (kn, kp, v) = c.get();
+        if kn == n && kp == p.to_bits() {
+            return v;
+        }
+        let v = f();
+        c.set((n, p.to_bits(), v));
+        v
+    })
+}
+
+thread_local! {
+    /// [`clean_but_two`]'s last value on this thread.
+    static CLEAN_BUT_TWO: std::cell::Cell<(u64, u64, f64)> =
+        const { std::cell::Cell::new((u64::MAX, 0, 0.0)) };
+    /// [`p_hit`]'s last value on this thread.
+    static P_HIT: std::cell::Cell<(u64, u64, f64)> =
+        const { std::cell::Cell::new((u64::MAX, 0, 0.0)) };
+}
+
+/// `(1 - p)^(n - 2)`: no flip in the other bits of a segment of `n` bits.
+fn clean_but_two(n: u64, p: f64) -> f64 {
+    memo_last(&CLEAN_BUT_TWO, n, p, || {
+        f64::exp((n as f64 - 2.0) * f64::ln_1p(-p))
+    })
+}
+
+/// `P(at least one flip)` in a segment of `n` bits ([`bsc::p_error`]).
+pub(super) fn p_hit(n: u64, p: f64) -> f64 {
+    memo_last(&P_HIT, n, p, || bsc::p_error(n, p))
 }
 
 /// Per column `k`: `flip[k][d + F]`, the weight of the flip patterns (at
