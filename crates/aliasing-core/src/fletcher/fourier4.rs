@@ -498,7 +498,9 @@ mod tests {
     fn agrees_with_every_data_value_and_error_pattern() {
         // 2-bit words (mod 3: every line's cycle, 3, is shorter than the
         // frame from 3 words on), 3-bit words (mod 7) and 4-bit words (mod 15)
-        let cases = [
+        // (the test command leaves out 5 2-bit words and 3 3-bit words:
+        // 2^24 data values and patterns each, as 2 4-bit words)
+        let all = [
             (2u32, 1usize),
             (2, 3),
             (2, 5),
@@ -507,10 +509,14 @@ mod tests {
             (3, 3),
             (4, 2),
         ];
+        let cases: Vec<(u32, usize)> = all
+            .into_iter()
+            .filter(|&c| crate::tier::full() || !matches!(c, (2, 5) | (3, 3)))
+            .collect();
         let bers = [
             1e-3, 0.01, 0.1, 0.3, 0.45, 0.5, 0.55, 0.7, 0.9, 0.99, 0.999, 1.0,
         ];
-        for &(bits, m) in &cases {
+        for (bits, m) in cases {
             let count = brute(bits, m);
             assert_eq!(count[1], 0, "{bits} {m}: a single flip always shows");
             for &p in &bers {

@@ -545,15 +545,21 @@ fn brute_force_field(template: &[Option<u8>], constant: u16) -> Vec<f64> {
         fr[1] = 0;
         let f = !ones_complement_sum(&fr, constant);
         fr[..2].copy_from_slice(&f.to_be_bytes());
-        let mut field: Vec<(i64, u32)> = (0..=0xFFFFu32)
-            .map(|e| {
-                (
-                    (((f as u32) ^ e) as i64 - f as i64).rem_euclid(m),
-                    e.count_ones(),
-                )
-            })
-            .collect();
-        field.sort_unstable();
+        // the field's error patterns `e` by the change they make,
+        // `(f ^ e) - f` mod 65535: the received field `x = f ^ e` is
+        // `f + c` mod 65535, so each change has the one or two `x` (0 and
+        // 0xFFFF are both 0) found here, each checked (a lookup rather
+        // than a sorted table of the 2^16 patterns, made per payload)
+        let field = |c: i64| {
+            let x = (f as i64 + c).rem_euclid(m);
+            [x, x + m]
+                .into_iter()
+                .filter(|&x| x <= 0xFFFF)
+                .map(move |x| {
+                    assert_eq!((x - f as i64).rem_euclid(m), c);
+                    (x as u32 ^ f as u32).count_ones()
+                })
+        };
         let rest_bits = n - 16;
         for e in 0u64..(1 << rest_bits) {
             // on the stack: this loop runs 2^16 times per payload value
@@ -567,11 +573,7 @@ fn brute_force_field(template: &[Option<u8>], constant: u16) -> Vec<f64> {
                 .map(|i| word(r, i) - word(&fr, i))
                 .sum();
             let want = (-d).rem_euclid(m);
-            let lo = field.partition_point(|x| x.0 < want);
-            for &(c, w) in &field[lo..] {
-                if c != want {
-                    break;
-                }
+            for w in field(want) {
                 let weight = w as usize + e.count_ones() as usize;
                 if weight > 0 {
                     a[weight] += 1.0;

@@ -285,8 +285,12 @@ fn fused_scalar_path_gives_the_vector_paths_bits() {
     // The fused kernel forced onto each instruction set this CPU has, down
     // to no vector instructions and the library's fused multiply-add:
     // equal bits, serial and parallel (width 16: 8 tasks of cosets).
+    // Lengths to 59 in the test command (14 blocks of 4 bits and one of
+    // 3, as 203 has 50 and one of 3), to 203 in the full tier: each bit
+    // on the path without vector instructions is most of the time.
     let g: Generator = "0x1C867".parse().unwrap();
-    let lengths: Vec<u64> = (0..=203).collect();
+    let lengths: Vec<u64> = (0..=crate::tier::pick(59, 203)).collect();
+    let last = lengths.len() - 1;
     let ch = ge(1e-3, 0.3, 0.05, 0.4);
     let bits = |v: &[(f64, f64)]| -> Vec<(u64, u64)> {
         v.iter().map(|(a, b)| (a.to_bits(), b.to_bits())).collect()
@@ -299,9 +303,13 @@ fn fused_scalar_path_gives_the_vector_paths_bits() {
         false,
         &crate::progress::Silent,
     );
-    assert!(want[203].1 > 0.0);
+    assert!(want[last].1 > 0.0);
     for isa in crate::markov::cpu::Isa::detect().restrictions() {
         for parallel in [false, true] {
+            if isa == crate::markov::cpu::Isa::scalar() && !parallel {
+                // `want` itself
+                continue;
+            }
             let got = fused::run_on(isa, &g, &ch, &lengths, parallel, &crate::progress::Silent);
             assert_eq!(bits(&got), bits(&want), "{isa:?} parallel={parallel}");
         }
