@@ -322,7 +322,6 @@ fn role_classes_sum_as_placement_by_placement() {
                 positive += (a.0 > 0) as u32;
             }
         }
-        eprintln!("{stack} {bytes} {payload:?} weight {w}: {shapes} shapes, {positive} positive");
         assert!(shapes > 0, "{stack} {bytes} weight {w}");
         if bytes >= 594 {
             assert!(by_class > 0 && one_by_one > 0, "{stack} {bytes} weight {w}");
