@@ -10,13 +10,15 @@ use aliasing_sim::run::{Plan, RunOptions, simulate};
 use aliasing_sim::stack::{Frame, Payload};
 use aliasing_sim::{Frames, Seed};
 
-/// 10,000 frames a case in the test command, 30,000 under
+/// 10,000 frames a case in the test command (3,000 at BERs 0.3, 0.5 and
+/// 0.7, where the exact value is about 2^-16 and either count is 0 or 1,
+/// and most of the time goes: about 700 flips a frame), 30,000 under
 /// `ALIAS_TESTS=full` (about one escape in 30,000 frames at every BER but
 /// 1, where every frame's verdict is exact).
 #[test]
 fn internet_checks_at_every_ber_against_monte_carlo() {
     let frames = crate::tier::pick(10_000, 30_000);
-    check_every_ber(frames, frames);
+    check_every_ber(frames, crate::tier::pick(3_000, frames));
 }
 
 /// The same with ten times the frames (about 2 minutes on 2 cores).
