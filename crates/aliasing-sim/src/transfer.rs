@@ -698,8 +698,15 @@ fn run_items(
     progress: &dyn Progress,
 ) -> FrameTally {
     progress.stage(stage, items.end - items.start);
-    items
+    // one item a job: an item is milliseconds of work or more, and a
+    // thread that frees up (the file part running beside) can then take
+    // any item not yet begun, rather than wait on a run of items split
+    // off before it was free
+    let first = items.start;
+    (0..(items.end - items.start) as usize)
         .into_par_iter()
+        .with_max_len(1)
+        .map(|k| first + k as u64)
         .map(|i| {
             let t = plan.run(i);
             progress.advance(1);
