@@ -53,7 +53,6 @@ use aliasing_core::layout::{Inner, StackSpec};
 use aliasing_core::progress::Progress;
 use aliasing_core::weights::DualWeights;
 use aliasing_core::{Error, Result};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 mod counts;
@@ -690,7 +689,8 @@ fn stale(e: Error) -> Error {
     ))
 }
 
-/// The tally of `items` of `plan`, in parallel, on the progress bar.
+/// The tally of `items` of `plan` ([`JointPlan::tally`]), on the progress
+/// bar as the stage `stage`.
 fn run_items(
     plan: &JointPlan,
     items: std::ops::Range<u64>,
@@ -698,27 +698,7 @@ fn run_items(
     progress: &dyn Progress,
 ) -> FrameTally {
     progress.stage(stage, items.end - items.start);
-    // one item a job: an item is milliseconds of work or more, and a
-    // thread that frees up (the file part running beside) can then take
-    // any item not yet begun, rather than wait on a run of items split
-    // off before it was free
-    let first = items.start;
-    (0..(items.end - items.start) as usize)
-        .into_par_iter()
-        .with_max_len(1)
-        .map(|k| first + k as u64)
-        .map(|i| {
-            let t = plan.run(i);
-            progress.advance(1);
-            t
-        })
-        .reduce(
-            || plan.empty_tally(),
-            |mut a, b| {
-                a.add(&b);
-                a
-            },
-        )
+    plan.tally(items, progress)
 }
 
 fn with_bytes(e: Error, bytes: u64) -> Error {

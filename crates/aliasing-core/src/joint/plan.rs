@@ -409,6 +409,37 @@ impl JointPlan {
         }
     }
 
+    /// The tally of `items` (each below [`JointPlan::items`]) added up, the
+    /// items run in parallel on the current rayon pool, one job each (an
+    /// item is milliseconds of work or more: a thread that frees up, from
+    /// other work running beside, takes any item not yet begun rather than
+    /// wait on a run of items split off before it was free); `progress`
+    /// advances by one per item. Integer sums: the same tally for any
+    /// thread count or order.
+    pub fn tally(
+        &self,
+        items: std::ops::Range<u64>,
+        progress: &dyn crate::progress::Progress,
+    ) -> FrameTally {
+        use rayon::prelude::*;
+        let first = items.start;
+        (0..items.end.saturating_sub(items.start) as usize)
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|k| {
+                let t = self.run(first + k as u64);
+                progress.advance(1);
+                t
+            })
+            .reduce(
+                || self.empty_tally(),
+                |mut a, b| {
+                    a.add(&b);
+                    a
+                },
+            )
+    }
+
     /// The tally of item `i` (below [`JointPlan::items`]; nothing otherwise).
     pub fn run(&self, i: u64) -> FrameTally {
         let mut t = self.empty_tally();

@@ -152,20 +152,7 @@ impl JointStack {
         )?;
         let p = ctx.progress();
         p.stage("work items", plan.items());
-        let t = (0..plan.items())
-            .into_par_iter()
-            .map(|i| {
-                let t = plan.run(i);
-                p.advance(1);
-                t
-            })
-            .reduce(
-                || plan.empty_tally(),
-                |mut a, b| {
-                    a.add(&b);
-                    a
-                },
-            );
+        let t = plan.tally(0..plan.items(), p);
         let st = JointStack::from_tally(&plan, &t, ctx);
         p.finish();
         st

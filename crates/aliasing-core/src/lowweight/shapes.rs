@@ -326,6 +326,29 @@ pub(super) fn shapes5_slice(syn: &[u64], slice: u64, slices: u64) -> Vec<Vec<u32
     shapes5_slice_in(syn, slice, slices, SUB_SLICE_PAIRS, FILTER_BITS)
 }
 
+/// The positions `1..n` of `syn` grouped by `h(y) = (syn[y] >> 1) &
+/// (groups - 1)` (`groups` a power of 2), by a counting sort: group `g` is
+/// `by_h[start[g]..start[g + 1]]`, in increasing order. Returns `(start,
+/// by_h)`.
+pub(super) fn group_positions(syn: &[u64], groups: u64) -> (Vec<usize>, Vec<u32>) {
+    let n = syn.len();
+    let h = |y: usize| ((syn[y] >> 1) & (groups - 1)) as usize;
+    let mut start = vec![0usize; groups as usize + 1];
+    for y in 1..n {
+        start[h(y) + 1] += 1;
+    }
+    for g in 0..groups as usize {
+        start[g + 1] += start[g];
+    }
+    let mut fill = start.clone();
+    let mut by_h = vec![0u32; n.saturating_sub(1)];
+    for y in 1..n {
+        by_h[fill[h(y)]] = y as u32;
+        fill[h(y)] += 1;
+    }
+    (start, by_h)
+}
+
 /// Buckets (a power of 2: `2^FILTER_BITS`) of the presence filter of the
 /// weight-5 join: a chunk of a sub-slice holds about `2^FILTER_BITS / 16`
 /// pairs (16 buckets a pair or more; at this size a chunk is a whole
@@ -386,21 +409,7 @@ pub(super) fn shapes5_slice_in(
     };
     let fine = total * chunks;
     let h = |y: usize| ((syn[y] >> 1) & (fine - 1)) as usize;
-    // counting sort of the positions 1..n by h: group g is
-    // by_h[start[g]..start[g + 1]], increasing
-    let mut start = vec![0usize; fine as usize + 1];
-    for y in 1..n {
-        start[h(y) + 1] += 1;
-    }
-    for g in 0..fine as usize {
-        start[g + 1] += start[g];
-    }
-    let mut fill = start.clone();
-    let mut by_h = vec![0u32; n.saturating_sub(1)];
-    for y in 1..n {
-        by_h[fill[h(y)]] = y as u32;
-        fill[h(y)] += 1;
-    }
+    let (start, by_h) = group_positions(syn, fine);
     let mut found = Vec::new();
     let mut v: Vec<(u64, u32, u32)> = Vec::new();
     if filter_bits == 0 {

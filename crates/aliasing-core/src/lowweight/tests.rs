@@ -182,19 +182,7 @@ fn two_pass_slice(
     let subs = (pairs / sub_pairs).max(1).next_power_of_two();
     let total = slices * subs;
     let h = |y: usize| ((syn[y] >> 1) & (total - 1)) as usize;
-    let mut start = vec![0usize; total as usize + 1];
-    for y in 1..n {
-        start[h(y) + 1] += 1;
-    }
-    for g in 0..total as usize {
-        start[g + 1] += start[g];
-    }
-    let mut fill = start.clone();
-    let mut by_h = vec![0u32; n.saturating_sub(1)];
-    for y in 1..n {
-        by_h[fill[h(y)]] = y as u32;
-        fill[h(y)] += 1;
-    }
+    let (start, by_h) = group_positions(syn, total);
     let mut found = Vec::new();
     let mut v: Vec<(u64, u32, u32)> = Vec::new();
     let pairs_of = |target: usize, f: &mut dyn FnMut(u64, u32, u32)| {
@@ -236,6 +224,25 @@ fn two_pass_slice(
     found
 }
 
+/// Every weight-5 shape of the syndromes `syn` (bit 0 and four later
+/// bits whose syndromes add to 0), by brute force, in increasing order.
+fn weight5_brute_force(syn: &[u64]) -> Vec<Vec<u32>> {
+    let n = syn.len();
+    let mut want = Vec::new();
+    for a in 1..n {
+        for b in a + 1..n {
+            for c in b + 1..n {
+                for l in c + 1..n {
+                    if 1 ^ syn[a] ^ syn[b] ^ syn[c] ^ syn[l] == 0 {
+                        want.push(vec![0, a as u32, b as u32, c as u32, l as u32]);
+                    }
+                }
+            }
+        }
+    }
+    want
+}
+
 #[test]
 fn weight5_slices_cover_the_pairs_once() {
     // the join cut into 1 to 32 slices (the grouping by slice bits):
@@ -244,18 +251,7 @@ fn weight5_slices_cover_the_pairs_once() {
         let g: Generator = spec.parse().unwrap();
         let n = 90usize;
         let syn = syndromes(&g, n);
-        let mut want = Vec::new();
-        for a in 1..n {
-            for b in a + 1..n {
-                for c in b + 1..n {
-                    for l in c + 1..n {
-                        if 1 ^ syn[a] ^ syn[b] ^ syn[c] ^ syn[l] == 0 {
-                            want.push(vec![0, a as u32, b as u32, c as u32, l as u32]);
-                        }
-                    }
-                }
-            }
-        }
+        let want = weight5_brute_force(&syn);
         assert!(!want.is_empty() || spec == "0x104C11DB7", "{spec}");
         // (the test command: 1, 4 and 32 slices; sub-slices of the
         // default size, 16 and 300 pairs, and of 1 pair at 32 slices of
@@ -301,18 +297,7 @@ fn weight5_slices_cover_the_pairs_once() {
         let g: Generator = spec.parse().unwrap();
         for n in 2..=16usize {
             let syn = syndromes(&g, n);
-            let mut want = Vec::new();
-            for a in 1..n {
-                for b in a + 1..n {
-                    for c in b + 1..n {
-                        for l in c + 1..n {
-                            if 1 ^ syn[a] ^ syn[b] ^ syn[c] ^ syn[l] == 0 {
-                                want.push(vec![0, a as u32, b as u32, c as u32, l as u32]);
-                            }
-                        }
-                    }
-                }
-            }
+            let want = weight5_brute_force(&syn);
             for (slices, sub_pairs) in [(slices5(n), SUB_SLICE_PAIRS), (1, 1), (2, 3)] {
                 for filter in [6, 8, FILTER_BITS] {
                     let per: Vec<Vec<Vec<u32>>> = (0..slices)

@@ -492,74 +492,97 @@ unsafe fn fixed_avx512<const F: usize, const W: usize, const V8: usize>(h: &Laws
     unsafe { chain_avx512::<F, W, V8>(&flip, &clean) }
 }
 
-/// [`chain_avx2`] on 8-lane AVX-512 vectors (rows padded to `8 V8`
-/// lanes): per lane the same products and sums in the same order, so the
-/// same bits. Callers must check that the CPU has AVX-512F.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,avx512f")]
-unsafe fn chain_avx512<const F: usize, const W: usize, const V8: usize>(
-    flip: &[[f64; W]; 16],
-    clean: &[f64; 16],
-) -> f64 {
-    use std::arch::x86_64::*;
-    debug_assert!(W == 2 * F + 1 && 8 * V8 >= W && 8 * V8 < W + 8);
-    let mut a = [[[0.0f64; 8]; V8]; W];
-    let mut b = [[[0.0f64; 8]; V8]; W];
-    let mut x0 = [1.0f64; W];
-    let mut c0: [Option<usize>; W] = std::array::from_fn(Some);
-    for k in 0..16 {
-        let fl = &flip[k];
-        let (src, dst) = if k % 2 == 0 {
-            (&a, &mut b)
-        } else {
-            (&b, &mut a)
-        };
-        let fc: [f64; W] = std::array::from_fn(|i| fl[i] + if i == F { clean[k] } else { 0.0 });
-        // column 0: no run has flipped yet, `dst` (`b`) holds zeros. Each
-        // row `nc` is written out for its constant value ([`each_row`]), so
-        // its band of old carries has constant bounds: straight-line code,
-        // no loop exits to mispredict, the rows' sums overlapping
-        if k > 0 {
-            macro_rules! row {
-                ($nc:expr) => {{
-                    let nc: usize = $nc;
-                    let mut acc = [_mm512_setzero_pd(); V8];
-                    for c in (2 * nc).saturating_sub(2 * F)..=(2 * nc).min(W - 1) {
-                        let r = _mm512_set1_pd(fc[2 * nc - c]);
-                        for (v, s) in acc.iter_mut().enumerate() {
-                            // SAFETY: src[c][v] is 8 f64 in bounds
-                            let x = unsafe { _mm512_loadu_pd(src[c][v].as_ptr()) };
-                            *s = _mm512_add_pd(*s, _mm512_mul_pd(x, r));
+/// Defines `$name`, [`chain_fixed`] with each row of carries (the `W`
+/// start carries, padded to `$lanes V` lanes that stay 0: they never
+/// receive a first flip) as `V` vectors of `$lanes` f64, under the target
+/// features `$feat`, with the vector type's intrinsics `$zero`, `$set1`,
+/// `$load`, `$store`, `$add`, `$mul`: per lane the same products and sums
+/// in the same order (no fused multiply-add), so the same bits. One body
+/// for the AVX2 and the AVX-512 chains.
+macro_rules! simd_chain {
+    ($(#[$doc:meta])* $name:ident, $feat:literal, $lanes:literal,
+     $zero:ident, $set1:ident, $load:ident, $store:ident, $add:ident, $mul:ident) => {
+        $(#[$doc])*
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $feat)]
+        unsafe fn $name<const F: usize, const W: usize, const V: usize>(
+            flip: &[[f64; W]; 16],
+            clean: &[f64; 16],
+        ) -> f64 {
+            use std::arch::x86_64::*;
+            debug_assert!(W == 2 * F + 1 && $lanes * V >= W && $lanes * V < W + $lanes);
+            let mut a = [[[0.0f64; $lanes]; V]; W];
+            let mut b = [[[0.0f64; $lanes]; V]; W];
+            let mut x0 = [1.0f64; W];
+            let mut c0: [Option<usize>; W] = std::array::from_fn(Some);
+            for k in 0..16 {
+                let fl = &flip[k];
+                let (src, dst) = if k % 2 == 0 {
+                    (&a, &mut b)
+                } else {
+                    (&b, &mut a)
+                };
+                let fc: [f64; W] =
+                    std::array::from_fn(|i| fl[i] + if i == F { clean[k] } else { 0.0 });
+                // column 0: no run has flipped yet, `dst` (`b`) holds zeros.
+                // Each row `nc` is written out for its constant value
+                // ([`each_row`]), so its band of old carries has constant
+                // bounds: straight-line code, no loop exits to mispredict,
+                // the rows' sums overlapping
+                if k > 0 {
+                    macro_rules! row {
+                        ($nc:expr) => {{
+                            let nc: usize = $nc;
+                            let mut acc = [$zero(); V];
+                            for c in (2 * nc).saturating_sub(2 * F)..=(2 * nc).min(W - 1) {
+                                let r = $set1(fc[2 * nc - c]);
+                                for (v, s) in acc.iter_mut().enumerate() {
+                                    // SAFETY: src[c][v] is one vector of f64, in bounds
+                                    let x = unsafe { $load(src[c][v].as_ptr()) };
+                                    *s = $add(*s, $mul(x, r));
+                                }
+                            }
+                            for (v, s) in acc.iter().enumerate() {
+                                // SAFETY: dst[nc][v] is one vector of f64, in bounds
+                                unsafe { $store(dst[nc][v].as_mut_ptr(), *s) };
+                            }
+                        }};
+                    }
+                    each_row!(W, row);
+                }
+                for t in 0..W {
+                    if let Some(c) = c0[t] {
+                        // the first flips of this run, in this column
+                        for nc in c.div_ceil(2)..=(c / 2 + F).min(W - 1) {
+                            dst[nc][t / $lanes][t % $lanes] += x0[t] * fl[2 * nc - c];
+                        }
+                        // no flip: carry c - F must be even, halved
+                        if (c + F).is_multiple_of(2) {
+                            x0[t] *= clean[k];
+                            c0[t] = Some((c + F) / 2);
+                        } else {
+                            c0[t] = None;
                         }
                     }
-                    for (v, s) in acc.iter().enumerate() {
-                        // SAFETY: dst[nc][v] is 8 f64 in bounds
-                        unsafe { _mm512_storeu_pd(dst[nc][v].as_mut_ptr(), *s) };
-                    }
-                }};
-            }
-            each_row!(W, row);
-        }
-        for t in 0..W {
-            if let Some(c) = c0[t] {
-                for nc in c.div_ceil(2)..=(c / 2 + F).min(W - 1) {
-                    dst[nc][t / 8][t % 8] += x0[t] * fl[2 * nc - c];
-                }
-                if (c + F).is_multiple_of(2) {
-                    x0[t] *= clean[k];
-                    c0[t] = Some((c + F) / 2);
-                } else {
-                    c0[t] = None;
                 }
             }
+            // 16 columns: the last wrote `a`
+            let mut total = 0.0;
+            for (t, row) in a.iter().enumerate() {
+                total += row[t / $lanes][t % $lanes];
+            }
+            total
         }
-    }
-    let mut total = 0.0;
-    for (t, row) in a.iter().enumerate() {
-        total += row[t / 8][t % 8];
-    }
-    total
+    };
 }
+
+simd_chain!(
+    /// The chain on 8-lane AVX-512 vectors ([`simd_chain`]). Callers must
+    /// check that the CPU has AVX-512F.
+    chain_avx512, "avx2,avx512f", 8,
+    _mm512_setzero_pd, _mm512_set1_pd, _mm512_loadu_pd, _mm512_storeu_pd, _mm512_add_pd,
+    _mm512_mul_pd
+);
 
 /// [`bits_fast`] on the AVX2 path (where the CPU has AVX2): the tests
 /// compare it with the others.
@@ -623,79 +646,13 @@ unsafe fn fixed_avx2<const F: usize, const W: usize, const V: usize>(h: &Laws) -
     unsafe { chain_avx2::<F, W, V>(&flip, &clean) }
 }
 
-/// [`chain_fixed`] with each row of carries (the `W` start carries, padded
-/// to `4 V` lanes that stay 0) as `V` AVX2 vectors: per lane the same
-/// products and sums in the same order (no fused multiply-add), so the
-/// same bits. Callers must check that the CPU has AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn chain_avx2<const F: usize, const W: usize, const V: usize>(
-    flip: &[[f64; W]; 16],
-    clean: &[f64; 16],
-) -> f64 {
-    use std::arch::x86_64::*;
-    debug_assert!(W == 2 * F + 1 && 4 * V >= W && 4 * V < W + 4);
-    // rows of 4 V lanes: the padding lanes never receive a first flip
-    let mut a = [[[0.0f64; 4]; V]; W];
-    let mut b = [[[0.0f64; 4]; V]; W];
-    let mut x0 = [1.0f64; W];
-    let mut c0: [Option<usize>; W] = std::array::from_fn(Some);
-    for k in 0..16 {
-        let fl = &flip[k];
-        let (src, dst) = if k % 2 == 0 {
-            (&a, &mut b)
-        } else {
-            (&b, &mut a)
-        };
-        let fc: [f64; W] = std::array::from_fn(|i| fl[i] + if i == F { clean[k] } else { 0.0 });
-        // column 0: no run has flipped yet, `dst` (`b`) holds zeros. Each
-        // row `nc` is written out for its constant value ([`each_row`]), so
-        // its band of old carries has constant bounds: straight-line code,
-        // no loop exits to mispredict, the rows' sums overlapping
-        if k > 0 {
-            macro_rules! row {
-                ($nc:expr) => {{
-                    let nc: usize = $nc;
-                    let mut acc = [_mm256_setzero_pd(); V];
-                    for c in (2 * nc).saturating_sub(2 * F)..=(2 * nc).min(W - 1) {
-                        let r = _mm256_set1_pd(fc[2 * nc - c]);
-                        for (v, s) in acc.iter_mut().enumerate() {
-                            // SAFETY: src[c][v] is 4 f64 in bounds
-                            let x = unsafe { _mm256_loadu_pd(src[c][v].as_ptr()) };
-                            *s = _mm256_add_pd(*s, _mm256_mul_pd(x, r));
-                        }
-                    }
-                    for (v, s) in acc.iter().enumerate() {
-                        // SAFETY: dst[nc][v] is 4 f64 in bounds
-                        unsafe { _mm256_storeu_pd(dst[nc][v].as_mut_ptr(), *s) };
-                    }
-                }};
-            }
-            each_row!(W, row);
-        }
-        for t in 0..W {
-            if let Some(c) = c0[t] {
-                // the first flips of this run, in this column
-                for nc in c.div_ceil(2)..=(c / 2 + F).min(W - 1) {
-                    dst[nc][t / 4][t % 4] += x0[t] * fl[2 * nc - c];
-                }
-                // no flip: carry c - F must be even, halved
-                if (c + F).is_multiple_of(2) {
-                    x0[t] *= clean[k];
-                    c0[t] = Some((c + F) / 2);
-                } else {
-                    c0[t] = None;
-                }
-            }
-        }
-    }
-    // 16 columns: the last wrote `a`
-    let mut total = 0.0;
-    for (t, row) in a.iter().enumerate() {
-        total += row[t / 4][t % 4];
-    }
-    total
-}
+simd_chain!(
+    /// The chain on 4-lane AVX2 vectors ([`simd_chain`]). Callers must
+    /// check that the CPU has AVX2.
+    chain_avx2, "avx2", 4,
+    _mm256_setzero_pd, _mm256_set1_pd, _mm256_loadu_pd, _mm256_storeu_pd, _mm256_add_pd,
+    _mm256_mul_pd
+);
 
 /// [`column_laws`], then [`chain_fixed`].
 #[inline(always)]

@@ -9,6 +9,14 @@ use aliasing_sim::stack::{Frame, Payload};
 use aliasing_sim::stream::chunk_rng;
 use aliasing_sim::{Frames, Seed};
 
+/// The rare-event work of one frame of `stack` (`bytes`, random payload)
+/// on the Gilbert-Elliott channel `channel`, seed 1, one thread.
+fn one_frame_work(stack: &str, bytes: usize, channel: &str) -> BurstRareWork {
+    let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
+    let plan = Plan::new(frame, Channel::Burst(ge(channel)), Frames(1), Seed(1));
+    BurstRareWork::new(&plan, 1, None).unwrap()
+}
+
 fn ge(s: &str) -> GilbertElliott {
     s.parse().unwrap()
 }
@@ -261,14 +269,7 @@ fn the_estimator_is_unbiased_over_every_pattern_of_a_small_frame() {
 #[test]
 fn the_burst_scan_finds_what_the_table_finds() {
     for (stack, bytes) in [("crc8", 6), ("CRC-16/ARC", 20), ("ethernet", 64)] {
-        let frame = Frame::new(stack, bytes, Payload::Random).unwrap();
-        let plan = Plan::new(
-            frame,
-            Channel::Burst(ge("1e-4,0.02,1e-3,0.05")),
-            Frames(1),
-            Seed(1),
-        );
-        let work = BurstRareWork::new(&plan, 1, None).unwrap();
+        let work = one_frame_work(stack, bytes, "1e-4,0.02,1e-3,0.05");
         let (t, r) = (&work.table, work.width as u32);
         let scan = ShortBursts::with(t, r, 20, true);
         assert!(matches!(scan.finder, Finder::Scan { .. }), "{stack}");
@@ -299,14 +300,7 @@ fn the_burst_scan_finds_what_the_table_finds() {
         assert!(seen >= 150, "{stack}: {seen}");
     }
     // a layout without the shift structure (padding bits in the field) has no scan
-    let frame = Frame::new("CRC-5/USB", 4, Payload::Random).unwrap();
-    let plan = Plan::new(
-        frame,
-        Channel::Burst(ge("1e-4,0.02,1e-3,0.05")),
-        Frames(1),
-        Seed(1),
-    );
-    let work = BurstRareWork::new(&plan, 1, None).unwrap();
+    let work = one_frame_work("CRC-5/USB", 4, "1e-4,0.02,1e-3,0.05");
     let s = ShortBursts::with(&work.table, 5, 6, true);
     assert!(matches!(s.finder, Finder::Table(_)));
 }
@@ -408,14 +402,7 @@ fn scanned_bursts_agree_with_the_exact_chain_on_a_sparse_channel() {
 /// a chi-square test over every pattern of a 16-bit frame.
 #[test]
 fn draws_follow_the_proposal_law() {
-    let frame = Frame::new("crc8", 2, Payload::Random).unwrap();
-    let plan = Plan::new(
-        frame,
-        Channel::Burst(ge("0.01,0.5,0.05,0.2")),
-        Frames(1),
-        Seed(1),
-    );
-    let work = BurstRareWork::new(&plan, 1, None).unwrap();
+    let work = one_frame_work("crc8", 2, "0.01,0.5,0.05,0.2");
     let mut rng = chunk_rng(1, 0, FAMILY);
     let mut counts = vec![0u64; 1 << 16];
     let mut xs = Vec::new();

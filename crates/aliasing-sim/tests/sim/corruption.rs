@@ -436,6 +436,17 @@ fn given_data_is_the_mean_over_segments() {
     }
 }
 
+/// `got` and `want` model by model: the same values, digit for digit, and
+/// the same segment counts (`at` says where, on failure).
+fn same_misses(got: &[Miss], want: &[Miss], at: &str) {
+    assert_eq!(got.len(), want.len(), "{at}");
+    for (g, w) in got.iter().zip(want) {
+        assert_eq!(g.p_miss, w.p_miss, "{} {at}", g.model);
+        assert_eq!(g.p_undetected, w.p_undetected, "{} {at}", g.model);
+        assert_eq!(g.segments, w.segments, "{} {at}", g.model);
+    }
+}
+
 #[test]
 fn file_equals_memory_for_any_chunk_and_thread_count() {
     let dir = tempfile::tempdir().unwrap();
@@ -449,16 +460,7 @@ fn file_equals_memory_for_any_chunk_and_thread_count() {
                 .unwrap()
                 .install(|| file_chunked(&path, 64, &models(), &Silent, chunk))
                 .unwrap();
-            assert_eq!(got.len(), want.len());
-            for (g, w) in got.iter().zip(&want) {
-                assert_eq!(
-                    g.p_miss, w.p_miss,
-                    "{} chunk {chunk} threads {threads}",
-                    g.model
-                );
-                assert_eq!(g.p_undetected, w.p_undetected);
-                assert_eq!(g.segments, w.segments);
-            }
+            same_misses(&got, &want, &format!("chunk {chunk} threads {threads}"));
         }
     }
     // exactly whole segments, and a one-segment file
@@ -490,12 +492,11 @@ fn several_sizes_in_one_pass_are_each_size_on_its_own() {
             assert_eq!(got.len(), sizes.len());
             for (&seg, got) in sizes.iter().zip(&got) {
                 let want = given(&d, seg, &models()).unwrap();
-                for (g, w) in got.iter().zip(&want) {
-                    let at = format!("{} size {seg} chunk {chunk} threads {threads}", g.model);
-                    assert_eq!(g.p_miss, w.p_miss, "{at}");
-                    assert_eq!(g.p_undetected, w.p_undetected, "{at}");
-                    assert_eq!(g.segments, w.segments, "{at}");
-                }
+                same_misses(
+                    got,
+                    &want,
+                    &format!("size {seg} chunk {chunk} threads {threads}"),
+                );
             }
         }
     }

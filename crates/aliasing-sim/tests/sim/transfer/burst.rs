@@ -20,6 +20,21 @@ fn draws() -> u64 {
 }
 
 /// The stack of the transfer tests on a burst channel.
+/// The plan of one 70-byte frame of `stack` on [`ge`], seed 7 (the
+/// transfer's 68-byte MTU point).
+fn plan_70(stack: &str) -> aliasing_sim::run::Plan {
+    Params::new(
+        stack,
+        70,
+        Channel::Burst(ge()),
+        PayloadSpec::Random,
+        Frames(1),
+        Seed(7),
+    )
+    .plan()
+    .unwrap()
+}
+
 fn params() -> TransferParams {
     let mut p = TransferParams::new(
         "ipv4-tcp+CRC-16/ARC",
@@ -43,16 +58,7 @@ fn burst_one_hop_is_the_joint_rare_burst_estimate() {
     let p = params();
     let doc = report(&p, ge()).unwrap();
     assert_eq!(doc.points.len(), 4);
-    let stack = Params::new(
-        "ipv4-tcp+CRC-16/ARC",
-        70,
-        Channel::Burst(ge()),
-        PayloadSpec::Random,
-        Frames(1),
-        Seed(7),
-    )
-    .plan()
-    .unwrap();
+    let stack = plan_70("ipv4-tcp+CRC-16/ARC");
     let jr = burst_rare::estimate_joint(&stack, draws(), None, 1).unwrap();
     assert_eq!(
         jr,
@@ -68,16 +74,7 @@ fn burst_one_hop_is_the_joint_rare_burst_estimate() {
     );
     assert!(one.joint_per_frame.method.contains("joint escape"));
     assert!(!one.joint_per_frame.method.contains("not modelled"));
-    let lone = Params::new(
-        "random+CRC-16/ARC",
-        70,
-        Channel::Burst(ge()),
-        PayloadSpec::Random,
-        Frames(1),
-        Seed(7),
-    )
-    .plan()
-    .unwrap();
+    let lone = plan_70("random+CRC-16/ARC");
     let r = burst_rare::estimate(&lone, draws(), None, 1).unwrap();
     assert_eq!(r.crc, jr.crc.crc);
     let exact = burst_rare::exact_escape(&lone, &aliasing_core::ctx::Ctx::default()).unwrap();
