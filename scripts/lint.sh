@@ -13,4 +13,7 @@ if ! cargo clippy --version >/dev/null 2>&1; then
   echo "clippy is not installed and could not be added (rustup component add clippy)" >&2
   exit 1
 fi
-cargo clippy --workspace --all-targets --locked -- -D warnings
+# With aliasing-core's unit tests (its `unit-tests` feature, as the test
+# command builds it), then its library without them.
+cargo clippy --workspace --all-targets --locked --features aliasing-core/unit-tests -- -D warnings
+cargo clippy -p aliasing-core --lib --locked -- -D warnings

@@ -29,12 +29,11 @@ import time
 # below: "<package> unittests" and "<package> test <name>", or a --job's name.
 LONGEST_FIRST = [
     "aliasing-sim test sim",
-    "aliasing-core unittests",
+    "aliasing-core test core",
     "python",
     "aliasing-cli test cli",
     "doc tests",
     "aliasing-examples test study",
-    "aliasing-core test core",
 ]
 
 

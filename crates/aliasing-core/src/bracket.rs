@@ -252,12 +252,12 @@ pub fn brackets(
     Ok(out)
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn tiny_lengths_at_every_ber() {
+    pub fn tiny_lengths_at_every_ber() {
         // x^2 + 1 = (x + 1)^2 (even weights only) at 3 and 4 bits, weights up
         // to 1 or 2: the tail's last term sits at weight n, and the sum once
         // read a ratio past it (a subtraction overflow). Brute force: the
@@ -286,8 +286,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn brackets_contain_the_exact_value() {
+    pub fn brackets_contain_the_exact_value() {
         // exact P_ud by the dual code for CRCs where it is feasible
         let cases = [
             ("0x11021", vec![40u64, 200, 2000]),
@@ -331,8 +330,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_codeword_bound_holds_by_brute_force() {
+    pub fn the_codeword_bound_holds_by_brute_force() {
         // w A_w <= ceil(n/e) C(n, w-1) on every weight of small codes
         for (spec, n) in [("0x13", 20u64), ("0x11", 14), ("0x107", 22), ("0x1F", 18)] {
             let g: Generator = spec.parse().unwrap();
@@ -358,8 +356,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn crc64_at_1024_bits_has_the_first_tail_term_as_upper_bound() {
+    pub fn crc64_at_1024_bits_has_the_first_tail_term_as_upper_bound() {
         // CRC-64/XZ is (x+1) times other factors: even weights only, and no
         // codeword of weight 2 or 4 fits in 1024 bits, so the lower bound is
         // 0 and the upper bound is the weight-6 term C(n,5)/6 p^6 (1-p)^(n-6)

@@ -151,8 +151,9 @@ pub fn profile(g: &Generator, max_patterns: u64) -> Result<Vec<BurstRow>> {
     ])
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     /// The brute-force definition: every pattern of `b` bits with both ends
@@ -170,16 +171,14 @@ mod tests {
             .count() as u64
     }
 
-    #[test]
-    fn patterns_saturate_for_64_bit_generators() {
+    pub fn patterns_saturate_for_64_bit_generators() {
         assert_eq!(patterns(1), 1);
         assert_eq!(patterns(65), 1 << 63);
         assert_eq!(patterns(66), u64::MAX);
         assert_eq!(patterns(u32::MAX), u64::MAX);
     }
 
-    #[test]
-    fn enumeration_matches_division_and_the_theorem() {
+    pub fn enumeration_matches_division_and_the_theorem() {
         // Widths 1 to 12, primitive or not, every length to r + 6 and
         // several starts.
         for spec in [
@@ -199,8 +198,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn shares_and_profile() {
+    pub fn shares_and_profile() {
         let g: Generator = "0x11021".parse().unwrap();
         let rows = profile(&g, 1 << 20).unwrap();
         assert_eq!(rows[0].max_length, Some(16));

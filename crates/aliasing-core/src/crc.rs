@@ -434,13 +434,13 @@ fn make_table(g: &Generator, refin: bool) -> [u64; 256] {
     t
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::catalogue;
 
-    #[test]
-    fn debug_prints_the_parameters_and_not_the_table() {
+    pub fn debug_prints_the_parameters_and_not_the_table() {
         let crc = catalogue::resolve("crc32").unwrap();
         let d = format!("{crc:?}");
         assert_eq!(
@@ -453,8 +453,7 @@ mod tests {
         assert!(!d.contains("1996959894") && !d.contains("77073096"), "{d}");
     }
 
-    #[test]
-    fn a_catalogue_entry_and_the_same_parameters_built_by_hand_are_equal() {
+    pub fn a_catalogue_entry_and_the_same_parameters_built_by_hand_are_equal() {
         for e in catalogue::ENTRIES {
             let by_hand = CrcAlgorithm::builder(e.generator())
                 .name(e.name)
@@ -478,8 +477,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_builder_masks_init_and_xorout_to_the_width() {
+    pub fn the_builder_masks_init_and_xorout_to_the_width() {
         let c = CrcAlgorithm::builder(Generator::normal_const(8, 0x07))
             .init(0x1FF)
             .xorout(0xF55)
@@ -488,8 +486,7 @@ mod tests {
         assert_eq!(c.name(), "custom 0x107");
     }
 
-    #[test]
-    fn every_catalogue_crc_reads_back_from_its_json_with_the_same_table() {
+    pub fn every_catalogue_crc_reads_back_from_its_json_with_the_same_table() {
         for e in catalogue::ENTRIES {
             let c = e.algorithm();
             let j = serde_json::to_string(&c).unwrap();
@@ -507,8 +504,7 @@ mod tests {
         assert_eq!((c.init(), c.check()), (0xFF, None));
     }
 
-    #[test]
-    fn json_parameters_that_disagree_are_refused_with_the_reason() {
+    pub fn json_parameters_that_disagree_are_refused_with_the_reason() {
         let good = serde_json::to_value(catalogue::resolve("crc16-arc").unwrap()).unwrap();
         let with = |k: &str, v: serde_json::Value| {
             let mut j = good.clone();

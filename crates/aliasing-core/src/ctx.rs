@@ -210,8 +210,9 @@ pub trait Job {
     fn run(&self, ctx: &Ctx) -> Result<Self::Output>;
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     struct Two;
@@ -230,8 +231,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_context_keeps_what_it_was_given() {
+    pub fn a_context_keeps_what_it_was_given() {
         let b = MemoryBudget::bytes(123.0).unwrap();
         let ctx = Ctx::new(b).with_threads(3).unwrap();
         assert_eq!(ctx.budget(), b);
@@ -253,8 +253,7 @@ mod tests {
     /// is the one every exact path honours: a tiny one refuses each of
     /// them before any work, a roomy one lets the same request through,
     /// and `auto` chooses the method that fits it.
-    #[test]
-    fn every_exact_path_honours_the_context_budget() {
+    pub fn every_exact_path_honours_the_context_budget() {
         use crate::check::CheckSpec;
         use crate::layout::{Frame, Payload};
         use crate::units::{Ber, Bits};

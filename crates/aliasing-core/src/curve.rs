@@ -453,13 +453,13 @@ pub fn choose(
     Ok(choose_within(&req, budget)?.method())
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     /// The request states the CRC once: the result is named after the CRC
     /// whose generator it was computed on (a result of CRC-32C's generator
     /// labelled CRC-32/ISO-HDLC cannot be asked for).
-    #[test]
-    fn results_are_named_after_the_crc_they_are_computed_on() {
+    pub fn results_are_named_after_the_crc_they_are_computed_on() {
         let bers = Ber::list(&[1e-6]).unwrap();
         // 16-bit CRCs: the name is what is tested, and a 32-bit CRC's dual
         // pass (2^32 states, seconds) would say nothing more about it
@@ -514,8 +514,7 @@ mod tests {
         exact(&req, m, ctx)
     }
 
-    #[test]
-    fn validation() {
+    pub fn validation() {
         let crc = catalogue::resolve("crc16-ccitt").unwrap();
         for (l, b) in [
             (vec![], vec![1e-5]),
@@ -532,8 +531,7 @@ mod tests {
         assert_eq!(res.method, Method::Markov);
     }
 
-    #[test]
-    fn every_method_states_its_domain() {
+    pub fn every_method_states_its_domain() {
         assert_eq!(
             crate::joint::MAX_CHECKS,
             4,
@@ -561,16 +559,14 @@ mod tests {
         assert!(t.contains(&format!("widths 1 to {}", markov::gilbert::MAX_WIDTH)));
     }
 
-    #[test]
-    fn method_names() {
+    pub fn method_names() {
         for m in Method::ALL {
             assert_eq!(m.name().parse::<Method>().unwrap(), *m);
         }
         assert!("dual?".parse::<Method>().is_err());
     }
 
-    #[test]
-    fn auto_and_dual_agree_with_markov() {
+    pub fn auto_and_dual_agree_with_markov() {
         // Independent methods on the same request: the chain and the dual code.
         let crc = catalogue::resolve("crc16-ccitt").unwrap();
         let lengths = [40, 512, 1000];
@@ -640,8 +636,7 @@ mod tests {
         assert!(ex(&crc16, &[12144], &[0.7], Method::Dual).is_err());
     }
 
-    #[test]
-    fn one_order_whatever_the_method() {
+    pub fn one_order_whatever_the_method() {
         // BER-major, lengths ascending, repeats dropped, for both methods.
         let crc = catalogue::resolve("crc16-ccitt").unwrap();
         let lengths = [1000, 40, 512, 40];
@@ -659,8 +654,7 @@ mod tests {
         assert_eq!(key(&d), want);
     }
 
-    #[test]
-    fn a_budget_refuses_before_computing() {
+    pub fn a_budget_refuses_before_computing() {
         let crc = catalogue::resolve("16").unwrap();
         let req = Request::for_crc(&crc, &[Bits(12144)], &Ber::list(&[1e-5]).unwrap()).unwrap();
         let tiny = MemoryBudget::bytes(1024.0).unwrap();
@@ -672,8 +666,7 @@ mod tests {
         assert!(exact(&req, Method::Auto, &Ctx::new(ok)).is_ok());
     }
 
-    #[test]
-    fn too_big_is_refused() {
+    pub fn too_big_is_refused() {
         // CRC-32 needs 32 GiB: refused wherever the limit is below that
         // (only then is it safe to ask: above, the run would go ahead).
         let crc = catalogue::resolve("crc32").unwrap();

@@ -45,7 +45,7 @@ mod hd;
 mod search;
 mod stack;
 pub mod text;
-mod transfer;
+pub(crate) mod transfer;
 mod weights;
 
 pub use compare::Compare;
@@ -214,5 +214,6 @@ pub fn to_json<D: Document>(doc: &D) -> serde_json::Result<String> {
     Ok(serde_json::to_string_pretty(&Tagged::new(doc))? + "\n")
 }
 
-#[cfg(test)]
-mod tests;
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests;

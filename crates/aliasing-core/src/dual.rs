@@ -117,5 +117,6 @@ pub(crate) fn dual_ber_refused(ber: f64) -> Error {
     Error::Refused(crate::registry::refusal::Refusal::dual_ber(ber))
 }
 
-#[cfg(test)]
-mod tests;
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests;

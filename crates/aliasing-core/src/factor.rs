@@ -66,7 +66,7 @@ pub fn factor(g: &Generator) -> Vec<Factor> {
     factor_poly(g.full())
 }
 
-#[cfg(test)]
+#[cfg(feature = "unit-tests")]
 /// `true` if `g` has no repeated factor.
 pub(crate) fn is_square_free(g: &Generator) -> bool {
     factor(g).iter().all(|f| f.multiplicity == 1)
@@ -106,8 +106,9 @@ fn equal_degree(f: u128, d: u32) -> Vec<u128> {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     fn product(fs: &[Factor]) -> u128 {
@@ -141,8 +142,7 @@ mod tests {
         k
     }
 
-    #[test]
-    fn every_polynomial_up_to_degree_13_factors_correctly() {
+    pub fn every_polynomial_up_to_degree_13_factors_correctly() {
         for f in (3u128..1 << 14).step_by(2) {
             let fs = factor_poly(f);
             assert_eq!(product(&fs), f, "{f:#x}");
@@ -163,8 +163,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn wide_generators_factor() {
+    pub fn wide_generators_factor() {
         for spec in [
             "k:0xa2572962",
             "0x104C11DB7",

@@ -101,7 +101,7 @@ use crate::series::{Sum, expm1_minus, expm1_minus2, ln1p_minus};
 
 use rayon::prelude::*;
 
-mod fourier4;
+pub(crate) mod fourier4;
 
 const M: usize = 255;
 
@@ -237,7 +237,7 @@ fn refusal(
 /// walks the number of flipped bytes one by one).
 pub(crate) const MAX_LEN: u64 = 1 << 24;
 
-#[cfg(test)]
+#[cfg(feature = "unit-tests")]
 /// Where [`p_undetected16`] answers for frames of `len` bytes, probed on
 /// `bers`: each BER with `true` where it returns a value. The same
 /// function answers, so the table cannot drift from the code.
@@ -696,8 +696,9 @@ pub(crate) fn fourier16(len: u64, p: f64) -> (f64, f64) {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     fn rel(a: f64, b: f64) -> f64 {
@@ -759,8 +760,7 @@ mod tests {
         (some, none)
     }
 
-    #[test]
-    fn data_only_sum_agrees_with_joint_state_dynamic_programming() {
+    pub fn data_only_sum_agrees_with_joint_state_dynamic_programming() {
         for &len in crate::tier::pick(&[3u64, 5][..], &[3, 5, 9]) {
             for p in [1e-12, 1e-3, 0.1, 0.5] {
                 let exact = dp(len, p).0[0];
@@ -804,8 +804,7 @@ mod tests {
         by_weight
     }
 
-    #[test]
-    fn three_byte_frames_agree_with_every_error_pattern() {
+    pub fn three_byte_frames_agree_with_every_error_pattern() {
         // every pattern for a few data bytes (0 and 255 both sum to 0)
         let bers = [
             1e-300, 1e-12, 1e-6, 1e-3, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 1.0,
@@ -888,8 +887,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn independent_field_sum_agrees_with_dynamic_programming() {
+    pub fn independent_field_sum_agrees_with_dynamic_programming() {
         for m in [1u64, 4] {
             let t = Tables::new(m);
             let bers = [1e-6, 1e-3, 0.1, 0.3, 0.7, 0.9, 0.999];
@@ -906,8 +904,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn coupling_bound_is_honest_on_the_smallest_frame() {
+    pub fn coupling_bound_is_honest_on_the_smallest_frame() {
         // one data byte: the sent sums are far from uniform, the bound large;
         // the real value (every pattern) lies within it of the model
         let t = Tables::new(1);
@@ -923,8 +920,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn edges_and_domain() {
+    pub fn edges_and_domain() {
         for len in [4u64, 64, 1500] {
             assert_eq!(p_undetected16(len, 0.0).unwrap(), 0.0);
             let half = p_undetected16(len, 0.5).unwrap();
@@ -963,8 +959,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn whole_frame_sum_agrees_with_the_other_exact_methods() {
+    pub fn whole_frame_sum_agrees_with_the_other_exact_methods() {
         // the 3-byte frame: every sent and received data byte (each BER is
         // a sum over Z_255^4: seconds; the test command takes the brute
         // force at one BER; aliasing-sim's differential sweep checks the
@@ -1008,8 +1003,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn long_frames_have_a_second_order_term() {
+    pub fn long_frames_have_a_second_order_term() {
         // m >= 256 data bytes: pairs in one column of two bytes 255 apart with
         // opposite values; and one flip in a byte of weight 0 with one flip in
         // the same column of the first sum's field byte (127 of its 255 values

@@ -165,7 +165,7 @@ pub(crate) fn distinct_degree(mut f: u128) -> Vec<(u128, u32)> {
     out
 }
 
-#[cfg(test)]
+#[cfg(feature = "unit-tests")]
 /// `true` if `g` is irreducible over GF(2).
 pub(crate) fn is_irreducible(g: &Generator) -> bool {
     let f = g.full();
@@ -328,8 +328,9 @@ fn pollard_rho(n: u64) -> u64 {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     fn brute_period(g: &Generator) -> u128 {
@@ -343,8 +344,7 @@ mod tests {
         unreachable!()
     }
 
-    #[test]
-    fn period_matches_brute_force_for_small_widths() {
+    pub fn period_matches_brute_force_for_small_widths() {
         for width in 1..=12u32 {
             for normal in (1..(1u64 << width)).step_by(2) {
                 let g = Generator::new(width, normal).unwrap();
@@ -355,8 +355,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn irreducible_matches_trial_division() {
+    pub fn irreducible_matches_trial_division() {
         for width in 1..=10u32 {
             for normal in (1..(1u64 << width)).step_by(2) {
                 let g = Generator::new(width, normal).unwrap();
@@ -368,8 +367,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn known_polynomials() {
+    pub fn known_polynomials() {
         let crc32: Generator = "0x104C11DB7".parse().unwrap();
         assert!(is_primitive(&crc32));
         // CRC-32C (Castagnoli) = (x+1) * an irreducible of degree 31, and as
@@ -387,8 +385,7 @@ mod tests {
         assert_eq!(period(&sq), 6);
     }
 
-    #[test]
-    fn factoring_mersenne_numbers() {
+    pub fn factoring_mersenne_numbers() {
         assert_eq!(
             prime_factors(u64::MAX),
             vec![3, 5, 17, 257, 641, 65537, 6700417]

@@ -201,12 +201,12 @@ pub fn p_undetected_above(dual: &DualWeights, p: f64, low: &[UBig]) -> Result<f6
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn dyadic_is_exact() {
+    pub fn dyadic_is_exact() {
         for p in [0.5, 0.25, 1e-15, 0.1, 3e-7, f64::MIN_POSITIVE] {
             let (m, q) = dyadic(p);
             assert_eq!(ldexp(m as f64, -(q as i64)), p);
@@ -214,8 +214,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn one_word_step_is_the_fixed_point_product() {
+    pub fn one_word_step_is_the_fixed_point_product() {
         // the step of `terms` against the full product it replaces, exactly,
         // from p = 1/2 (y = 0) to the smallest subnormal, at several precisions
         for p in [
@@ -252,8 +251,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn remainder_above_low_weights_matches_the_direct_sum() {
+    pub fn remainder_above_low_weights_matches_the_direct_sum() {
         // x^3+x+1 at n = 7 (Hamming code): A = 1,0,0,7,7,0,0,1.
         let g: crate::poly::Generator = "0xB".parse().unwrap();
         let d = crate::dual::dual_weights(&g, &[7], &crate::ctx::Ctx::default())
@@ -280,8 +278,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn fixed_point_conversion() {
+    pub fn fixed_point_conversion() {
         let v = UBig::from(3u32) << 2000;
         assert_eq!(fixed_to_f64(&v, 2002), 0.75);
         assert_eq!(fixed_to_f64(&UBig::ONE, 1074), f64::from_bits(1));

@@ -177,7 +177,7 @@ impl Directions {
 
     /// Number of weight-2 error patterns that escape: `sum_k up_k * down_k`
     /// (both flips in one column, opposite original values).
-    #[cfg(test)] // an independent method, the tests' reference
+    #[cfg(feature = "unit-tests")] // an independent method, the tests' reference
     pub fn escaping_pairs(&self) -> u64 {
         self.up.iter().zip(&self.down).map(|(u, d)| u * d).sum()
     }
@@ -595,7 +595,7 @@ pub(crate) fn carry_payload(up: &[u64], down: &[u64], p: f64) -> Option<f64> {
 /// `P_ud` with `random[k]` random bits and `up[k]`, `down[k]` fixed bits in
 /// column `k`, by the carry chain (`None` where its cut would need more than
 /// 64 flips per column).
-#[cfg(test)] // an independent method, the tests' reference
+#[cfg(feature = "unit-tests")] // an independent method, the tests' reference
 pub(crate) fn carry_mixed(random: &[u64], up: &[u64], down: &[u64], p: f64) -> Option<f64> {
     carry_target(random, up, down, 0, p)
 }
@@ -833,7 +833,7 @@ pub fn fourier_random(counts: &[u64], p: f64) -> f64 {
 /// `P_ud` for fixed directions by the plain characteristic-function sum: exact
 /// in exact arithmetic, accurate in `f64` only where `(1-p)^n` is far below
 /// `1/M` (large `n p`); used there as the fallback of the carry chain.
-#[cfg(test)] // an independent method, the tests' reference
+#[cfg(feature = "unit-tests")] // an independent method, the tests' reference
 pub(crate) fn fourier_payload(up: &[u64], down: &[u64], p: f64) -> f64 {
     Spectrum::new(up.len(), p).mixed(&vec![0; up.len()], up, down, 0)
 }
@@ -842,5 +842,6 @@ pub(crate) mod field;
 pub use field::p_undetected;
 pub(crate) use field::p_undetected_mixed;
 
-#[cfg(test)]
-mod tests;
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests;

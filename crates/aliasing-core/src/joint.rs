@@ -184,8 +184,10 @@ impl SplitMix {
     }
 }
 
-#[cfg(test)]
-mod tests;
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests;
 
-#[cfg(test)]
-mod sampling_tests;
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod sampling_tests;

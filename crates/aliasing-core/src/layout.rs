@@ -89,13 +89,14 @@ mod spec;
 
 pub use check::CheckDef;
 pub(crate) use check::crc_value;
-#[cfg(test)]
+#[cfg(feature = "unit-tests")]
 use check::internet_sum;
 pub use frame::{Frame, Payload};
 pub use spec::{Inner, StackSpec};
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::builtin::{IP_DST, IP_SRC};
     use super::*;
     use crate::check::Check;
@@ -115,8 +116,7 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn internet_sum_matches_core() {
+    pub fn internet_sum_matches_core() {
         for len in [0, 1, 2, 7, 8, 9, 17, 1464, 1465] {
             let d = sample(len, len as u64);
             assert_eq!(
@@ -135,8 +135,7 @@ mod tests {
         );
     }
 
-    #[test]
-    fn filled_frames_verify_and_match_reference_implementations() {
+    pub fn filled_frames_verify_and_match_reference_implementations() {
         for (stack, bytes) in [
             ("ethernet", 64),
             ("ethernet-tcp", 1518),
@@ -190,8 +189,7 @@ mod tests {
         assert_eq!(crc32fast::hash(&fr), 0x2144DF1C);
     }
 
-    #[test]
-    fn built_in_stacks_are_their_descriptions_byte_for_byte() {
+    pub fn built_in_stacks_are_their_descriptions_byte_for_byte() {
         let same = |a: &Frame, b: &Frame| {
             assert_eq!(a.template, b.template);
             assert_eq!(a.varies, b.varies);
@@ -219,8 +217,7 @@ mod tests {
         assert_eq!(i.checks[2].name, "CRC-32/ISO-HDLC");
     }
 
-    #[test]
-    fn wire_order_and_field_follow_the_crc() {
+    pub fn wire_order_and_field_follow_the_crc() {
         // reflected CRCs: LSB first, field little-endian; others MSB first,
         // big-endian (a CRC over a frame with its value at the end leaves
         // the residue when the field is stored as the CRC reads it)
@@ -237,8 +234,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn bad_descriptions_name_the_bad_part() {
+    pub fn bad_descriptions_name_the_bad_part() {
         let err = |s: &str, bytes| Frame::new(s, bytes, Payload::Random).unwrap_err();
         for (stack, want) in [
             ("ipv6+crc32", "unknown inner layout `ipv6`"),
@@ -269,8 +265,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn bad_layouts_are_refused() {
+    pub fn bad_layouts_are_refused() {
         assert!(Frame::new("ethernet-tcp", 57, Payload::Random).is_err());
         assert!(Frame::new("internet", 7, Payload::Random).is_err());
         // Bare checks resolve through the one name table of checks.

@@ -94,5 +94,6 @@ fn syndromes_from(g: &Generator, last: u64, at: usize) -> Vec<u64> {
     out
 }
 
-#[cfg(test)]
-pub(crate) mod tests;
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests;

@@ -54,7 +54,7 @@ pub mod cpu;
 pub mod gilbert;
 #[doc(hidden)] // kernel: public for the benches only
 pub mod inplace;
-#[cfg(test)]
+#[cfg(feature = "unit-tests")]
 pub(crate) mod sparse;
 #[doc(hidden)] // kernel: public for the benches only
 pub mod walk;
@@ -234,5 +234,6 @@ pub(crate) fn points(
         .collect()
 }
 
-#[cfg(test)]
-mod tests;
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests;

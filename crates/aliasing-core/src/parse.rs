@@ -20,7 +20,7 @@
 use crate::error::{Error, Result};
 use crate::units::Ber;
 
-mod items;
+pub(crate) mod items;
 pub use items::{hex, hops};
 
 /// Parses a comma-separated list of bit error rates, each in [0, 1].
@@ -330,12 +330,12 @@ fn checked_size(v: u128) -> std::result::Result<u128, String> {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn sizes_exactly() {
+    pub fn sizes_exactly() {
         for (s, v) in [
             ("10TB", 10_000_000_000_000u128),
             ("1TiB", 1 << 40),
@@ -371,8 +371,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn one_number_syntax_and_limits() {
+    pub fn one_number_syntax_and_limits() {
         assert_eq!(lengths("1e3,2.5e3").unwrap(), vec![1000, 2500]);
         assert_eq!(lengths("1e3:3e3:1e3").unwrap(), vec![1000, 2000, 3000]);
         for bad in [
@@ -394,8 +393,7 @@ mod tests {
         );
     }
 
-    #[test]
-    fn counts_are_exact() {
+    pub fn counts_are_exact() {
         // digits beyond a float's precision stay that number
         assert_eq!(
             whole_number("10000000000000001"),
@@ -441,8 +439,7 @@ mod tests {
         assert_eq!(count::<u8>("2.55e2"), Ok(255u8));
     }
 
-    #[test]
-    fn forms() {
+    pub fn forms() {
         assert_eq!(lengths("64,128").unwrap(), vec![64, 128]);
         assert_eq!(lengths("10:30:10").unwrap(), vec![10, 20, 30]);
         let l = lengths("log:10:1000:3").unwrap();
@@ -452,55 +449,7 @@ mod tests {
         }
     }
 
-    proptest::proptest! {
-        /// Any text: a sorted list of lengths in 1..=MAX_LENGTH, or one
-        /// line `invalid length: ...`; never a panic.
-        #[test]
-        fn any_text(s in "[0-9a-z:,._ +-]{0,24}|\\PC{0,16}") {
-            match lengths(&s) {
-                Ok(v) => {
-                    proptest::prop_assert!(!v.is_empty());
-                    proptest::prop_assert!(v.windows(2).all(|w| w[0] < w[1]));
-                    proptest::prop_assert!(v[0] >= 1 && *v.last().unwrap() <= MAX_LENGTH);
-                }
-                Err(e) => {
-                    let m = e.to_string();
-                    proptest::prop_assert!(m.starts_with("invalid length"), "{}", m);
-                    proptest::prop_assert!(!m.contains('\n') || s.contains('\n'));
-                }
-            }
-        }
-
-        /// A list printed as digits, in exponent form or as a range reads
-        /// back as the same values.
-        #[test]
-        fn round_trips(v in proptest::collection::vec(1u64..=MAX_LENGTH, 1..6), step in 1u64..1000) {
-            let mut want = v.clone();
-            want.sort_unstable();
-            want.dedup();
-            let digits: Vec<String> = v.iter().map(u64::to_string).collect();
-            proptest::prop_assert_eq!(lengths(&digits.join(",")).unwrap(), want.clone());
-            let exp: Vec<String> = v.iter().map(|x| format!("{:e}", *x as f64)).collect();
-            proptest::prop_assert_eq!(lengths(&exp.join(", ")).unwrap(), want);
-            let (a, b) = (v[0].min(MAX_LENGTH - 5000), v[0].min(MAX_LENGTH - 5000) + 3 * step);
-            let range: Vec<u64> = (0..=3).map(|k| a + k * step).collect();
-            proptest::prop_assert_eq!(lengths(&format!("{a}:{b}:{step}")).unwrap(), range);
-            proptest::prop_assert_eq!(whole_number(&format!("{}", v[0])), Ok(v[0]));
-        }
-
-        /// Every u64 reads back exactly as digits and in exponent form
-        /// with all its digits (`d.ddde+k`).
-        #[test]
-        fn every_u64_exact(v in proptest::prelude::any::<u64>()) {
-            proptest::prop_assert_eq!(whole_number(&v.to_string()), Ok(v));
-            let d = v.to_string();
-            let exp = format!("{}.{}e{}", &d[..1], &d[1..], d.len() - 1);
-            proptest::prop_assert_eq!(whole_number(&exp), Ok(v));
-        }
-    }
-
-    #[test]
-    fn log_form_is_limited_like_ranges() {
+    pub fn log_form_is_limited_like_ranges() {
         let e = lengths("log:1:1000000000:1000000000").unwrap_err();
         assert!(e.to_string().contains("10 million"), "{e}");
     }

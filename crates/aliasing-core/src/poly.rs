@@ -480,12 +480,12 @@ impl fmt::Display for Generator {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn serde_round_trip() {
+    pub fn serde_round_trip() {
         let g = Generator::from_koopman(16, 0xBAAD).unwrap();
         let j = serde_json::to_string(&g).unwrap();
         assert_eq!(j, "\"0x1755B\"");
@@ -497,8 +497,7 @@ mod tests {
         assert!(serde_json::from_str::<Generator>("\"k:0x0\"").is_err());
     }
 
-    #[test]
-    fn crc32_notations_agree() {
+    pub fn crc32_notations_agree() {
         let g = Generator::new(32, 0x04C11DB7).unwrap();
         for s in [
             "0x104C11DB7",
@@ -519,8 +518,7 @@ mod tests {
         assert_eq!(g.normal_string(), "32:0x04C11DB7");
     }
 
-    #[test]
-    fn every_notation_round_trips() {
+    pub fn every_notation_round_trips() {
         let mut x: u64 = 0x9E3779B97F4A7C15;
         for width in 1..=64u32 {
             for _ in 0..20 {
@@ -542,15 +540,13 @@ mod tests {
         }
     }
 
-    #[test]
-    fn width_64_full_form() {
+    pub fn width_64_full_form() {
         let g: Generator = "0x142F0E1EBA9EA3693".parse().unwrap();
         assert_eq!(g.width(), 64);
         assert_eq!(g.normal(), 0x42F0E1EBA9EA3693);
     }
 
-    #[test]
-    fn bad_input_is_rejected() {
+    pub fn bad_input_is_rejected() {
         for s in [
             "",
             "0x",
@@ -569,8 +565,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn x_plus_1() {
+    pub fn x_plus_1() {
         // CRC-16/IBM 0x18005 = (x+1)(x^15+x+1)
         assert!(
             "0x18005"

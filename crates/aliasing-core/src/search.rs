@@ -717,5 +717,6 @@ mod full_notation {
     }
 }
 
-#[cfg(test)]
-mod tests;
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests;

@@ -176,12 +176,12 @@ pub trait Team {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn both_deals_cover_every_item_once() {
+    pub fn both_deals_cover_every_item_once() {
         for len in [0u64, 1, 7, 10, 37] {
             for n in 1..=5 {
                 let mut block = Vec::new();
@@ -199,8 +199,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn validation_and_serialized_form() {
+    pub fn validation_and_serialized_form() {
         for (i, n) in [(0, 3), (4, 3), (1, 0), (0, 0)] {
             let e = Shard::new(i, n).unwrap_err().to_string();
             assert!(e.contains(&format!("shard {i}/{n}")), "{e}");

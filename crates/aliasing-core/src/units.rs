@@ -228,12 +228,12 @@ impl MemoryBudget {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn a_ber_reads_back_as_written_at_the_edges_and_a_bad_one_is_refused() {
+    pub fn a_ber_reads_back_as_written_at_the_edges_and_a_bad_one_is_refused() {
         for p in [0.0, 1.0, 0.5, 1e-300, 5e-324, 1e-6] {
             let b = Ber::new(p).unwrap();
             let j = serde_json::to_string(&b).unwrap();
@@ -260,8 +260,7 @@ mod tests {
         assert!(e.to_string().contains("bit error rate 3 is outside"), "{e}");
     }
 
-    #[test]
-    fn lengths_read_only_non_negative_integers() {
+    pub fn lengths_read_only_non_negative_integers() {
         assert_eq!(serde_json::from_str::<Bits>("12144").unwrap(), Bits(12144));
         assert_eq!(serde_json::from_str::<Bytes>("1518").unwrap(), Bytes(1518));
         assert_eq!(serde_json::to_string(&Bytes(1518)).unwrap(), "1518");
@@ -274,14 +273,14 @@ mod tests {
     }
 }
 
-#[cfg(test)]
-mod serde_round_trip {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod serde_round_trip {
     use super::*;
 
     /// Unit and result types read back what they wrote; a unit's reader
     /// checks its value as its constructor does.
-    #[test]
-    fn units_and_results_round_trip_through_json() {
+    pub fn units_and_results_round_trip_through_json() {
         let b = MemoryBudget::bytes(123456.0).unwrap();
         let s = serde_json::to_string(&b).unwrap();
         assert_eq!(s, "123456.0");

@@ -260,7 +260,7 @@ pub(crate) fn krawtchouk_column(n: u64, j: u64, max_w: usize) -> Vec<IBig> {
 }
 
 /// `K_w(j; n)` from its defining sum (slow; for tests and documentation).
-#[cfg(test)] // an independent method, the tests' reference
+#[cfg(feature = "unit-tests")] // an independent method, the tests' reference
 pub(crate) fn krawtchouk(n: u64, w: u64, j: u64) -> IBig {
     let mut s = IBig::ZERO;
     for k in 0..=w.min(j) {
@@ -339,10 +339,10 @@ pub fn macwilliams(dual: &DualWeights, max_w: usize) -> Result<Vec<UBig>> {
     Ok(out)
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn estimated_seconds_grow_with_the_syndrome_work_and_skip_the_dual_pass() {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
+    pub fn estimated_seconds_grow_with_the_syndrome_work_and_skip_the_dual_pass() {
         let g = crate::poly::Generator::new(64, 0x1B).unwrap();
         let est = |bits, w| estimated_seconds(&g, bits, w, WeightMethod::Syndromes, false);
         assert!(est(1000, 6) > est(1000, 5) && est(1000, 5) > 0.0);
@@ -356,8 +356,7 @@ mod tests {
 
     use super::*;
 
-    #[test]
-    fn krawtchouk_recurrence_matches_definition() {
+    pub fn krawtchouk_recurrence_matches_definition() {
         for n in [1u64, 2, 7, 20, 33] {
             for j in 0..=n {
                 let col = krawtchouk_column(n, j, n as usize);
@@ -368,8 +367,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn rejects_inconsistent_distribution() {
+    pub fn rejects_inconsistent_distribution() {
         // 4 dual words all of weight 1 at n = 3 is no linear code's dual.
         let b = DualWeights {
             bits: 3,
@@ -379,24 +377,23 @@ mod tests {
         assert!(macwilliams(&b, 3).is_err());
     }
 
-    #[test]
-    fn binomials() {
+    pub fn binomials() {
         assert_eq!(binomial(12144, 0), UBig::ONE);
         assert_eq!(binomial(10, 3), UBig::from(120u32));
         assert_eq!(binomial(3, 5), UBig::ZERO);
     }
 }
 
-#[cfg(test)]
-mod published {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod published {
     use super::*;
     use crate::{dual, poly::Generator};
 
     /// `data/published-32bit.txt`: CRC-32/ISO-HDLC has 89,622 undetectable
     /// 5-bit errors at 2096 data bits. One 2^32-window pass of the dual code
     /// (a few seconds), then MacWilliams in exact integers.
-    #[test]
-    fn crc32_weight5_count_at_2096_data_bits() {
+    pub fn crc32_weight5_count_at_2096_data_bits() {
         if !crate::tier::full() {
             eprintln!("full tier only (ALIAS_TESTS=full): a 2^32 dual pass");
             return;

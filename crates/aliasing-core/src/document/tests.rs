@@ -26,8 +26,7 @@ fn crc16() -> CheckInfo {
     CheckInfo::from(&crate::catalogue::resolve("crc16").unwrap())
 }
 
-#[test]
-fn curve_round_trips_with_and_without_channel() {
+pub fn curve_round_trips_with_and_without_channel() {
     let pts = vec![
         point(40, 1e-3, 5.029784313938283e-14),
         point(100, 1e-40, 1e-300),
@@ -51,8 +50,7 @@ fn curve_round_trips_with_and_without_channel() {
     assert!(v["check"]["full"].is_null() && v.get("crc").is_none());
 }
 
-#[test]
-fn bracket_round_trips_counts_beyond_u64() {
+pub fn bracket_round_trips_counts_beyond_u64() {
     let b = crate::bracket::Bracket {
         bits: 512,
         ber: 1e-6,
@@ -66,8 +64,7 @@ fn bracket_round_trips_counts_beyond_u64() {
     assert_eq!(v["points"][0]["low_weights"][2], u128::MAX.to_string());
 }
 
-#[test]
-fn compare_round_trips() {
+pub fn compare_round_trips() {
     let mut c = CompareCheck::new("Internet", 16);
     c.exact = Some(false);
     c.note = Some("no exact method".into());
@@ -79,8 +76,7 @@ fn compare_round_trips() {
     round_trip(&Compare::new(None, vec![], pts));
 }
 
-#[test]
-fn hd_round_trips_from_a_real_profile() {
+pub fn hd_round_trips_from_a_real_profile() {
     let crc = crate::catalogue::resolve("crc8").unwrap();
     let prof = crate::lowweight::hd_profile(&crc.generator(), None).unwrap();
     let bursts = crate::burst::profile(&crc.generator(), 1 << 10).unwrap();
@@ -93,8 +89,7 @@ fn hd_round_trips_from_a_real_profile() {
     round_trip(&doc);
 }
 
-#[test]
-fn weights_round_trip_big_counts() {
+pub fn weights_round_trip_big_counts() {
     let big = Count(dashu_int::UBig::from(3u8).pow(100));
     let ws = vec![
         WeightCount {
@@ -120,8 +115,7 @@ fn weights_round_trip_big_counts() {
     assert!(v["weights"][2]["count"].is_string());
 }
 
-#[test]
-fn stack_round_trips_missing_checks() {
+pub fn stack_round_trips_missing_checks() {
     let checks = vec![
         StackCheck::exact("FCS", 512, 1e-20, 1e-18),
         StackCheck::missing("TCP", "too wide".into()),
@@ -165,8 +159,7 @@ fn stack_round_trips_missing_checks() {
     round_trip(&Stack::new("ethernet-tcp", vec![p, q, r]));
 }
 
-#[test]
-fn search_round_trips() {
+pub fn search_round_trips() {
     let query = crate::search::Query {
         width: 8,
         lengths: vec![64, 128],
@@ -210,8 +203,7 @@ fn search_round_trips() {
     round_trip(&doc);
 }
 
-#[test]
-fn the_envelope_refuses_other_kinds_and_newer_schemas() {
+pub fn the_envelope_refuses_other_kinds_and_newer_schemas() {
     let doc = Stack::new("ethernet-tcp", vec![]);
     let v = serde_json::to_value(Tagged::new(&doc)).unwrap();
     assert!(matches!(
@@ -239,8 +231,7 @@ fn the_envelope_refuses_other_kinds_and_newer_schemas() {
     ));
 }
 
-#[test]
-fn a_legacy_curve_with_its_check_under_crc_still_reads() {
+pub fn a_legacy_curve_with_its_check_under_crc_still_reads() {
     let v = json!({
         "crc": {"name": "CRC-8", "width": 8, "full": "0x107", "koopman": "0x83"},
         "method": "markov",
@@ -254,8 +245,7 @@ fn a_legacy_curve_with_its_check_under_crc_still_reads() {
     assert_eq!(c.points[0].bits, 16);
 }
 
-#[test]
-fn a_joint_point_serializes_every_field_and_its_method_tag() {
+pub fn a_joint_point_serializes_every_field_and_its_method_tag() {
     use crate::joint::{JointMethod, JointPoint};
     let pt = JointPoint {
         ber: 1e-7,
@@ -298,8 +288,7 @@ fn a_joint_point_serializes_every_field_and_its_method_tag() {
     );
 }
 
-#[test]
-fn a_weight_distribution_lists_its_counts_as_the_weights_document_does() {
+pub fn a_weight_distribution_lists_its_counts_as_the_weights_document_does() {
     use crate::{catalogue, weights};
     let crc = catalogue::resolve("crc8").unwrap();
     // 8-bit CRC at 200 bits, every weight to 40 by the dual method: A_40 is

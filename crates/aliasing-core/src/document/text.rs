@@ -140,12 +140,12 @@ pub fn duration(seconds: f64) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn durations_and_numbers() {
+    pub fn durations_and_numbers() {
         assert_eq!(duration(45.0), "about 45 s");
         assert_eq!(duration(600.0), "about 10 min");
         assert_eq!(duration(7200.0), "about 2.0 h");

@@ -240,14 +240,14 @@ mod size_serde {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     /// 2^64 bytes is written as a string, smaller sizes as integers; both
     /// read back.
-    #[test]
-    fn sizes_round_trip() {
+    pub fn sizes_round_trip() {
         for size in [1u128, 10_000_000_000_000, u64::MAX as u128, 1 << 64] {
             let d = Transfer::new("ethernet-tcp", size, None, "m", vec![]);
             let text = super::super::to_json_sorted(&d).unwrap();

@@ -20,8 +20,7 @@ fn naive_dual(g: &Generator, n: u64) -> Vec<u64> {
     b
 }
 
-#[test]
-fn lengths_in_one_pass_weigh_as_one_pass_each() {
+pub fn lengths_in_one_pass_weigh_as_one_pass_each() {
     // what `alias transfer` does for the frame lengths it lacks
     for spec in ["0x11021", "0x18005", "0x1864CFB"] {
         let g: Generator = spec.parse().unwrap();
@@ -39,8 +38,7 @@ fn lengths_in_one_pass_weigh_as_one_pass_each() {
     }
 }
 
-#[test]
-fn lfsr_tables_match_serial_steps() {
+pub fn lfsr_tables_match_serial_steps() {
     // widths 1 to 32 (the tables above the width unused): the first and
     // last states and a spread of others
     for spec in [
@@ -66,8 +64,7 @@ fn lfsr_tables_match_serial_steps() {
     }
 }
 
-#[test]
-fn cycles_cover_all_states() {
+pub fn cycles_cover_all_states() {
     for (spec, method) in [
         ("0x11021", CycleMethod::XPlusOneTimesPrimitive),
         ("0x1100B", CycleMethod::Primitive),
@@ -83,8 +80,7 @@ fn cycles_cover_all_states() {
     }
 }
 
-#[test]
-fn dual_weights_match_definition_for_all_small_generators() {
+pub fn dual_weights_match_definition_for_all_small_generators() {
     for width in 1..=7u32 {
         for normal in (1..(1u64 << width)).step_by(2) {
             let g = Generator::new(width, normal).unwrap();
@@ -97,8 +93,7 @@ fn dual_weights_match_definition_for_all_small_generators() {
     }
 }
 
-#[test]
-fn dual_weights_match_definition_for_16_bit_crcs_and_long_cycles() {
+pub fn dual_weights_match_definition_for_16_bit_crcs_and_long_cycles() {
     // Segments and jump-ahead (cycles over 2^22 only happen at r >= 23)
     // are covered by the 23-bit case below; here the three cycle methods.
     for spec in ["0x11021", "0x18005", "0x1100B", "0x18BB7", "0x13D65"] {
@@ -111,8 +106,7 @@ fn dual_weights_match_definition_for_16_bit_crcs_and_long_cycles() {
     }
 }
 
-#[test]
-fn segmented_cycles_agree_with_one_segment() {
+pub fn segmented_cycles_agree_with_one_segment() {
     // x^23 + x^5 + 1 is primitive: one cycle of 2^23 - 1, cut into segments.
     let g = Generator::new(23, (1 << 5) | 1).unwrap();
     assert!(gf2::is_primitive(&g));
@@ -139,8 +133,7 @@ fn segmented_cycles_agree_with_one_segment() {
     }
 }
 
-#[test]
-fn nibble_classes_count_as_stepping_every_position() {
+pub fn nibble_classes_count_as_stepping_every_position() {
     // the (weight, class) counts of run_task against the position-by-
     // position oracle: tasks of every remainder mod 64, short and long
     // lengths, a 16-bit and a 23-bit primitive generator
@@ -180,8 +173,7 @@ fn add_into(total: &mut [Vec<u64>], part: &[Vec<u64>]) {
     }
 }
 
-#[test]
-fn pass_items_add_up_to_the_definition_whatever_the_split() {
+pub fn pass_items_add_up_to_the_definition_whatever_the_split() {
     let budget = MemoryBudget::bytes(1e9).unwrap();
     // every cycle method; 0x1F and 0x11 have many short cycles that
     // share an item; 0x1100B (16 bits) has 16 items of 2^12 states
@@ -226,8 +218,7 @@ fn pass_items_add_up_to_the_definition_whatever_the_split() {
     }
 }
 
-#[test]
-fn pass_items_of_a_long_cycle_match_one_task() {
+pub fn pass_items_of_a_long_cycle_match_one_task() {
     // 2^23 - 1 states in one cycle: 2^13 states per item, 1024 items
     let g = Generator::new(23, (1 << 5) | 1).unwrap();
     let pass = DualPass::new(&g, &[40], MemoryBudget::bytes(1e9).unwrap()).unwrap();
@@ -242,8 +233,7 @@ fn pass_items_of_a_long_cycle_match_one_task() {
     );
 }
 
-#[test]
-fn rejects_bad_input() {
+pub fn rejects_bad_input() {
     let g: Generator = "0x104C11DB7".parse().unwrap();
     assert!(matches!(
         dual_weights(&g, &[0], &crate::ctx::Ctx::default()),
@@ -314,8 +304,7 @@ fn bers() -> Vec<f64> {
     v
 }
 
-#[test]
-fn curve_matches_exact_codeword_enumeration_over_the_whole_ber_range() {
+pub fn curve_matches_exact_codeword_enumeration_over_the_whole_ber_range() {
     // Independent oracle: A_w by enumerating codewords, P_ud summed
     // exactly in rationals. 1e-12 relative at every BER in [1e-15, 0.5].
     for (spec, lens) in [
@@ -345,8 +334,7 @@ fn curve_matches_exact_codeword_enumeration_over_the_whole_ber_range() {
     }
 }
 
-#[test]
-fn curve_matches_markov_state_vector_at_longer_lengths() {
+pub fn curve_matches_markov_state_vector_at_longer_lengths() {
     // Independent oracle: the register as a Markov chain, carrying only the
     // mass of paths that have already seen an error (all terms positive);
     // one pass to the longest of `lens`, the escape read at each.
@@ -409,8 +397,7 @@ fn curve_matches_markov_state_vector_at_longer_lengths() {
     }
 }
 
-#[test]
-fn short_lengths_have_no_codewords() {
+pub fn short_lengths_have_no_codewords() {
     let g: Generator = "0x11021".parse().unwrap();
     let pts = curve(&g, &[1, 16], &[0.1, 0.5], &crate::ctx::Ctx::default()).unwrap();
     assert!(pts.iter().all(|p| p.p_undetected == 0.0));
@@ -418,8 +405,7 @@ fn short_lengths_have_no_codewords() {
     assert_eq!(pts[0].p_undetected, 0.0);
 }
 
-#[test]
-fn macwilliams_matches_codeword_enumeration_and_sums_to_2_pow_k() {
+pub fn macwilliams_matches_codeword_enumeration_and_sums_to_2_pow_k() {
     use crate::weights::macwilliams;
     use dashu_int::UBig;
     for (spec, lens) in [
@@ -440,8 +426,7 @@ fn macwilliams_matches_codeword_enumeration_and_sums_to_2_pow_k() {
     }
 }
 
-#[test]
-fn macwilliams_matches_syndrome_counts_at_long_lengths() {
+pub fn macwilliams_matches_syndrome_counts_at_long_lengths() {
     use crate::lowweight::weight_counts;
     use crate::weights::macwilliams;
     use dashu_int::UBig;
@@ -478,8 +463,7 @@ fn macwilliams_matches_syndrome_counts_at_long_lengths() {
     }
 }
 
-#[test]
-fn distinguished_point_walk_finds_the_same_cycles_as_the_bitmap() {
+pub fn distinguished_point_walk_finds_the_same_cycles_as_the_bitmap() {
     // (x^3+x+1)(x^23+x^5+1): width 26, neither primitive nor (x+1) p
     let f = gf2::clmul(0b1011, (1 << 23) | (1 << 5) | 1);
     let g = Generator::from_full(f).unwrap();
@@ -496,8 +480,7 @@ fn distinguished_point_walk_finds_the_same_cycles_as_the_bitmap() {
     assert_eq!(a, b);
 }
 
-#[test]
-fn curve_matches_exact_rationals_at_longer_lengths() {
+pub fn curve_matches_exact_rationals_at_longer_lengths() {
     // A_w for every weight by MacWilliams (itself checked against
     // enumeration and syndrome counts above), then P_ud summed exactly
     // in rationals: checks the fixed-point evaluation where n p spans

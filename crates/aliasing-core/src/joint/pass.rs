@@ -150,7 +150,7 @@ impl JointModel {
 
     /// The first form of [`JointModel::pass_count`] (every check for every
     /// coin assignment), for the tests.
-    #[cfg(test)]
+    #[cfg(feature = "unit-tests")]
     pub(super) fn pass_count_reference(&self, pattern: &[u32]) -> Option<u64> {
         let nc = self.internet.len();
         let mut fixed = [0i64; MAX_CHECKS];

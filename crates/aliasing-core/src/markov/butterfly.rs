@@ -305,8 +305,9 @@ pub(crate) fn p_undetected_with(
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     /// A reference step straight from the register rule.
@@ -324,8 +325,7 @@ mod tests {
         out
     }
 
-    #[test]
-    fn scalar_path_gives_the_avx2_bits() {
+    pub fn scalar_path_gives_the_avx2_bits() {
         // The kernel forced onto each instruction set this CPU has, down to
         // none: equal bits, serial and parallel, chunk pairs with `h` below
         // and above one chunk.
@@ -352,8 +352,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn chunked_step_matches_register_rule() {
+    pub fn chunked_step_matches_register_rule() {
         // Widths above log2(CHUNK)+1 exercise chunk pairing, with h below and
         // above one chunk.
         for spec in ["0x1002D", "0x1C867", "0x11021", "0x18005", "0x3", "0x107"] {

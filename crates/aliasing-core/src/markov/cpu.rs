@@ -94,7 +94,7 @@ impl Isa {
     /// without AVX-512, FMA alone, nothing (features are only taken away,
     /// never added, so each still tells the truth). For tests that run
     /// every path on one machine.
-    #[cfg(test)]
+    #[cfg(feature = "unit-tests")]
     pub(crate) fn restrictions(self) -> Vec<Isa> {
         let mut out = vec![
             self,
@@ -180,20 +180,19 @@ pub(crate) struct Avx512(());
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Avx512Vl(());
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
-    #[test]
-    fn scalar_grants_no_token() {
+    pub fn scalar_grants_no_token() {
         let s = Isa::scalar();
         assert!(s.fma().is_none() && s.avx2().is_none() && s.avx2_fma().is_none());
         assert!(s.avx512().is_none() && s.avx512vl().is_none());
         assert!(!s.vectorises_walk());
     }
 
-    #[test]
-    fn tokens_follow_the_features() {
+    pub fn tokens_follow_the_features() {
         let d = Isa::detect();
         assert_eq!(d, Isa::detect());
         // A wider token implies the narrower ones.

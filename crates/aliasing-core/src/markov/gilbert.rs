@@ -41,7 +41,7 @@
 //! ```
 
 use super::butterfly;
-#[cfg(test)]
+#[cfg(feature = "unit-tests")]
 use super::sparse::ErrorChain;
 use crate::bsc::CurvePoint;
 use crate::channel::GilbertElliott;
@@ -123,7 +123,7 @@ pub(crate) const FUSED_WIDTH: u32 = 8;
 /// mix per bit, two vectors per channel state. The reference for
 /// [`fused`] (they agree to 1e-13, tested) and the solver below
 /// [`FUSED_WIDTH`]. Same contract as [`solve`].
-#[cfg(test)] // an independent method, the tests' reference
+#[cfg(feature = "unit-tests")] // an independent method, the tests' reference
 pub(crate) fn solve_stepwise(
     g: &Generator,
     lengths: &[u64],
@@ -319,7 +319,7 @@ fn mix(vg: &mut [f64], vb: &mut [f64], m: [f64; 4]) {
 /// (state `2 s + c`: register state `s`, channel state `c`, 0 good), built
 /// transition by transition from the register rule: an independent
 /// implementation for tests and small widths. Fails on an invalid channel.
-#[cfg(test)] // an independent method, the tests' reference
+#[cfg(feature = "unit-tests")] // an independent method, the tests' reference
 pub(crate) fn sparse_chain(g: &Generator, ge: &GilbertElliott) -> Result<ErrorChain> {
     use sprs::TriMat;
     ge.validate()?;
@@ -353,5 +353,6 @@ pub(crate) fn sparse_chain(g: &Generator, ge: &GilbertElliott) -> Result<ErrorCh
 #[doc(hidden)] // kernel: public for the benches only
 pub mod fused;
 
-#[cfg(test)]
-mod tests;
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests;

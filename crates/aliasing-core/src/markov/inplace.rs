@@ -224,14 +224,14 @@ pub(crate) fn p_undetected_one_with(
     out
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use crate::markov::butterfly;
     use crate::progress::Record;
 
-    #[test]
-    fn reports_every_step() {
+    pub fn reports_every_step() {
         let g: Generator = "0x1002D".parse().unwrap();
         let r = Record::default();
         r.stage("chain steps", 300);
@@ -240,8 +240,7 @@ mod tests {
         assert_eq!(got, p_undetected_one(&g, &[40, 300, 7], 1e-3));
     }
 
-    #[test]
-    fn same_bits_as_the_out_of_place_kernel() {
+    pub fn same_bits_as_the_out_of_place_kernel() {
         for spec in [
             "0x1002D", "0x107", "0x3", "0x7", "0x11021", "0x18005", "0x101", "0x13",
         ] {

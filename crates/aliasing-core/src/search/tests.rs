@@ -11,8 +11,7 @@ fn query(width: u32, lengths: &[u64], bers: &[f64], top: usize) -> Query {
     }
 }
 
-#[test]
-fn dual_p_ud_matches_the_markov_chain() {
+pub fn dual_p_ud_matches_the_markov_chain() {
     // two independent exact methods on every 6-bit generator and a few 16-bit ones
     let lengths = [7u64, 20, 64];
     let bers = [1e-6, 1e-2, 0.3];
@@ -41,8 +40,7 @@ fn dual_p_ud_matches_the_markov_chain() {
     }
 }
 
-#[test]
-fn reciprocal_pairs_tie_exactly_and_are_named() {
+pub fn reciprocal_pairs_tie_exactly_and_are_named() {
     let q = query(8, &[8 + 20, 8 + 100], &[1e-4, 1e-2], 0);
     let part = run(&q, &Space::All, Shard::WHOLE, &crate::ctx::Ctx::default()).unwrap();
     let rec = reciprocal_of(&part.results);
@@ -76,8 +74,7 @@ fn reciprocal_pairs_tie_exactly_and_are_named() {
     assert!(pairs > 50);
 }
 
-#[test]
-fn shards_merge_to_the_whole_run() {
+pub fn shards_merge_to_the_whole_run() {
     let q = query(9, &[9 + 30, 9 + 200], &[1e-5, 1e-3], 7);
     let space = Space::All;
     let whole = run(&q, &space, Shard::WHOLE, &crate::ctx::Ctx::default()).unwrap();
@@ -101,8 +98,7 @@ fn shards_merge_to_the_whole_run() {
     }
 }
 
-#[test]
-fn top_results_are_the_best_of_a_full_evaluation() {
+pub fn top_results_are_the_best_of_a_full_evaluation() {
     // the pruned search (P_ud only for the best distance classes) agrees
     // with evaluating every candidate
     let q = query(7, &[7 + 12, 7 + 50], &[1e-3, 0.05], 5);
@@ -132,8 +128,7 @@ fn top_results_are_the_best_of_a_full_evaluation() {
     );
 }
 
-#[test]
-fn sample_is_reproducible_and_distinct() {
+pub fn sample_is_reproducible_and_distinct() {
     let a = Space::sample(24, 1000, 7).unwrap();
     let b = Space::sample(24, 1000, 7).unwrap();
     let c = Space::sample(24, 1000, 8).unwrap();
@@ -146,8 +141,7 @@ fn sample_is_reproducible_and_distinct() {
     assert!(Space::sample(4, 9, 1).is_err()); // only 8 exist
 }
 
-#[test]
-fn refuses_bad_queries() {
+pub fn refuses_bad_queries() {
     let good = query(8, &[64], &[1e-5], 3);
     assert!(good.validate().is_ok());
     for bad in [
@@ -231,21 +225,18 @@ fn check_best_rows(widths: std::ops::RangeInclusive<u32>) {
     assert!(checked > 0);
 }
 
-#[test]
-fn koopman_best_rows_widths_8_to_12() {
+pub fn koopman_best_rows_widths_8_to_12() {
     check_best_rows(8..=12);
 }
 
-#[test]
-fn koopman_best_rows_widths_13_to_16() {
+pub fn koopman_best_rows_widths_13_to_16() {
     // widths 15 and 16 (2^14 and 2^15 candidates) in the full tier
     check_best_rows(13..=crate::tier::pick(14, 16));
 }
 
 /// The width is stated once, by the query: `Space::All` takes it from
 /// there, and a list of another width is refused in one line.
-#[test]
-fn the_query_alone_states_the_width() {
+pub fn the_query_alone_states_the_width() {
     let q = query(8, &[8 + 30], &[1e-4], 3);
     let part = run(&q, &Space::All, Shard::WHOLE, &crate::ctx::Ctx::default()).unwrap();
     assert_eq!(part.examined, 128);
@@ -257,8 +248,7 @@ fn the_query_alone_states_the_width() {
     assert!(e.contains("has width 9, not 8") && !e.contains('\n'), "{e}");
 }
 
-#[test]
-fn estimated_seconds_sample_the_space() {
+pub fn estimated_seconds_sample_the_space() {
     let q = Query {
         width: 12,
         lengths: vec![64],

@@ -290,3 +290,92 @@ fn named_methods_and_budgets_read_back() {
     // finite and positive, or refused: an overflowing product is not a budget
     assert!(MemoryBudget::parse("1e300T").is_none_or(|b| b.get().is_finite()));
 }
+
+/// The command line's value syntax (`aliasing_core::parse`): length lists
+/// and ranges, exact counts, BER lists, hex bytes.
+mod value_syntax {
+    use aliasing_core::parse::{MAX_LENGTH, bers, hex, lengths, whole_number};
+
+    proptest::proptest! {
+        /// Any text: a sorted list of lengths in 1..=MAX_LENGTH, or one
+        /// line `invalid length: ...`; never a panic.
+        #[test]
+        fn any_text(s in "[0-9a-z:,._ +-]{0,24}|\\PC{0,16}") {
+            match lengths(&s) {
+                Ok(v) => {
+                    proptest::prop_assert!(!v.is_empty());
+                    proptest::prop_assert!(v.windows(2).all(|w| w[0] < w[1]));
+                    proptest::prop_assert!(v[0] >= 1 && *v.last().unwrap() <= MAX_LENGTH);
+                }
+                Err(e) => {
+                    let m = e.to_string();
+                    proptest::prop_assert!(m.starts_with("invalid length"), "{}", m);
+                    proptest::prop_assert!(!m.contains('\n') || s.contains('\n'));
+                }
+            }
+        }
+
+        /// A list printed as digits, in exponent form or as a range reads
+        /// back as the same values.
+        #[test]
+        fn round_trips(v in proptest::collection::vec(1u64..=MAX_LENGTH, 1..6), step in 1u64..1000) {
+            let mut want = v.clone();
+            want.sort_unstable();
+            want.dedup();
+            let digits: Vec<String> = v.iter().map(u64::to_string).collect();
+            proptest::prop_assert_eq!(lengths(&digits.join(",")).unwrap(), want.clone());
+            let exp: Vec<String> = v.iter().map(|x| format!("{:e}", *x as f64)).collect();
+            proptest::prop_assert_eq!(lengths(&exp.join(", ")).unwrap(), want);
+            let (a, b) = (v[0].min(MAX_LENGTH - 5000), v[0].min(MAX_LENGTH - 5000) + 3 * step);
+            let range: Vec<u64> = (0..=3).map(|k| a + k * step).collect();
+            proptest::prop_assert_eq!(lengths(&format!("{a}:{b}:{step}")).unwrap(), range);
+            proptest::prop_assert_eq!(whole_number(&format!("{}", v[0])), Ok(v[0]));
+        }
+
+        /// Every u64 reads back exactly as digits and in exponent form
+        /// with all its digits (`d.ddde+k`).
+        #[test]
+        fn every_u64_exact(v in proptest::prelude::any::<u64>()) {
+            proptest::prop_assert_eq!(whole_number(&v.to_string()), Ok(v));
+            let d = v.to_string();
+            let exp = format!("{}.{}e{}", &d[..1], &d[1..], d.len() - 1);
+            proptest::prop_assert_eq!(whole_number(&exp), Ok(v));
+        }
+    }
+
+    proptest::proptest! {
+        /// Any text: BERs in [0, 1], or one line; never a panic.
+        #[test]
+        fn ber_lists_never_panic(s in "[0-9e.,+-]{0,16}|\\PC{0,12}") {
+            match bers(&s) {
+                Ok(v) => proptest::prop_assert!(v.iter().all(|p| (0.0..=1.0).contains(p))),
+                Err(e) => {
+                    let m = e.to_string();
+                    proptest::prop_assert!(!m.contains('\n') || s.contains('\n'), "{}", m);
+                }
+            }
+        }
+
+        /// BERs printed in exponent or plain form read back bit for bit,
+        /// down to the smallest normal number.
+        #[test]
+        fn ber_lists_round_trip(v in proptest::collection::vec(0.0f64..=1.0, 1..5), tiny in -307i32..0) {
+            let mut v = v;
+            v.push(10f64.powi(tiny));
+            let exp: Vec<String> = v.iter().map(|p| format!("{p:e}")).collect();
+            proptest::prop_assert_eq!(bers(&exp.join(",")).unwrap(), v.clone());
+            let plain: Vec<String> = v.iter().map(|p| format!("{p}")).collect();
+            proptest::prop_assert_eq!(bers(&plain.join(" , ")).unwrap(), v);
+        }
+
+        /// Hex bytes printed read back; odd or non-hex text is refused in one line.
+        #[test]
+        fn hex_bytes(b in proptest::collection::vec(proptest::prelude::any::<u8>(), 1..32), s in "\\PC{0,12}") {
+            let text: String = b.iter().map(|x| format!("{x:02x} ")).collect();
+            proptest::prop_assert_eq!(hex(&format!("0x{text}")).unwrap(), b);
+            if let Err(e) = hex(&s) {
+                proptest::prop_assert!(!e.to_string().contains('\n'));
+            }
+        }
+    }
+}

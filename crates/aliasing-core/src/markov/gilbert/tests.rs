@@ -78,9 +78,8 @@ fn channels() -> Vec<GilbertElliott> {
     ]
 }
 
-#[test]
 #[allow(clippy::needless_range_loop)]
-fn brute_force_every_pattern() {
+pub fn brute_force_every_pattern() {
     for spec in ["0x3", "0x7", "0xB", "0x13", "0x19", "0x1F", "0x107"] {
         let g: Generator = spec.parse().unwrap();
         let nmax = 13usize;
@@ -104,8 +103,7 @@ fn brute_force_every_pattern() {
     }
 }
 
-#[test]
-fn bit_order_does_not_matter() {
+pub fn bit_order_does_not_matter() {
     // Pattern by pattern: a stationary two-state chain is reversible.
     let ch = ge(1e-3, 0.3, 0.05, 0.4);
     for e in 0u32..(1 << 10) {
@@ -137,8 +135,7 @@ fn bit_order_does_not_matter() {
     }
 }
 
-#[test]
-fn equal_state_bers_reduce_to_the_binary_symmetric_channel() {
+pub fn equal_state_bers_reduce_to_the_binary_symmetric_channel() {
     // Widths 8 and 16 (the BSC solver runs its walk kernel there on x86-64,
     // an independent implementation), BERs from 0.5 down to 1e-10 (P_ud
     // near 1e-37 at the shortest lengths; 1e-5 in the full tier).
@@ -169,8 +166,7 @@ fn equal_state_bers_reduce_to_the_binary_symmetric_channel() {
     }
 }
 
-#[test]
-fn sparse_product_chain_agrees() {
+pub fn sparse_product_chain_agrees() {
     // The general CSR engine on the same product chain, down to tiny
     // probabilities (P_ud below 1e-40 for the first channel at short
     // lengths).
@@ -208,8 +204,7 @@ fn sparse_product_chain_agrees() {
     assert!(pt.p_undetected > 0.0 && pt.p_undetected < 1e-40, "{pt:?}");
 }
 
-#[test]
-fn results_in_the_order_given_and_checks() {
+pub fn results_in_the_order_given_and_checks() {
     let g: Generator = "0x107".parse().unwrap();
     let ch = ge(1e-3, 0.3, 0.05, 0.4);
     let a = solve(&g, &[100, 9, 50], &ch, &crate::ctx::Ctx::default());
@@ -253,8 +248,7 @@ fn results_in_the_order_given_and_checks() {
     assert!(matches!(e, Error::TooBig { .. }), "{e}");
 }
 
-#[test]
-fn fused_kernel_matches_stepwise() {
+pub fn fused_kernel_matches_stepwise() {
     // Every length (so every block boundary and tail), widths 8 to 16,
     // serial and parallel cosets.
     for spec in ["0x107", "0x11D", "0x1021", "0x11021", "0x1C867"] {
@@ -280,8 +274,7 @@ fn fused_kernel_matches_stepwise() {
     }
 }
 
-#[test]
-fn fused_scalar_path_gives_the_vector_paths_bits() {
+pub fn fused_scalar_path_gives_the_vector_paths_bits() {
     // The fused kernel forced onto each instruction set this CPU has, down
     // to no vector instructions and the library's fused multiply-add:
     // equal bits, serial and parallel (width 16: 8 tasks of cosets).
@@ -349,8 +342,7 @@ fn brute_translations(t: &[u64], ge: &GilbertElliott) -> f64 {
     total
 }
 
-#[test]
-fn translation_walk_matches_every_pattern_and_the_crc_chain() {
+pub fn translation_walk_matches_every_pattern_and_the_crc_chain() {
     let ge: GilbertElliott = "2e-2,0.4,5e-2,0.3".parse().unwrap();
     // tiny: arbitrary translations, zeros (bits a check does not cover) included
     let t = [3u64, 5, 0, 6, 1, 3, 0, 7, 2, 4, 5, 1];
