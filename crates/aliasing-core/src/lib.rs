@@ -166,9 +166,11 @@ pub use dashu_int::UBig;
 #[cfg(doctest)]
 pub struct ReadmeDoctest;
 
-/// The unit tests, compiled into the library under the `unit-tests`
-/// feature and run by the `unit` test target (tests/unit.rs): the library
-/// then compiles once in the test build (see `tests/unit.rs`).
+/// The unit tests' modules, compiled into the library under the
+/// `unit-tests` feature (each test a `pub fn`) and run by the `core` test
+/// target through the wrappers of `tests/core/unit.rs`, which
+/// `scripts/unit-tests.py` writes: the test build then compiles the
+/// library once, not a second time with its tests (`docs/testing.md`).
 #[cfg(feature = "unit-tests")]
 #[doc(hidden)]
 pub mod __unit {
