@@ -9,6 +9,10 @@ would compile all of it a second time: about 70 s of CPU on 2 cores). The
 test target tests/core runs them through the wrappers this script writes,
 reaching each module as `aliasing_core::__unit::<path>`.
 
+The rule it reads: in a gated module, every `pub fn name()` at the
+module's top level is a test (`#[ignore]` and `#[should_panic]` above it
+are copied to its wrapper); helpers stay private (`fn`, `pub(crate) fn`).
+
 `--check` writes nothing and fails (status 1) when the file is not what
 the sources give: ./scripts/test.sh runs it, so that no unit test can be
 left out of the run.
