@@ -468,9 +468,7 @@ fn file_equals_memory_for_any_chunk_and_thread_count() {
         std::fs::write(&path, &d[..len]).unwrap();
         let got = file_chunked(&path, 64, &models()[..4], &Silent, 128).unwrap();
         let want = given(&d[..len], 64, &models()[..4]).unwrap();
-        for (g, w) in got.iter().zip(&want) {
-            assert_eq!(g.p_miss, w.p_miss);
-        }
+        same_misses(&got, &want, &format!("{len} bytes"));
     }
 }
 

@@ -1,0 +1,54 @@
+//! Each unit-test module of the crate under one name (written by
+//! scripts/unit-tests.py: do not edit), for the wrappers of
+//! tests/core/unit.rs.
+
+pub use crate::atomic::tests as atomic_tests;
+pub use crate::bracket::tests as bracket_tests;
+pub use crate::burst::tests as burst_tests;
+pub use crate::catalogue::data_files as catalogue_data_files;
+pub use crate::catalogue::tests as catalogue_tests;
+pub use crate::checksum::tests as checksum_tests;
+pub use crate::compare::tests as compare_tests;
+pub use crate::crc::tests as crc_tests;
+pub use crate::ctx::tests as ctx_tests;
+pub use crate::curve::tests as curve_tests;
+pub use crate::document::tests as document_tests;
+pub use crate::document::text::tests as document_text_tests;
+pub use crate::document::transfer::tests as document_transfer_tests;
+pub use crate::dual::tests as dual_tests;
+pub use crate::factor::tests as factor_tests;
+pub use crate::fletcher::fourier4::tests as fletcher_fourier4_tests;
+pub use crate::fletcher::tests as fletcher_tests;
+pub use crate::gf2::tests as gf2_tests;
+pub use crate::highprec::tests as highprec_tests;
+pub use crate::internet::tests as internet_tests;
+pub use crate::job::cost::tests as job_cost_tests;
+pub use crate::joint::plan::serde_tests as joint_plan_serde_tests;
+pub use crate::joint::plan::tests as joint_plan_tests;
+pub use crate::joint::sampling_tests as joint_sampling_tests;
+pub use crate::joint::tests as joint_tests;
+pub use crate::joint::uniform::tests as joint_uniform_tests;
+pub use crate::layout::tests as layout_tests;
+pub use crate::lowweight::tests as lowweight_tests;
+pub use crate::lowweight::trinomial::tests as lowweight_trinomial_tests;
+pub use crate::lowweight::zech::tests as lowweight_zech_tests;
+pub use crate::markov::butterfly::tests as markov_butterfly_tests;
+pub use crate::markov::cpu::tests as markov_cpu_tests;
+pub use crate::markov::gilbert::tests as markov_gilbert_tests;
+pub use crate::markov::inplace::tests as markov_inplace_tests;
+pub use crate::markov::sparse::tests as markov_sparse_tests;
+pub use crate::markov::tests as markov_tests;
+pub use crate::markov::walk::tests as markov_walk_tests;
+pub use crate::parse::items::tests as parse_items_tests;
+pub use crate::parse::tests as parse_tests;
+pub use crate::poly::tests as poly_tests;
+pub use crate::progress::tests as progress_tests;
+pub use crate::registry::tests as registry_tests;
+pub use crate::search::distance::tests as search_distance_tests;
+pub use crate::search::tests as search_tests;
+pub use crate::series::tests as series_tests;
+pub use crate::shard::tests as shard_tests;
+pub use crate::units::serde_round_trip as units_serde_round_trip;
+pub use crate::units::tests as units_tests;
+pub use crate::weights::published as weights_published;
+pub use crate::weights::tests as weights_tests;
