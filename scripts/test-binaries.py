@@ -39,9 +39,11 @@ import time
 LONGEST_FIRST = [
     "aliasing-sim test sim",
     "aliasing-core test core",
-    "python",
     "aliasing-cli test cli",
+    # before the Python step, whose build holds cargo's lock for half a
+    # minute: the doc tests' cargo would wait on it
     "doc tests",
+    "python",
     "aliasing-examples test study",
 ]
 

@@ -32,7 +32,7 @@ like_test=(
   --config 'profile.dev.debug="line-tables-only"'
   --config 'profile.dev.package.aliasing-core.opt-level=2'
   --config 'profile.dev.package.aliasing-sim.opt-level=2'
-  --config 'profile.dev.package.aliasing-core.codegen-units=1'
+  --config 'profile.dev.package.aliasing-core.codegen-units=4'
   --config 'profile.dev.package.aliasing-sim.codegen-units=4'
   --config 'profile.dev.package.aliasing-cli.opt-level=0'
 )
