@@ -40,14 +40,14 @@ mkdir -p "$target_dir"
 python3 scripts/unit-tests.py --check
 features=(--features aliasing-core/unit-tests)
 messages="$target_dir/test-binaries.json"
-build="cargo test --workspace --exclude aliasing-benches --locked --tests --no-run ${features[*]} --message-format=json-render-diagnostics"
-# The build, and the test binaries (what `cargo test` would run one after
-# the other) each started as soon as it is linked, one at a time while
-# cargo compiles the rest; after the build, the documentation's examples
-# and the Python package's tests (the package built into the environment
-# and checked against the binary), two at a time: most binaries end on one
-# long test, which leaves a core idle. Each one's output is printed when it
-# ends; the status is cargo test's (101 if a test failed).
-python3 scripts/test-binaries.py "$messages" --build "$build" --jobs "${ALIAS_TEST_JOBS:-2}" \
+cargo test --workspace --exclude aliasing-benches --locked --tests --no-run "${features[@]}" \
+  --message-format=json-render-diagnostics >"$messages"
+# Then the test binaries (what `cargo test` would run one after the other),
+# the documentation's examples and the Python package's tests (the package
+# built into the environment and checked against the binary), two at a
+# time: most binaries end on one long test, which leaves a core idle.
+# Each one's output is printed when it ends; the status is cargo test's
+# (101 if a test failed).
+python3 scripts/test-binaries.py "$messages" --jobs "${ALIAS_TEST_JOBS:-2}" \
   --job "doc tests=cargo test --workspace --exclude aliasing-benches --locked --doc ${features[*]}" \
   --job "python=./scripts/test-python.sh"
