@@ -145,7 +145,7 @@ def render_reexports(found):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="fail if tests/core/unit.rs is stale")
+    ap.add_argument("--check", action="store_true", help="write nothing; fail if tests/core/unit.rs or src/__unit.rs is stale")
     a = ap.parse_args()
     found = scan()
     files = {OUT: render(found), REEXPORTS: render_reexports(found)}
