@@ -29,7 +29,7 @@ if [ "${1:-}" = --env-only ]; then
 fi
 like_test=(
   --config 'profile.dev.opt-level=2'
-  --config 'profile.dev.debug="line-tables-only"'
+  --config 'profile.dev.debug=false'
   --config 'profile.dev.package.aliasing-core.opt-level=2'
   --config 'profile.dev.package.aliasing-sim.opt-level=2'
   --config 'profile.dev.package.aliasing-core.codegen-units=4'

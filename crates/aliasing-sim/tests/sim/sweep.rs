@@ -603,7 +603,14 @@ fn crc_long_cases(sw: &mut Sweep) {
 /// The chain against real frames of the dense simulator (`crc8`, the
 /// field in one byte, so the frame is a plain codeword of `8 * bytes` bits).
 fn crc_sim_cases(sw: &mut Sweep) {
-    let frames = if full() { 400_000 } else { 40_000 };
+    // (the test command: half the frames of the fast subset)
+    let frames = if full() {
+        400_000
+    } else if quick() {
+        20_000
+    } else {
+        40_000
+    };
     let budget = MemoryBudget::bytes(4e9).unwrap();
     // the test command: the long frame at 32 bytes rather than 64 (the
     // simulator's cost is per flipped bit)
@@ -786,7 +793,13 @@ fn ones_sum(data: &[u8]) -> u16 {
 }
 
 fn checksum_cases(sw: &mut Sweep) {
-    let frames = if full() { 400_000 } else { 30_000 };
+    let frames = if full() {
+        400_000
+    } else if quick() {
+        15_000
+    } else {
+        30_000
+    };
     let lens: &[usize] = if full() { &[8, 24, 200] } else { &[8, 24] };
     for &bytes in lens {
         for (i, p) in BERS.into_iter().enumerate() {
