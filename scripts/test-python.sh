@@ -35,6 +35,7 @@ like_test=(
   --config 'profile.dev.package.aliasing-core.codegen-units=4'
   --config 'profile.dev.package.aliasing-sim.codegen-units=4'
   --config 'profile.dev.package.aliasing-cli.opt-level=0'
+  --config 'profile.dev.package.aliasing-py.opt-level=0'
 )
 # the same features as ./scripts/test.sh's build (aliasing-core's unit
 # tests in the library), so that its crates are reused here
