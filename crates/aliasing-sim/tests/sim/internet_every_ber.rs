@@ -10,7 +10,7 @@ use aliasing_sim::run::{Plan, RunOptions, simulate};
 use aliasing_sim::stack::{Frame, Payload};
 use aliasing_sim::{Frames, Seed};
 
-/// 10,000 frames a case in the test command, but 3,000 at BERs 0.3, 0.5
+/// 5,000 frames a case in the test command, but 3,000 at BERs 0.3, 0.5
 /// and 0.7 (the exact value is about 2^-16: the count is 0 or 1 either
 /// way) and 1,000 at BER 1 (every frame takes the one pattern: the count is
 /// all or none); 30,000 under `ALIAS_TESTS=full` (about one escape in
@@ -18,7 +18,7 @@ use aliasing_sim::{Frames, Seed};
 /// The simulator's cost is per flipped bit: most of it at BERs 0.99 and 1.
 #[test]
 fn internet_checks_at_every_ber_against_monte_carlo() {
-    let frames = crate::tier::pick(10_000, 30_000);
+    let frames = crate::tier::pick(5_000, 30_000);
     check_every_ber(
         frames,
         crate::tier::pick(3_000, frames),
