@@ -63,7 +63,8 @@ fn full() -> bool {
 /// Fletcher-16 whole-frame sums of an 8-byte frame at BERs 0.1, 0.3, 0.7,
 /// 0.9 and 0.99 and of a 24-byte frame at 0.3 and 0.7 (3 to 7 s of CPU
 /// each, against a simulator that sees 0 to 35 escapes; every other BER
-/// stays at 24 bytes, and those with a closed form or a refusal at 8).
+/// stays at 24 bytes, and those with a closed form or a refusal at 8),
+/// and with half the simulated frames of its CRC-8 and checksum cases.
 /// `ALIAS_TESTS=full` (`.ci/run`) runs the whole fast subset.
 fn quick() -> bool {
     !full() && !std::env::var("ALIAS_TESTS").is_ok_and(|v| v == "full")
