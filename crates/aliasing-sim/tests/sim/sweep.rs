@@ -70,6 +70,18 @@ fn quick() -> bool {
     !full() && !std::env::var("ALIAS_TESTS").is_ok_and(|v| v == "full")
 }
 
+/// `quick` in the test command, `fast` in the fast subset, `every` under
+/// `ALIAS_SWEEP=full`.
+fn by_tier<T>(quick: T, fast: T, every: T) -> T {
+    if full() {
+        every
+    } else if self::quick() {
+        quick
+    } else {
+        fast
+    }
+}
+
 /// One compared point.
 struct Row {
     case: String,
@@ -605,13 +617,7 @@ fn crc_long_cases(sw: &mut Sweep) {
 /// field in one byte, so the frame is a plain codeword of `8 * bytes` bits).
 fn crc_sim_cases(sw: &mut Sweep) {
     // (the test command: half the frames of the fast subset)
-    let frames = if full() {
-        400_000
-    } else if quick() {
-        20_000
-    } else {
-        40_000
-    };
+    let frames = by_tier(20_000, 40_000, 400_000);
     let budget = MemoryBudget::bytes(4e9).unwrap();
     // the test command: the long frame at 32 bytes rather than 64 (the
     // simulator's cost is per flipped bit)
@@ -794,13 +800,7 @@ fn ones_sum(data: &[u8]) -> u16 {
 }
 
 fn checksum_cases(sw: &mut Sweep) {
-    let frames = if full() {
-        400_000
-    } else if quick() {
-        15_000
-    } else {
-        30_000
-    };
+    let frames = by_tier(15_000, 30_000, 400_000);
     let lens: &[usize] = if full() { &[8, 24, 200] } else { &[8, 24] };
     for &bytes in lens {
         for (i, p) in BERS.into_iter().enumerate() {
